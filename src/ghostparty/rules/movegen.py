@@ -38,6 +38,18 @@ def place_table(board: Board) -> tuple[Place, ...]:
     return table
 
 
+# The last position whose moves were generated, and those moves: ``apply`` checks an
+# action against them instead of generating again (positions never change, so the pair
+# stays true; it is replaced as a whole, so readers never see a torn pair).
+_last_moves: tuple[Position | None, list[Action]] = (None, [])
+
+
+def is_known_legal(position: Position, action: Action) -> bool:
+    """True if ``action`` was among the moves last generated for this very position."""
+    known, moves = _last_moves
+    return known is position and action in moves
+
+
 def legal_actions(position: Position) -> list[Action]:
     """Every legal action in ``position``, in the order described in the module docstring.
 
@@ -143,4 +155,6 @@ def _moves(position: Position) -> list[Action]:
         actions += [row[target] for target in targets(position, source, occupants)]
     if may_pass(position):
         actions.append(PASS)
-    return actions
+    global _last_moves  # noqa: PLW0603 - a one-entry memo, see above
+    _last_moves = (position, actions)
+    return list(actions)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bisect import insort
 
 from ghostparty.rules.actions import HUGO, Action, Move, Pass, Place, Roll
-from ghostparty.rules.errors import IllegalAction
+from ghostparty.rules.errors import IllegalAction, InvalidAction
 from ghostparty.rules.events import (
     Captured,
     ClockAdvanced,
@@ -28,7 +28,7 @@ from ghostparty.rules.events import (
     SentToCellar,
     TurnStarted,
 )
-from ghostparty.rules.movegen import legal_actions, may_pass, movable_sources, room_occupants, targets
+from ghostparty.rules.movegen import is_known_legal, legal_actions, may_pass, movable_sources, targets
 from ghostparty.rules.position import MOVE, OVER, PLACE, ROLL, Position
 
 _new = tuple.__new__
@@ -149,14 +149,16 @@ def _apply_move(position: Position, action: Move, events: list[Event] | None) ->
     source = index.get(action.source, -1) if type(action.source) is str else -1
     target = index.get(action.target, -1) if type(action.target) is str else -1
     if source < 0 or target < 0:
-        raise _illegal(position, action, "no such location on this board")
-    if source not in movable_sources(position):
-        raise _illegal(position, action, f"seat {position.to_move} has no guest that may move from {action.source}")
-    rb = board.room_base
-    occupants = room_occupants(position) if position.hugo < rb else None
-    if target not in targets(position, source, occupants):
-        raise _illegal(position, action, f"a guest on {action.source} cannot reach {action.target} with a {position.roll}")
+        raise InvalidAction(f"{action!r} is not legal: no such location on the {board.id} board")
+    if not is_known_legal(position, action):
+        if source not in movable_sources(position):
+            raise _illegal(position, action, f"seat {position.to_move} has no guest that may move from {action.source}")
+        if target not in targets(position, source):
+            raise _illegal(
+                position, action, f"a guest on {action.source} cannot reach {action.target} with a {position.roll}"
+            )
 
+    rb = board.room_base
     seat = position.to_move
     roll = position.roll
     assert roll is not None
@@ -180,8 +182,7 @@ def _apply_move(position: Position, action: Move, events: list[Event] | None) ->
         room = board.room(target)
         if events is not None:
             events.append(RoomEntered(seat, action.target, room.shield))
-        assert occupants is not None
-        occupant = occupants[target - rb]
+        occupant = position.occupant(target)
         if occupant >= 0:  # §4.3: expel the other player's guest onto the door square
             door = room.door
             guests[occupant] = _with(_without(guests[occupant], target), door)
