@@ -1,0 +1,41 @@
+"""The ``ghostparty`` command: thin glue between the terminal and the library."""
+
+from __future__ import annotations
+
+import click
+
+from ghostparty import __version__
+from ghostparty.cli.bench import bench
+from ghostparty.cli.play import play
+from ghostparty.cli.replay import replay
+from ghostparty.cli.scenario import scenario
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(__version__, prog_name="ghostparty")
+def cli() -> None:
+    """Ghost Party: Hugo – the castle ghost (Midnight Party) to play and to study.
+
+    \b
+    ghostparty play                  a game in the terminal, against bots or friends
+    ghostparty replay GAME.json      a recorded game, move by move, in words
+    ghostparty scenario DIR_OR_FILE  run conformance scenarios
+    ghostparty bench                 how fast the rules engine plays
+    """
+
+
+cli.add_command(play)
+cli.add_command(replay)
+cli.add_command(scenario)
+cli.add_command(bench)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="ghostparty")
+
+
+if __name__ == "__main__":
+    main()

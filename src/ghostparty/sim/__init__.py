@@ -1,0 +1,1 @@
+"""Simulations over the rules core: random playouts and the engine benchmark."""
