@@ -19,7 +19,9 @@ from ghostparty.sim.bench import bench as run_bench
 @click.option(
     "--rules", "rules", multiple=True, type=click.Choice(sorted(RULESETS)), help="Rule set(s) to time (default: both)."
 )
-@click.option("--players", "players", multiple=True, type=click.IntRange(2, 8), help="Player counts (default: 2, 4, 8).")
+@click.option(
+    "--players", "players", multiple=True, type=click.IntRange(2, 8), help="Player counts (default: 2, 4, 8)."
+)
 @click.option(
     "--interface", "interfaces", multiple=True, type=click.Choice(INTERFACES), help="fast (typed API) and/or json."
 )
@@ -48,23 +50,35 @@ def bench_command(
             results.append(run_bench(ruleset(r), p, i, games, seed))
             progress.advance(task)
     if as_json:
-        print(json.dumps([
-            {
-                "rules": x.rules, "players": x.players, "interface": x.interface, "games": x.games,
-                "games_per_second": round(x.games_per_second, 1),
-                "us_per_action": round(x.microseconds_per_action, 2),
-                "actions_per_game": round(x.actions_per_game, 1),
-            }
-            for x in results
-        ], indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "rules": x.rules,
+                        "players": x.players,
+                        "interface": x.interface,
+                        "games": x.games,
+                        "games_per_second": round(x.games_per_second, 1),
+                        "us_per_action": round(x.microseconds_per_action, 2),
+                        "actions_per_game": round(x.actions_per_game, 1),
+                    }
+                    for x in results
+                ],
+                indent=2,
+            )
+        )
         return
     table = Table(title=f"random games, one core — {machine()}")
     for column in ("rules", "players", "interface", "games/s", "µs/action", "actions/game"):
         table.add_column(column, justify="left" if column in ("rules", "interface") else "right")
     for x in results:
         table.add_row(
-            x.rules, str(x.players), x.interface, f"{x.games_per_second:,.0f}",
-            f"{x.microseconds_per_action:.2f}", f"{x.actions_per_game:.0f}",
+            x.rules,
+            str(x.players),
+            x.interface,
+            f"{x.games_per_second:,.0f}",
+            f"{x.microseconds_per_action:.2f}",
+            f"{x.actions_per_game:.0f}",
         )
     console.print(table)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TextIO
 
 import click
 from rich.console import Console
@@ -15,7 +16,7 @@ from ghostparty.rules.narrate import describe_action, narrate, seat_name
 @click.command()
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @click.option("--final/--no-final", default=False, help="Also print the final position as JSON.")
-def replay(file: click.utils.LazyFile, final: bool) -> None:
+def replay(file: TextIO, final: bool) -> None:
     """Print the game recorded in FILE (a ghostparty-record/1 JSON file, '-' for stdin).
 
     A record that does not replay is rejected with the index and reason of its first
@@ -35,8 +36,7 @@ def replay(file: click.utils.LazyFile, final: bool) -> None:
     console.print(
         f"[bold]{start.ruleset.name}[/], {start.players} players "
         f"({', '.join(seat_name(s) for s in range(start.players))}), "
-        f"first player {seat_name(start.first_player)}"
-        + (f", seed {record.seed}" if record.seed is not None else "")
+        f"first player {seat_name(start.first_player)}" + (f", seed {record.seed}" if record.seed is not None else "")
     )
     per_action: list[list[Event]] = []
     positions = record.replay(per_action)

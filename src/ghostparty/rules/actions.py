@@ -13,12 +13,12 @@ can paste back::
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal, NamedTuple, Union
+from typing import Literal, NamedTuple
 
 #: The die face that moves Hugo (RULES.md §1.4).
 HUGO: Literal["hugo"] = "hugo"
 
-Face = Union[int, Literal["hugo"]]
+Face = int | Literal["hugo"]
 
 
 class Roll(NamedTuple):
@@ -44,7 +44,7 @@ class Pass(NamedTuple):
     """Decline to move the only guest on the gallery (``midnight-party``, RULES.md §8.3)."""
 
 
-Action = Union[Roll, Place, Move, Pass]
+Action = Roll | Place | Move | Pass
 
 #: The die (RULES.md §1.4): every chance outcome with its probability.
 DIE: tuple[tuple[Roll, Fraction], ...] = (

@@ -104,7 +104,7 @@ class Board:
         for sq in range(n):
             hugo_next[sq] = (sq + 1) % n
         climb = ([start] if self.has_start else []) + [step_base + j for j in range(len(self.steps))]
-        for a, b in zip(climb, climb[1:] + [0]):
+        for a, b in zip(climb, [*climb[1:], 0], strict=False):
             hugo_next[a] = b
         s = object.__setattr__
         s(self, "room_base", room_base)

@@ -8,7 +8,6 @@ words. Locations are FORMAT.md names (``"G12"``, ``"R:chapel"``, ``"C9"``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from ghostparty.rules.actions import Face
 from ghostparty.rules.board import Shield
@@ -152,20 +151,20 @@ class GameOver:
     reason: str
 
 
-Event = Union[
-    Placed,
-    Rolled,
-    GuestMoved,
-    RoomEntered,
-    GuestExpelled,
-    HugoMoved,
-    Captured,
-    ScoreChanged,
-    ClockAdvanced,
-    Passed,
-    TurnStarted,
-    SentToCellar,
-    RoundEnded,
-    RoundStarted,
-    GameOver,
-]
+Event = (
+    Placed
+    | Rolled
+    | GuestMoved
+    | RoomEntered
+    | GuestExpelled
+    | HugoMoved
+    | Captured
+    | ScoreChanged
+    | ClockAdvanced
+    | Passed
+    | TurnStarted
+    | SentToCellar
+    | RoundEnded
+    | RoundStarted
+    | GameOver
+)

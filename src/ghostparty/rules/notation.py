@@ -181,7 +181,8 @@ def position_from_dict(data: object) -> Position:
                 raise InvalidPosition(f"scores[{seat}]", f"a spooky trail is never below 0, got {score}")
             if ruleset.end_score and score >= ruleset.end_score and phase != OVER:
                 raise InvalidPosition(
-                    f"scores[{seat}]", f"{score} reaches {ruleset.end_score}, which ends the game, but phase is {phase!r}"
+                    f"scores[{seat}]",
+                    f"{score} reaches {ruleset.end_score}, which ends the game, but phase is {phase!r}",
                 )
 
     round_scores = _round_scores(data, ruleset, players, round_, phase, scores)
@@ -217,7 +218,9 @@ def position_from_dict(data: object) -> Position:
         best = min(scores)
         expected = tuple(seat for seat, score in enumerate(scores) if score == best)
         if winners != expected:
-            raise InvalidPosition("winners", f"expected {list(expected)}, the seats with the lowest score, got {list(winners)}")
+            raise InvalidPosition(
+                "winners", f"expected {list(expected)}, the seats with the lowest score, got {list(winners)}"
+            )
     elif winners:
         raise InvalidPosition("winners", f"expected [] outside phase 'over', got {list(winners)}")
 
@@ -296,10 +299,14 @@ def _guests(data: Mapping[str, Any], board: Any, players: int, hugo: int) -> tup
                 raise InvalidPosition(field, "START is Hugo's place, never a guest's")
             if board.is_room(loc):
                 if loc in rooms:
-                    raise InvalidPosition(field, f"{name} already holds {rooms[loc]}'s guest: a room holds one guest (§1.2)")
+                    raise InvalidPosition(
+                        field, f"{name} already holds {rooms[loc]}'s guest: a room holds one guest (§1.2)"
+                    )
                 rooms[loc] = f"seat {seat}"
             if loc == hugo and board.is_gallery(loc):
-                raise InvalidPosition(field, f"a guest cannot stand on Hugo's square {name}: it would have been captured (§5.2)")
+                raise InvalidPosition(
+                    field, f"a guest cannot stand on Hugo's square {name}: it would have been captured (§5.2)"
+                )
             locs.append(loc)
         result.append(tuple(sorted(locs)))
     return tuple(result)
@@ -318,14 +325,15 @@ def _round_scores(
     scored = round_ if phase == OVER else round_ - 1
     if len(lists) != scored:
         raise InvalidPosition(
-            "round_scores", f"expected one list per scored round ({scored} in round {round_}, phase {phase!r}), got {len(lists)}"
+            "round_scores",
+            f"expected one list per scored round ({scored} in round {round_}, phase {phase!r}), got {len(lists)}",
         )
     result: list[tuple[int, ...]] = []
     for i, values in enumerate(lists):
         if not isinstance(values, list) or len(values) != players or any(type(v) is not int for v in values):
             raise InvalidPosition(f"round_scores[{i}]", f"expected {players} integers, one per seat, got {values!r}")
         result.append(tuple(values))
-    totals = tuple(sum(column) for column in zip(*result)) if result else (0,) * players
+    totals = tuple(sum(column) for column in zip(*result, strict=False)) if result else (0,) * players
     if tuple(scores) != totals:
         raise InvalidPosition("scores", f"expected the totals of round_scores {list(totals)}, got {list(scores)}")
     return tuple(result)

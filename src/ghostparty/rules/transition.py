@@ -52,9 +52,8 @@ def apply(position: Position, action: Action, events: list[Event] | None = None)
     elif phase == ROLL:
         if kind is Roll:
             return _apply_roll(position, action, events)  # type: ignore[arg-type]
-    elif phase == PLACE:
-        if kind is Place:
-            return _apply_place(position, action, events)  # type: ignore[arg-type]
+    elif phase == PLACE and kind is Place:
+        return _apply_place(position, action, events)  # type: ignore[arg-type]
     raise _illegal(position, action)
 
 
@@ -192,10 +191,7 @@ def _apply_move(position: Position, action: Move, events: list[Event] | None) ->
                 scores = _capture(position, guests, scores, door, events)
         if ruleset.scores_during_play and room.shield != "neutral":  # §4.5
             old = scores[seat]
-            if room.shield == "red":
-                new = old + ruleset.red_points
-            else:
-                new = max(0, old + ruleset.green_points)
+            new = old + ruleset.red_points if room.shield == "red" else max(0, old + ruleset.green_points)
             if new != old:
                 scores = (*scores[:seat], new, *scores[seat + 1 :])
             if events is not None:
@@ -402,7 +398,7 @@ def _end_round(
                 total += ruleset.green_points
         round_scores.append(total)
     scored = tuple(round_scores)
-    totals = tuple(t + s for t, s in zip(totals, scored))
+    totals = tuple(t + s for t, s in zip(totals, scored, strict=False))
     if events is not None:
         events.append(RoundEnded(position.round, scored, totals))
     all_round_scores = (*position.round_scores, scored)

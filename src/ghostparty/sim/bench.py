@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
-from ghostparty.rules import OVER, ROLL, Game, Ruleset, apply, legal_actions, sample_roll, start_position
+from ghostparty.rules import OVER, ROLL, Action, Game, Ruleset, apply, legal_actions, sample_roll, start_position
 from ghostparty.rules.actions import DIE_FACES
 from ghostparty.rules.notation import action_to_dict
 
@@ -24,6 +24,7 @@ def play_fast(ruleset: Ruleset, players: int, rng: Random) -> int:
     position = start_position(ruleset, players)
     count = 0
     while position.phase != OVER:
+        action: Action
         if position.phase == ROLL:
             action = sample_roll(rng)
         else:
