@@ -135,8 +135,9 @@ def targets(position: Position, source: int, occupants: list[int] | None = None)
 def may_pass(position: Position) -> bool:
     """RULES.md §8.3: pass with at most one own guest on the gallery (rooms-hold rules only).
 
-    With none, the turn passes by itself after the roll; a position given in phase
-    ``"move"`` with none offers the pass so that the game can go on.
+    With none, the turn passes by itself after the roll. Literal reading for a position
+    given in phase ``"move"`` with none (unreachable in play): the pass is offered, as
+    §8.3 says the turn passes, so that the game can always go on.
     """
     if not position.ruleset.rooms_hold:
         return False

@@ -238,7 +238,8 @@ def _hugo_move(position: Position, events: list[Event] | None) -> Position:
                     events.append(ClockAdvanced(ruleset.clock_times[clock], speed))
                 if clock == last_time:
                     return _game_over(position, guests, scores, clock, loc, "clock", events)
-        if rounds and _round_is_over(position, guests):  # §8.4: after every square
+        # §8.4, read literally: checked after every square he steps onto, cellar steps too.
+        if rounds and _round_is_over(position, guests):
             return _end_round(position, guests, scores, loc, events)
     return _next_turn(position, tuple(guests), scores, clock, loc, events)
 
@@ -411,7 +412,11 @@ def _end_round(
     for step in board.step_locations:  # 8.6.3: step 10 first, down to step 2
         for seat in order:
             queue += [seat] * guests[seat].count(step)
-    for seat, locs in enumerate(guests):  # 8.6.1 rooms empty onto their doors; 8.6.3 cellar cleared
+    # 8.6.1 rooms empty onto their doors; 8.6.3 the cellar is cleared into the queue.
+    # Literal reading: a guest put on a door where Hugo stands is not captured. He does
+    # not step onto it (§5.2) and the guest ends no move there (§4.4); 8.6.2 then sends
+    # Hugo back to his start at once.
+    for seat, locs in enumerate(guests):
         kept = [board.door[loc - rb] if rb <= loc < sb else loc for loc in locs if loc < sb]
         guests[seat] = tuple(sorted(kept))
     first = order[0]  # §8.6.4
