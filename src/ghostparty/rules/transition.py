@@ -166,13 +166,13 @@ def _apply_move(position: Position, action: Move, events: list[Event] | None) ->
     guests[seat] = _with(_without(guests[seat], source), target)
     path = board.paths[source][roll]
     if events is not None:
-        if target < rb:
-            passed = path.squares
-        else:
-            k = next(k for room, k in path.entries if room == target)
-            passed = path.squares[: k - 1]
         names = board.names
-        events.append(GuestMoved(seat, action.source, action.target, (*(names[sq] for sq in passed), action.target)))
+        if target < rb:  # every square passed, the last one the target
+            passed = tuple(names[sq] for sq in path.squares)
+        else:  # the squares before the door step, then the room
+            k = next(k for room, k in path.entries if room == target)
+            passed = (*(names[sq] for sq in path.squares[: k - 1]), action.target)
+        events.append(GuestMoved(seat, action.source, action.target, passed))
 
     if target < rb:  # §4.4: ends on the gallery, captured if on Hugo's square
         if target == position.hugo:
