@@ -5,10 +5,12 @@ from __future__ import annotations
 import click
 
 from ghostparty import __version__
+from ghostparty.cli.analyze import analyze
 from ghostparty.cli.bench import bench
 from ghostparty.cli.play import play
 from ghostparty.cli.replay import replay
 from ghostparty.cli.scenario import scenario
+from ghostparty.cli.tournament import tournament
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -23,6 +25,8 @@ def cli() -> None:
     ghostparty replay GAME.json      a recorded game, move by move, in words
     ghostparty scenario DIR_OR_FILE  run conformance scenarios
     ghostparty bench                 how fast the rules engine plays
+    ghostparty tournament            bots against bots, with win rates and intervals
+    ghostparty analyze               capture odds, heat-maps, the odds of each move
     """
 
 
@@ -30,6 +34,8 @@ cli.add_command(play)
 cli.add_command(replay)
 cli.add_command(scenario)
 cli.add_command(bench)
+cli.add_command(tournament)
+cli.add_command(analyze)
 
 
 def main() -> None:

@@ -1,0 +1,11 @@
+"""``ghostparty tournament`` (placeholder, being written)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+def tournament() -> None:
+    """Not written yet."""
+    raise click.ClickException("not written yet")
