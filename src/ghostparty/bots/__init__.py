@@ -1,6 +1,8 @@
 """Bots: players that choose actions from a position and a seeded random source."""
 
 from ghostparty.bots.base import Bot, bot_names, make_bot, register
+from ghostparty.bots.expectimax import ExpectimaxBot
+from ghostparty.bots.greedy import GreedyBot
 from ghostparty.bots.random_bot import RandomBot
 
-__all__ = ["Bot", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = ["Bot", "ExpectimaxBot", "GreedyBot", "RandomBot", "bot_names", "make_bot", "register"]
