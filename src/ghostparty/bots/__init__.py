@@ -3,6 +3,7 @@
 from ghostparty.bots.base import Bot, bot_names, make_bot, register
 from ghostparty.bots.expectimax import ExpectimaxBot
 from ghostparty.bots.greedy import GreedyBot
+from ghostparty.bots.mcts import MctsBot
 from ghostparty.bots.random_bot import RandomBot
 
-__all__ = ["Bot", "ExpectimaxBot", "GreedyBot", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = ["Bot", "ExpectimaxBot", "GreedyBot", "MctsBot", "RandomBot", "bot_names", "make_bot", "register"]

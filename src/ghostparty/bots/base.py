@@ -22,16 +22,21 @@ class Bot(Protocol):
 
 
 _REGISTRY: dict[str, Callable[[], Bot]] = {}
+_LEVELS: dict[str, int] = {}
 
 
-def register(name: str, factory: Callable[[], Bot]) -> None:
-    """Make a bot available by ``name`` (to ``make_bot`` and the command line)."""
+def register(name: str, factory: Callable[[], Bot], level: int = 0) -> None:
+    """Make a bot available by ``name`` (to ``make_bot`` and the command line).
+
+    ``level`` orders the bots from weakest to strongest in :func:`bot_names`.
+    """
     _REGISTRY[name] = factory
+    _LEVELS[name] = level
 
 
 def bot_names() -> list[str]:
-    """The registered bot names, in registration order (weakest first)."""
-    return list(_REGISTRY)
+    """The registered bot names, weakest first."""
+    return sorted(_REGISTRY, key=lambda name: (_LEVELS.get(name, 0), name))
 
 
 def make_bot(name: str) -> Bot:

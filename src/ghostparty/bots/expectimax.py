@@ -111,4 +111,4 @@ class ExpectimaxBot:
         return best
 
 
-register("expectimax", ExpectimaxBot)
+register("expectimax", ExpectimaxBot, level=2)

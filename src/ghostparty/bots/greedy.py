@@ -40,4 +40,4 @@ class GreedyBot:
         return ties[int(rng.random() * len(ties))] if len(ties) > 1 else ties[0]
 
 
-register("greedy", GreedyBot)
+register("greedy", GreedyBot, level=1)

@@ -20,4 +20,4 @@ class RandomBot:
         return actions[int(rng.random() * len(actions))]
 
 
-register("random", RandomBot)
+register("random", RandomBot, level=0)

@@ -1,0 +1,687 @@
+"""Tournaments: many games between bots, with win rates and confidence intervals.
+
+A tournament plays one *lineup* — a bot name per seat — over and over. No I/O here but
+the CSV writer's file: :func:`run_tournament` returns a :class:`TournamentResult`, and
+the command line (``ghostparty tournament``) prints it.
+
+**Seat rotation.** Seat order matters in this game (seat 0 places first and moves
+first), so no bot may keep a seat. Game ``i`` is played with the lineup rotated by
+``r = i % rotations``: seat ``s`` gets ``lineup[(s + r) % players]``. ``rotations`` is
+the number of *distinct* rotations of the lineup — ``players``, or fewer when the lineup
+repeats (``greedy, random, greedy, random`` has 2). The games are therefore played in
+blocks of ``rotations`` games, and the number of games asked for is rounded up to a
+whole number of blocks (:attr:`TournamentConfig.total_games`), so that every bot sits
+in every seat equally often.
+
+**Seeds.** Every game is a pure function of the lineup and its own seed, which is
+derived from the tournament's seed and the game's index alone (SHA-256 of
+``"ghostparty-tournament:{seed}:{index}"``, no :func:`hash`). From the game seed, as in
+``ghostparty play --seed``: the die is ``Random(game_seed)`` and the bot in seat ``s``
+draws from its own ``Random(f"ghostparty-bot:{game_seed}:{s}")``, so a bot's choices
+never change the dice. Each game gets new bot objects. Hence the results are the same
+however the games are spread over processes (``jobs``), and a game of the CSV file can
+be watched again with ``ghostparty play --rules R --players N --seat 0=BOT … --seed GAME_SEED``.
+
+**Wins.** A game's win is worth 1; a win shared by ``k`` tied winners counts ``1/k``
+for each (so the wins of a game always sum to 1 and the fair share of a seat is
+``1/players``). A bot's win rate is the mean of its per-seat-game outcomes.
+
+**95 % confidence intervals** of a win rate are computed on those outcomes, treating
+seat-games as independent: the Wilson score interval (:func:`wilson_interval`) when
+every outcome is 0 or 1, else — some win was shared — the normal approximation with the
+sample variance (:func:`normal_interval`). Two seats of one bot in the same game are in
+fact negatively correlated (only one can win), which makes the interval slightly
+conservative.
+
+**Think time** is measured with :func:`time.perf_counter` around each ``choose`` call
+(placements and moves); it is the only thing that is not reproducible.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import math
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any, TextIO
+
+from ghostparty.bots import Bot, bot_names, make_bot
+from ghostparty.rules import COLOURS, OVER, ROLL, Ruleset, apply, legal_actions, ruleset, sample_roll, start_position
+from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS, RULESETS
+
+#: The 97.5 % quantile of the standard normal distribution (a two-sided 95 % interval).
+Z95 = 1.959963984540054
+#: The default guard against a game that never ends (random games take 80 – 400 actions).
+MAX_ACTIONS = 10_000
+WILSON = "wilson"
+NORMAL = "normal"
+
+__all__ = [
+    "MAX_ACTIONS",
+    "NORMAL",
+    "WILSON",
+    "Z95",
+    "BotStats",
+    "GameResult",
+    "SeatStats",
+    "TournamentConfig",
+    "TournamentError",
+    "TournamentResult",
+    "bot_rng_seed",
+    "chunk_size",
+    "csv_header",
+    "csv_rows",
+    "game_seed",
+    "interval",
+    "lineup_from",
+    "normal_interval",
+    "play_game",
+    "rotated",
+    "rotation_count",
+    "run_tournament",
+    "summarize_bots",
+    "summarize_seats",
+    "warm_up",
+    "wilson_interval",
+    "write_csv",
+]
+
+
+class TournamentError(Exception):
+    """A game could not be played to the end: a bot failed or the game ran too long."""
+
+
+# -- lineups, rotations and seeds ------------------------------------------------------------
+
+
+def lineup_from(players: int, bots: Sequence[str] = (), seats: Mapping[int, str] | None = None) -> tuple[str, ...]:
+    """The lineup of ``players`` seats: ``bots`` cycled over the seats, then ``seats``
+    (seat → bot) overriding single seats.
+
+    >>> lineup_from(4, ["greedy", "random"])
+    ('greedy', 'random', 'greedy', 'random')
+    >>> lineup_from(3, ["random"], {0: "greedy"})
+    ('greedy', 'random', 'random')
+
+    :raises ValueError: for a seat beyond ``players`` or a seat left without a bot.
+    """
+    seats = dict(seats or {})
+    for seat in seats:
+        if not 0 <= seat < players:
+            raise ValueError(f"seat {seat}: there are only {players} players (seats 0 to {players - 1})")
+    lineup: list[str | None] = [bots[s % len(bots)] if bots else None for s in range(players)]
+    for seat, bot in seats.items():
+        lineup[seat] = bot
+    empty = [s for s, bot in enumerate(lineup) if bot is None]
+    if empty:
+        raise ValueError(f"no bot for seat(s) {', '.join(map(str, empty))}: name the bots, or a bot for every seat")
+    return tuple(bot for bot in lineup if bot is not None)
+
+
+def rotation_count(lineup: Sequence[str]) -> int:
+    """How many distinct rotations ``lineup`` has: the smallest ``r > 0`` that maps it
+    onto itself (``len(lineup)`` unless it repeats).
+
+    >>> rotation_count(["a", "b", "c"]), rotation_count(["a", "b", "a", "b"]), rotation_count(["a"] * 5)
+    (3, 2, 1)
+    """
+    n = len(lineup)
+    return next(r for r in range(1, n + 1) if all(lineup[(s + r) % n] == lineup[s] for s in range(n)))
+
+
+def rotated(lineup: Sequence[str], rotation: int) -> tuple[str, ...]:
+    """The lineup rotated by ``rotation``: seat ``s`` gets ``lineup[(s + rotation) % players]``.
+
+    >>> rotated(["a", "b", "c"], 1)
+    ('b', 'c', 'a')
+    """
+    n = len(lineup)
+    return tuple(lineup[(s + rotation) % n] for s in range(n))
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a tournament seeded ``seed`` (48 bits, from SHA-256,
+    the same in every process and on every platform)."""
+    digest = hashlib.sha256(f"ghostparty-tournament:{seed}:{index}".encode("ascii")).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def bot_rng_seed(seed: int, seat: int) -> str:
+    """The seed of the random source of the bot in ``seat`` of the game seeded ``seed``
+    (the same as ``ghostparty play`` uses)."""
+    return f"ghostparty-bot:{seed}:{seat}"
+
+
+# -- one game ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game.
+
+    ``think`` (seconds in ``choose`` per seat) is left out of comparisons, as it is the
+    only field that differs between runs.
+    """
+
+    index: int
+    seed: int
+    #: The bot name per seat, for this game (already rotated).
+    lineup: tuple[str, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    #: Actions in the game, die rolls included.
+    actions: int
+    #: ``choose`` calls per seat (placements and moves).
+    decisions: tuple[int, ...]
+    think: tuple[float, ...] = field(compare=False)
+
+    @property
+    def players(self) -> int:
+        return len(self.lineup)
+
+    def outcome(self, seat: int) -> float:
+        """The seat's share of the win: ``1/k`` if it is one of ``k`` winners, else 0."""
+        return 1 / len(self.winners) if seat in self.winners else 0.0
+
+
+def play_game(
+    rules: Ruleset | str,
+    lineup: Sequence[str],
+    seed: int,
+    *,
+    index: int = 0,
+    max_actions: int = MAX_ACTIONS,
+) -> GameResult:
+    """Play one game between the bots named in ``lineup`` (one per seat; seat 0 starts).
+
+    The die is ``Random(seed)``, the bot in seat ``s`` gets ``Random(bot_rng_seed(seed, s))``
+    — what ``ghostparty play --seed SEED`` uses, so it plays the same game. ``index``
+    is only recorded in the result.
+
+    :raises TournamentError: if a bot fails (raises, or chooses an illegal action) or
+        the game takes more than ``max_actions`` actions.
+    """
+    rs = ruleset(rules) if isinstance(rules, str) else rules
+    players = len(lineup)
+    bots: list[Bot] = [make_bot(name) for name in lineup]
+    rngs = [Random(bot_rng_seed(seed, seat)) for seat in range(players)]
+    die = Random(seed)
+    decisions = [0] * players
+    think = [0.0] * players
+    position = start_position(rs, players)
+    actions = 0
+    clock = time.perf_counter
+    while position.phase != OVER:
+        if actions >= max_actions:
+            raise TournamentError(
+                f"game {index} (seed {seed}, lineup {', '.join(lineup)}) did not end within {max_actions} actions"
+            )
+        if position.phase == ROLL:
+            position = apply(position, sample_roll(die))
+        else:
+            seat = position.to_move
+            try:
+                started = clock()
+                action = bots[seat].choose(position, rngs[seat])
+                think[seat] += clock() - started
+                decisions[seat] += 1
+                position = apply(position, action)
+            except Exception as error:  # any failure of a bot: say which game, seat and bot
+                raise TournamentError(
+                    f"game {index} (seed {seed}): bot {lineup[seat]!r} in seat {seat} failed after "
+                    f"{actions} actions: {type(error).__name__}: {error}"
+                ) from error
+        actions += 1
+    return GameResult(
+        index=index,
+        seed=seed,
+        lineup=tuple(lineup),
+        scores=position.scores,
+        winners=position.winners,
+        actions=actions,
+        decisions=tuple(decisions),
+        think=tuple(think),
+    )
+
+
+# -- the configuration -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What to play: the rule set, the lineup (a bot name per seat, before rotation),
+    how many games and the seed.
+
+    :raises ValueError: for an unknown rule set or bot, a lineup of the wrong length,
+        or fewer than one game.
+    """
+
+    rules: str
+    lineup: tuple[str, ...]
+    games: int
+    seed: int = 0
+    max_actions: int = MAX_ACTIONS
+
+    def __post_init__(self) -> None:
+        if self.rules not in RULESETS:
+            raise ValueError(f"unknown rule set {self.rules!r}: expected one of {', '.join(sorted(RULESETS))}")
+        if not MIN_PLAYERS <= len(self.lineup) <= MAX_PLAYERS:
+            raise ValueError(f"a lineup has {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {len(self.lineup)}")
+        known = bot_names()
+        for name in self.lineup:
+            if name not in known:
+                raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(known)}")
+        if self.games < 1:
+            raise ValueError(f"games must be at least 1, got {self.games}")
+        if self.max_actions < 1:
+            raise ValueError(f"max_actions must be at least 1, got {self.max_actions}")
+
+    @property
+    def players(self) -> int:
+        return len(self.lineup)
+
+    @property
+    def rotations(self) -> int:
+        """Games per block: the distinct rotations of the lineup (see the module's docs)."""
+        return rotation_count(self.lineup)
+
+    @property
+    def total_games(self) -> int:
+        """``games`` rounded up to a whole number of blocks of :attr:`rotations` games."""
+        return -(-self.games // self.rotations) * self.rotations
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        """The distinct bots of the lineup, in the order of their first seat."""
+        return tuple(dict.fromkeys(self.lineup))
+
+    def lineup_of(self, index: int) -> tuple[str, ...]:
+        """The bot per seat in game ``index``."""
+        return rotated(self.lineup, index % self.rotations)
+
+    def seed_of(self, index: int) -> int:
+        """The seed of game ``index``."""
+        return game_seed(self.seed, index)
+
+    def play(self, index: int) -> GameResult:
+        """Play game ``index`` of the tournament."""
+        return play_game(
+            self.rules, self.lineup_of(index), self.seed_of(index), index=index, max_actions=self.max_actions
+        )
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion: ``successes`` of ``n`` trials.
+
+    >>> [round(x, 4) for x in wilson_interval(8, 10)]
+    [0.4902, 0.9433]
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def normal_interval(outcomes: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """The normal-approximation interval of the mean of ``outcomes`` (each in [0, 1]):
+    mean ± z·s/√n with the sample standard deviation ``s``, clipped to [0, 1];
+    ``(0, 1)`` for fewer than two outcomes.
+
+    >>> [round(x, 4) for x in normal_interval([0.0, 1.0] * 50)]
+    [0.4015, 0.5985]
+    """
+    n = len(outcomes)
+    if n < 2:
+        return 0.0, 1.0
+    mean = math.fsum(outcomes) / n
+    variance = math.fsum((x - mean) ** 2 for x in outcomes) / (n - 1)
+    half = z * math.sqrt(variance / n)
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
+def interval(outcomes: Sequence[float], z: float = Z95) -> tuple[float, float, str]:
+    """The confidence interval of the mean outcome and the method used: Wilson when
+    every outcome is 0 or 1, else the normal approximation (see the module's docs)."""
+    if all(x in (0.0, 1.0) for x in outcomes):
+        low, high = wilson_interval(sum(outcomes), len(outcomes), z)
+        return low, high, WILSON
+    low, high = normal_interval(outcomes, z)
+    return low, high, NORMAL
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """One bot's results over every seat it occupied (``seat_games`` seat-games)."""
+
+    bot: str
+    seat_games: int
+    #: Wins, a win shared by ``k`` winners counting ``1/k``.
+    wins: float
+    ci_low: float
+    ci_high: float
+    ci_method: str
+    fair_share: float
+    #: Mean final score of its seats (fewest points wins).
+    mean_points: float
+    decisions: int
+    think_seconds: float
+    #: Per seat: (seat-games, wins) of this bot in that seat.
+    by_seat: tuple[tuple[int, float], ...]
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seat_games if self.seat_games else 0.0
+
+    @property
+    def above_fair(self) -> bool:
+        """The whole 95 % interval lies above the fair share."""
+        return self.ci_low > self.fair_share
+
+    @property
+    def below_fair(self) -> bool:
+        """The whole 95 % interval lies below the fair share."""
+        return self.ci_high < self.fair_share
+
+    @property
+    def ms_per_decision(self) -> float:
+        """Mean think time per ``choose`` call, in milliseconds."""
+        return self.think_seconds / self.decisions * 1000 if self.decisions else 0.0
+
+
+@dataclass(frozen=True)
+class SeatStats:
+    """One seat's results over all games, whoever sat there (seat 0 starts)."""
+
+    seat: int
+    games: int
+    wins: float
+    ci_low: float
+    ci_high: float
+    ci_method: str
+    fair_share: float
+    mean_points: float
+
+    @property
+    def colour(self) -> str:
+        return COLOURS[self.seat]
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def summarize_bots(games: Sequence[GameResult], bots: Sequence[str] | None = None) -> list[BotStats]:
+    """Per-bot statistics over ``games`` (all with the same number of players), in the
+    order of ``bots`` (default: the order the bots first appear)."""
+    if bots is None:
+        bots = list(dict.fromkeys(name for game in games for name in game.lineup))
+    players = games[0].players if games else 0
+    result = []
+    for bot in bots:
+        outcomes: list[float] = []
+        points: list[int] = []
+        decisions = 0
+        think = 0.0
+        seat_games = [0] * players
+        seat_wins = [0.0] * players
+        for game in games:
+            for seat, name in enumerate(game.lineup):
+                if name != bot:
+                    continue
+                outcome = game.outcome(seat)
+                outcomes.append(outcome)
+                points.append(game.scores[seat])
+                decisions += game.decisions[seat]
+                think += game.think[seat]
+                seat_games[seat] += 1
+                seat_wins[seat] += outcome
+        low, high, method = interval(outcomes)
+        result.append(
+            BotStats(
+                bot=bot,
+                seat_games=len(outcomes),
+                wins=math.fsum(outcomes),
+                ci_low=low,
+                ci_high=high,
+                ci_method=method,
+                fair_share=1 / players if players else 0.0,
+                mean_points=sum(points) / len(points) if points else 0.0,
+                decisions=decisions,
+                think_seconds=think,
+                by_seat=tuple(zip(seat_games, seat_wins, strict=True)),
+            )
+        )
+    return result
+
+
+def summarize_seats(games: Sequence[GameResult]) -> list[SeatStats]:
+    """Per-seat statistics over ``games``: how much moving first (seat 0) is worth."""
+    players = games[0].players if games else 0
+    result = []
+    for seat in range(players):
+        outcomes = [game.outcome(seat) for game in games]
+        low, high, method = interval(outcomes)
+        result.append(
+            SeatStats(
+                seat=seat,
+                games=len(games),
+                wins=math.fsum(outcomes),
+                ci_low=low,
+                ci_high=high,
+                ci_method=method,
+                fair_share=1 / players,
+                mean_points=sum(game.scores[seat] for game in games) / len(games),
+            )
+        )
+    return result
+
+
+# -- the result --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Every game of a tournament, in index order, and the statistics over them.
+
+    ``seconds`` and ``jobs`` are left out of comparisons: equal results mean the same
+    games with the same outcomes.
+    """
+
+    config: TournamentConfig
+    games: tuple[GameResult, ...]
+    seconds: float = field(compare=False)
+    jobs: int = field(compare=False)
+
+    @property
+    def games_per_second(self) -> float:
+        return len(self.games) / self.seconds if self.seconds > 0 else math.inf
+
+    def bot_stats(self) -> list[BotStats]:
+        """Per bot, in the order of the lineup."""
+        return summarize_bots(self.games, self.config.bots)
+
+    def seat_stats(self) -> list[SeatStats]:
+        """Per seat."""
+        return summarize_seats(self.games)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration and the statistics as JSON-ready data (no per-game rows)."""
+        config = self.config
+        return {
+            "rules": config.rules,
+            "players": config.players,
+            "lineup": list(config.lineup),
+            "rotations": config.rotations,
+            "games_requested": config.games,
+            "games": len(self.games),
+            "seed": config.seed,
+            "jobs": self.jobs,
+            "cores": os.cpu_count(),
+            "seconds": self.seconds,
+            "games_per_second": self.games_per_second,
+            "actions_per_game": sum(g.actions for g in self.games) / len(self.games) if self.games else 0.0,
+            "confidence": 0.95,
+            "bots": [
+                {
+                    "bot": s.bot,
+                    "seat_games": s.seat_games,
+                    "wins": s.wins,
+                    "win_rate": s.win_rate,
+                    "ci_low": s.ci_low,
+                    "ci_high": s.ci_high,
+                    "ci_method": s.ci_method,
+                    "fair_share": s.fair_share,
+                    "above_fair": s.above_fair,
+                    "below_fair": s.below_fair,
+                    "mean_points": s.mean_points,
+                    "decisions": s.decisions,
+                    "ms_per_decision": s.ms_per_decision,
+                    "by_seat": [
+                        {"seat": seat, "seat_games": n, "wins": w, "win_rate": w / n if n else None}
+                        for seat, (n, w) in enumerate(s.by_seat)
+                    ],
+                }
+                for s in self.bot_stats()
+            ],
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "colour": s.colour,
+                    "games": s.games,
+                    "wins": s.wins,
+                    "win_rate": s.win_rate,
+                    "ci_low": s.ci_low,
+                    "ci_high": s.ci_high,
+                    "ci_method": s.ci_method,
+                    "fair_share": s.fair_share,
+                    "mean_points": s.mean_points,
+                }
+                for s in self.seat_stats()
+            ],
+        }
+
+
+# -- CSV ------------------------------------------------------------------------------------
+
+
+def csv_header(players: int) -> list[str]:
+    """The CSV columns: ``game, seed, rotation, bot_0 …, score_0 …, winners, actions,
+    decisions_0 …, think_ms_0 …``."""
+    seats = range(players)
+    return [
+        "game",
+        "seed",
+        "rotation",
+        *(f"bot_{s}" for s in seats),
+        *(f"score_{s}" for s in seats),
+        "winners",
+        "actions",
+        *(f"decisions_{s}" for s in seats),
+        *(f"think_ms_{s}" for s in seats),
+    ]
+
+
+def csv_rows(games: Iterable[GameResult], rotations: int | None = None) -> Iterator[list[str | int]]:
+    """One row per game, matching :func:`csv_header`; ``winners`` are seat numbers
+    separated by spaces. ``rotation`` is ``index % rotations`` (default: the players)."""
+    for game in games:
+        yield [
+            game.index,
+            game.seed,
+            game.index % (rotations or game.players),
+            *game.lineup,
+            *game.scores,
+            " ".join(map(str, game.winners)),
+            game.actions,
+            *game.decisions,
+            *(f"{t * 1000:.3f}" for t in game.think),
+        ]
+
+
+def write_csv(result: TournamentResult, file: TextIO) -> None:
+    """Write the header and one row per game of ``result`` to ``file`` (opened with ``newline=""``)."""
+    writer = csv.writer(file)
+    writer.writerow(csv_header(result.config.players))
+    writer.writerows(csv_rows(result.games, result.config.rotations))
+
+
+# -- running ---------------------------------------------------------------------------------
+
+
+def _play_chunk(task: tuple[TournamentConfig, int, int]) -> list[GameResult]:
+    """Worker: play games ``start`` … ``stop - 1`` of the tournament."""
+    config, start, stop = task
+    return [config.play(index) for index in range(start, stop)]
+
+
+def _ignore_interrupts() -> None:
+    """Worker initializer: leave Ctrl-C to the parent, which terminates the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def chunk_size(games: int, jobs: int) -> int:
+    """Games per task: about 20 tasks per process for an even load and a smooth
+    progress bar, at most 64 games (which random bots play in well under a second)."""
+    return max(1, min(64, games // (jobs * 20)))
+
+
+def warm_up(rules: str, players: int) -> None:
+    """Play one random game without bots, so that the rules engine's lazily built
+    tables exist before any bot's think time is measured (and before workers fork)."""
+    rng = Random(0)
+    position = start_position(ruleset(rules), players)
+    while position.phase != OVER:
+        actions = legal_actions(position) if position.phase != ROLL else [sample_roll(rng)]
+        position = apply(position, actions[int(rng.random() * len(actions))])
+
+
+def run_tournament(
+    config: TournamentConfig, jobs: int = 1, progress: Callable[[int], None] | None = None
+) -> TournamentResult:
+    """Play the tournament's :attr:`~TournamentConfig.total_games` games on ``jobs``
+    processes and return them in index order.
+
+    ``jobs=1`` plays in this process; more use a :class:`multiprocessing.Pool` (the
+    ``fork`` start method where there is one, so bots registered at run time are known
+    to the workers) over chunks of games. ``progress(n)`` is called in this process
+    each time ``n`` more games have finished. The games do not depend on ``jobs``.
+
+    :raises TournamentError: if a game fails (the other games are abandoned).
+    """
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    total = config.total_games
+    size = chunk_size(total, jobs)
+    tasks = [(config, start, min(start + size, total)) for start in range(0, total, size)]
+    jobs = min(jobs, len(tasks))
+    done: list[GameResult] = []
+    warm_up(config.rules, config.players)
+    started = time.perf_counter()
+    if jobs == 1:
+        for index in range(total):
+            done.append(config.play(index))
+            if progress is not None:
+                progress(1)
+    else:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
+            for chunk in pool.imap_unordered(_play_chunk, tasks):
+                done.extend(chunk)
+                if progress is not None:
+                    progress(len(chunk))
+    seconds = time.perf_counter() - started
+    done.sort(key=lambda game: game.index)
+    return TournamentResult(config=config, games=tuple(done), seconds=seconds, jobs=jobs)
