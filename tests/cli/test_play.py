@@ -26,7 +26,15 @@ from ghostparty.cli.board_view import (
     seat_style,
 )
 from ghostparty.cli.main import cli
-from ghostparty.cli.play import consequences, parse_choice, resolve_location, seat_labels, seat_plan, square_ranges
+from ghostparty.cli.play import (
+    DEFAULT_BOT,
+    consequences,
+    parse_choice,
+    resolve_location,
+    seat_labels,
+    seat_plan,
+    square_ranges,
+)
 from ghostparty.rules import (
     COLOURS,
     Game,
@@ -108,12 +116,12 @@ def test_bots_play_a_whole_game_and_the_winners_are_named(tmp_path: Path, rules:
     final = record.final()
     assert final.is_over
     assert data["seed"] == 7
-    names = ", ".join(f"{seat_letter(s)} {COLOURS[s]} (random)" for s in final.winners)
+    names = ", ".join(f"{seat_letter(s)} {COLOURS[s]} ({DEFAULT_BOT})" for s in final.winners)
     title = "Winner: " if len(final.winners) == 1 else "Winners: "
     assert f"{title}{names} with {final.scores[final.winners[0]]}" in result.output
     assert "game over" in result.output  # the narrated GameOver event
     # the last board drawn is the final position
-    assert strip(render_text(final, seat_labels(["random"] * players))) in strip(result.output)
+    assert strip(render_text(final, seat_labels([DEFAULT_BOT] * players))) in strip(result.output)
 
 
 def test_a_person_can_play_a_whole_game_to_the_end(tmp_path: Path) -> None:
@@ -268,7 +276,7 @@ def test_leaving_saves_a_record_that_replays_to_the_board_last_shown(tmp_path: P
     assert red == ["G12", "G20", "G33"]
     assert position_to_dict(final) == data["final"]
     # what the person saw last is what the record replays to
-    last_board = strip(render_text(final, ["you", "random", "random"]))
+    last_board = strip(render_text(final, ["you", DEFAULT_BOT, DEFAULT_BOT]))
     assert last_board in strip(result.output)
     assert f"Saved the game record to {save}" in result.output
     # and ghostparty replay reads it
@@ -324,7 +332,7 @@ def test_bot_random_sources_depend_on_seed_and_seat() -> None:
 def test_seats_by_colour_and_first_player() -> None:
     result = run("--players", "3", "--seat", "blue=human", "--first-player", "blue", "--seed", "1", input="7\n")
     out = result.output
-    assert "R red (random), B blue (you), T turquoise (random)" in out
+    assert f"R red ({DEFAULT_BOT}), B blue (you), T turquoise ({DEFAULT_BOT})" in out
     assert out.index("B blue (you): place a guest") < out.index("blue places a guest on G7")
     assert "red places a guest" not in out.split("blue places a guest on G7")[0]
 

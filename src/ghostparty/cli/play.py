@@ -54,6 +54,9 @@ from ghostparty.rules.events import Captured, GameOver, GuestExpelled, RoomEnter
 from ghostparty.rules.narrate import describe_action, narrate, seat_name
 from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS
 
+#: The level of bots filling seats when none is named: the default opponent.
+DEFAULT_BOT = "greedy"
+
 HUMAN = "human"
 #: Lines of recent events kept under the board when the screen is redrawn.
 LOG_LINES = 8
@@ -587,7 +590,7 @@ def settle(
     ask: bool,
 ) -> Setup:
     """Fill in what the options leave open: asked when ``ask``, else the defaults
-    (hugo; 4 players, or as many as ``--seat`` names; 1 person, 0 with ``--seat``; random bots)."""
+    (hugo; 4 players, or as many as ``--seat`` names; 1 person, 0 with ``--seat``; greedy bots)."""
     if rules is None:
         rules = "hugo"
         if ask:
@@ -601,9 +604,9 @@ def settle(
         if ask and not specs:
             humans = click.prompt(f"People at the table (0-{players})", type=click.IntRange(0, players), default=1)
     if bot is None:
-        bot = "random"
+        bot = DEFAULT_BOT
         if ask and humans + len(specs) < players:
-            bot = click.prompt("Bot level", type=click.Choice(bot_names()), default="random")
+            bot = click.prompt("Bot level", type=click.Choice(bot_names()), default=DEFAULT_BOT)
     return Setup(rules, seat_plan(players, humans, specs, bot))
 
 
@@ -632,7 +635,7 @@ def settle(
 @click.option(
     "--bot",
     type=click.Choice(bot_names()),
-    help="Level of the bots in the seats no person plays.  [default: random]",
+    help="Level of the bots in the seats no person plays.  [default: greedy]",
 )
 @click.option(
     "--first-player",
