@@ -294,7 +294,7 @@ def test_config_validates() -> None:
 def test_unknown_bot_is_a_clear_usage_error() -> None:
     result = run("--bots", "random,nosuch", "--games", "1", "--jobs", "1")
     assert result.exit_code == 2
-    assert f"unknown bot 'nosuch': choose from {', '.join(bot_names())}" in result.output
+    assert f"unknown bot 'nosuch': expected one of {', '.join(bot_names())}" in result.output
     result = run("--seat", "0=random", "--seat", "blue=nosuch", "--games", "1")
     assert result.exit_code == 2
     assert "unknown bot 'nosuch'" in result.output
@@ -386,3 +386,15 @@ def test_csv_has_one_row_per_game(tmp_path: Path) -> None:
         assert r["bot_0"] == "random"
         assert r["winners"] and all(0 <= int(s) < 3 for s in r["winners"].split())
         assert int(r["actions"]) > 0 and float(r["think_ms_0"]) >= 0
+
+
+def test_bot_specs_with_options_are_accepted_and_bad_options_rejected() -> None:
+    result = run("--bots", "greedy,expectimax:depth=1", "--players", "2", "--games", "2", "--jobs", "1", "--json")
+    assert result.exit_code == 0, result.output
+    assert "expectimax:depth=1" in result.output
+    result = run("--bots", "greedy,expectimax:depth=0", "--players", "2", "--games", "2", "--jobs", "1")
+    assert result.exit_code == 2
+    assert "depth must be at least 1" in result.output
+    result = run("--bots", "greedy,mcts:colour=blue", "--players", "2", "--games", "2", "--jobs", "1")
+    assert result.exit_code == 2
+    assert "bad options for bot 'mcts'" in result.output

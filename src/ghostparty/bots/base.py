@@ -39,12 +39,34 @@ def bot_names() -> list[str]:
     return sorted(_REGISTRY, key=lambda name: (_LEVELS.get(name, 0), name))
 
 
-def make_bot(name: str) -> Bot:
-    """A new bot of the kind registered as ``name``.
+def make_bot(spec: str) -> Bot:
+    """A new bot from a spec: a registered name, optionally with options.
 
-    :raises ValueError: for an unknown name.
+    ``"greedy"``, ``"expectimax:depth=3"``, ``"mcts:iterations=2000,exploration=0.5"``.
+    Option values are read as int, float or text, and passed to the bot's constructor.
+
+    :raises ValueError: for an unknown name or an option the bot does not take.
     """
+    name, _, options = spec.partition(":")
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(bot_names())}")
+    kwargs: dict[str, object] = {}
+    for item in filter(None, options.split(",")):
+        key, equals, text = item.partition("=")
+        if not equals or not key.isidentifier():
+            raise ValueError(f"bad bot option {item!r} in {spec!r}: expected name=value")
+        kwargs[key] = _option_value(text)
     try:
-        return _REGISTRY[name]()
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(_REGISTRY)}") from None
+        return factory(**kwargs)
+    except TypeError as error:
+        raise ValueError(f"bad options for bot {name!r} in {spec!r}: {error}") from None
+
+
+def _option_value(text: str) -> object:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"none": None, "true": True, "false": False}.get(text.lower(), text)

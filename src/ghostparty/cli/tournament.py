@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ghostparty.bots import bot_names
+from ghostparty.bots import bot_names, make_bot
 from ghostparty.rules import COLOURS, RULESETS
 from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS
 from ghostparty.sim.bench import machine
@@ -37,9 +37,11 @@ REFRESH = 0.1
 
 
 def check_bot(name: str, param_hint: str) -> str:
-    """``name`` if it is a registered bot, else a usage error listing the bots."""
-    if name not in bot_names():
-        raise click.BadParameter(f"unknown bot {name!r}: choose from {', '.join(bot_names())}", param_hint=param_hint)
+    """``name`` if it is a bot spec (``greedy``, ``expectimax:depth=3``), else a usage error."""
+    try:
+        make_bot(name)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint=param_hint) from None
     return name
 
 

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, TextIO
 
-from ghostparty.bots import Bot, bot_names, make_bot
+from ghostparty.bots import Bot, make_bot
 from ghostparty.rules import COLOURS, OVER, ROLL, Ruleset, apply, legal_actions, ruleset, sample_roll, start_position
 from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS, RULESETS
 
@@ -273,10 +273,8 @@ class TournamentConfig:
             raise ValueError(f"unknown rule set {self.rules!r}: expected one of {', '.join(sorted(RULESETS))}")
         if not MIN_PLAYERS <= len(self.lineup) <= MAX_PLAYERS:
             raise ValueError(f"a lineup has {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {len(self.lineup)}")
-        known = bot_names()
         for name in self.lineup:
-            if name not in known:
-                raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(known)}")
+            make_bot(name)  # raises ValueError for an unknown bot or bad options
         if self.games < 1:
             raise ValueError(f"games must be at least 1, got {self.games}")
         if self.max_actions < 1:
