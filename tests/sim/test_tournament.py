@@ -398,3 +398,10 @@ def test_bot_specs_with_options_are_accepted_and_bad_options_rejected() -> None:
     result = run("--bots", "greedy,mcts:colour=blue", "--players", "2", "--games", "2", "--jobs", "1")
     assert result.exit_code == 2
     assert "bad options for bot 'mcts'" in result.output
+
+
+def test_bot_options_stay_with_their_bot_in_a_list() -> None:
+    from ghostparty.cli.tournament import parse_bots
+
+    assert parse_bots("expectimax:depth=3,beam=2, greedy") == ["expectimax:depth=3,beam=2", "greedy"]
+    assert parse_bots("random,mcts:iterations=5") == ["random", "mcts:iterations=5"]

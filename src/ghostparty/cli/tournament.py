@@ -46,10 +46,20 @@ def check_bot(name: str, param_hint: str) -> str:
 
 
 def parse_bots(text: str | None) -> list[str]:
-    """``"greedy, random"`` → ``["greedy", "random"]``, every name checked."""
+    """``"greedy, random"`` → ``["greedy", "random"]``, every name checked.
+
+    A bot's options stay with it: ``"expectimax:depth=3,beam=2,greedy"`` →
+    ``["expectimax:depth=3,beam=2", "greedy"]`` (a ``name=value`` item continues the
+    spec before it).
+    """
     if text is None:
         return []
-    names = [name.strip().lower() for name in text.split(",")]
+    names: list[str] = []
+    for item in (part.strip().lower() for part in text.split(",")):
+        if names and "=" in item and ":" not in item:
+            names[-1] += f",{item}"
+        else:
+            names.append(item)
     if not all(names):
         raise click.BadParameter(f"{text!r}: expected bot names separated by commas", param_hint="--bots")
     return [check_bot(name, "--bots") for name in names]
