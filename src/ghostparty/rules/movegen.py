@@ -65,6 +65,9 @@ def legal_actions(position: Position) -> list[Action]:
     if phase == PLACE:
         board = position.ruleset.board
         taken = {loc for locs in position.guests for loc in locs}
+        # Hugo's square is no place to put a guest (§5.2; FORMAT.md rejects a guest
+        # there). In play he is on his start whenever guests are placed (§2.1, §8.6).
+        taken.add(position.hugo)
         places = place_table(board)
         return [places[sq] for sq in range(board.squares) if sq not in taken]
     return []

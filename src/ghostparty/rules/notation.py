@@ -165,7 +165,10 @@ def position_from_dict(data: object) -> Position:
         if clock_text not in ruleset.clock_times:
             raise InvalidPosition("clock", f"expected one of {list(ruleset.clock_times)}, got {clock_text!r}")
         clock = ruleset.clock_times.index(clock_text)
-        if clock == 0 and board.is_gallery(hugo):
+        # §5.3: a capture on his first arrival at square 0 that ends the game leaves the
+        # clock at 23:45, so a finished game may show 23:45 with Hugo on square 0.
+        first_arrival_end = phase == OVER and hugo == 0
+        if clock == 0 and board.is_gallery(hugo) and not first_arrival_end:
             raise InvalidPosition("clock", f"23:45 means Hugo is still in the cellar, but he is on {hugo_name}")
         if clock > 0 and not board.is_gallery(hugo):
             raise InvalidPosition("clock", f"{clock_text} means Hugo is on the gallery, but he is on {hugo_name}")

@@ -92,7 +92,7 @@ class GameRecord:
             raise InvalidRecord(f"start position: {error}") from None
         header = {"rules": start.ruleset.id, "players": start.players, "first_player": start.first_player}
         for name, value in header.items():
-            if name in data and data[name] != value:
+            if name in data and (type(data[name]) is not type(value) or data[name] != value):
                 raise InvalidRecord(f"{name}: the record says {data[name]!r} but its start position says {value!r}")
         seed = data.get("seed")
         if seed is not None and type(seed) is not int:

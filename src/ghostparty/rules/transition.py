@@ -83,6 +83,8 @@ def _apply_place(position: Position, action: Place, events: list[Event] | None) 
         raise _illegal(position, action, f"{action.square!r} is not a gallery square")
     if any(square in locs for locs in position.guests):
         raise _illegal(position, action, f"{action.square} already holds a guest")
+    if square == position.hugo:
+        raise _illegal(position, action, f"Hugo stands on {action.square}")
     seat = position.to_move
     guests = list(position.guests)
     guests[seat] = _with(guests[seat], square)
@@ -194,8 +196,8 @@ def _apply_move(position: Position, action: Move, events: list[Event] | None) ->
             new = old + ruleset.red_points if room.shield == "red" else max(0, old + ruleset.green_points)
             if new != old:
                 scores = (*scores[:seat], new, *scores[seat + 1 :])
-            if events is not None:
-                events.append(ScoreChanged(seat, old, new, f"{room.shield} room"))
+                if events is not None:
+                    events.append(ScoreChanged(seat, old, new, f"{room.shield} room"))
 
     if ruleset.end_score and max(scores) >= ruleset.end_score:  # §7
         return _game_over(position, guests, scores, position.clock, position.hugo, "score", events)

@@ -1,0 +1,30 @@
+"""Test configuration: a deterministic hypothesis profile, loaded by default.
+
+``ci`` (the default) derandomizes hypothesis so that every run draws the same examples,
+and disables the deadline, which a loaded 2-core machine would trip at random. Choose
+another profile with ``HYPOTHESIS_PROFILE=dev`` (random, more examples) for a deeper
+local search.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "dev",
+    deadline=None,
+    max_examples=500,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

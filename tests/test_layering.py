@@ -1,0 +1,86 @@
+"""Dependencies point one way (docs/ARCHITECTURE.md, STYLE.md principle 1).
+
+``ghostparty.rules`` imports only the standard library and itself; ``bots`` never imports
+``cli``. Checked by parsing every module with :mod:`ast`, so an import inside a function
+or under ``TYPE_CHECKING`` counts too.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "ghostparty"
+RULES = PACKAGE / "rules"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path, module: str | None = None) -> list[tuple[int, str]]:
+    """Every module ``path`` imports, made absolute, with its line number, in source order.
+
+    ``module`` is the file's dotted name (derived from its place under ``src/`` by default),
+    needed to resolve relative imports.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    module = module or _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolve against this module's package
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                name = ".".join([*base, node.module] if node.module else base)
+            else:
+                name = node.module or ""
+            found.append((node.lineno, name))
+    return sorted(found)
+
+
+def _modules(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.py"))
+
+
+def test_the_rules_core_has_modules() -> None:
+    names = {path.stem for path in _modules(RULES)}
+    assert {"board", "rulesets", "actions", "position", "movegen", "transition", "notation", "game"} <= names
+
+
+@pytest.mark.parametrize("path", _modules(RULES), ids=lambda p: p.name)
+def test_rules_import_only_the_standard_library(path: Path) -> None:
+    bad = []
+    for line, name in imports(path):
+        top = name.split(".")[0]
+        if top == "ghostparty":
+            if not (name == "ghostparty.rules" or name.startswith("ghostparty.rules.")):
+                bad.append(f"line {line}: {name} (an outer layer)")
+        elif top != "__future__" and top not in sys.stdlib_module_names:
+            bad.append(f"line {line}: {name} (not in the standard library)")
+    assert not bad, f"{path.relative_to(PACKAGE.parent)} imports: " + "; ".join(bad)
+
+
+@pytest.mark.parametrize("path", _modules(PACKAGE / "bots"), ids=lambda p: p.name)
+def test_bots_do_not_import_the_cli(path: Path) -> None:
+    bad = [
+        f"line {line}: {name}" for line, name in imports(path) if name.startswith(("ghostparty.cli", "click", "rich"))
+    ]
+    assert not bad, f"{path.name} imports: " + "; ".join(bad)
+
+
+def test_the_checker_sees_imports(tmp_path: Path) -> None:
+    """The parser finds plain, from, relative and nested imports (or the tests above prove nothing)."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import os\nfrom . import board\nfrom ..cli import main\ndef f():\n    import numpy\n", encoding="utf-8"
+    )
+    names = [name for _, name in imports(probe, "ghostparty.rules.probe")]
+    assert names == ["os", "ghostparty.rules", "ghostparty.cli", "numpy"]
