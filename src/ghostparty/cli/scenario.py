@@ -17,7 +17,7 @@ def scenario(paths: tuple[str, ...], quiet: bool) -> None:
     """Run scenario files, or every *.json file in the given folders.
 
     Prints each failing step with the reason, then 'N passed, M failed'; exits with
-    status 1 if any scenario failed.
+    status 1 if any scenario failed (or none was found).
     """
     console = Console(highlight=False)
     passed = failed = 0
@@ -33,7 +33,7 @@ def scenario(paths: tuple[str, ...], quiet: bool) -> None:
         for failure in result.failures:
             where = "scenario" if failure.step is None else f"step {failure.step}"
             console.print(f"     {where}: {failure.reason}", markup=False)
-    if passed + failed == 0:
-        console.print("no scenario files found")
     print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    if passed + failed == 0:
+        console.print("no scenario files (*.json) found in the given paths")
+    sys.exit(1 if failed or not passed else 0)

@@ -1,0 +1,55 @@
+"""Answers to a player's questions, from simulated games: numbers and pictures.
+
+* :mod:`.tracker` — follows individual guests through a game's events;
+* :mod:`.simulate` — many games with one bot policy: capture odds per starting square
+  (:meth:`Simulation.squares`) and wins per seat with 95 % intervals
+  (:meth:`Simulation.seats`), over several processes, deterministic per seed;
+* :mod:`.position` — the odds of each legal move in a given position;
+* :mod:`.heatmap` — the board as a heat-map (matplotlib, imported only when drawing:
+  ``pip install 'ghostparty[analysis]'``).
+
+The command line is ``ghostparty analyze`` (:mod:`ghostparty.cli.analyze`).
+"""
+
+from ghostparty.analysis.heatmap import INSTALL_HINT, draw_heatmap, heatmap_paths, matplotlib_available, save_heatmap
+from ghostparty.analysis.position import MoveOdds, OutcomeOdds, PositionAnalysis, analyze_position
+from ghostparty.analysis.simulate import (
+    HORIZONS,
+    PLACEMENTS,
+    SeatStat,
+    Settings,
+    Simulation,
+    SquareStat,
+    play_tracked_game,
+    simulate,
+    workers,
+)
+from ghostparty.analysis.stats import WinTally, wilson
+from ghostparty.analysis.tracker import GuestTracker, RoundLedger, TrackedGuest, TrackingError
+
+__all__ = [
+    "HORIZONS",
+    "INSTALL_HINT",
+    "PLACEMENTS",
+    "GuestTracker",
+    "MoveOdds",
+    "OutcomeOdds",
+    "PositionAnalysis",
+    "RoundLedger",
+    "SeatStat",
+    "Settings",
+    "Simulation",
+    "SquareStat",
+    "TrackedGuest",
+    "TrackingError",
+    "WinTally",
+    "analyze_position",
+    "draw_heatmap",
+    "heatmap_paths",
+    "matplotlib_available",
+    "play_tracked_game",
+    "save_heatmap",
+    "simulate",
+    "wilson",
+    "workers",
+]
