@@ -62,8 +62,10 @@ class MctsBot:
         seconds: float | None = None,
         exploration: float = 0.7,
         bias: float = 1.0,
+        rollout: int = 0,
     ) -> None:
         self.iterations = iterations
+        self.rollout = rollout
         self.seconds = seconds
         self.exploration = exploration
         self.bias = bias
@@ -102,7 +104,7 @@ class MctsBot:
                 if child is None:
                     child = node.children[roll] = _Node(apply(position, roll))
                     path.append(child)
-                    reward = rewards(child.position)
+                    reward = self._playout(child.position, rng)
                     break
                 node = child
                 path.append(node)
@@ -113,7 +115,7 @@ class MctsBot:
                 prior, action, after = node.untried.pop()
                 child = node.children[action] = _Node(after, prior)
                 path.append(child)
-                reward = rewards(after)
+                reward = self._playout(after, rng)
                 break
             node = self._select(node)
             path.append(node)
@@ -122,6 +124,20 @@ class MctsBot:
             totals = visited.totals
             for seat, r in enumerate(reward):
                 totals[seat] += r
+
+    def _playout(self, position: Position, rng: Random) -> list[float]:
+        """Rewards after ``rollout`` more turns played by the greedy policy."""
+        turns = self.rollout
+        greedy = self._greedy
+        while turns > 0 and position.phase != OVER:
+            if position.phase == ROLL:
+                turns -= 1
+                if turns == 0:
+                    break
+                position = apply(position, DIE_FACES[int(rng.random() * 6)])
+            else:
+                position = apply(position, greedy.choose(position, rng))
+        return rewards(position)
 
     def _expand(self, position: Position) -> list[tuple[float, Action, Position]]:
         """Every action with its resulting position and a prior in [0, 1], best last."""
