@@ -176,12 +176,7 @@ def estimates(position: Position) -> list[float]:
                 if rounds:
                     total += (1 - caught) * MP_UNHIDDEN_COST
             elif rounds:  # midnight-party: this round's pending costs (§8.5)
-                if loc >= sb:
-                    total += board.step_value[loc]
-                elif loc in board.red:
-                    total += ruleset.red_points
-                elif loc in board.green:
-                    total += ruleset.green_points
+                total += ruleset.round_points(loc)
         result.append(total)
     return result
 

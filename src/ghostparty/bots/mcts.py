@@ -58,7 +58,7 @@ class MctsBot:
 
     def __init__(
         self,
-        iterations: int = 1500,
+        iterations: int = 1000,
         seconds: float | None = None,
         exploration: float = 0.7,
         bias: float = 1.0,

@@ -52,6 +52,19 @@ class Ruleset:
             return self.clock_speeds[clock]
         return 2 if players >= 7 else 3
 
+    def round_points(self, loc: int) -> int:
+        """What a guest on ``loc`` adds to its owner's sum when a round is scored (§8.5):
+        its step's value on the cellar steps, ``red_points`` or ``green_points`` in a room
+        with that shield, nothing elsewhere."""
+        board = self.board
+        if loc >= board.step_base:
+            return board.step_value[loc]
+        if loc in board.red:
+            return self.red_points
+        if loc in board.green:
+            return self.green_points
+        return 0
+
     def __repr__(self) -> str:
         return f"ruleset({self.id!r})"
 

@@ -389,18 +389,7 @@ def _end_round(
                 insort(kept, wine_cellar)
             guests[seat] = tuple(kept)
     # §8.5: score the round.
-    round_scores = []
-    for locs in guests:
-        total = 0
-        for loc in locs:
-            if loc >= sb:
-                total += board.step_value[loc]
-            elif loc in board.red:
-                total += ruleset.red_points
-            elif loc in board.green:
-                total += ruleset.green_points
-        round_scores.append(total)
-    scored = tuple(round_scores)
+    scored = tuple(sum(ruleset.round_points(loc) for loc in locs) for locs in guests)
     totals = tuple(t + s for t, s in zip(totals, scored, strict=False))
     if events is not None:
         events.append(RoundEnded(position.round, scored, totals))
