@@ -394,7 +394,7 @@ def test_bot_specs_with_options_are_accepted_and_bad_options_rejected() -> None:
     assert "expectimax:depth=1" in result.output
     result = run("--bots", "greedy,expectimax:depth=0", "--players", "2", "--games", "2", "--jobs", "1")
     assert result.exit_code == 2
-    assert "depth must be at least 1" in result.output
+    assert "depth must be a whole number of at least 1" in result.output
     result = run("--bots", "greedy,mcts:colour=blue", "--players", "2", "--games", "2", "--jobs", "1")
     assert result.exit_code == 2
     assert "bad options for bot 'mcts'" in result.output

@@ -28,6 +28,9 @@ P_HUGO = 1 / 3
 _FACES = (1, 2, 4, 5)
 # Weights of the later, less certain exposure (tuned by tournaments).
 LATE_WEIGHT = 0.35
+#: Weight of the long run: a guest Hugo reaches sooner is worse off even beyond the
+#: binomial windows (it breaks ties in placement toward squares far ahead of him).
+DRIFT_WEIGHT = 0.05
 #: Expected cost of a ``midnight-party`` guest that is neither caught nor hidden.
 MP_UNHIDDEN_COST = 1.0
 
@@ -96,7 +99,11 @@ def points_left(position: Position) -> int:
 
 
 def escape_chance(position: Position, seat: int, square: int) -> float:
-    """P(the owner's next roll lets the guest on ``square`` enter some room) (§4.2)."""
+    """P(the owner's next roll lets the guest on ``square`` enter some room) (§4.2).
+
+    Rooms count even while Hugo is still in the cellar (§4.2.1 forbids entering then):
+    this measures the rooms in reach, and he may well be out by the owner's next turn.
+    """
     occupants = tuple(room_occupants(position))
     return _escape_table(position.board, occupants, seat, position.ruleset.rooms_hold)[square]
 
@@ -147,6 +154,7 @@ def estimates(position: Position) -> list[float]:
     rounds = ruleset.rounds > 1
     hugo = position.hugo
     squares = board.squares
+    drift_span = 2 * squares
     hold = ruleset.rooms_hold
     base = hugo if hugo < rb else -_climb(board)[hugo]  # distance = (square - base) on the gallery
     result = []
@@ -173,6 +181,7 @@ def estimates(position: Position) -> list[float]:
                 caught = now + (later - now) * (1 - share * escape) + LATE_WEIGHT * (1 - later) * (1 - escape)
                 caught = min(caught, 1.0)
                 total += caught * capture_cost
+                total += DRIFT_WEIGHT * capture_cost * (1 - escape) * max(0.0, 1 - distance / drift_span)
                 if rounds:
                     total += (1 - caught) * MP_UNHIDDEN_COST
             elif rounds:  # midnight-party: this round's pending costs (§8.5)

@@ -33,8 +33,10 @@ class ExpectimaxBot:
     name = "expectimax"
 
     def __init__(self, depth: int = 2, beam: int | None = 4) -> None:
-        if depth < 1:
-            raise ValueError(f"depth must be at least 1, got {depth}")
+        if type(depth) is not int or depth < 1:
+            raise ValueError(f"depth must be a whole number of at least 1, got {depth!r}")
+        if beam is not None and (type(beam) is not int or beam < 1):
+            raise ValueError(f"beam must be a whole number of at least 1 or none, got {beam!r}")
         self.depth = depth
         self.beam = beam
         self._greedy = GreedyBot()

@@ -64,6 +64,16 @@ class MctsBot:
         bias: float = 1.0,
         rollout: int = 0,
     ) -> None:
+        if type(iterations) is not int or iterations < 1:
+            raise ValueError(f"iterations must be a whole number of at least 1, got {iterations!r}")
+        if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
+            raise ValueError(f"seconds must be a positive number or none, got {seconds!r}")
+        if not isinstance(exploration, int | float) or exploration < 0:
+            raise ValueError(f"exploration must be a number of at least 0, got {exploration!r}")
+        if not isinstance(bias, int | float) or bias < 0:
+            raise ValueError(f"bias must be a number of at least 0, got {bias!r}")
+        if type(rollout) is not int or rollout < 0:
+            raise ValueError(f"rollout must be a whole number of turns, at least 0, got {rollout!r}")
         self.iterations = iterations
         self.rollout = rollout
         self.seconds = seconds
@@ -78,6 +88,7 @@ class MctsBot:
             return self._greedy.choose(position, rng)
         actions = legal_actions(position)
         if len(actions) == 1:
+            self.last_iterations = 0
             return actions[0]
         root = _Node(position)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -126,14 +137,17 @@ class MctsBot:
                 totals[seat] += r
 
     def _playout(self, position: Position, rng: Random) -> list[float]:
-        """Rewards after ``rollout`` more turns played by the greedy policy."""
+        """Rewards after ``rollout`` more turns played by the greedy policy (a turn
+        starts with its roll of the die)."""
         turns = self.rollout
+        if turns == 0:
+            return rewards(position)
         greedy = self._greedy
-        while turns > 0 and position.phase != OVER:
+        while position.phase != OVER:
             if position.phase == ROLL:
-                turns -= 1
                 if turns == 0:
                     break
+                turns -= 1
                 position = apply(position, DIE_FACES[int(rng.random() * 6)])
             else:
                 position = apply(position, greedy.choose(position, rng))

@@ -1,0 +1,258 @@
+"""The searching bots' machinery: expectimax's depth, chance nodes and transposition cache;
+MCTS's budgets and its strength with more iterations."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from ghostparty.bots import ExpectimaxBot, GreedyBot, MctsBot
+from ghostparty.bots import expectimax as expectimax_module
+from ghostparty.bots import mcts as mcts_module
+from ghostparty.bots.evaluation import estimates, utility
+from ghostparty.rules import HUGO, MOVE, ROLL, Move, Position, Roll, apply, legal_actions, position_from_dict
+from rules.helpers import hugo_pos, mp_pos
+
+from . import positions
+from .test_bots import decisions, sample_positions
+
+# The die by hand (RULES.md §1.4): faces 1, 2, HUGO, 4, 5, HUGO.
+DIE_BY_HAND = {Roll(1): 1 / 6, Roll(2): 1 / 6, Roll(4): 1 / 6, Roll(5): 1 / 6, Roll(HUGO): 2 / 6}
+
+
+def hand_positions() -> list[Position]:
+    return [
+        position_from_dict(build())
+        for build in (
+            positions.only_safe_room,
+            positions.green_room,
+            positions.capture_to_avoid,
+            positions.expel_onto_hugo,
+            positions.mp_pass,
+        )
+    ]
+
+
+# -- expectimax ----------------------------------------------------------------------------
+
+
+def test_depth_one_chooses_like_greedy() -> None:
+    """Depth 1 is the bot's own move judged by the static evaluation: the greedy bot,
+    ties broken alike by the same random source."""
+    moves = [p for p in decisions("hugo", 4, 5, 0) + decisions("midnight-party", 3, 6, 1) if p.phase == MOVE]
+    cases = [*hand_positions(), *sample_positions(), *moves[::9][:12]]
+    for p in cases:
+        for seed in (0, 3):
+            assert ExpectimaxBot(depth=1).choose(p, random.Random(seed)) == GreedyBot().choose(p, random.Random(seed))
+
+
+def reply_by_hand(p: Position) -> list[float]:
+    """The estimates after the mover's best move by the static evaluation (depth 1)."""
+    seat = p.to_move
+    best: list[float] | None = None
+    for action in legal_actions(p):
+        values = estimates(apply(p, action))
+        if best is None or utility(values, seat) < utility(best, seat) - 1e-12:
+            best = values
+    assert best is not None
+    return best
+
+
+ROLL_POSITIONS = [
+    pytest.param(hugo_pos([["G18", "G24"], *positions.SIX_OTHERS], hugo="G20"), id="hugo-6p"),
+    pytest.param(
+        hugo_pos(
+            [
+                ["G6", "G12", "G21", "R:library", "R:fireplace", "R:bedchamber"],
+                ["G5", "G30", "R:chapel", "R:armory", "R:portrait-hall", "R:ballroom"],
+            ],
+            hugo="G3",
+            clock="2:00",
+            to_move=1,
+        ),
+        id="hugo-2p",
+    ),
+    pytest.param(
+        mp_pos(
+            [
+                ["G19", "G25", "R:library", "R:music-room", "C10"],
+                ["G5", "G6", "G9", "R:chapel", "R:ballroom"],
+                ["G30", "R:tower", "C9", "C8", "C7"],
+            ],
+            hugo="G17",
+            to_move=2,
+        ),
+        id="midnight-party-3p",
+    ),
+]
+
+
+@pytest.mark.parametrize("pos", ROLL_POSITIONS)
+def test_roll_node_is_the_probability_weighted_average(pos: dict[str, Any]) -> None:
+    """``value(p, 1)`` of a roll position: a number (1/6 each) leads to the mover's best
+    move by the static evaluation, HUGO (1/3) ends the turn and is evaluated at once."""
+    p = position_from_dict(pos)
+    assert p.phase == ROLL
+    expected = [0.0] * p.players
+    for roll, weight in DIE_BY_HAND.items():
+        child = apply(p, roll)
+        values = reply_by_hand(child) if child.phase == MOVE else estimates(child)
+        for seat, v in enumerate(values):
+            expected[seat] += weight * v
+    assert ExpectimaxBot(depth=2).value(p, 1) == pytest.approx(expected, abs=1e-9)
+    # depth 0 is the static evaluation itself
+    assert ExpectimaxBot(depth=2).value(p, 0) == estimates(p)
+
+
+def test_midnight_party_number_without_gallery_guests_ends_the_turn() -> None:
+    """§8.3: with no guest on the gallery a number does nothing, so every face ends the
+    turn, and the roll node is the plain average of the five outcomes."""
+    p = position_from_dict(
+        mp_pos(
+            [["R:library", "R:chapel", "C10", "C9", "C8", "C7"], ["G5", "G6", "G9", "R:tower", "C6", "C5"]], hugo="G20"
+        )
+    )
+    expected = [0.0, 0.0]
+    for roll, weight in DIE_BY_HAND.items():
+        child = apply(p, roll)
+        assert child.phase == ROLL and child.to_move == 1
+        for seat, v in enumerate(estimates(child)):
+            expected[seat] += weight * v
+    assert ExpectimaxBot().value(p, 1) == pytest.approx(expected, abs=1e-9)
+
+
+def test_transposition_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position is evaluated once per decision: ``nodes`` counts distinct leaves, a
+    repeated ``value`` is answered from the cache without searching, and the cache does
+    not change any result."""
+    calls: list[Position] = []
+
+    def counting(p: Position) -> list[float]:
+        calls.append(p)
+        return estimates(p)
+
+    applied: list[Any] = []
+    real_apply = expectimax_module.apply
+
+    def counting_apply(p: Position, action: Any) -> Position:
+        applied.append(action)
+        return real_apply(p, action)
+
+    monkeypatch.setattr(expectimax_module, "estimates", counting)
+    monkeypatch.setattr(expectimax_module, "apply", counting_apply)
+    p = position_from_dict(ROLL_POSITIONS[1].values[0])
+    bot = ExpectimaxBot(depth=3, beam=3)
+    first = bot.value(p, 2)
+    assert bot.nodes == len(calls) == len(set(calls)) > 0
+    seen, searched = bot.nodes, len(applied)
+    assert bot.value(p, 2) == first
+    assert bot.nodes == seen == len(calls)  # answered from the cache:
+    assert len(applied) == searched  # no position generated again
+    assert ExpectimaxBot(depth=3, beam=3).value(p, 2) == pytest.approx(first)  # a fresh bot agrees
+
+    # one decision: each leaf once; a second decision starts a new cache, same work, same answer
+    mover = apply(p, Roll(4))
+    calls.clear()
+    action = bot.choose(mover, random.Random(0))
+    assert bot.nodes == len(calls) == len(set(calls))
+    nodes = bot.nodes
+    assert bot.choose(mover, random.Random(0)) == action
+    assert bot.nodes == nodes
+
+
+def test_beam_limits_replies_below_depth_one() -> None:
+    """The beam limits replies only where they are searched further (depth > 1): at
+    depth 2 the replies are judged statically, so the beam changes nothing; at depth 3
+    a beam of 1 searches fewer positions than no beam. Both find the expulsion."""
+    p = position_from_dict(positions.expel_onto_hugo())
+    right = Move("G21", "R:portrait-hall")
+    counts = {}
+    for depth, beam in ((2, None), (2, 1), (3, None), (3, 1)):
+        bot = ExpectimaxBot(depth=depth, beam=beam)
+        assert bot.choose(p, random.Random(0)) == right
+        counts[depth, beam] = bot.nodes
+    assert counts[2, None] == counts[2, 1] > 0
+    assert counts[3, None] > counts[3, 1] > counts[2, 1]
+
+
+def test_depth_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="depth"):
+        ExpectimaxBot(depth=0)
+
+
+# -- MCTS -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("build", "right"),
+    [
+        (positions.capture_to_avoid, Move("G24", "G26")),
+        (positions.green_room, Move("G30", "R:banquet-hall")),
+        (positions.only_safe_room, Move("G6", "R:chapel")),
+    ],
+)
+def test_mcts_finds_the_obvious_move(build: Any, right: Move) -> None:
+    p = position_from_dict(build())
+    for seed in range(2):
+        bot = MctsBot(iterations=400)
+        assert bot.choose(p, random.Random(seed)) == right
+        assert bot.last_iterations == 400
+
+
+def test_mcts_with_rollouts_finds_the_obvious_move() -> None:
+    p = position_from_dict(positions.capture_to_avoid())
+    assert MctsBot(iterations=150, rollout=2).choose(p, random.Random(0)) == Move("G24", "G26")
+
+
+def test_mcts_iteration_budget() -> None:
+    p = position_from_dict(positions.expel_onto_hugo())
+    bot = MctsBot(iterations=37)
+    bot.choose(p, random.Random(0))
+    assert bot.last_iterations == 37
+    bot = MctsBot(iterations=3)  # fewer iterations than moves: still a legal move
+    assert bot.choose(p, random.Random(0)) in legal_actions(p)
+    assert bot.last_iterations == 3
+
+
+def test_mcts_time_budget_stops() -> None:
+    """With ``seconds`` the time decides, not the iteration count."""
+    p = position_from_dict(positions.expel_onto_hugo())
+    bot = MctsBot(iterations=1, seconds=0.05)
+    started = time.perf_counter()
+    action = bot.choose(p, random.Random(0))
+    elapsed = time.perf_counter() - started
+    assert action in legal_actions(p)
+    assert bot.last_iterations > 1
+    assert elapsed < 1.0  # generous: a loaded machine may overshoot the budget, not by seconds
+
+
+def test_mcts_last_iterations_after_a_forced_move() -> None:
+    """``last_iterations`` is documented as the iterations run by the last decision: a
+    forced move (one legal action) runs none."""
+    bot = MctsBot(iterations=25)
+    bot.choose(position_from_dict(positions.expel_onto_hugo()), random.Random(0))
+    forced = position_from_dict(hugo_pos([["G5", "G5"], *positions.SIX_OTHERS], hugo="G35", roll=2))
+    assert legal_actions(forced) == [Move("G5", "G7")]
+    assert bot.choose(forced, random.Random(0)) == Move("G5", "G7")
+    assert bot.last_iterations == 0
+
+
+@pytest.mark.parametrize("rollout", [1, 2, 3])
+def test_mcts_rollout_plays_that_many_turns(rollout: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rollout`` is documented as "rewards after ``rollout`` more turns played by the
+    greedy policy": from a roll position each turn starts with one roll of the die."""
+    rolls: list[Roll] = []
+    real_apply = mcts_module.apply
+
+    def counting(p: Position, action: Any) -> Position:
+        if isinstance(action, Roll):
+            rolls.append(action)
+        return real_apply(p, action)
+
+    monkeypatch.setattr(mcts_module, "apply", counting)
+    p = position_from_dict(hugo_pos([["G18", "G24"], *positions.SIX_OTHERS], hugo="G20"))
+    MctsBot(rollout=rollout)._playout(p, random.Random(0))
+    assert len(rolls) == rollout
