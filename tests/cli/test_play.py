@@ -25,16 +25,10 @@ from ghostparty.cli.board_view import (
     seat_letter,
     seat_style,
 )
+from ghostparty.cli.choices import consequences, parse_choice, resolve_location, square_ranges
 from ghostparty.cli.main import cli
-from ghostparty.cli.play import (
-    DEFAULT_BOT,
-    consequences,
-    parse_choice,
-    resolve_location,
-    seat_labels,
-    seat_plan,
-    square_ranges,
-)
+from ghostparty.cli.play import DEFAULT_BOT
+from ghostparty.cli.seats import bot_rng, seat_labels, seat_plan
 from ghostparty.rules import (
     COLOURS,
     Game,
@@ -321,9 +315,9 @@ def test_same_seed_and_input_give_the_same_game() -> None:
 
 
 def test_bot_random_sources_depend_on_seed_and_seat() -> None:
-    a, b, c = play_module.bot_rng(1, 0), play_module.bot_rng(1, 1), play_module.bot_rng(1, 0)
+    a, b, c = bot_rng(1, 0), bot_rng(1, 1), bot_rng(1, 0)
     assert a.random() == c.random()
-    assert play_module.bot_rng(1, 0).random() != b.random()
+    assert bot_rng(1, 0).random() != b.random()
 
 
 # -- options and setup ---------------------------------------------------------------------------------
