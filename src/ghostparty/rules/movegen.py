@@ -12,7 +12,7 @@ Order is deterministic and documented, since seeded bots and snapshots rely on i
 from __future__ import annotations
 
 from ghostparty.rules.actions import PASS, ROLLS, Action, Move, Place
-from ghostparty.rules.board import Board
+from ghostparty.rules.board import Board, Path
 from ghostparty.rules.position import MOVE, PLACE, ROLL, Position
 
 _MOVE_TABLES: dict[Board, tuple[tuple[Move, ...], ...]] = {}
@@ -115,16 +115,23 @@ def targets(position: Position, source: int, occupants: list[int] | None = None)
     roll = position.roll
     assert roll is not None
     path = board.paths[source][roll]
-    found = [path.end]
     if position.hugo >= board.room_base:  # §4.2.1: no room while Hugo is in the cellar
+        return [path.end]
+    return _targets(position, path, roll, room_occupants(position) if occupants is None else occupants)
+
+
+def _targets(position: Position, path: Path, roll: int, occupants: list[int]) -> list[int]:
+    """:func:`targets` once Hugo is known to be on the gallery (§4.2.3–§4.2.5, §8.2)."""
+    found = [path.end]
+    entries = path.entries
+    if not entries:
         return found
-    if occupants is None:
-        occupants = room_occupants(position)
     seat = position.to_move
+    board = position.ruleset.board
     rb = board.room_base
     hold = position.ruleset.rooms_hold
     green = board.green
-    for room, k in path.entries:
+    for room, k in entries:
         occupant = occupants[room - rb]
         if occupant >= 0:
             if occupant == seat or hold or k != roll:  # §4.2.3, §8.2, §4.2.4
@@ -152,11 +159,18 @@ def may_pass(position: Position) -> bool:
 def _moves(position: Position) -> list[Action]:
     board = position.ruleset.board
     table = move_table(board)
-    occupants = room_occupants(position) if position.hugo < board.room_base else None
+    roll = position.roll
+    assert roll is not None
+    paths = board.paths
     actions: list[Action] = []
-    for source in movable_sources(position):
-        row = table[source]
-        actions += [row[target] for target in targets(position, source, occupants)]
+    if position.hugo >= board.room_base:  # §4.2.1: no room while Hugo is in the cellar
+        for source in movable_sources(position):
+            actions.append(table[source][paths[source][roll].end])
+    else:
+        occupants = room_occupants(position)
+        for source in movable_sources(position):
+            row = table[source]
+            actions += [row[target] for target in _targets(position, paths[source][roll], roll, occupants)]
     if may_pass(position):
         actions.append(PASS)
     global _last_moves  # noqa: PLW0603 - a one-entry memo, see above

@@ -221,6 +221,10 @@ def _hugo_move(position: Position, events: list[Event] | None) -> Position:
     guests: Guests = list(position.guests)
     scores = position.scores
     loc = position.hugo
+    captured = False
+    # §8.4 is checked after every square he steps onto (cellar steps too, read literally);
+    # its answer can only change with a capture, so it is worked out again only then.
+    check_round = rounds
     for _ in range(ruleset.speed(clock, position.players)):  # §5.1: every point is used
         step = hugo_next[loc]
         if events is not None:
@@ -230,6 +234,8 @@ def _hugo_move(position: Position, events: list[Event] | None) -> Position:
             for locs in guests:  # §5.2: everyone on the square he steps onto
                 if step in locs:
                     scores = _capture(position, guests, scores, step, events)
+                    captured = True
+                    check_round = rounds
                     if end_score and max(scores) >= end_score:  # §6.3, §7
                         return _game_over(position, guests, scores, clock, loc, "score", events)
                     break
@@ -240,10 +246,11 @@ def _hugo_move(position: Position, events: list[Event] | None) -> Position:
                     events.append(ClockAdvanced(ruleset.clock_times[clock], speed))
                 if clock == last_time:
                     return _game_over(position, guests, scores, clock, loc, "clock", events)
-        # §8.4, read literally: checked after every square he steps onto, cellar steps too.
-        if rounds and _round_is_over(position, guests):
-            return _end_round(position, guests, scores, loc, events)
-    return _next_turn(position, tuple(guests), scores, clock, loc, events)
+        if check_round:
+            if _round_is_over(position, guests):
+                return _end_round(position, guests, scores, loc, events)
+            check_round = False
+    return _next_turn(position, tuple(guests) if captured else position.guests, scores, clock, loc, events)
 
 
 def _capture(
