@@ -18,7 +18,16 @@ def test_readme_examples() -> None:
     assert result.failed == 0
 
 
-@pytest.mark.parametrize("module", ["ghostparty.rules.actions", "ghostparty.rules.game", "ghostparty.rules.narrate"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "ghostparty.rules.actions",
+        "ghostparty.rules.game",
+        "ghostparty.rules.narrate",
+        "ghostparty.sim.stats",
+        "ghostparty.sim.tournament",
+    ],
+)
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), optionflags=FLAGS)
     assert result.attempted > 0

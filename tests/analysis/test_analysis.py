@@ -20,7 +20,6 @@ from ghostparty.analysis import (
     heatmap_paths,
     save_heatmap,
     simulate,
-    wilson,
 )
 from ghostparty.analysis.heatmap import ring_layout
 from ghostparty.analysis.tracker import WAITING
@@ -265,6 +264,8 @@ def test_midnight_party_horizons() -> None:
 
 
 def test_wilson_interval() -> None:
+    from ghostparty.sim.stats import wilson_interval as wilson
+
     assert wilson(0, 0) == (0.0, 1.0)
     low, high = wilson(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)

@@ -24,7 +24,7 @@ from ghostparty.analysis.simulate import (
     simulate,
     workers,
 )
-from ghostparty.analysis.stats import WinTally, wilson
+from ghostparty.analysis.stats import WinTally
 from ghostparty.analysis.tracker import GuestTracker, RoundLedger, TrackedGuest, TrackingError
 
 __all__ = [
@@ -50,6 +50,5 @@ __all__ = [
     "play_tracked_game",
     "save_heatmap",
     "simulate",
-    "wilson",
     "workers",
 ]

@@ -40,7 +40,7 @@ from multiprocessing.pool import Pool
 from random import Random
 from typing import Any, TypeVar
 
-from ghostparty.analysis.stats import WinTally, wilson
+from ghostparty.analysis.stats import WinTally
 from ghostparty.analysis.tracker import GuestTracker, RoundLedger
 from ghostparty.bots import Bot, bot_names, make_bot
 from ghostparty.rules import (
@@ -57,6 +57,7 @@ from ghostparty.rules import (
     sample_roll,
     start_position,
 )
+from ghostparty.sim.stats import wilson_interval
 
 #: Who places the guests: uniformly at random, or the bot policy itself.
 PLACEMENTS = ("uniform", "bot")
@@ -365,7 +366,7 @@ class Simulation:
         stats = []
         for sq in range(board.squares):
             n = t.samples[sq]
-            low, high = wilson(t.captured[sq], n)
+            low, high = wilson_interval(t.captured[sq], n)
             room = board.room_at[sq]
             stats.append(
                 SquareStat(

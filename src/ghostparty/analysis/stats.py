@@ -1,28 +1,10 @@
-"""Small statistics helpers: confidence intervals and exact tallies of shared wins."""
+"""Exact tallies of shared wins (intervals come from :mod:`ghostparty.sim.stats`)."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
-#: The normal quantile of a two-sided 95 % interval.
-Z95 = 1.959963984540054
-
-
-def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95 % by default), within [0, 1].
-
-    ``successes`` may be fractional (shared wins split): the interval then treats the
-    mean as a proportion, which is slightly conservative, as a split win varies less
-    than a whole one. With no trials the interval is ``(0.0, 1.0)``.
-    """
-    if trials <= 0:
-        return 0.0, 1.0
-    p = min(1.0, max(0.0, successes / trials))
-    z2 = z * z
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return max(0.0, centre - half), min(1.0, centre + half)
+from ghostparty.sim.stats import wilson_interval
 
 
 @dataclass
@@ -70,7 +52,7 @@ class WinTally:
 
     def interval(self, seat: int) -> tuple[float, float]:
         """The 95 % confidence interval of :meth:`rate`."""
-        return wilson(self.wins(seat), self.games)
+        return wilson_interval(self.wins(seat), self.games)
 
     def mean_score(self, seat: int) -> float:
         """The seat's mean final score."""

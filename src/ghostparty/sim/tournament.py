@@ -54,13 +54,10 @@ from typing import Any, TextIO
 from ghostparty.bots import Bot, make_bot
 from ghostparty.rules import COLOURS, OVER, ROLL, Ruleset, apply, legal_actions, ruleset, sample_roll, start_position
 from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS, RULESETS
+from ghostparty.sim.stats import NORMAL, WILSON, Z95, interval, normal_interval, wilson_interval
 
-#: The 97.5 % quantile of the standard normal distribution (a two-sided 95 % interval).
-Z95 = 1.959963984540054
 #: The default guard against a game that never ends (random games take 80 – 400 actions).
 MAX_ACTIONS = 10_000
-WILSON = "wilson"
-NORMAL = "normal"
 
 __all__ = [
     "MAX_ACTIONS",
@@ -315,48 +312,6 @@ class TournamentConfig:
 
 
 # -- statistics --------------------------------------------------------------------------------
-
-
-def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion: ``successes`` of ``n`` trials.
-
-    >>> [round(x, 4) for x in wilson_interval(8, 10)]
-    [0.4902, 0.9433]
-    """
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def normal_interval(outcomes: Sequence[float], z: float = Z95) -> tuple[float, float]:
-    """The normal-approximation interval of the mean of ``outcomes`` (each in [0, 1]):
-    mean ± z·s/√n with the sample standard deviation ``s``, clipped to [0, 1];
-    ``(0, 1)`` for fewer than two outcomes.
-
-    >>> [round(x, 4) for x in normal_interval([0.0, 1.0] * 50)]
-    [0.4015, 0.5985]
-    """
-    n = len(outcomes)
-    if n < 2:
-        return 0.0, 1.0
-    mean = math.fsum(outcomes) / n
-    variance = math.fsum((x - mean) ** 2 for x in outcomes) / (n - 1)
-    half = z * math.sqrt(variance / n)
-    return max(0.0, mean - half), min(1.0, mean + half)
-
-
-def interval(outcomes: Sequence[float], z: float = Z95) -> tuple[float, float, str]:
-    """The confidence interval of the mean outcome and the method used: Wilson when
-    every outcome is 0 or 1, else the normal approximation (see the module's docs)."""
-    if all(x in (0.0, 1.0) for x in outcomes):
-        low, high = wilson_interval(sum(outcomes), len(outcomes), z)
-        return low, high, WILSON
-    low, high = normal_interval(outcomes, z)
-    return low, high, NORMAL
 
 
 @dataclass(frozen=True)
