@@ -464,36 +464,22 @@ def _draw_rooms(
             )
             name = room.id.replace("-", " ")
             has_shield = room.shield != "neutral"
-            if horizontal:
-                text_x = cx + (0.28 if has_shield else 0.0)
-                ax.text(text_x, cy + 0.1, name, ha="center", va="center", fontsize=8.5, color=INK, zorder=5)
-                ax.text(
-                    text_x,
-                    cy - 0.22,
-                    f"door {room.door}",
-                    ha="center",
-                    va="center",
-                    fontsize=6.5,
-                    color="#7a7a7a",
-                    zorder=5,
-                )
-                if has_shield:
-                    _shield(ax, cx - w / 2 + 0.3, cy, 0.5, colour, _shield_text(room.shield))
-            else:
-                text_x = cx + (0.25 if has_shield else 0.0)
-                ax.text(text_x, cy + 0.12, name, ha="center", va="center", fontsize=8.5, color=INK, zorder=5)
-                ax.text(
-                    text_x,
-                    cy - 0.2,
-                    f"door {room.door}",
-                    ha="center",
-                    va="center",
-                    fontsize=6.5,
-                    color="#7a7a7a",
-                    zorder=5,
-                )
-                if has_shield:
-                    _shield(ax, cx - w / 2 + 0.3, cy, 0.5, colour, _shield_text(room.shield))
+            # Text offsets for rooms above/below the gallery and for rooms beside it.
+            shift, name_dy, door_dy = (0.28, 0.1, -0.22) if horizontal else (0.25, 0.12, -0.2)
+            text_x = cx + (shift if has_shield else 0.0)
+            ax.text(text_x, cy + name_dy, name, ha="center", va="center", fontsize=8.5, color=INK, zorder=5)
+            ax.text(
+                text_x,
+                cy + door_dy,
+                f"door {room.door}",
+                ha="center",
+                va="center",
+                fontsize=6.5,
+                color="#7a7a7a",
+                zorder=5,
+            )
+            if has_shield:
+                _shield(ax, cx - w / 2 + 0.3, cy, 0.5, colour, _shield_text(room.shield))
 
 
 def _shield_text(shield: str) -> str:
