@@ -19,13 +19,13 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ghostparty.analysis.heatmap import INSTALL_HINT, heatmap_paths, matplotlib_available, save_heatmap, top_squares
 from ghostparty.analysis.position import PositionAnalysis, analyze_position, options
 from ghostparty.analysis.simulate import HORIZONS, PLACEMENTS, Settings, Simulation, default_jobs, simulate, workers
 from ghostparty.bots import bot_names
+from ghostparty.cli.progress import progress_bar
 from ghostparty.rules import COLOURS, RULESETS, InvalidPosition, position_from_dict
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -120,17 +120,7 @@ def running(
         if not show:
             yield pool, lambda n: None
             return
-        progress = stack.enter_context(
-            Progress(
-                TextColumn("[progress.description]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TimeRemainingColumn(),
-                console=console,
-                transient=True,
-            )
-        )
+        progress = stack.enter_context(progress_bar(console))
         task = progress.add_task(what, total=total)
         yield pool, lambda n: progress.advance(task, n)
 

@@ -6,9 +6,9 @@ import json
 
 import click
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
+from ghostparty.cli.progress import progress_bar
 from ghostparty.rules import RULESETS, ruleset
 from ghostparty.sim.bench import INTERFACES, BenchResult, machine
 from ghostparty.sim.bench import bench as run_bench
@@ -43,7 +43,7 @@ def bench_command(
         for i in (interfaces or INTERFACES)
     ]
     results: list[BenchResult] = []
-    with Progress(console=console, transient=True) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task("benchmarking", total=len(jobs))
         for r, p, i in jobs:
             progress.update(task, description=f"{r} {p}p {i}")

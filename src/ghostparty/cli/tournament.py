@@ -13,10 +13,10 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ghostparty.bots import bot_names, make_bot
+from ghostparty.cli.progress import progress_bar
 from ghostparty.rules import COLOURS, RULESETS
 from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS
 from ghostparty.sim.bench import machine
@@ -298,17 +298,7 @@ def tournament(
 
 def run_with_progress(config: TournamentConfig, jobs: int, console: Console, show: bool) -> TournamentResult:
     """Run the tournament with a progress bar on ``console``, redrawn from this thread."""
-    bar = Progress(
-        TextColumn("games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        auto_refresh=False,
-        disable=not show,
-    )
+    bar = progress_bar(console, show=show, auto_refresh=False)
     task = bar.add_task("games", total=config.total_games)
     last = 0.0
 
