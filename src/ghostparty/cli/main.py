@@ -10,6 +10,7 @@ from ghostparty.cli.bench import bench
 from ghostparty.cli.play import play
 from ghostparty.cli.replay import replay
 from ghostparty.cli.scenario import scenario
+from ghostparty.cli.serve import serve
 from ghostparty.cli.tournament import tournament
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -21,6 +22,7 @@ def cli() -> None:
     """Ghost Party: Hugo – the castle ghost (Midnight Party) to play and to study.
 
     \b
+    ghostparty serve                 play in the browser: lobby, live games, bots
     ghostparty play                  a game in the terminal, against bots or friends
     ghostparty replay GAME.json      a recorded game, move by move, in words
     ghostparty scenario DIR_OR_FILE  run conformance scenarios
@@ -30,6 +32,7 @@ def cli() -> None:
     """
 
 
+cli.add_command(serve)
 cli.add_command(play)
 cli.add_command(replay)
 cli.add_command(scenario)

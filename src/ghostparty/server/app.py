@@ -1,0 +1,387 @@
+"""The Starlette application: HTTP and WebSocket endpoints over :class:`TableService`.
+
+Endpoints only decode (a size limit, then a pydantic schema), call the service and
+encode; docs/PROTOCOL.md lists them. Errors are JSON with a code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib.resources import files
+from pathlib import Path
+from random import Random
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ghostparty.bots import bot_names
+from ghostparty.server.codec import board_view
+from ghostparty.server.pubsub import MemoryPubSub, Message, PubSub
+from ghostparty.server.schemas import (
+    Act,
+    CreateTable,
+    Hello,
+    Join,
+    Ping,
+    SeatToken,
+    Sync,
+    WsAct,
+    client_message,
+    problem,
+)
+from ghostparty.server.service import SeatSpec, ServiceError, TableService
+from ghostparty.server.store import SqlStore, Store
+
+log = logging.getLogger("ghostparty.server")
+
+#: The largest request body or WebSocket message accepted, in bytes.
+MAX_MESSAGE = 4096
+#: Messages a second one WebSocket client may send, sustained; and its burst.
+RATE, BURST = 30.0, 60.0
+#: Messages over the limit after which a flooding client is disconnected.
+MAX_STRIKES = 200
+
+STATIC = Path(str(files("ghostparty.web") / "static"))
+
+M = TypeVar("M")
+
+
+def default_database_url() -> str:
+    """A SQLite file in the user's data folder (``$XDG_DATA_HOME/ghostparty``)."""
+    import os
+
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "ghostparty"
+    base.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{base / 'ghostparty.db'}"
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    store: Store | None = None,
+    pubsub: PubSub | None = None,
+    bot_delay: float = 0.5,
+    seed: int | None = None,
+) -> Starlette:
+    """The whole server as an ASGI application.
+
+    ``database_url`` is any SQLAlchemy URL (``sqlite:///games.db``,
+    ``postgresql://user@host/db``), or give a ``store``; ``seed`` makes table ids,
+    seeds and tokens reproducible (tests only).
+    """
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        the_store: Store = store or await asyncio.to_thread(SqlStore, database_url or default_database_url())
+        the_pubsub = pubsub or MemoryPubSub()
+        service = TableService(
+            the_store, the_pubsub, bot_delay=bot_delay, rng=Random(seed) if seed is not None else None
+        )
+        app.state.service = service
+        app.state.pubsub = the_pubsub
+        resumed = await service.resume()
+        if resumed:
+            log.info("resumed %d games under way", resumed)
+        try:
+            yield
+        finally:
+            await service.close()
+            await the_pubsub.close()
+            if store is None:
+                the_store.close()
+
+    routes = [
+        Route("/", _page("index.html")),
+        Route("/t/{table_id}", _page("table.html")),
+        Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Route("/api/boards/{rules}", boards),
+        Route("/api/bots", bots),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", get_table),
+        Route("/api/tables/{table_id}/join", join, methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", leave, methods=["POST"]),
+        Route("/api/tables/{table_id}/start", start, methods=["POST"]),
+        Route("/api/tables/{table_id}/actions", act, methods=["POST"]),
+        Route("/api/tables/{table_id}/record", record),
+        WebSocketRoute("/ws/tables/{table_id}", table_socket),
+    ]
+    handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
+        ServiceError: _service_error,
+        HTTPException: _http_error,
+        Exception: _server_error,
+    }
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+
+
+# -- HTTP ---------------------------------------------------------------------------------
+
+
+def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    async def page(request: Request) -> Response:
+        path = STATIC / name
+        if not path.is_file():
+            raise ServiceError("not_found", f"the client file {name} is missing from this installation", 404)
+        return FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+    return page
+
+
+def _service(request: Request) -> TableService:
+    service: TableService = request.app.state.service
+    return service
+
+
+async def _body(request: Request, model: type[M]) -> M:
+    """The request's JSON body as ``model``; ``too_large`` or ``bad_request`` otherwise."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
+        raise ServiceError("too_large", f"a request body has at most {MAX_MESSAGE} bytes", 413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_MESSAGE:
+            raise ServiceError("too_large", f"a request body has at most {MAX_MESSAGE} bytes", 413)
+    try:
+        return model.model_validate_json(body)  # type: ignore[attr-defined,no-any-return]
+    except ValidationError as error:
+        raise ServiceError("bad_request", problem(error)) from None
+
+
+async def boards(request: Request) -> Response:
+    rules = request.path_params["rules"]
+    try:
+        return JSONResponse(board_view(rules))
+    except (KeyError, ValueError):
+        raise ServiceError("unknown_rules", f"no rules {rules!r}: expected 'hugo' or 'midnight-party'", 404) from None
+
+
+async def bots(request: Request) -> Response:
+    return JSONResponse({"bots": bot_names()})
+
+
+async def list_tables(request: Request) -> Response:
+    return JSONResponse(await _service(request).tables())
+
+
+async def create_table(request: Request) -> Response:
+    body = await _body(request, CreateTable)
+    seats = [SeatSpec(seat.kind, seat.bot) for seat in body.seats]
+    table = await _service(request).create_table(body.rules, seats, body.first_player)
+    return JSONResponse({"table": table}, status_code=201)
+
+
+async def get_table(request: Request) -> Response:
+    return JSONResponse(await _service(request).table(request.path_params["table_id"]))
+
+
+async def join(request: Request) -> Response:
+    body = await _body(request, Join)
+    token, table = await _service(request).join(request.path_params["table_id"], body.seat, body.name)
+    return JSONResponse({"seat": body.seat, "token": token, "table": table})
+
+
+async def leave(request: Request) -> Response:
+    body = await _body(request, SeatToken)
+    return JSONResponse(
+        {"table": await _service(request).leave(request.path_params["table_id"], body.seat, body.token)}
+    )
+
+
+async def start(request: Request) -> Response:
+    body = await _body(request, SeatToken)
+    state = await _service(request).start(request.path_params["table_id"], body.seat, body.token)
+    return JSONResponse({"table": state["table"], "position": state["position"]})
+
+
+async def act(request: Request) -> Response:
+    body = await _body(request, Act)
+    state = await _service(request).act(
+        request.path_params["table_id"], body.seat, body.token, body.version, body.action
+    )
+    return JSONResponse({"table": state["table"], "position": state["position"]})
+
+
+async def record(request: Request) -> Response:
+    table_id = request.path_params["table_id"]
+    data = await _service(request).record(table_id)
+    headers = {"Content-Disposition": f'attachment; filename="ghostparty-{table_id}.json"'}
+    return JSONResponse(data, headers=headers)
+
+
+async def _service_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, ServiceError)
+    return JSONResponse({"error": error.to_dict()}, status_code=error.status)
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    code = {404: "not_found", 405: "bad_method"}.get(error.status_code, "bad_request")
+    return JSONResponse({"error": {"code": code, "message": str(error.detail)}}, status_code=error.status_code)
+
+
+async def _server_error(request: Request, error: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    message = "the server failed on this request; it has been logged"
+    return JSONResponse({"error": {"code": "server_error", "message": message}}, status_code=500)
+
+
+# -- WebSocket ----------------------------------------------------------------------------
+
+
+class _RateLimit:
+    """A token bucket: ``rate`` messages a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.last = burst, clock()
+
+    def allow(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class _Connection:
+    """One client's WebSocket on one table."""
+
+    def __init__(self, websocket: WebSocket, service: TableService, table_id: str) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.table_id = table_id
+        self.held: tuple[int, ...] = ()
+        self.tokens: dict[int, str] = {}
+        self.send_lock = asyncio.Lock()
+        self.limit = _RateLimit(RATE, BURST)
+        self.strikes = 0
+
+    async def send(self, message: Message) -> None:
+        async with self.send_lock:
+            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def error(self, code: str, message: str) -> None:
+        await self.send({"type": "error", "code": code, "message": message})
+
+    async def forward(self, pubsub: PubSub, ready: asyncio.Event) -> None:
+        """Pass the table's updates on, with ``legal`` only for a client holding the mover."""
+        async with pubsub.subscribe(self.table_id) as subscription:
+            ready.set()
+            async for message in subscription:
+                if message.get("type") != "update":  # an overflow: start afresh
+                    await self.send_state()
+                    continue
+                to_move = message["table"]["to_move"]
+                await self.send({**message, "legal": message["legal"] if to_move in self.held else []})
+
+    async def send_state(self) -> None:
+        await self.send(await self.service.state(self.table_id, self.tokens))
+
+    async def handle(self, text: str) -> None:
+        try:
+            message = client_message.validate_json(text)
+        except ValidationError as error:
+            await self.error("bad_request", problem(error))
+            return
+        try:
+            if isinstance(message, Hello):
+                await self.hello(message.seat_tokens())
+            elif isinstance(message, WsAct):
+                token = self.tokens.get(message.seat)
+                if token is None:
+                    raise ServiceError(
+                        "bad_token", f"this connection doesn't hold seat {message.seat}: say hello with its token"
+                    )
+                await self.service.act(self.table_id, message.seat, token, message.version, message.action)
+            elif isinstance(message, Sync):
+                await self.send_state()
+            elif isinstance(message, Ping):
+                await self.send({"type": "pong"})
+        except ServiceError as error:
+            await self.error(error.code, error.message)
+
+    async def hello(self, tokens: dict[int, str]) -> None:
+        valid: dict[int, str] = {}
+        refused: list[int] = []
+        for seat, token in tokens.items():
+            try:
+                await self.service.held_seats(self.table_id, {seat: token})
+                valid[seat] = token
+            except ServiceError:
+                refused.append(seat)
+        await self.service.disconnected(self.table_id, self.held)
+        self.tokens = valid
+        self.held = tuple(sorted(valid))
+        await self.service.connected(self.table_id, self.held)
+        if refused:
+            await self.error("bad_token", f"these tokens don't hold their seats: {refused}; watching without them")
+        await self.send_state()
+
+    async def receive(self) -> None:
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                data = message.get("bytes") or b""
+                if len(data) > MAX_MESSAGE:
+                    await self.error("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                    continue
+                try:
+                    text = data.decode()
+                except UnicodeDecodeError:
+                    await self.error("bad_request", "a message must be UTF-8 JSON text")
+                    continue
+            if not self.limit.allow():
+                self.strikes += 1
+                if self.strikes > MAX_STRIKES:
+                    await self.websocket.close(code=1008, reason="flooding")
+                    return
+                await self.error("rate_limited", f"at most {RATE:.0f} messages a second; this one was dropped")
+                continue
+            if len(text) > MAX_MESSAGE:
+                await self.error("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                continue
+            await self.handle(text)
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    service: TableService = websocket.app.state.service
+    pubsub: PubSub = websocket.app.state.pubsub
+    table_id = websocket.path_params["table_id"]
+    await websocket.accept()
+    connection = _Connection(websocket, service, table_id)
+    try:
+        await service.table(table_id)
+    except ServiceError as error:
+        await connection.error(error.code, error.message)
+        await websocket.close(code=4404)
+        return
+    ready = asyncio.Event()
+    forwarder = asyncio.create_task(connection.forward(pubsub, ready))
+    await ready.wait()
+    try:
+        await connection.receive()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        forwarder.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await forwarder
+        await service.disconnected(table_id, connection.held)

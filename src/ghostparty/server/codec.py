@@ -1,0 +1,76 @@
+"""Tables, events and boards as the JSON objects of docs/PROTOCOL.md."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import fields
+from datetime import datetime
+from typing import Any
+
+from ghostparty.rules import GUESTS_PER_PLAYER, Event, ruleset
+from ghostparty.rules.rulesets import COLOURS
+from ghostparty.server.model import PLAYING, Table
+
+_SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """An engine event as ``{"type": "hugo_moved", "source": "G3", "target": "G4"}``."""
+    data: dict[str, Any] = {"type": _SNAKE.sub("_", type(event).__name__).lower()}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        data[f.name] = list(value) if isinstance(value, tuple) else value
+    return data
+
+
+def events_to_list(events: Iterable[Event]) -> list[dict[str, Any]]:
+    return [event_to_dict(event) for event in events]
+
+
+def _time(value: datetime) -> str:
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def table_view(table: Table, online: Collection[int] = ()) -> dict[str, Any]:
+    """What every client may know of a table (no seed, no tokens)."""
+    return {
+        "id": table.id,
+        "rules": table.rules,
+        "players": table.players,
+        "status": table.status,
+        "version": table.version,
+        "first_player": table.first_player,
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name,
+                "bot": s.bot,
+                "online": s.kind == "bot" or s.seat in online,
+            }
+            for s in table.seats
+        ],
+        "to_move": table.to_move if table.status == PLAYING else None,
+        "winners": list(table.winners),
+        "created": _time(table.created),
+        "updated": _time(table.updated),
+    }
+
+
+def board_view(rules: str) -> dict[str, Any]:
+    """The layout of a rule set's board (raises ``KeyError`` for unknown rules)."""
+    board = ruleset(rules).board
+    return {
+        "rules": rules,
+        "squares": board.squares,
+        "arrow": board.name(0),
+        "rooms": [
+            {"id": room.id, "location": f"R:{room.id}", "door": board.name(room.door), "shield": room.shield}
+            for room in board.rooms
+        ],
+        "steps": [{"location": f"C{value}", "value": value} for value in board.steps],
+        "start": "START" if board.has_start else None,
+        "guests_per_player": {str(n): k for n, k in GUESTS_PER_PLAYER.items()},
+        "colours": list(COLOURS),
+    }

@@ -1,0 +1,96 @@
+"""Change notices between the parts of a server, and between server instances.
+
+The service publishes one message per change of a table on the channel named by the
+table's id; every connection watching the table subscribes to it. :class:`MemoryPubSub`
+serves one process; a Redis implementation with the same interface serves several.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Protocol
+
+Message = dict[str, Any]
+
+
+class PubSub(Protocol):
+    """Publish a message on a channel; subscribe to a channel's messages."""
+
+    async def publish(self, channel: str, message: Message) -> None: ...
+
+    def subscribe(self, channel: str) -> Subscription: ...
+
+    async def close(self) -> None: ...
+
+
+class Subscription(Protocol):
+    """An async context manager over a channel's messages, in publication order."""
+
+    async def __aenter__(self) -> Subscription: ...
+
+    async def __aexit__(self, *exc: object) -> None: ...
+
+    def __aiter__(self) -> AsyncIterator[Message]: ...
+
+
+class MemoryPubSub:
+    """In-process publish/subscribe: one queue per subscriber.
+
+    A subscriber that falls more than ``maxsize`` messages behind loses the oldest ones
+    and is told so by a ``{"type": "overflow"}`` message (it should resynchronise).
+    """
+
+    def __init__(self, maxsize: int = 256) -> None:
+        self.maxsize = maxsize
+        self._queues: dict[str, set[asyncio.Queue[Message]]] = {}
+
+    async def publish(self, channel: str, message: Message) -> None:
+        for queue in list(self._queues.get(channel, ())):
+            if queue.qsize() >= self.maxsize - 1:  # a stalled subscriber: it must resynchronise
+                while not queue.empty():
+                    queue.get_nowait()
+                queue.put_nowait({"type": "overflow"})
+            queue.put_nowait(message)
+
+    def subscribe(self, channel: str) -> _MemorySubscription:
+        return _MemorySubscription(self, channel)
+
+    def subscribers(self, channel: str) -> int:
+        """How many subscriptions listen on ``channel`` now."""
+        return len(self._queues.get(channel, ()))
+
+    async def close(self) -> None:
+        self._queues.clear()
+
+    @asynccontextmanager
+    async def _queue(self, channel: str) -> AsyncIterator[asyncio.Queue[Message]]:
+        queue: asyncio.Queue[Message] = asyncio.Queue(self.maxsize)
+        self._queues.setdefault(channel, set()).add(queue)
+        try:
+            yield queue
+        finally:
+            listeners = self._queues.get(channel)
+            if listeners is not None:
+                listeners.discard(queue)
+                if not listeners:
+                    del self._queues[channel]
+
+
+class _MemorySubscription:
+    def __init__(self, hub: MemoryPubSub, channel: str) -> None:
+        self._context = hub._queue(channel)
+        self._queue: asyncio.Queue[Message] | None = None
+
+    async def __aenter__(self) -> _MemorySubscription:
+        self._queue = await self._context.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._context.__aexit__(None, None, None)
+
+    async def __aiter__(self) -> AsyncIterator[Message]:
+        assert self._queue is not None, "use the subscription in 'async with'"
+        while True:
+            yield await self._queue.get()

@@ -1,0 +1,84 @@
+"""What clients may send, as pydantic models (docs/PROTOCOL.md).
+
+Every model forbids unknown fields and takes JSON's types as they are (no ``"1"`` for
+``1``). :func:`problem` turns a validation error into one sentence naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+Token = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+SeatNumber = Annotated[int, Field(ge=0, le=7)]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class SeatIn(Model):
+    kind: Literal["human", "bot"]
+    bot: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+
+
+class CreateTable(Model):
+    rules: Literal["hugo", "midnight-party"]
+    seats: Annotated[list[SeatIn], Field(min_length=2, max_length=8)]
+    first_player: SeatNumber | None = None
+
+
+class Join(Model):
+    seat: SeatNumber
+    name: Annotated[str, StringConstraints(max_length=200)]
+
+
+class SeatToken(Model):
+    seat: SeatNumber
+    token: Token
+
+
+class Act(Model):
+    seat: SeatNumber
+    token: Token
+    version: Annotated[int, Field(ge=0)]
+    action: dict[str, Any]
+
+
+# -- WebSocket messages -------------------------------------------------------------------
+
+
+class Hello(Model):
+    type: Literal["hello"]
+    tokens: Annotated[dict[Annotated[str, StringConstraints(pattern=r"^[0-7]$")], Token], Field(max_length=8)] = {}
+
+    def seat_tokens(self) -> dict[int, str]:
+        return {int(seat): token for seat, token in self.tokens.items()}
+
+
+class WsAct(Model):
+    type: Literal["act"]
+    seat: SeatNumber
+    version: Annotated[int, Field(ge=0)]
+    action: dict[str, Any]
+
+
+class Sync(Model):
+    type: Literal["sync"]
+
+
+class Ping(Model):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | WsAct | Sync | Ping, Field(discriminator="type")]
+client_message: TypeAdapter[Hello | WsAct | Sync | Ping] = TypeAdapter(ClientMessage)
+
+
+def problem(error: ValidationError) -> str:
+    """The first problem of a validation error, e.g. ``"seats.0.kind: Input should be …"``."""
+    first = error.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in first["loc"]) or "body"
+    more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
+    return f"{where}: {first['msg']}{more}"

@@ -1,0 +1,249 @@
+"""Where tables, seats and every game's actions are kept: any SQLAlchemy database.
+
+A SQLite file by default, PostgreSQL by URL, the same code for both. The store is
+synchronous; the service calls it from worker threads. :meth:`SqlStore.save` is a
+compare-and-set on the table's version, so two server instances can never both apply
+an action to the same version of a game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy import (
+    Table as SqlTable,
+)
+from sqlalchemy.exc import IntegrityError
+
+from ghostparty.server.model import ActionRow, Seat, Status, Table
+
+metadata = MetaData()
+
+tables = SqlTable(
+    "gp_tables",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("rules", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(8), nullable=False, index=True),
+    Column("version", Integer, nullable=False),
+    Column("first_player", Integer),
+    Column("to_move", Integer),
+    Column("winners", JSON, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False, index=True),
+)
+
+seats = SqlTable(
+    "gp_seats",
+    metadata,
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(64)),
+    Column("name", String(64)),
+    Column("token_hash", String(64)),
+)
+
+actions = SqlTable(
+    "gp_actions",
+    metadata,
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(200), nullable=False),
+)
+
+
+class Store(Protocol):
+    """What the service needs of persistence."""
+
+    def create(self, table: Table) -> None:
+        """Keep a new table."""
+
+    def load(self, table_id: str) -> tuple[Table, list[ActionRow]] | None:
+        """A table and its actions in order, or ``None`` if there is none by that id."""
+
+    def save(self, table: Table, expected_version: int, new_actions: Sequence[ActionRow] = ()) -> bool:
+        """Replace the table's row and seats and append ``new_actions``, all or nothing,
+        if its stored version is still ``expected_version``; ``False`` (and nothing
+        changed) if another change came first."""
+
+    def list_tables(self, status: Status, limit: int = 50) -> list[Table]:
+        """Tables in ``status``, the most recently changed first."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+
+def database_url(url: str) -> str:
+    """``url`` with the driver this package installs named (psycopg 3 for PostgreSQL)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+class SqlStore:
+    """A :class:`Store` on any SQLAlchemy database URL."""
+
+    def __init__(self, url: str, *, echo: bool = False) -> None:
+        self.url = database_url(url)
+        sqlite = self.url.startswith("sqlite")
+        kwargs: dict[str, Any] = {"echo": echo}
+        if sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def create(self, table: Table) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables).values(_table_row(table)))
+            conn.execute(insert(seats), [_seat_row(table.id, seat) for seat in table.seats])
+
+    def load(self, table_id: str) -> tuple[Table, list[ActionRow]] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
+            action_rows = conn.execute(
+                select(actions.c.idx, actions.c.seat, actions.c.action)
+                .where(actions.c.table_id == table_id)
+                .order_by(actions.c.idx)
+            )
+            table = _table(row, [_seat(r) for r in seat_rows.mappings()])
+            return table, [ActionRow(r.idx, r.seat, json.loads(r.action)) for r in action_rows]
+
+    def save(self, table: Table, expected_version: int, new_actions: Sequence[ActionRow] = ()) -> bool:
+        row = _table_row(table)
+        del row["id"], row["created"], row["seed"], row["rules"], row["players"]
+        try:
+            with self.engine.begin() as conn:
+                result = conn.execute(
+                    update(tables).where(tables.c.id == table.id, tables.c.version == expected_version).values(row)
+                )
+                if result.rowcount != 1:
+                    raise _Conflict
+                for seat in table.seats:
+                    values = _seat_row(table.id, seat)
+                    conn.execute(
+                        update(seats).where(seats.c.table_id == table.id, seats.c.seat == seat.seat).values(values)
+                    )
+                if new_actions:
+                    conn.execute(insert(actions), [_action_row(table.id, a) for a in new_actions])
+        except (_Conflict, IntegrityError):  # another change, maybe by another instance, came first
+            return False
+        return True
+
+    def list_tables(self, status: Status, limit: int = 50) -> list[Table]:
+        with self.engine.connect() as conn:
+            rows = list(
+                conn.execute(
+                    select(tables).where(tables.c.status == status).order_by(tables.c.updated.desc()).limit(limit)
+                ).mappings()
+            )
+            if not rows:
+                return []
+            by_table: dict[str, list[Seat]] = {row["id"]: [] for row in rows}
+            seat_rows = conn.execute(
+                select(seats).where(seats.c.table_id.in_(list(by_table))).order_by(seats.c.table_id, seats.c.seat)
+            )
+            for r in seat_rows.mappings():
+                by_table[r["table_id"]].append(_seat(r))
+            return [_table(row, by_table[row["id"]]) for row in rows]
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+class _Conflict(Exception):
+    """The stored version moved on: roll the transaction back."""
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _table_row(table: Table) -> dict[str, Any]:
+    return {
+        "id": table.id,
+        "rules": table.rules,
+        "players": table.players,
+        "seed": table.seed,
+        "status": table.status,
+        "version": table.version,
+        "first_player": table.first_player,
+        "to_move": table.to_move,
+        "winners": list(table.winners),
+        "created": table.created,
+        "updated": table.updated,
+    }
+
+
+def _seat_row(table_id: str, seat: Seat) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seat": seat.seat,
+        "kind": seat.kind,
+        "bot": seat.bot,
+        "name": seat.name,
+        "token_hash": seat.token_hash,
+    }
+
+
+def _action_row(table_id: str, row: ActionRow) -> dict[str, Any]:
+    return {"table_id": table_id, "idx": row.index, "seat": row.seat, "action": json.dumps(row.action)}
+
+
+def _utc(value: datetime) -> datetime:
+    # SQLite hands back naive datetimes; every time the store writes is UTC.
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _seat(row: Any) -> Seat:
+    return Seat(seat=row["seat"], kind=row["kind"], bot=row["bot"], name=row["name"], token_hash=row["token_hash"])
+
+
+def _table(row: Any, seat_list: Iterable[Seat]) -> Table:
+    return Table(
+        id=row["id"],
+        rules=row["rules"],
+        players=row["players"],
+        seats=tuple(seat_list),
+        seed=row["seed"],
+        status=row["status"],
+        version=row["version"],
+        first_player=row["first_player"],
+        to_move=row["to_move"],
+        winners=tuple(row["winners"]),
+        created=_utc(row["created"]),
+        updated=_utc(row["updated"]),
+    )
