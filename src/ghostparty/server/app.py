@@ -84,7 +84,11 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        the_store: Store = store or await asyncio.to_thread(SqlStore, database_url or default_database_url())
+        the_store: Store
+        if store is None:
+            the_store = await asyncio.to_thread(SqlStore, database_url or default_database_url())
+        else:
+            the_store = store
         the_pubsub = pubsub or MemoryPubSub()
         service = TableService(
             the_store, the_pubsub, bot_delay=bot_delay, rng=Random(seed) if seed is not None else None
