@@ -76,6 +76,33 @@ def test_bots_do_not_import_the_cli(path: Path) -> None:
     assert not bad, f"{path.name} imports: " + "; ".join(bad)
 
 
+_INNER = [path for folder in ("rules", "bots", "sim", "analysis") for path in _modules(PACKAGE / folder)]
+
+
+@pytest.mark.parametrize("path", _INNER, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_inner_layers_know_nothing_of_the_server(path: Path) -> None:
+    outer = ("ghostparty.server", "ghostparty.web", "ghostparty.cli", "starlette", "uvicorn", "sqlalchemy", "pydantic")
+    bad = [f"line {line}: {name}" for line, name in imports(path) if name.startswith(outer)]
+    assert not bad, f"{path.name} imports: " + "; ".join(bad)
+
+
+_TRANSPORT_FREE = ["model.py", "service.py", "store.py", "pubsub.py", "codec.py"]
+
+
+@pytest.mark.parametrize("name", _TRANSPORT_FREE)
+def test_the_server_core_knows_no_transport(name: str) -> None:
+    """Only the app module speaks HTTP; the service, store and pub/sub know no transport."""
+    transport = (
+        "starlette",
+        "uvicorn",
+        "ghostparty.server.app",
+        "ghostparty.cli",
+        "json" if name == "service.py" else "-",
+    )
+    bad = [f"line {line}: {n}" for line, n in imports(PACKAGE / "server" / name) if n.startswith(transport)]
+    assert not bad, f"server/{name} imports: " + "; ".join(bad)
+
+
 def test_the_checker_sees_imports(tmp_path: Path) -> None:
     """The parser finds plain, from, relative and nested imports (or the tests above prove nothing)."""
     probe = tmp_path / "probe.py"

@@ -155,17 +155,21 @@ class TableService:
             else:
                 raise ServiceError("bad_request", f"seat {i}: kind must be 'human' or 'bot', not {spec.kind!r}")
         stamp = self._clock()
-        table = Table(
-            id=self._token(6),
-            rules=rules,
-            players=len(seats),
-            seats=tuple(table_seats),
-            seed=self._randbits(62),
-            first_player=first_player,
-            created=stamp,
-            updated=stamp,
-        )
-        await asyncio.to_thread(self.store.create, table)
+        for _attempt in range(8):
+            table = Table(
+                id=self._token(6),
+                rules=rules,
+                players=len(seats),
+                seats=tuple(table_seats),
+                seed=self._randbits(62),
+                first_player=first_player,
+                created=stamp,
+                updated=stamp,
+            )
+            if await asyncio.to_thread(self.store.create, table):
+                break
+        else:
+            raise ServiceError("server_busy", "could not find a free table id; try again", 503)
         live = self._remember(_Live(table, None))
         if not table.humans:
             async with self._lock(table.id):

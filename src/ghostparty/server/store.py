@@ -78,8 +78,8 @@ actions = SqlTable(
 class Store(Protocol):
     """What the service needs of persistence."""
 
-    def create(self, table: Table) -> None:
-        """Keep a new table."""
+    def create(self, table: Table) -> bool:
+        """Keep a new table; ``False`` if its id is taken."""
 
     def load(self, table_id: str) -> tuple[Table, list[ActionRow]] | None:
         """A table and its actions in order, or ``None`` if there is none by that id."""
@@ -119,10 +119,14 @@ class SqlStore:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
 
-    def create(self, table: Table) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(insert(tables).values(_table_row(table)))
-            conn.execute(insert(seats), [_seat_row(table.id, seat) for seat in table.seats])
+    def create(self, table: Table) -> bool:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(tables).values(_table_row(table)))
+                conn.execute(insert(seats), [_seat_row(table.id, seat) for seat in table.seats])
+        except IntegrityError:
+            return False
+        return True
 
     def load(self, table_id: str) -> tuple[Table, list[ActionRow]] | None:
         with self.engine.connect() as conn:

@@ -1,0 +1,325 @@
+"""The HTTP and WebSocket endpoints, with several clients, through Starlette's test client."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from ghostparty.server.app import MAX_MESSAGE, create_app
+
+Message = dict[str, Any]
+
+
+@contextmanager
+def server(url: str, seed: int = 1) -> Iterator[TestClient]:
+    with TestClient(create_app(url, bot_delay=0.0, seed=seed)) as client:
+        yield client
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    with server(sqlite_url) as c:
+        yield c
+
+
+def create(client: TestClient, seats: list[Message], rules: str = "hugo", first: int | None = 0) -> str:
+    response = client.post("/api/tables", json={"rules": rules, "seats": seats, "first_player": first})
+    assert response.status_code == 201, response.text
+    return str(response.json()["table"]["id"])
+
+
+def join(client: TestClient, table_id: str, seat: int, name: str) -> str:
+    response = client.post(f"/api/tables/{table_id}/join", json={"seat": seat, "name": name})
+    assert response.status_code == 200, response.text
+    return str(response.json()["token"])
+
+
+def error(response: Any) -> str:
+    return str(response.json()["error"]["code"])
+
+
+def until(ws: Any, done: Callable[[Message], bool], limit: int = 2000) -> Message:
+    """Read messages until one satisfies ``done``; fail on an unexpected error."""
+    for _ in range(limit):
+        message: Message = ws.receive_json()
+        if done(message):
+            return message
+        assert message["type"] != "error", message
+    raise AssertionError("no such message")
+
+
+def playing_to(ws: Any, seat: int, after: int = -1) -> Message:
+    """The next state or update in which this client holds the seat to move."""
+    return until(
+        ws,
+        lambda m: (
+            m["type"] in {"state", "update"}
+            and m["table"]["version"] > after
+            and (m["table"]["status"] == "over" or (m["table"]["to_move"] == seat and bool(m["legal"])))
+        ),
+    )
+
+
+HUMAN: Message = {"kind": "human"}
+RANDOM: Message = {"kind": "bot", "bot": "random"}
+
+
+# -- HTTP ----------------------------------------------------------------------------------
+
+
+def test_lobby_over_http(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, HUMAN, RANDOM])
+    lobby = client.get("/api/tables").json()
+    assert [t["id"] for t in lobby["open"]] == [table_id] and lobby["playing"] == []
+    ann = join(client, table_id, 0, "Ann")
+    bob = join(client, table_id, 1, "Bob")
+    assert client.post(f"/api/tables/{table_id}/leave", json={"seat": 1, "token": bob}).status_code == 200
+    bob = join(client, table_id, 1, "Bob")
+    started = client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": ann})
+    assert started.status_code == 200 and started.json()["position"]["phase"] == "place"
+    lobby = client.get("/api/tables").json()
+    assert lobby["open"] == [] and [t["id"] for t in lobby["playing"]] == [table_id]
+    view = client.get(f"/api/tables/{table_id}").json()
+    assert view["table"]["seats"][0]["name"] == "Ann"
+    assert "seed" not in view["table"] and "token_hash" not in json.dumps(view)
+    body = {"seat": 0, "token": ann, "version": view["table"]["version"], "action": {"place": "G12"}}
+    moved = client.post(f"/api/tables/{table_id}/actions", json=body)
+    assert moved.status_code == 200 and moved.json()["table"]["version"] == view["table"]["version"] + 1
+    again = client.post(f"/api/tables/{table_id}/actions", json=body)
+    assert again.status_code == 400 and error(again) in {"stale_version", "not_your_turn"}
+    record = client.get(f"/api/tables/{table_id}/record")
+    assert record.json()["actions"] == [{"place": "G12"}]
+    assert "attachment" in record.headers["content-disposition"]
+
+
+def test_boards_and_bots(client: TestClient) -> None:
+    hugo = client.get("/api/boards/hugo").json()
+    assert hugo["squares"] == 40 and hugo["start"] == "START" and len(hugo["rooms"]) == 9
+    assert {"id": "armory", "location": "R:armory", "door": "G17", "shield": "red"} in hugo["rooms"]
+    assert [s["value"] for s in hugo["steps"]] == [10, 9, 8, 7, 6, 5, 4, 3]
+    party = client.get("/api/boards/midnight-party").json()
+    assert party["start"] is None and len(party["rooms"]) == 11
+    assert error(client.get("/api/boards/chess")) == "unknown_rules"
+    assert client.get("/api/bots").json()["bots"][:2] == ["random", "greedy"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "code"),
+    [
+        ("/api/tables", b"{not json", 400, "bad_request"),
+        ("/api/tables", b"[]", 400, "bad_request"),
+        ("/api/tables", json.dumps({"rules": "hugo", "seats": [{"kind": "human"}]}).encode(), 400, "bad_request"),
+        ("/api/tables", json.dumps({"rules": "hugo", "seats": [{"kind": "ghost"}] * 2}).encode(), 400, "bad_request"),
+        (
+            "/api/tables",
+            json.dumps({"rules": "hugo", "seats": [{"kind": "human"}] * 2, "extra": 1}).encode(),
+            400,
+            "bad_request",
+        ),
+        ("/api/tables", b'{"rules": "hugo", "seats": [' + b'{"kind": "human"},' * 600 + b"]}", 413, "too_large"),
+        ("/api/tables/nope/join", json.dumps({"seat": 0, "name": "Ann"}).encode(), 404, "unknown_table"),
+        ("/api/tables/nope/join", json.dumps({"seat": "0", "name": "Ann"}).encode(), 400, "bad_request"),
+    ],
+)
+def test_bad_requests_get_a_code_and_a_reason(
+    client: TestClient, path: str, body: bytes, status: int, code: str
+) -> None:
+    response = client.post(path, content=body, headers={"content-type": "application/json"})
+    assert response.status_code == status
+    assert error(response) == code
+    assert response.json()["error"]["message"]
+
+
+def test_html_in_a_name_is_refused_and_nothing_else_answers_with_a_traceback(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, HUMAN])
+    response = client.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "<img src=x onerror=alert(1)>"})
+    assert response.status_code == 400 and error(response) == "bad_name"
+    assert client.get(f"/api/tables/{table_id}").json()["table"]["seats"][0]["name"] is None
+    missing = client.get("/api/nothing-here")
+    assert missing.status_code == 404 and error(missing) == "not_found"
+    assert error(client.put("/api/tables")) == "bad_method"
+    assert error(client.get("/api/tables/" + "x" * 300)) == "unknown_table"
+
+
+# -- WebSocket ----------------------------------------------------------------------------
+
+
+def test_two_people_and_a_spectator_see_every_action_live(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, HUMAN, RANDOM])
+    ann = join(client, table_id, 0, "Ann")
+    bob = join(client, table_id, 1, "Bob")
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}") as a,
+        client.websocket_connect(f"/ws/tables/{table_id}") as b,
+        client.websocket_connect(f"/ws/tables/{table_id}") as watcher,
+    ):
+        a.send_json({"type": "hello", "tokens": {"0": ann}})
+        b.send_json({"type": "hello", "tokens": {"1": bob}})
+        watcher.send_json({"type": "hello", "tokens": {}})
+        for ws, seats in ((a, [0]), (b, [1]), (watcher, [])):
+            assert until(ws, lambda m: m["type"] == "state")["seats"] == seats
+        client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": ann})
+        state = playing_to(a, 0)
+        a.send_json({"type": "act", "seat": 0, "version": state["table"]["version"], "action": {"place": "G12"}})
+        seen = until(watcher, lambda m: m["type"] == "update" and m["entry"] is not None)
+        assert seen["entry"]["action"] == {"place": "G12"} and seen["entry"]["seat"] == 0
+        assert seen["entry"]["events"] == [{"type": "placed", "seat": 0, "square": "G12"}]
+        assert seen["legal"] == []  # the spectator holds no seat
+        turn = playing_to(b, 1)
+        assert turn["entry"] == seen["entry"]
+        assert turn["legal"] and all("place" in action for action in turn["legal"])
+        # Out of turn, a seat not held, a stale version: each refused, to that client only.
+        a.send_json({"type": "act", "seat": 0, "version": turn["table"]["version"], "action": {"place": "G3"}})
+        assert until(a, lambda m: m["type"] == "error")["code"] == "not_your_turn"
+        a.send_json({"type": "act", "seat": 1, "version": turn["table"]["version"], "action": {"place": "G3"}})
+        assert until(a, lambda m: m["type"] == "error")["code"] == "bad_token"
+        b.send_json({"type": "act", "seat": 1, "version": turn["table"]["version"] - 1, "action": {"place": "G3"}})
+        assert until(b, lambda m: m["type"] == "error")["code"] == "stale_version"
+        watcher.send_json({"type": "act", "seat": 1, "version": turn["table"]["version"], "action": {"place": "G3"}})
+        assert until(watcher, lambda m: m["type"] == "error")["code"] == "bad_token"
+        b.send_json({"type": "act", "seat": 1, "version": turn["table"]["version"], "action": {"place": "G3"}})
+        seen = until(watcher, lambda m: m["type"] == "update" and m["entry"] is not None)
+        assert seen["entry"]["action"] == {"place": "G3"} and seen["legal"] == []
+
+
+def test_a_forged_token_watches_without_the_seat(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, RANDOM])
+    join(client, table_id, 0, "Ann")
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "hello", "tokens": {"0": "forged-token"}})
+        refused = ws.receive_json()
+        assert refused["type"] == "error" and refused["code"] == "bad_token"
+        state = until(ws, lambda m: m["type"] == "state")
+        assert state["seats"] == [] and state["legal"] == []
+
+
+def test_a_whole_game_against_bots_over_the_websocket(client: TestClient) -> None:
+    table_id = create(client, [{"kind": "bot", "bot": "greedy"}, HUMAN, RANDOM], first=None)
+    token = join(client, table_id, 1, "Ann")
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "hello", "tokens": {"1": token}})
+        until(ws, lambda m: m["type"] == "state")
+        client.post(f"/api/tables/{table_id}/start", json={"seat": 1, "token": token})
+        version, actions = -1, 0
+        while True:
+            turn = playing_to(ws, 1, version)
+            if turn["table"]["status"] == "over":
+                break
+            version = turn["table"]["version"]
+            ws.send_json({"type": "act", "seat": 1, "version": version, "action": turn["legal"][-1]})
+            actions += 1
+        assert actions > 5
+        assert turn["table"]["winners"] and turn["position"]["phase"] == "over"
+        assert any("game over" in line for line in turn["entry"]["lines"])
+
+
+def test_reconnecting_restores_the_seat_and_the_state(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, RANDOM])
+    token = join(client, table_id, 0, "Ann")
+    client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "hello", "tokens": {"0": token}})
+        turn = playing_to(ws, 0)
+        assert until(ws, lambda m: m["type"] == "update")["table"]["seats"][0]["online"]
+        ws.send_json({"type": "act", "seat": 0, "version": turn["table"]["version"], "action": turn["legal"][0]})
+        until(ws, lambda m: m["type"] == "update" and m["entry"] is not None)
+    assert not client.get(f"/api/tables/{table_id}").json()["table"]["seats"][0]["online"]
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "hello", "tokens": {"0": token}})
+        state = until(ws, lambda m: m["type"] == "state")
+        assert state["seats"] == [0] and state["log"][0]["action"] == turn["legal"][0]
+        assert state["table"]["seats"][0]["online"]
+
+
+def test_bad_messages_are_answered_and_change_nothing(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, RANDOM])
+    token = join(client, table_id, 0, "Ann")
+    client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
+    before = client.get(f"/api/tables/{table_id}").json()
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "hello", "tokens": {"0": token}})
+        version = playing_to(ws, 0)["table"]["version"]
+        bad = [
+            "not json",
+            "[]",
+            json.dumps({"type": "shout"}),
+            json.dumps({"type": "act", "seat": "0", "version": version, "action": {"place": "G1"}}),
+            json.dumps({"type": "act", "seat": 0, "version": version, "action": {"place": "G99"}}),
+            json.dumps({"type": "act", "seat": 0, "version": version, "action": {"place": "G1"}, "x": 1}),
+            json.dumps({"type": "hello", "tokens": {"9": token}}),
+            json.dumps({"type": "act", "seat": 0, "version": version, "action": {"place": "G" + "1" * MAX_MESSAGE}}),
+        ]
+        codes = []
+        for text in bad:
+            ws.send_text(text)
+            codes.append(until(ws, lambda m: m["type"] == "error")["code"])
+        assert codes == ["bad_request"] * 4 + ["illegal_action", "bad_request", "bad_request", "too_large"]
+        ws.send_bytes(b"\xff\xfe")
+        assert until(ws, lambda m: m["type"] == "error")["code"] == "bad_request"
+        ws.send_json({"type": "ping"})
+        assert until(ws, lambda m: m["type"] == "pong") == {"type": "pong"}
+    assert client.get(f"/api/tables/{table_id}").json() == {
+        **before,
+        "table": {**before["table"], "updated": before["table"]["updated"]},
+    }
+
+
+def test_a_flooding_client_is_limited_then_disconnected(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, RANDOM])
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        for _ in range(80):
+            ws.send_json({"type": "ping"})
+        answers = [ws.receive_json() for _ in range(80)]
+        limited = [a for a in answers if a.get("code") == "rate_limited"]
+        assert 10 <= len(limited) <= 30  # a burst of 60 passes, then about 30 a second
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(2000):
+                ws.send_json({"type": "ping"})
+                ws.receive_json()
+        assert closed.value.code == 1008
+    # The server is fine: others carry on.
+    assert client.get(f"/api/tables/{table_id}").status_code == 200
+
+
+def test_an_unknown_table_closes_the_socket(client: TestClient) -> None:
+    with client.websocket_connect("/ws/tables/nope") as ws:
+        assert ws.receive_json()["code"] == "unknown_table"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+
+
+def test_a_server_restart_mid_game_loses_nothing(sqlite_url: str) -> None:
+    with server(sqlite_url) as client:
+        table_id = create(client, [HUMAN, RANDOM])
+        token = join(client, table_id, 0, "Ann")
+        client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            ws.send_json({"type": "hello", "tokens": {"0": token}})
+            version = -1
+            for _ in range(6):
+                turn = playing_to(ws, 0, version)
+                version = turn["table"]["version"]
+                ws.send_json({"type": "act", "seat": 0, "version": version, "action": turn["legal"][0]})
+            until(ws, lambda m: m["type"] == "update" and m["table"]["version"] > version)
+        before = client.get(f"/api/tables/{table_id}").json()
+        record = client.get(f"/api/tables/{table_id}/record").json()
+    with server(sqlite_url, seed=2) as client:
+        after = client.get(f"/api/tables/{table_id}").json()
+        assert after["position"] == before["position"]
+        assert client.get(f"/api/tables/{table_id}/record").json() == record
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            ws.send_json({"type": "hello", "tokens": {"0": token}})
+            version = -1
+            while True:  # and the game goes on to its end
+                turn = playing_to(ws, 0, version)
+                if turn["table"]["status"] == "over":
+                    break
+                version = turn["table"]["version"]
+                ws.send_json({"type": "act", "seat": 0, "version": version, "action": turn["legal"][0]})
