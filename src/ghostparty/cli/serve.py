@@ -15,6 +15,12 @@ import click
     "[default: a SQLite file in ~/.local/share/ghostparty]",
 )
 @click.option(
+    "--redis",
+    metavar="URL",
+    help="Redis URL (redis://127.0.0.1:6379/0) to share live updates between several server instances "
+    "on one database [default: in-process]",
+)
+@click.option(
     "--bot-delay",
     default=0.5,
     show_default=True,
@@ -24,12 +30,12 @@ import click
 @click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
-def serve(host: str, port: int, database: str | None, bot_delay: float, log_level: str) -> None:
+def serve(host: str, port: int, database: str | None, redis: str | None, bot_delay: float, log_level: str) -> None:
     """Run the game server: a lobby and live games in the browser, bots in empty seats.
 
     \b
     ghostparty serve                                  http://127.0.0.1:8000, SQLite
-    ghostparty serve --database postgresql://127.0.0.1/ghostparty
+    ghostparty serve --database postgresql://127.0.0.1/ghostparty --redis redis://127.0.0.1:6379
     """
     import uvicorn
     from sqlalchemy.engine import make_url
@@ -44,7 +50,7 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, log_leve
         raise click.BadParameter(
             f"{url!r} is not a database URL (e.g. sqlite:///games.db)", param_hint="--database"
         ) from None
-    app = create_app(url, bot_delay=bot_delay)
+    app = create_app(url, redis_url=redis, bot_delay=bot_delay)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"Ghost Party: http://{shown}:{port}  (store: {_safe(url)})")
     click.echo("Press Ctrl-C to stop.")

@@ -72,13 +72,16 @@ def create_app(
     *,
     store: Store | None = None,
     pubsub: PubSub | None = None,
+    redis_url: str | None = None,
     bot_delay: float = 0.5,
     seed: int | None = None,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
     ``database_url`` is any SQLAlchemy URL (``sqlite:///games.db``,
-    ``postgresql://user@host/db``), or give a ``store``; ``seed`` makes table ids,
+    ``postgresql://user@host/db``), or give a ``store``; ``redis_url`` carries change
+    notices between server instances through Redis (else in-process, or give a
+    ``pubsub``); ``seed`` makes table ids,
     seeds and tokens reproducible (tests only).
     """
 
@@ -89,7 +92,17 @@ def create_app(
             the_store = await asyncio.to_thread(SqlStore, database_url or default_database_url())
         else:
             the_store = store
-        the_pubsub = pubsub or MemoryPubSub()
+        the_pubsub: PubSub
+        if pubsub is not None:
+            the_pubsub = pubsub
+        elif redis_url is not None:
+            from ghostparty.server.redis_pubsub import RedisPubSub
+
+            redis_pubsub = RedisPubSub(redis_url)
+            await redis_pubsub.ping()
+            the_pubsub = redis_pubsub
+        else:
+            the_pubsub = MemoryPubSub()
         service = TableService(
             the_store, the_pubsub, bot_delay=bot_delay, rng=Random(seed) if seed is not None else None
         )

@@ -180,7 +180,7 @@ class TableService:
         """Take an empty human seat; returns its secret token (given out only here)."""
         name = clean_name(name)
         async with self._lock(table_id):
-            live = await self._live(table_id)
+            live = await self._live(table_id, refresh=True)  # lobby changes are rare: read the store
             table = live.table
             if table.status != OPEN:
                 raise ServiceError("not_open", "the game has started: seats can't change now")
@@ -196,7 +196,7 @@ class TableService:
     async def leave(self, table_id: str, seat: int, token: str) -> Message:
         """Give a seat back before the game starts."""
         async with self._lock(table_id):
-            live = await self._live(table_id)
+            live = await self._live(table_id, refresh=True)
             table = live.table
             self._check_token(table, seat, token)
             if table.status != OPEN:
@@ -209,7 +209,7 @@ class TableService:
     async def start(self, table_id: str, seat: int, token: str) -> Message:
         """Start the game once every human seat has a name (any seated player may)."""
         async with self._lock(table_id):
-            live = await self._live(table_id)
+            live = await self._live(table_id, refresh=True)
             self._check_token(live.table, seat, token)
             if live.table.status != OPEN:
                 raise ServiceError("not_open", "the game has already started")

@@ -1,0 +1,116 @@
+"""Change notices through Redis, for several server instances behind one address.
+
+One connection publishes; one more listens on every channel that has a subscriber in
+this process and hands each message to the local subscribers (a :class:`MemoryPubSub`).
+Needs the ``redis`` package (``pip install ghostparty[redis]``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from ghostparty.server.pubsub import MemoryPubSub, Message
+
+log = logging.getLogger("ghostparty.server")
+
+
+class RedisPubSub:
+    """A :class:`~ghostparty.server.pubsub.PubSub` over a Redis server's channels."""
+
+    def __init__(self, url: str, *, prefix: str = "ghostparty:table:") -> None:
+        try:
+            import redis.asyncio as aioredis
+        except ImportError as error:  # pragma: no cover - depends on the installation
+            raise RuntimeError("Redis pub/sub needs the redis package: pip install 'ghostparty[redis]'") from error
+        self.url = url
+        self.prefix = prefix
+        self._redis: Any = aioredis.from_url(url)
+        self._listener: Any = self._redis.pubsub(ignore_subscribe_messages=True)
+        self._local = MemoryPubSub()
+        self._counts: dict[str, int] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    async def ping(self) -> None:
+        """Raise if the server doesn't answer."""
+        await self._redis.ping()
+
+    async def publish(self, channel: str, message: Message) -> None:
+        await self._redis.publish(self.prefix + channel, json.dumps(message, separators=(",", ":")))
+
+    def subscribe(self, channel: str) -> _RedisSubscription:
+        return _RedisSubscription(self, channel)
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        await self._listener.aclose()
+        await self._redis.aclose()
+        await self._local.close()
+
+    async def _add(self, channel: str) -> None:
+        async with self._lock:
+            self._counts[channel] = self._counts.get(channel, 0) + 1
+            if self._counts[channel] == 1:
+                await self._listener.subscribe(self.prefix + channel)
+            if self._reader is None or self._reader.done():
+                self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _remove(self, channel: str) -> None:
+        async with self._lock:
+            left = self._counts.get(channel, 0) - 1
+            if left > 0:
+                self._counts[channel] = left
+                return
+            self._counts.pop(channel, None)
+            with contextlib.suppress(Exception):
+                await self._listener.unsubscribe(self.prefix + channel)
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                message = await self._listener.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("reading from Redis failed; retrying")
+                await asyncio.sleep(1.0)
+                continue
+            if message is None or message.get("type") != "message":
+                if not self._counts:
+                    await asyncio.sleep(0.05)
+                continue
+            channel = message["channel"].decode().removeprefix(self.prefix)
+            try:
+                data = json.loads(message["data"])
+            except ValueError:
+                log.warning("ignored a message on %s that isn't JSON", channel)
+                continue
+            await self._local.publish(channel, data)
+
+
+class _RedisSubscription:
+    def __init__(self, hub: RedisPubSub, channel: str) -> None:
+        self._hub = hub
+        self._channel = channel
+        self._inner = hub._local.subscribe(channel)
+
+    async def __aenter__(self) -> _RedisSubscription:
+        await self._inner.__aenter__()
+        await self._hub._add(self._channel)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._hub._remove(self._channel)
+        await self._inner.__aexit__(*exc)
+
+    async def __aiter__(self) -> AsyncIterator[Message]:
+        async for message in self._inner:
+            yield message

@@ -1,0 +1,80 @@
+"""Two server instances on one database, told of each other's changes through Redis.
+
+Needs the Redis server in ``GHOSTPARTY_TEST_REDIS`` (default ``redis://127.0.0.1:6379/15``);
+skipped with a message where none answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from random import Random
+from typing import Any
+
+import pytest
+
+from ghostparty.server.redis_pubsub import RedisPubSub
+from ghostparty.server.service import TableService
+from ghostparty.server.store import SqlStore
+
+from .helpers import HUMAN, run
+
+REDIS = os.environ.get("GHOSTPARTY_TEST_REDIS", "redis://127.0.0.1:6379/15")
+
+
+async def reachable() -> bool:
+    hub = RedisPubSub(REDIS)
+    try:
+        await asyncio.wait_for(hub.ping(), 2)
+        return True
+    except Exception:
+        return False
+    finally:
+        await hub.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def redis_server() -> None:
+    if not run(reachable):
+        pytest.skip(f"no Redis server at {REDIS}; set GHOSTPARTY_TEST_REDIS")
+
+
+def test_an_action_on_one_instance_reaches_the_clients_of_another(sqlite_url: str) -> None:
+    async def scenario() -> list[dict[str, Any]]:
+        prefix = f"gp-test-{uuid.uuid4().hex[:8]}:"
+        hubs = [RedisPubSub(REDIS, prefix=prefix), RedisPubSub(REDIS, prefix=prefix)]
+        one, two = (TableService(SqlStore(sqlite_url), hub, bot_delay=0, rng=Random(i)) for i, hub in enumerate(hubs))
+        table = await one.create_table("hugo", [HUMAN, HUMAN], 0)
+        table_id = table["id"]
+        seen: list[dict[str, Any]] = []
+        ready = asyncio.Event()
+
+        async def watch_on_two() -> None:
+            async with hubs[1].subscribe(table_id) as messages:
+                ready.set()
+                async for message in messages:
+                    seen.append(message)
+                    if message["entry"] is not None:
+                        return
+
+        watcher = asyncio.create_task(watch_on_two())
+        await ready.wait()
+        ann, _ = await one.join(table_id, 0, "Ann")
+        bob, _ = await two.join(table_id, 1, "Bob")  # two loads the table from the store
+        state = await one.start(table_id, 0, ann)
+        await one.act(table_id, 0, ann, state["table"]["version"], {"place": "G7"})
+        await asyncio.wait_for(watcher, 5)
+        # Two's cache is stale; the version it is told of makes it reload before acting.
+        state = await two.state(table_id, {1: bob}, min_version=seen[-1]["table"]["version"])
+        assert state["legal"] and state["table"]["to_move"] == 1
+        for svc in (one, two):
+            await svc.close()
+            svc.store.close()
+        for hub in hubs:
+            await hub.close()
+        return seen
+
+    seen = run(scenario)
+    assert [m["table"]["version"] for m in seen] == [1, 2, 3, 4]
+    assert seen[-1]["entry"]["action"] == {"place": "G7"}
