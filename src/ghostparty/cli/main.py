@@ -7,6 +7,7 @@ import click
 from ghostparty import __version__
 from ghostparty.cli.analyze import analyze
 from ghostparty.cli.bench import bench
+from ghostparty.cli.loadtest import loadtest
 from ghostparty.cli.play import play
 from ghostparty.cli.replay import replay
 from ghostparty.cli.scenario import scenario
@@ -29,6 +30,7 @@ def cli() -> None:
     ghostparty bench                 how fast the rules engine plays
     ghostparty tournament            bots against bots, with win rates and intervals
     ghostparty analyze               capture odds, heat-maps, the odds of each move
+    ghostparty loadtest              concurrent games over WebSockets: actions/s, round trips
     """
 
 
@@ -39,6 +41,7 @@ cli.add_command(scenario)
 cli.add_command(bench)
 cli.add_command(tournament)
 cli.add_command(analyze)
+cli.add_command(loadtest)
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ghostparty.bots import bot_names
 from ghostparty.server.codec import board_view
@@ -395,8 +395,8 @@ async def table_socket(websocket: WebSocket) -> None:
     await ready.wait()
     try:
         await connection.receive()
-    except WebSocketDisconnect:
-        pass
+    except (WebSocketDisconnect, WebSocketDisconnected, OSError):
+        pass  # the client went away, perhaps while we were answering it
     finally:
         forwarder.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -1,0 +1,133 @@
+"""``ghostparty loadtest``: concurrent games of bot clients over real WebSockets."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import click
+from rich.console import Console
+
+from ghostparty.cli.progress import progress_bar
+
+
+@click.command()
+@click.option("--games", default=200, show_default=True, type=click.IntRange(1, 5000), help="Concurrent games.")
+@click.option("--seconds", default=30.0, show_default=True, type=click.FloatRange(2, 3600), help="How long to run.")
+@click.option("--rules", default="hugo", show_default=True, type=click.Choice(["hugo", "midnight-party"]))
+@click.option("--players", default=2, show_default=True, type=click.IntRange(2, 8), help="Seats per game, each a client.")
+@click.option(
+    "--database",
+    metavar="URL",
+    help="Start a server on this store for the run (default: a fresh SQLite file in a temporary folder).",
+)
+@click.option("--redis", metavar="URL", help="Redis URL for the started server's pub/sub (default: in-process).")
+@click.option("--url", metavar="URL", help="Load a server already running at this address instead (http://host:port).")
+@click.option(
+    "--think",
+    default=0.3,
+    show_default=True,
+    type=click.FloatRange(0, 60),
+    help="Mean seconds a client waits before each action (0: act at once, a closed loop).",
+)
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def loadtest(
+    games: int,
+    seconds: float,
+    rules: str,
+    players: int,
+    database: str | None,
+    redis: str | None,
+    url: str | None,
+    seed: int,
+    think: float,
+    as_json: bool,
+) -> None:
+    """Play GAMES concurrent games against a server and report actions/s and round trips.
+
+    Every seat is a client on its own WebSocket that plays a random legal action on its
+    turn; the round trip is the time from sending an action to receiving its update.
+    Without --url, a server is started in its own process on a free port (bot delay 0).
+
+    \b
+    ghostparty loadtest --games 200 --seconds 30
+    ghostparty loadtest --database postgresql://postgres@127.0.0.1/test --games 200
+    """
+    from ghostparty.server.loadtest import run_load
+
+    console = Console(stderr=True)
+    with _server(url, database, redis) as (base, store):
+        with progress_bar(console, show=not as_json) as bar:
+            task = bar.add_task(f"actions, {games} games, {seconds:.0f} s", total=None)
+            report = asyncio.run(
+                run_load(
+                    base,
+                    games=games,
+                    rules=rules,
+                    players=players,
+                    seconds=seconds,
+                    seed=seed,
+                    think=think,
+                    tick=lambda: bar.advance(task),
+                )
+            )
+    data = {"server": base, "store": store, "rules": rules, "players": players, "think": think} | report.to_dict()
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    latency = data["latency_ms"]
+    click.echo(f"server {base}, store {store}; {games} concurrent {players}-player {rules} games, think {think:g} s, for {report.seconds:.1f} s")
+    click.echo(f"  actions: {report.actions} ({report.actions_per_second:.0f}/s); games finished: {report.finished}")
+    click.echo(
+        f"  round trip ms: p50 {latency['p50']:.1f}, p90 {latency['p90']:.1f}, p99 {latency['p99']:.1f}, max {latency['max']:.1f}"
+    )
+    if report.errors:
+        click.echo("  errors: " + ", ".join(f"{k} {v}" for k, v in sorted(report.errors.items())))
+
+
+@contextlib.contextmanager
+def _server(url: str | None, database: str | None, redis: str | None) -> Iterator[tuple[str, str]]:
+    if url is not None:
+        yield url.rstrip("/"), "(the server's)"
+        return
+    with tempfile.TemporaryDirectory(prefix="ghostparty-load-") as folder:
+        store = database or f"sqlite:///{os.path.join(folder, 'load.db')}"
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        command = [sys.executable, "-m", "ghostparty.cli.main", "serve", "--port", str(port), "--database", store]
+        command += ["--bot-delay", "0", "--log-level", "warning"] + (["--redis", redis] if redis else [])
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_ready(base, server)
+            yield base, store
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+def _wait_ready(base: str, server: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if server.poll() is not None:
+            raise click.ClickException(f"the server stopped at once (exit code {server.returncode})")
+        try:
+            with urllib.request.urlopen(f"{base}/api/bots", timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise click.ClickException(f"the server at {base} did not answer within {timeout:.0f} s")

@@ -1,0 +1,185 @@
+"""The load benchmark: many concurrent games of bot clients over real WebSockets.
+
+Each game is a table of people-seats; every seat is a client on its own WebSocket that
+plays a random legal action whenever it is to move. The time from sending an action to
+receiving the ``update`` that carries it is the round trip. :func:`run_load` reports
+actions per second over all games and the round trip's percentiles.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+
+@dataclass
+class LoadReport:
+    """What a load run measured."""
+
+    games: int
+    finished: int
+    actions: int
+    seconds: float
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    def percentile(self, p: float) -> float:
+        """The ``p``-th percentile of the round trip, in milliseconds (nearest rank)."""
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        rank = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
+        return ordered[rank] * 1000
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "finished": self.finished,
+            "actions": self.actions,
+            "seconds": round(self.seconds, 3),
+            "actions_per_second": round(self.actions_per_second, 1),
+            "latency_ms": {f"p{p}": round(self.percentile(p), 2) for p in (50, 90, 99)}
+            | {"max": round(max(self.latencies, default=0) * 1000, 2)},
+            "errors": self.errors,
+        }
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        data: dict[str, Any] = json.loads(response.read())
+        return data
+
+
+async def _setup(base: str, rules: str, players: int) -> tuple[str, dict[int, str]]:
+    """A started table whose every seat is held by the load client: its id and tokens."""
+    created = await asyncio.to_thread(
+        _post, f"{base}/api/tables", {"rules": rules, "seats": [{"kind": "human"}] * players, "first_player": None}
+    )
+    table_id = created["table"]["id"]
+    tokens = {}
+    for seat in range(players):
+        joined = await asyncio.to_thread(_post, f"{base}/api/tables/{table_id}/join", {"seat": seat, "name": f"Load {seat}"})
+        tokens[seat] = joined["token"]
+    await asyncio.to_thread(_post, f"{base}/api/tables/{table_id}/start", {"seat": 0, "token": tokens[0]})
+    return table_id, tokens
+
+
+class _Seat:
+    """One seat's client: acts on its turns, times each action's round trip."""
+
+    def __init__(self, report: LoadReport, rng: Random, on_action: Callable[[], None], think: float) -> None:
+        self.think = think
+        self.report = report
+        self.rng = rng
+        self.on_action = on_action
+        self.acted_at: int = -1
+        self.sent: float = 0.0
+
+    async def play(self, url: str, seat: int, token: str, deadline: float) -> bool:
+        from websockets.asyncio.client import connect
+
+        async with connect(url, max_size=1 << 20, compression=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "tokens": {str(seat): token}}))
+            while time.perf_counter() < deadline:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.perf_counter()))
+                except TimeoutError:
+                    return False
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind == "error":
+                    self.report.errors[message["code"]] = self.report.errors.get(message["code"], 0) + 1
+                    await ws.send('{"type":"sync"}')
+                    continue
+                if kind not in {"state", "update"}:
+                    continue
+                table = message["table"]
+                entry = message.get("entry")
+                if entry is not None and entry["seat"] == seat and table["version"] == self.acted_at + 1:
+                    self.report.latencies.append(time.perf_counter() - self.sent)
+                    self.report.actions += 1
+                    self.on_action()
+                if table["status"] == "over":
+                    return True
+                version = table["version"]
+                if message["legal"] and table["to_move"] == seat and version > self.acted_at:
+                    if self.think:
+                        await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+                    action = self.rng.choice(message["legal"])
+                    self.acted_at = version
+                    self.sent = time.perf_counter()
+                    await ws.send(json.dumps({"type": "act", "seat": seat, "version": version, "action": action}))
+        return False
+
+
+async def _game(
+    base: str,
+    rules: str,
+    players: int,
+    seed: int,
+    report: LoadReport,
+    deadline: float,
+    tick: Callable[[], None],
+    think: float,
+) -> bool:
+    table_id, tokens = await _setup(base, rules, players)
+    ws_url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+    rng = Random(seed)
+    seats = [_Seat(report, Random(rng.random()), tick, think) for _ in tokens]
+    results = await asyncio.gather(*(s.play(ws_url, seat, tokens[seat], deadline) for seat, s in zip(tokens, seats, strict=True)))
+    return any(results)
+
+
+async def run_load(
+    base: str,
+    *,
+    games: int = 200,
+    rules: str = "hugo",
+    players: int = 2,
+    seconds: float = 30.0,
+    seed: int = 1,
+    think: float = 0.3,
+    tick: Callable[[], None] = lambda: None,
+) -> LoadReport:
+    """Play ``games`` concurrent games at the server at ``base`` (``http://host:port``).
+
+    A client waits ``think`` seconds on average (uniformly 0.5–1.5 times it) before each
+    action, as a quick player would; 0 makes every game act as fast as the server answers
+    (a closed loop, where the round trip is the number of games over the throughput).
+
+    Every game starts at once; each that ends is replaced by a new one until ``seconds``
+    have passed, so the load stays at ``games`` concurrent games throughout.
+    """
+    report = LoadReport(games=games, finished=0, actions=0, seconds=0.0)
+    start = time.perf_counter()
+    deadline = start + seconds
+
+    async def slot(index: int) -> None:
+        round_ = 0
+        while time.perf_counter() < deadline - 1:
+            try:
+                game_seed = seed * 1_000_003 + index * 1009 + round_
+                if await _game(base, rules, players, game_seed, report, deadline, tick, think):
+                    report.finished += 1
+            except Exception as error:  # a refused connection, say: count it, go on
+                name = type(error).__name__
+                report.errors[name] = report.errors.get(name, 0) + 1
+                await asyncio.sleep(0.1)
+            round_ += 1
+
+    await asyncio.gather(*(slot(i) for i in range(games)))
+    report.seconds = time.perf_counter() - start
+    return report
