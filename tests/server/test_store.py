@@ -77,3 +77,12 @@ def test_a_postgresql_url_names_the_installed_driver() -> None:
     assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert database_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     assert database_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_an_action_alone_leaves_the_seats_as_they_are(store: SqlStore) -> None:
+    store.create(table())
+    changed = table(version=1).with_seat(Seat(0, "human"))
+    assert store.save(changed, 0, [ActionRow(0, 0, {"place": "G1"})], with_seats=False)
+    loaded = store.load("abc")
+    assert loaded is not None
+    assert loaded[0].version == 1 and loaded[0].seats == table().seats

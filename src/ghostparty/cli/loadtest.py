@@ -24,7 +24,9 @@ from ghostparty.cli.progress import progress_bar
 @click.option("--games", default=200, show_default=True, type=click.IntRange(1, 5000), help="Concurrent games.")
 @click.option("--seconds", default=30.0, show_default=True, type=click.FloatRange(2, 3600), help="How long to run.")
 @click.option("--rules", default="hugo", show_default=True, type=click.Choice(["hugo", "midnight-party"]))
-@click.option("--players", default=2, show_default=True, type=click.IntRange(2, 8), help="Seats per game, each a client.")
+@click.option(
+    "--players", default=2, show_default=True, type=click.IntRange(2, 8), help="Seats per game, each a client."
+)
 @click.option(
     "--database",
     metavar="URL",
@@ -66,27 +68,28 @@ def loadtest(
     from ghostparty.server.loadtest import run_load
 
     console = Console(stderr=True)
-    with _server(url, database, redis) as (base, store):
-        with progress_bar(console, show=not as_json) as bar:
-            task = bar.add_task(f"actions, {games} games, {seconds:.0f} s", total=None)
-            report = asyncio.run(
-                run_load(
-                    base,
-                    games=games,
-                    rules=rules,
-                    players=players,
-                    seconds=seconds,
-                    seed=seed,
-                    think=think,
-                    tick=lambda: bar.advance(task),
-                )
+    with _server(url, database, redis) as (base, store), progress_bar(console, show=not as_json) as bar:
+        task = bar.add_task(f"actions, {games} games, {seconds:.0f} s", total=None)
+        report = asyncio.run(
+            run_load(
+                base,
+                games=games,
+                rules=rules,
+                players=players,
+                seconds=seconds,
+                seed=seed,
+                think=think,
+                tick=lambda: bar.advance(task),
             )
+        )
     data = {"server": base, "store": store, "rules": rules, "players": players, "think": think} | report.to_dict()
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    latency = data["latency_ms"]
-    click.echo(f"server {base}, store {store}; {games} concurrent {players}-player {rules} games, think {think:g} s, for {report.seconds:.1f} s")
+    latency = report.to_dict()["latency_ms"]
+    click.echo(
+        f"server {base}, store {store}; {games} concurrent {players}-player {rules} games, think {think:g} s, for {report.seconds:.1f} s"
+    )
     click.echo(f"  actions: {report.actions} ({report.actions_per_second:.0f}/s); games finished: {report.finished}")
     click.echo(
         f"  round trip ms: p50 {latency['p50']:.1f}, p90 {latency['p90']:.1f}, p99 {latency['p99']:.1f}, max {latency['max']:.1f}"

@@ -71,7 +71,9 @@ async def _setup(base: str, rules: str, players: int) -> tuple[str, dict[int, st
     table_id = created["table"]["id"]
     tokens = {}
     for seat in range(players):
-        joined = await asyncio.to_thread(_post, f"{base}/api/tables/{table_id}/join", {"seat": seat, "name": f"Load {seat}"})
+        joined = await asyncio.to_thread(
+            _post, f"{base}/api/tables/{table_id}/join", {"seat": seat, "name": f"Load {seat}"}
+        )
         tokens[seat] = joined["token"]
     await asyncio.to_thread(_post, f"{base}/api/tables/{table_id}/start", {"seat": 0, "token": tokens[0]})
     return table_id, tokens
@@ -139,7 +141,9 @@ async def _game(
     ws_url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
     rng = Random(seed)
     seats = [_Seat(report, Random(rng.random()), tick, think) for _ in tokens]
-    results = await asyncio.gather(*(s.play(ws_url, seat, tokens[seat], deadline) for seat, s in zip(tokens, seats, strict=True)))
+    results = await asyncio.gather(
+        *(s.play(ws_url, seat, tokens[seat], deadline) for seat, s in zip(tokens, seats, strict=True))
+    )
     return any(results)
 
 

@@ -10,6 +10,7 @@ then published on the table's channel as an ``update`` message (docs/PROTOCOL.md
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import logging
@@ -503,7 +504,10 @@ class TableService:
         return live
 
     async def _save(self, live: _Live, table: Table, rows: Sequence[ActionRow] = ()) -> None:
-        saved = await asyncio.to_thread(self.store.save, table, live.table.version, rows)
+        seats = table.seats != live.table.seats
+        saved = await asyncio.to_thread(
+            functools.partial(self.store.save, with_seats=seats), table, live.table.version, rows
+        )
         if not saved:
             self._cache.pop(table.id, None)
             raise ServiceError("stale_version", "the table changed meanwhile: reload and choose again")

@@ -8,7 +8,9 @@ an action to the same version of a game.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -84,10 +86,12 @@ class Store(Protocol):
     def load(self, table_id: str) -> tuple[Table, list[ActionRow]] | None:
         """A table and its actions in order, or ``None`` if there is none by that id."""
 
-    def save(self, table: Table, expected_version: int, new_actions: Sequence[ActionRow] = ()) -> bool:
-        """Replace the table's row and seats and append ``new_actions``, all or nothing,
-        if its stored version is still ``expected_version``; ``False`` (and nothing
-        changed) if another change came first."""
+    def save(
+        self, table: Table, expected_version: int, new_actions: Sequence[ActionRow] = (), *, with_seats: bool = True
+    ) -> bool:
+        """Replace the table's row (and its seats, unless ``with_seats`` is false) and append
+        ``new_actions``, all or nothing, if its stored version is still
+        ``expected_version``; ``False`` (and nothing changed) if another change came first."""
 
     def list_tables(self, status: Status, limit: int = 50) -> list[Table]:
         """Tables in ``status``, the most recently changed first."""
@@ -115,13 +119,16 @@ class SqlStore:
         else:
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
+        # SQLite lets one writer in at a time and makes the others sleep and retry; taking
+        # turns here instead keeps the waits short and fair. Other databases lock rows.
+        self._writing: contextlib.AbstractContextManager[Any] = threading.Lock() if sqlite else contextlib.nullcontext()
         if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
 
     def create(self, table: Table) -> bool:
         try:
-            with self.engine.begin() as conn:
+            with self._writing, self.engine.begin() as conn:
                 conn.execute(insert(tables).values(_table_row(table)))
                 conn.execute(insert(seats), [_seat_row(table.id, seat) for seat in table.seats])
         except IntegrityError:
@@ -142,17 +149,19 @@ class SqlStore:
             table = _table(row, [_seat(r) for r in seat_rows.mappings()])
             return table, [ActionRow(r.idx, r.seat, json.loads(r.action)) for r in action_rows]
 
-    def save(self, table: Table, expected_version: int, new_actions: Sequence[ActionRow] = ()) -> bool:
+    def save(
+        self, table: Table, expected_version: int, new_actions: Sequence[ActionRow] = (), *, with_seats: bool = True
+    ) -> bool:
         row = _table_row(table)
         del row["id"], row["created"], row["seed"], row["rules"], row["players"]
         try:
-            with self.engine.begin() as conn:
+            with self._writing, self.engine.begin() as conn:
                 result = conn.execute(
                     update(tables).where(tables.c.id == table.id, tables.c.version == expected_version).values(row)
                 )
                 if result.rowcount != 1:
                     raise _Conflict
-                for seat in table.seats:
+                for seat in table.seats if with_seats else ():
                     values = _seat_row(table.id, seat)
                     conn.execute(
                         update(seats).where(seats.c.table_id == table.id, seats.c.seat == seat.seat).values(values)
