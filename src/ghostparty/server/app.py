@@ -109,6 +109,7 @@ def create_app(
         app.state.service = service
         app.state.pubsub = the_pubsub
         resumed = await service.resume()
+        service.run_timers()
         if resumed:
             log.info("resumed %d games under way", resumed)
         try:
@@ -196,7 +197,9 @@ async def list_tables(request: Request) -> Response:
 async def create_table(request: Request) -> Response:
     body = await _body(request, CreateTable)
     seats = [SeatSpec(seat.kind, seat.bot) for seat in body.seats]
-    table = await _service(request).create_table(body.rules, seats, body.first_player)
+    table = await _service(request).create_table(
+        body.rules, seats, body.first_player, turn_seconds=body.turn_seconds, absent_bot=body.absent_bot
+    )
     return JSONResponse({"table": table}, status_code=201)
 
 

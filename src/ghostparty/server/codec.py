@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import fields
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ghostparty.rules import GUESTS_PER_PLAYER, Event, ruleset
@@ -34,6 +34,10 @@ def _time(value: datetime) -> str:
 
 def table_view(table: Table, online: Collection[int] = ()) -> dict[str, Any]:
     """What every client may know of a table (no seed, no tokens)."""
+    mover = table.seats[table.to_move] if table.status == PLAYING and table.to_move is not None else None
+    deadline = None
+    if table.turn_seconds is not None and mover is not None and not mover.played_by_bot:
+        deadline = table.updated + timedelta(seconds=table.turn_seconds)
     return {
         "id": table.id,
         "rules": table.rules,
@@ -48,10 +52,15 @@ def table_view(table: Table, online: Collection[int] = ()) -> dict[str, Any]:
                 "name": s.name,
                 "bot": s.bot,
                 "online": s.kind == "bot" or s.seat in online,
+                "away": s.away,
+                "back": s.back,
             }
             for s in table.seats
         ],
         "to_move": table.to_move if table.status == PLAYING else None,
+        "turn_seconds": table.turn_seconds,
+        "absent_bot": table.absent_bot,
+        "deadline": _time(deadline) if deadline is not None else None,
         "winners": list(table.winners),
         "created": _time(table.created),
         "updated": _time(table.updated),

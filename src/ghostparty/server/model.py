@@ -7,11 +7,13 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 SeatKind = Literal["human", "bot"]
-Status = Literal["open", "playing", "over"]
+Status = Literal["open", "playing", "over", "closed"]
 
 OPEN: Status = "open"
 PLAYING: Status = "playing"
 OVER: Status = "over"
+#: An open table nobody started in time; kept, but no longer listed.
+CLOSED: Status = "closed"
 
 
 def now() -> datetime:
@@ -29,10 +31,18 @@ class Seat:
     name: str | None = None
     #: SHA-256 of the seat's secret token, hex; ``None`` while nobody holds the seat.
     token_hash: str | None = None
+    #: A person who ran out of time or left: a bot plays for them meanwhile.
+    away: bool = False
+    #: An away person came back: they play again from their next turn on.
+    back: bool = False
 
     @property
     def taken(self) -> bool:
         return self.kind == "bot" or self.name is not None
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.kind == "bot" or self.away
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +73,10 @@ class Table:
     first_player: int | None = None
     to_move: int | None = None
     winners: tuple[int, ...] = ()
+    #: Seconds a person has for each decision or roll, or ``None`` for no limit.
+    turn_seconds: int | None = None
+    #: The bot level that plays for an away person.
+    absent_bot: str = "greedy"
     created: datetime = field(default_factory=now)
     updated: datetime = field(default_factory=now)
 

@@ -10,6 +10,7 @@ then published on the table's channel as an ``update`` message (docs/PROTOCOL.md
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import hmac
@@ -20,13 +21,15 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
 from ghostparty.bots import Bot, make_bot
 from ghostparty.rules import (
+    MOVE,
     OVER,
+    PLACE,
     ROLL,
     Action,
     Game,
@@ -41,7 +44,7 @@ from ghostparty.rules import (
 )
 from ghostparty.rules.narrate import narrate
 from ghostparty.server.codec import events_to_list, table_view
-from ghostparty.server.model import OPEN, PLAYING, ActionRow, Seat, Table, now
+from ghostparty.server.model import CLOSED, OPEN, PLAYING, ActionRow, Seat, Table, now
 from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.pubsub import Message, PubSub
 from ghostparty.server.store import Store
@@ -49,6 +52,8 @@ from ghostparty.server.store import Store
 log = logging.getLogger("ghostparty.server")
 
 MAX_NAME = 24
+#: The shortest and longest turn time a table may have, in seconds.
+MIN_TURN, MAX_TURN = 5, 3600
 #: What a client sends to ask the server to roll the die.
 ROLL_REQUEST: dict[str, Any] = {"roll": True}
 
@@ -107,6 +112,14 @@ class TableService:
 
     ``bot_delay`` is the pause before each bot action, so people can follow; ``rng``
     draws table ids, seeds and tokens (give a seeded one for reproducible tests).
+
+    Absent players: a person whose turn time runs out, or whose every page has been
+    closed for ``away_after`` seconds during a game, is marked *away* and the table's
+    ``absent_bot`` plays for them until they come back (from their next turn on). An open
+    table nobody starts within ``lobby_expiry`` seconds is closed; a finished game leaves
+    memory ``finished_linger`` seconds after its end (the store keeps it). ``clock`` gives
+    the time; :meth:`tick` and :meth:`sweep` act on it, and :meth:`run_timers` calls them
+    periodically, so tests drive time themselves.
     """
 
     def __init__(
@@ -118,6 +131,9 @@ class TableService:
         rng: Random | None = None,
         clock: Callable[[], datetime] = now,
         cache_size: int = 2000,
+        away_after: float = 60.0,
+        lobby_expiry: float = 3600.0,
+        finished_linger: float = 600.0,
     ) -> None:
         self.store = store
         self.pubsub = pubsub
@@ -129,11 +145,31 @@ class TableService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._online: dict[str, dict[int, int]] = {}
+        self.away_after = away_after
+        self.lobby_expiry = lobby_expiry
+        self.finished_linger = finished_linger
+        #: Per table: the version and the time at which the person to move runs out of time.
+        self._deadlines: dict[str, tuple[int, datetime]] = {}
+        #: Per (table, seat): since when no page holds a seated person's token.
+        self._gone: dict[tuple[str, int], datetime] = {}
+        self._timers: asyncio.Task[None] | None = None
 
     # -- lobby ---------------------------------------------------------------------
 
-    async def create_table(self, rules: str, seats: Sequence[SeatSpec], first_player: int | None = None) -> Message:
-        """A new open table; a table of bots only starts at once."""
+    async def create_table(
+        self,
+        rules: str,
+        seats: Sequence[SeatSpec],
+        first_player: int | None = None,
+        *,
+        turn_seconds: int | None = None,
+        absent_bot: str = "greedy",
+    ) -> Message:
+        """A new open table; a table of bots only starts at once.
+
+        ``turn_seconds`` limits each of a person's decisions and rolls; ``absent_bot`` is
+        the level that plays for a person who is away.
+        """
         try:
             ruleset(rules)
         except (KeyError, ValueError):
@@ -142,6 +178,12 @@ class TableService:
             raise ServiceError("bad_request", f"a table has 2 to 8 seats, not {len(seats)}")
         if first_player is not None and not 0 <= first_player < len(seats):
             raise ServiceError("bad_seat", f"first_player must be a seat, 0 to {len(seats) - 1}, not {first_player}")
+        if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
+            raise ServiceError("bad_request", f"turn_seconds must be {MIN_TURN} to {MAX_TURN}, not {turn_seconds}")
+        try:
+            make_bot(absent_bot)
+        except ValueError as error:
+            raise ServiceError("bad_request", f"absent_bot: {error}") from None
         table_seats = []
         for i, spec in enumerate(seats):
             if spec.kind == "bot":
@@ -164,6 +206,8 @@ class TableService:
                 seats=tuple(table_seats),
                 seed=self._randbits(62),
                 first_player=first_player,
+                turn_seconds=turn_seconds,
+                absent_bot=absent_bot,
                 created=stamp,
                 updated=stamp,
             )
@@ -261,6 +305,12 @@ class TableService:
                 )
             if table.to_move != seat:
                 raise ServiceError("not_your_turn", f"it is seat {table.to_move}'s turn, not seat {seat}'s")
+            if table.seats[seat].away:
+                if not self._turn_starts(live, seat):
+                    raise ServiceError(
+                        "not_your_turn", "a bot is finishing this turn for you: you play from your next one"
+                    )
+                live.table = table.with_seat(replace(table.seats[seat], away=False, back=False))
             await self._apply(live, seat, self._decode(live, action))
             return self._state(live, (seat,))
 
@@ -305,6 +355,9 @@ class TableService:
             winners=state.winners,
             updated=self._clock(),
         )
+        for held in new.seats:  # people who came back play from their next turn on
+            if held.back and not (state.to_move == held.seat and state.phase == MOVE and not over):
+                new = new.with_seat(replace(held, away=False, back=False))
         row = ActionRow(index, seat, action_to_dict(action))
         try:
             await self._save(live, new, [row])
@@ -315,12 +368,17 @@ class TableService:
         live.log.append(entry)
         await self._publish(live, {**entry, "events": events_to_list(events)})
         self._schedule_bots(live)
+        if over:
+            self._deadlines.pop(live.table.id, None)
+            for seat_number in range(live.table.players):
+                self._gone.pop((live.table.id, seat_number), None)
 
     # -- bots --------------------------------------------------------------------------
 
     def _schedule_bots(self, live: _Live) -> None:
         table = live.table
-        if table.status != PLAYING or table.to_move is None or table.seats[table.to_move].kind != "bot":
+        self._set_deadline(live)
+        if table.status != PLAYING or table.to_move is None or not table.seats[table.to_move].played_by_bot:
             return
         task = self._bot_tasks.get(table.id)
         if task is not None and not task.done():
@@ -339,7 +397,10 @@ class TableService:
                     if table.status != PLAYING or game is None or table.to_move is None:
                         return
                     seat = table.seats[table.to_move]
-                    if seat.kind != "bot":
+                    if not seat.played_by_bot:
+                        return
+                    if seat.back and self._turn_starts(live, seat.seat):  # the person plays again
+                        await self._set_away(live, seat.seat, away=False)
                         return
                     position = game.state
                     if position.phase == ROLL:
@@ -347,7 +408,8 @@ class TableService:
                     else:
                         bot = live.bots.get(seat.seat)
                         if bot is None:
-                            bot = live.bots[seat.seat] = make_bot(seat.bot or "greedy")
+                            level = seat.bot if seat.kind == "bot" and seat.bot else table.absent_bot
+                            bot = live.bots[seat.seat] = make_bot(level)
                         rng = Random(f"{table.seed}:bot:{len(game.history)}")
                         action = await asyncio.to_thread(bot.choose, position, rng)
                     await self._apply(live, seat.seat, action)
@@ -364,8 +426,7 @@ class TableService:
         """After a restart: let the bots of every game under way play on; how many games."""
         playing = await asyncio.to_thread(self.store.list_tables, PLAYING, limit)
         for table in playing:
-            if table.to_move is not None and table.seats[table.to_move].kind == "bot":
-                self._schedule_bots(await self._live(table.id))
+            self._schedule_bots(await self._live(table.id))
         return len(playing)
 
     async def idle(self) -> None:
@@ -374,6 +435,10 @@ class TableService:
             await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
 
     async def close(self) -> None:
+        if self._timers is not None:
+            self._timers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timers
         for task in list(self._bot_tasks.values()):
             task.cancel()
         await asyncio.gather(*self._bot_tasks.values(), return_exceptions=True)
@@ -424,7 +489,10 @@ class TableService:
     @staticmethod
     def legal(live_table: Table, position: Any, held: Sequence[int]) -> list[dict[str, Any]]:
         """Docs/PROTOCOL.md's ``legal`` for a client holding ``held``."""
-        if live_table.status != PLAYING or live_table.to_move not in held or position is None:
+        mover = live_table.to_move
+        if live_table.status != PLAYING or mover is None or mover not in held or position is None:
+            return []
+        if live_table.seats[mover].away:  # a bot plays this turn for them
             return []
         if position.phase == ROLL:
             return [dict(ROLL_REQUEST)]
@@ -439,8 +507,10 @@ class TableService:
         for seat in seats:
             counts[seat] = counts.get(seat, 0) + 1
             changed |= counts[seat] == 1
+            self._gone.pop((table_id, seat), None)
         if changed:
             await self._publish_presence(table_id)
+        await self._come_back(table_id, seats)
 
     async def disconnected(self, table_id: str, seats: Sequence[int]) -> None:
         counts = self._online.get(table_id, {})
@@ -450,6 +520,7 @@ class TableService:
             if left <= 0:
                 counts.pop(seat, None)
                 changed = True
+                self._gone[(table_id, seat)] = self._clock()
             else:
                 counts[seat] = left
         if not counts:
@@ -461,6 +532,119 @@ class TableService:
         live = self._cache.get(table_id)
         if live is not None:
             await self._publish(live, None)
+
+    # -- absent players and housekeeping ------------------------------------------------
+
+    def _turn_starts(self, live: _Live, seat: int) -> bool:
+        """Whether ``seat`` is to move at the start of its turn (not halfway through it)."""
+        state = live.game.state if live.game is not None else None
+        return state is not None and state.to_move == seat and state.phase in {ROLL, PLACE}
+
+    def _set_deadline(self, live: _Live) -> None:
+        table = live.table
+        mover = table.seats[table.to_move] if table.status == PLAYING and table.to_move is not None else None
+        if table.turn_seconds is None or mover is None or mover.played_by_bot:
+            self._deadlines.pop(table.id, None)
+            return
+        self._deadlines[table.id] = (table.version, table.updated + timedelta(seconds=table.turn_seconds))
+
+    async def _set_away(self, live: _Live, seat: int, *, away: bool, back: bool = False) -> None:
+        """Mark a person away (a bot plays for them), back (from their next turn), or present."""
+        table = live.table
+        changed = table.with_seat(replace(table.seats[seat], away=away, back=back))
+        await self._save(live, replace(changed, version=table.version + 1, updated=self._clock()))
+        await self._publish(live, None)
+        self._schedule_bots(live)
+
+    async def _come_back(self, table_id: str, seats: Sequence[int]) -> None:
+        """People who open the page again take their seats back from their next turn on."""
+        live = self._cache.get(table_id)
+        if live is None or live.table.status != PLAYING:
+            return
+        for seat in seats:
+            async with self._lock(table_id):
+                live = await self._live(table_id)
+                held = live.table.seats[seat]
+                if not held.away or held.back or live.table.status != PLAYING:
+                    continue
+                bot_mid_turn = live.table.to_move == seat and not self._turn_starts(live, seat)
+                await self._set_away(live, seat, away=bot_mid_turn, back=bot_mid_turn)
+
+    async def tick(self) -> None:
+        """Mark away every person whose time ran out or who left ``away_after`` ago."""
+        moment = self._clock()
+        expired = [(table_id, version) for table_id, (version, when) in self._deadlines.items() if when <= moment]
+        left = [key for key, since in self._gone.items() if (moment - since).total_seconds() >= self.away_after]
+        for table_id, version in expired:
+            self._deadlines.pop(table_id, None)
+            await self._away(table_id, None, version)
+        for table_id, seat in left:
+            self._gone.pop((table_id, seat), None)
+            await self._away(table_id, seat, None)
+
+    async def _away(self, table_id: str, seat: int | None, version: int | None) -> None:
+        try:
+            async with self._lock(table_id):
+                live = await self._live(table_id)
+                table = live.table
+                if table.status != PLAYING or (version is not None and table.version != version):
+                    return
+                seat = table.to_move if seat is None else seat
+                if seat is None or table.seats[seat].kind != "human" or table.seats[seat].away:
+                    return
+                await self._set_away(live, seat, away=True)
+        except ServiceError as error:
+            log.info("could not mark a seat away at table %s: %s", table_id, error.message)
+
+    async def sweep(self) -> tuple[int, int]:
+        """Close open tables nobody started within ``lobby_expiry``; drop finished games
+        from memory after ``finished_linger``. Returns how many of each."""
+        moment = self._clock()
+        before = moment - timedelta(seconds=self.lobby_expiry)
+        stale = await asyncio.to_thread(functools.partial(self.store.list_tables, OPEN, 500, before=before))
+        closed = 0
+        for table in stale:
+            async with self._lock(table.id):
+                live = await self._live(table.id, refresh=True)
+                if live.table.status != OPEN:
+                    continue
+                try:
+                    await self._save(
+                        live, replace(live.table, status=CLOSED, version=live.table.version + 1, updated=moment)
+                    )
+                except ServiceError:
+                    continue
+                await self._publish(live, None)
+                self._cache.pop(table.id, None)
+                closed += 1
+        linger = timedelta(seconds=self.finished_linger)
+        done = [
+            table_id
+            for table_id, live in self._cache.items()
+            if live.table.status in {TABLE_OVER, CLOSED} and moment - live.table.updated >= linger
+        ]
+        for table_id in done:
+            self._cache.pop(table_id, None)
+            self._online.pop(table_id, None)
+        return closed, len(done)
+
+    def run_timers(self, interval: float = 0.5, sweep_every: float = 60.0) -> None:
+        """Call :meth:`tick` every ``interval`` seconds and :meth:`sweep` every ``sweep_every``."""
+
+        async def loop() -> None:
+            waited = 0.0
+            while True:
+                await asyncio.sleep(interval)
+                waited += interval
+                try:
+                    await self.tick()
+                    if waited >= sweep_every:
+                        waited = 0.0
+                        await self.sweep()
+                except Exception:
+                    log.exception("the timers failed; trying again")
+
+        self._timers = asyncio.get_running_loop().create_task(loop())
 
     # -- internals ----------------------------------------------------------------------
 
@@ -486,9 +670,8 @@ class TableService:
 
     @staticmethod
     def _rebuild(table: Table, rows: Sequence[ActionRow]) -> _Live:
-        if table.status == OPEN:
+        if table.status in {OPEN, CLOSED} or table.first_player is None:  # never started
             return _Live(table, None)
-        assert table.first_player is not None
         game = Game(table.rules, table.players, first_player=table.first_player)
         entries = []
         for row in rows:

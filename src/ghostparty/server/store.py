@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Engine,
@@ -52,6 +53,8 @@ tables = SqlTable(
     Column("first_player", Integer),
     Column("to_move", Integer),
     Column("winners", JSON, nullable=False),
+    Column("turn_seconds", Integer),
+    Column("absent_bot", String(64), nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False, index=True),
 )
@@ -65,6 +68,8 @@ seats = SqlTable(
     Column("bot", String(64)),
     Column("name", String(64)),
     Column("token_hash", String(64)),
+    Column("away", Boolean, nullable=False),
+    Column("back", Boolean, nullable=False),
 )
 
 actions = SqlTable(
@@ -93,8 +98,9 @@ class Store(Protocol):
         ``new_actions``, all or nothing, if its stored version is still
         ``expected_version``; ``False`` (and nothing changed) if another change came first."""
 
-    def list_tables(self, status: Status, limit: int = 50) -> list[Table]:
-        """Tables in ``status``, the most recently changed first."""
+    def list_tables(self, status: Status, limit: int = 50, *, before: datetime | None = None) -> list[Table]:
+        """Tables in ``status``, the most recently changed first; only those last changed at or
+        before ``before`` if given."""
 
     def close(self) -> None:
         """Release connections."""
@@ -172,13 +178,12 @@ class SqlStore:
             return False
         return True
 
-    def list_tables(self, status: Status, limit: int = 50) -> list[Table]:
+    def list_tables(self, status: Status, limit: int = 50, *, before: datetime | None = None) -> list[Table]:
+        query = select(tables).where(tables.c.status == status)
+        if before is not None:
+            query = query.where(tables.c.updated <= before)
         with self.engine.connect() as conn:
-            rows = list(
-                conn.execute(
-                    select(tables).where(tables.c.status == status).order_by(tables.c.updated.desc()).limit(limit)
-                ).mappings()
-            )
+            rows = list(conn.execute(query.order_by(tables.c.updated.desc()).limit(limit)).mappings())
             if not rows:
                 return []
             by_table: dict[str, list[Seat]] = {row["id"]: [] for row in rows}
@@ -216,6 +221,8 @@ def _table_row(table: Table) -> dict[str, Any]:
         "first_player": table.first_player,
         "to_move": table.to_move,
         "winners": list(table.winners),
+        "turn_seconds": table.turn_seconds,
+        "absent_bot": table.absent_bot,
         "created": table.created,
         "updated": table.updated,
     }
@@ -229,6 +236,8 @@ def _seat_row(table_id: str, seat: Seat) -> dict[str, Any]:
         "bot": seat.bot,
         "name": seat.name,
         "token_hash": seat.token_hash,
+        "away": seat.away,
+        "back": seat.back,
     }
 
 
@@ -242,7 +251,15 @@ def _utc(value: datetime) -> datetime:
 
 
 def _seat(row: Any) -> Seat:
-    return Seat(seat=row["seat"], kind=row["kind"], bot=row["bot"], name=row["name"], token_hash=row["token_hash"])
+    return Seat(
+        seat=row["seat"],
+        kind=row["kind"],
+        bot=row["bot"],
+        name=row["name"],
+        token_hash=row["token_hash"],
+        away=bool(row["away"]),
+        back=bool(row["back"]),
+    )
 
 
 def _table(row: Any, seat_list: Iterable[Seat]) -> Table:
@@ -257,6 +274,8 @@ def _table(row: Any, seat_list: Iterable[Seat]) -> Table:
         first_player=row["first_player"],
         to_move=row["to_move"],
         winners=tuple(row["winners"]),
+        turn_seconds=row["turn_seconds"],
+        absent_bot=row["absent_bot"],
         created=_utc(row["created"]),
         updated=_utc(row["updated"]),
     )
