@@ -159,7 +159,8 @@ def test_stale_open_tables_close_and_finished_games_leave_memory(sqlite_url: str
         assert await svc.sweep() == (1, 0)  # nobody started the open table in an hour
         assert (await svc.table(idle["id"]))["table"]["status"] == "closed"
         lobby = await svc.tables()
-        assert lobby == {"open": [], "playing": []}
+        assert lobby["open"] == [] and lobby["playing"] == []
+        assert [t["id"] for t in lobby["finished"]] == [finished["id"]]
         assert svc._cache.keys() == {idle["id"]}  # read back just now, by the check above
         assert (await svc.table(finished["id"]))["table"]["status"] == "over"  # the store kept it
         await close(svc)

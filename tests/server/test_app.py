@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -76,7 +77,7 @@ RANDOM: Message = {"kind": "bot", "bot": "random"}
 def test_lobby_over_http(client: TestClient) -> None:
     table_id = create(client, [HUMAN, HUMAN, RANDOM])
     lobby = client.get("/api/tables").json()
-    assert [t["id"] for t in lobby["open"]] == [table_id] and lobby["playing"] == []
+    assert [t["id"] for t in lobby["open"]] == [table_id] and lobby["playing"] == lobby["finished"] == []
     ann = join(client, table_id, 0, "Ann")
     bob = join(client, table_id, 1, "Bob")
     assert client.post(f"/api/tables/{table_id}/leave", json={"seat": 1, "token": bob}).status_code == 200
@@ -323,3 +324,33 @@ def test_a_server_restart_mid_game_loses_nothing(sqlite_url: str) -> None:
                     break
                 version = turn["table"]["version"]
                 ws.send_json({"type": "act", "seat": 0, "version": version, "action": turn["legal"][0]})
+
+
+def test_a_finished_game_replays_step_by_step_and_so_does_an_uploaded_record(client: TestClient) -> None:
+    table_id = create(client, [RANDOM, {"kind": "bot", "bot": "greedy"}])
+    for _ in range(200):
+        if client.get(f"/api/tables/{table_id}").json()["table"]["status"] == "over":
+            break
+        time.sleep(0.02)
+    replay = client.get(f"/api/tables/{table_id}/replay").json()
+    record = client.get(f"/api/tables/{table_id}/record").json()
+    assert [step["action"] for step in replay["steps"]] == record["actions"]
+    assert replay["steps"][-1]["position"] == record["final"]
+    assert replay["steps"][0]["seat"] == 0 and replay["steps"][0]["events"][0]["type"] == "placed"
+    assert [t["id"] for t in client.get("/api/tables").json()["finished"]] == [table_id]
+    uploaded = client.post("/api/replay", json=record)
+    assert uploaded.status_code == 200 and uploaded.json() == replay
+    broken = {**record, "actions": [*record["actions"][:3], {"place": "R:chapel"}], "final": None}
+    refused = client.post("/api/replay", json=broken)
+    assert refused.status_code == 400 and error(refused) == "bad_record" and "3" in refused.json()["error"]["message"]
+    assert error(client.post("/api/replay", content=b"{")) == "bad_request"
+    huge = client.post("/api/replay", content=b"[" + b"0," * 300_000 + b"0]")
+    assert huge.status_code == 413 and error(huge) == "too_large"
+
+
+def test_a_game_under_way_cannot_be_replayed_yet(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, RANDOM])
+    token = join(client, table_id, 0, "Ann")
+    client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
+    refused = client.get(f"/api/tables/{table_id}/replay")
+    assert refused.status_code == 400 and error(refused) == "not_over"

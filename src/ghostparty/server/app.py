@@ -27,8 +27,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ghostparty.bots import bot_names
+from ghostparty.rules import GameRecord, InvalidRecord
 from ghostparty.server.codec import board_view
 from ghostparty.server.pubsub import MemoryPubSub, Message, PubSub
+from ghostparty.server.replay import MAX_ACTIONS, replay_steps
 from ghostparty.server.schemas import (
     Act,
     CreateTable,
@@ -48,6 +50,8 @@ log = logging.getLogger("ghostparty.server")
 
 #: The largest request body or WebSocket message accepted, in bytes.
 MAX_MESSAGE = 4096
+#: The largest game record that may be uploaded for a replay, in bytes.
+MAX_RECORD = 512 * 1024
 #: Messages a second one WebSocket client may send, sustained; and its burst.
 RATE, BURST = 30.0, 60.0
 #: Messages over the limit after which a flooding client is disconnected.
@@ -134,6 +138,10 @@ def create_app(
         Route("/api/tables/{table_id}/start", start, methods=["POST"]),
         Route("/api/tables/{table_id}/actions", act, methods=["POST"]),
         Route("/api/tables/{table_id}/record", record),
+        Route("/api/tables/{table_id}/replay", replay_table),
+        Route("/api/replay", replay_upload, methods=["POST"]),
+        Route("/r/{table_id}", _page("replay.html")),
+        Route("/replay", _page("replay.html")),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
@@ -162,16 +170,22 @@ def _service(request: Request) -> TableService:
     return service
 
 
-async def _body(request: Request, model: type[M]) -> M:
-    """The request's JSON body as ``model``; ``too_large`` or ``bad_request`` otherwise."""
+async def _raw_body(request: Request, limit: int) -> bytes:
+    """The request's body, at most ``limit`` bytes (``too_large`` otherwise)."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
-        raise ServiceError("too_large", f"a request body has at most {MAX_MESSAGE} bytes", 413)
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        raise ServiceError("too_large", f"a request body here has at most {limit} bytes", 413)
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_MESSAGE:
-            raise ServiceError("too_large", f"a request body has at most {MAX_MESSAGE} bytes", 413)
+        if len(body) > limit:
+            raise ServiceError("too_large", f"a request body here has at most {limit} bytes", 413)
+    return body
+
+
+async def _body(request: Request, model: type[M]) -> M:
+    """The request's JSON body as ``model``; ``too_large`` or ``bad_request`` otherwise."""
+    body = await _raw_body(request, MAX_MESSAGE)
     try:
         return model.model_validate_json(body)  # type: ignore[attr-defined,no-any-return]
     except ValidationError as error:
@@ -239,6 +253,26 @@ async def record(request: Request) -> Response:
     data = await _service(request).record(table_id)
     headers = {"Content-Disposition": f'attachment; filename="ghostparty-{table_id}.json"'}
     return JSONResponse(data, headers=headers)
+
+
+async def replay_table(request: Request) -> Response:
+    return JSONResponse(await _service(request).replay(request.path_params["table_id"]))
+
+
+async def replay_upload(request: Request) -> Response:
+    """Replay steps of an uploaded game record (``ghostparty-record/1``)."""
+    body = await _raw_body(request, MAX_RECORD)
+    try:
+        data = json.loads(body)
+    except ValueError as error:
+        raise ServiceError("bad_request", f"a game record must be JSON: {error}") from None
+    if isinstance(data, dict) and isinstance(data.get("actions"), list) and len(data["actions"]) > MAX_ACTIONS:
+        raise ServiceError("too_large", f"a record may hold at most {MAX_ACTIONS} actions")
+    try:
+        record = GameRecord.from_dict(data)
+    except InvalidRecord as error:
+        raise ServiceError("bad_record", str(error)) from None
+    return JSONResponse(await asyncio.to_thread(replay_steps, record))
 
 
 async def _service_error(request: Request, error: Exception) -> Response:

@@ -47,6 +47,7 @@ from ghostparty.server.codec import events_to_list, table_view
 from ghostparty.server.model import CLOSED, OPEN, PLAYING, ActionRow, Seat, Table, now
 from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.pubsub import Message, PubSub
+from ghostparty.server.replay import replay_steps
 from ghostparty.server.store import Store
 
 log = logging.getLogger("ghostparty.server")
@@ -472,12 +473,18 @@ class TableService:
         return self.seats_for((await self._live(table_id)).table, tokens)
 
     async def tables(self, limit: int = 50) -> Message:
-        """The lobby's lists: open tables and games under way, newest first."""
-        open_tables, playing = await asyncio.gather(
+        """The lobby's lists: open tables, games under way and recently finished games
+        (to replay), most recently changed first."""
+        open_tables, playing, finished = await asyncio.gather(
             asyncio.to_thread(self.store.list_tables, OPEN, limit),
             asyncio.to_thread(self.store.list_tables, PLAYING, limit),
+            asyncio.to_thread(self.store.list_tables, TABLE_OVER, 20),
         )
-        return {"open": [self._view(t) for t in open_tables], "playing": [self._view(t) for t in playing]}
+        return {
+            "open": [self._view(t) for t in open_tables],
+            "playing": [self._view(t) for t in playing],
+            "finished": [self._view(t) for t in finished],
+        }
 
     async def record(self, table_id: str) -> Message:
         """The game so far as a ``ghostparty-record/1`` dict."""
@@ -485,6 +492,14 @@ class TableService:
         if live.game is None:
             raise ServiceError("not_playing", "the game hasn't started: there is no record yet")
         return live.game.record().to_dict()
+
+    async def replay(self, table_id: str) -> Message:
+        """A finished game's replay steps (:func:`~ghostparty.server.replay.replay_steps`);
+        a game under way can't be replayed yet, so nobody learns more than its players."""
+        live = await self._live(table_id)
+        if live.game is None or live.table.status != TABLE_OVER:
+            raise ServiceError("not_over", "only a finished game can be replayed")
+        return replay_steps(live.game.record())
 
     @staticmethod
     def legal(live_table: Table, position: Any, held: Sequence[int]) -> list[dict[str, Any]]:
