@@ -4,6 +4,8 @@
 * :mod:`.simulate` — many games with one bot policy: capture odds per starting square
   (:meth:`Simulation.squares`) and wins per seat with 95 % intervals
   (:meth:`Simulation.seats`), over several processes, deterministic per seed;
+* :mod:`.danger` — exact: the chance that Hugo reaches each guest before its owner's
+  next turn (:func:`capture_odds`), by the rules core's own moves;
 * :mod:`.position` — the odds of each legal move in a given position;
 * :mod:`.heatmap` — the board as a heat-map (matplotlib, imported only when drawing:
   ``pip install 'ghostparty[analysis]'``).
@@ -11,6 +13,7 @@
 The command line is ``ghostparty analyze`` (:mod:`ghostparty.cli.analyze`).
 """
 
+from ghostparty.analysis.danger import GuestOdds, capture_odds
 from ghostparty.analysis.heatmap import INSTALL_HINT, draw_heatmap, heatmap_paths, matplotlib_available, save_heatmap
 from ghostparty.analysis.position import MoveOdds, OutcomeOdds, PositionAnalysis, analyze_position
 from ghostparty.analysis.simulate import (
@@ -31,6 +34,7 @@ __all__ = [
     "HORIZONS",
     "INSTALL_HINT",
     "PLACEMENTS",
+    "GuestOdds",
     "GuestTracker",
     "MoveOdds",
     "OutcomeOdds",
@@ -44,6 +48,7 @@ __all__ = [
     "TrackingError",
     "WinTally",
     "analyze_position",
+    "capture_odds",
     "draw_heatmap",
     "heatmap_paths",
     "matplotlib_available",
