@@ -9,9 +9,12 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from ghostparty.rules import GameRecord, position_to_dict
 from ghostparty.server.app import MAX_MESSAGE, create_app
 
 Message = dict[str, Any]
@@ -354,3 +357,51 @@ def test_a_game_under_way_cannot_be_replayed_yet(client: TestClient) -> None:
     client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
     refused = client.get(f"/api/tables/{table_id}/replay")
     assert refused.status_code == 400 and error(refused) == "not_over"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+client_messages = st.one_of(
+    json_values,
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["hello", "act", "sync", "ping", "shout"])},
+        optional={
+            "seat": json_values | st.integers(-2, 9),
+            "version": json_values | st.integers(-2, 40),
+            "action": json_values
+            | st.fixed_dictionaries({"place": st.text(max_size=5)})
+            | st.fixed_dictionaries({"from": st.text(max_size=5), "to": st.text(max_size=12)}),
+            "tokens": json_values,
+        },
+    ),
+)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(messages=st.lists(client_messages, min_size=1, max_size=6))
+def test_any_message_gets_an_answer_and_never_breaks_the_game(client: TestClient, messages: list[object]) -> None:
+    table_id = create(client, [HUMAN, RANDOM])
+    token = join(client, table_id, 0, "Ann")
+    client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "hello", "tokens": {"0": token}})
+        until(ws, lambda m: m["type"] == "state")
+        for message in messages:
+            ws.send_text(json.dumps(message))
+            ws.send_json({"type": "ping"})  # every message is answered before this pong
+            pongs = 2 if message == {"type": "ping"} else 1
+            for _ in range(50):
+                answer = ws.receive_json()
+                assert answer["type"] in {"state", "update", "error", "pong"}
+                assert answer["type"] != "error" or (answer["code"] and answer["message"])
+                pongs -= answer["type"] == "pong"
+                if not pongs:
+                    break
+        ws.send_json({"type": "sync"})
+        state = until(ws, lambda m: m["type"] == "state")
+    # Whatever was sent, the game is whole: its record replays to the position shown.
+    record = GameRecord.from_dict(client.get(f"/api/tables/{table_id}/record").json())
+    assert position_to_dict(record.final()) == state["position"]

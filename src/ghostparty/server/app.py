@@ -350,7 +350,7 @@ class _Connection:
         try:
             message = client_message.validate_json(text)
         except ValidationError as error:
-            await self.error("bad_request", problem(error))
+            await self.error("bad_request", problem(error, "message"))
             return
         try:
             if isinstance(message, Hello):

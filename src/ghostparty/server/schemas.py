@@ -78,9 +78,10 @@ ClientMessage = Annotated[Hello | WsAct | Sync | Ping, Field(discriminator="type
 client_message: TypeAdapter[Hello | WsAct | Sync | Ping] = TypeAdapter(ClientMessage)
 
 
-def problem(error: ValidationError) -> str:
-    """The first problem of a validation error, e.g. ``"seats.0.kind: Input should be …"``."""
+def problem(error: ValidationError, root: str = "body") -> str:
+    """The first problem of a validation error, e.g. ``"seats.0.kind: Input should be …"``;
+    ``root`` names the whole input when the problem is with it."""
     first = error.errors(include_url=False)[0]
-    where = ".".join(str(part) for part in first["loc"]) or "body"
+    where = ".".join(str(part) for part in first["loc"]) or root
     more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
     return f"{where}: {first['msg']}{more}"
