@@ -147,6 +147,8 @@ def test_html_in_a_name_is_refused_and_nothing_else_answers_with_a_traceback(cli
     assert client.get(f"/api/tables/{table_id}").json()["table"]["seats"][0]["name"] is None
     missing = client.get("/api/nothing-here")
     assert missing.status_code == 404 and error(missing) == "not_found"
+    assert "script-src 'self'" in missing.headers["content-security-policy"]
+    assert missing.headers["x-content-type-options"] == "nosniff"
     assert error(client.put("/api/tables")) == "bad_method"
     assert error(client.get("/api/tables/" + "x" * 300)) == "unknown_table"
 
