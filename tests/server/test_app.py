@@ -179,6 +179,8 @@ def test_two_people_and_a_spectator_see_every_action_live(client: TestClient) ->
         assert seen["legal"] == []  # the spectator holds no seat
         turn = playing_to(b, 1)
         assert turn["entry"] == seen["entry"]
+        # Everyone sees the odds of the seat to move; Bob has no guest on the board yet.
+        assert seen["odds"] == turn["odds"] == []
         assert turn["legal"] and all("place" in action for action in turn["legal"])
         # Out of turn, a seat not held, a stale version: each refused, to that client only.
         a.send_json({"type": "act", "seat": 0, "version": turn["table"]["version"], "action": {"place": "G3"}})
@@ -218,6 +220,8 @@ def test_a_whole_game_against_bots_over_the_websocket(client: TestClient) -> Non
             if turn["table"]["status"] == "over":
                 break
             version = turn["table"]["version"]
+            assert [o["location"] for o in turn["odds"]] == turn["position"]["guests"][1]
+            assert all(0 <= o["chance"] <= 1 for o in turn["odds"])
             ws.send_json({"type": "act", "seat": 1, "version": version, "action": turn["legal"][-1]})
             actions += 1
         assert actions > 5

@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
+from ghostparty.analysis import capture_odds
 from ghostparty.bots import Bot, make_bot
 from ghostparty.rules import (
     MOVE,
@@ -722,6 +723,7 @@ class TableService:
             # The legal actions of the seat to move; each connection passes them on only
             # to a client that holds that seat.
             "legal": self.legal(table, state, (table.to_move,)) if table.to_move is not None else [],
+            "odds": self._odds(live),
         }
         await self.pubsub.publish(table.id, message)
 
@@ -740,8 +742,17 @@ class TableService:
             "position": self._position(live),
             "seats": list(held),
             "legal": self.legal(live.table, state, held),
+            "odds": self._odds(live),
             "log": live.log,
         }
+
+    @staticmethod
+    def _odds(live: _Live) -> list[dict[str, Any]]:
+        """For the seat to move, each guest's chance that Hugo reaches it before that
+        seat's next turn (:func:`ghostparty.analysis.capture_odds`), exact and rounded."""
+        if live.game is None or live.table.status != PLAYING:
+            return []
+        return [odds.as_dict() for odds in capture_odds(live.game.state)]
 
     @staticmethod
     def _seat(table: Table, seat: object) -> Seat:
