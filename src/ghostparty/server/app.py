@@ -133,6 +133,7 @@ def create_app(
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
         Route("/api/boards/{rules}", boards),
         Route("/api/bots", bots),
+        Route("/api/languages", languages),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", get_table),
@@ -241,6 +242,20 @@ async def boards(request: Request) -> Response:
 
 async def bots(request: Request) -> Response:
     return JSONResponse({"bots": bot_names()})
+
+
+async def languages(request: Request) -> Response:
+    """The client's languages: one file per language, ``static/i18n/<code>.json``, whose
+    ``language.name`` key names it in that language."""
+    found = []
+    for path in sorted((STATIC / "i18n").glob("*.json")):
+        try:
+            name = json.loads(path.read_text(encoding="utf-8")).get("language.name", path.stem)
+        except (OSError, ValueError, AttributeError):
+            log.warning("skipped the unreadable language file %s", path)
+            continue
+        found.append({"code": path.stem, "name": name})
+    return JSONResponse({"languages": found})
 
 
 async def list_tables(request: Request) -> Response:
