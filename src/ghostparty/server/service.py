@@ -288,7 +288,8 @@ class TableService:
     # -- play ------------------------------------------------------------------------
 
     async def act(self, table_id: str, seat: int, token: str, version: int, action: object) -> Message:
-        """Apply a person's action for ``seat`` at the table's ``version``.
+        """Apply a person's action for ``seat`` at the table's ``version``; returns
+        ``{"table": …, "position": …}`` after it (everyone hears of it by an ``update``).
 
         ``action`` is FORMAT.md's dict, except that a roll is asked for with
         ``{"roll": true}`` and the server draws the face.
@@ -314,7 +315,7 @@ class TableService:
                     )
                 live.table = table.with_seat(replace(table.seats[seat], away=False, back=False))
             await self._apply(live, seat, self._decode(live, action))
-            return self._state(live, (seat,))
+            return {"table": self._view(live.table), "position": self._position(live)}
 
     def _decode(self, live: _Live, data: object) -> Action:
         assert live.game is not None
