@@ -26,6 +26,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -80,6 +81,34 @@ actions = SqlTable(
     Column("seat", Integer, nullable=False),
     Column("action", String(200), nullable=False),
 )
+
+
+# The statements of every action, built once (SQLAlchemy then only binds values).
+_UPDATE_TABLE = (
+    update(tables)
+    .where(tables.c.id == bindparam("b_id"), tables.c.version == bindparam("b_version"))
+    .values(
+        {
+            name: bindparam(name)
+            for name in (
+                "status",
+                "version",
+                "first_player",
+                "to_move",
+                "winners",
+                "turn_seconds",
+                "absent_bot",
+                "updated",
+            )
+        }
+    )
+)
+_UPDATE_SEAT = (
+    update(seats)
+    .where(seats.c.table_id == bindparam("b_table"), seats.c.seat == bindparam("b_seat"))
+    .values({name: bindparam(name) for name in ("kind", "bot", "name", "token_hash", "away", "back")})
+)
+_INSERT_ACTION = insert(actions)
 
 
 class Store(Protocol):
@@ -160,20 +189,18 @@ class SqlStore:
     ) -> bool:
         row = _table_row(table)
         del row["id"], row["created"], row["seed"], row["rules"], row["players"]
+        row |= {"b_id": table.id, "b_version": expected_version}
         try:
             with self._writing, self.engine.begin() as conn:
-                result = conn.execute(
-                    update(tables).where(tables.c.id == table.id, tables.c.version == expected_version).values(row)
-                )
-                if result.rowcount != 1:
+                if conn.execute(_UPDATE_TABLE, row).rowcount != 1:
                     raise _Conflict
-                for seat in table.seats if with_seats else ():
-                    values = _seat_row(table.id, seat)
-                    conn.execute(
-                        update(seats).where(seats.c.table_id == table.id, seats.c.seat == seat.seat).values(values)
-                    )
+                if with_seats:
+                    rows = [
+                        _seat_row(table.id, seat) | {"b_table": table.id, "b_seat": seat.seat} for seat in table.seats
+                    ]
+                    conn.execute(_UPDATE_SEAT, rows)
                 if new_actions:
-                    conn.execute(insert(actions), [_action_row(table.id, a) for a in new_actions])
+                    conn.execute(_INSERT_ACTION, [_action_row(table.id, a) for a in new_actions])
         except (_Conflict, IntegrityError):  # another change, maybe by another instance, came first
             return False
         return True
