@@ -179,6 +179,12 @@ def test_make_bot_reads_options() -> None:
     unlimited = make_bot("expectimax:beam=none")
     assert isinstance(unlimited, ExpectimaxBot)
     assert unlimited.beam is None
+    points = make_bot("expectimax:depth=auto,beam=auto,temperature=none")
+    assert isinstance(points, ExpectimaxBot)
+    assert points.temperature is None
+    warm = make_bot("expectimax:temperature=3")
+    assert isinstance(warm, ExpectimaxBot)
+    assert warm.temperature == 3
     mcts = make_bot("mcts:iterations=50,exploration=0.5,rollout=2")
     assert isinstance(mcts, MctsBot)
     assert (mcts.iterations, mcts.exploration, mcts.rollout, mcts.seconds) == (50, 0.5, 2, None)
@@ -202,6 +208,11 @@ def test_make_bot_reads_options() -> None:
         ("mcts:iterations=10,speed=2", r"bad options for bot 'mcts'.*speed"),
         ("expectimax:depth=0", r"depth must be a whole number of at least 1"),
         ("expectimax:beam=0", r"beam must be a whole number"),
+        ("expectimax:depth=deep", r"depth must be a whole number of at least 1 or auto"),
+        ("expectimax:beam=wide", r"beam must be a whole number"),
+        ("expectimax:temperature=0", r"temperature must be a positive number or none"),
+        ("expectimax:temperature=hot", r"temperature must be a positive number"),
+        ("expectimax:temperature=true", r"temperature must be a positive number"),
         ("mcts:iterations=0", r"iterations must be a whole number of at least 1"),
         ("mcts:iterations=abc", r"iterations must be a whole number"),
         ("mcts:rollout=-1", r"rollout must be a whole number"),

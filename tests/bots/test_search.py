@@ -3,6 +3,7 @@ MCTS's budgets and its strength with more iterations."""
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -13,7 +14,20 @@ from ghostparty.bots import ExpectimaxBot, GreedyBot, MctsBot
 from ghostparty.bots import expectimax as expectimax_module
 from ghostparty.bots import mcts as mcts_module
 from ghostparty.bots.evaluation import estimates, utility
-from ghostparty.rules import HUGO, MOVE, ROLL, Move, Position, Roll, apply, legal_actions, position_from_dict
+from ghostparty.rules import (
+    HUGO,
+    MOVE,
+    OVER,
+    ROLL,
+    Move,
+    Position,
+    Roll,
+    apply,
+    legal_actions,
+    position_from_dict,
+    ruleset,
+    start_position,
+)
 from rules.helpers import hugo_pos, mp_pos
 
 from . import positions
@@ -102,9 +116,48 @@ def test_roll_node_is_the_probability_weighted_average(pos: dict[str, Any]) -> N
         values = reply_by_hand(child) if child.phase == MOVE else estimates(child)
         for seat, v in enumerate(values):
             expected[seat] += weight * v
-    assert ExpectimaxBot(depth=2).value(p, 1) == pytest.approx(expected, abs=1e-9)
+    points = ExpectimaxBot(depth=2, temperature=None)  # values in expected spooky points
+    assert points.value(p, 1) == pytest.approx(expected, abs=1e-9)
     # depth 0 is the static evaluation itself
-    assert ExpectimaxBot(depth=2).value(p, 0) == estimates(p)
+    assert points.value(p, 0) == estimates(p)
+
+
+def losses_by_hand(values: list[float], temperature: float) -> list[float]:
+    """Each seat's chance of losing: 1 / (1 + e^(-u/T)), u its estimate minus the best other's."""
+    return [1 / (1 + math.exp(-utility(values, seat) / temperature)) for seat in range(len(values))]
+
+
+@pytest.mark.parametrize("pos", ROLL_POSITIONS)
+def test_with_a_temperature_roll_nodes_average_chances_of_losing(pos: dict[str, Any]) -> None:
+    """With a temperature (the default, 8) the leaves are each seat's chance of losing, a
+    logistic of its utility, and a roll node averages those chances, not the points: a
+    risky move is judged by how often it loses, not by its mean."""
+    p = position_from_dict(pos)
+    bot = ExpectimaxBot(depth=2)
+    assert bot.temperature == 8
+    assert bot.value(p, 0) == pytest.approx(losses_by_hand(estimates(p), 8))
+    expected = [0.0] * p.players
+    for roll, weight in DIE_BY_HAND.items():
+        child = apply(p, roll)
+        if child.phase == MOVE:
+            best = min(
+                (losses_by_hand(estimates(apply(child, a)), 8) for a in legal_actions(child)),
+                key=lambda losses: losses[child.to_move],
+            )
+        else:
+            best = losses_by_hand(estimates(child), 8)
+        for seat, v in enumerate(best):
+            expected[seat] += weight * v
+    assert bot.value(p, 1) == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_finished_game_is_lost_or_shared() -> None:
+    """A finished game's leaf: 0 for the sole winner, 1 - 1/k for k sharing, 1 for the rest."""
+    p = position_from_dict(ROLL_POSITIONS[1].values[0])
+    over = p._replace(phase=OVER, winners=(1,))
+    assert ExpectimaxBot().value(over, 2) == [1.0, 0.0]
+    shared = p._replace(phase=OVER, winners=(0, 1))
+    assert ExpectimaxBot().value(shared, 2) == [0.5, 0.5]
 
 
 def test_midnight_party_number_without_gallery_guests_ends_the_turn() -> None:
@@ -121,7 +174,7 @@ def test_midnight_party_number_without_gallery_guests_ends_the_turn() -> None:
         assert child.phase == ROLL and child.to_move == 1
         for seat, v in enumerate(estimates(child)):
             expected[seat] += weight * v
-    assert ExpectimaxBot().value(p, 1) == pytest.approx(expected, abs=1e-9)
+    assert ExpectimaxBot(temperature=None).value(p, 1) == pytest.approx(expected, abs=1e-9)
 
 
 def test_transposition_cache(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -181,6 +234,34 @@ def test_beam_limits_replies_below_depth_one() -> None:
 def test_depth_must_be_positive() -> None:
     with pytest.raises(ValueError, match="depth"):
         ExpectimaxBot(depth=0)
+
+
+def test_auto_depth_and_beam() -> None:
+    """``auto`` (the default) searches three turns with a beam of 2 between two players,
+    two turns with a beam of 4 among more, in both rule sets; a given depth or beam is
+    kept."""
+    games = {
+        (rules, n): start_position(ruleset(rules), n) for rules in ("hugo", "midnight-party") for n in (2, 3, 4, 8)
+    }
+    auto = ExpectimaxBot()
+    assert {key: auto.settings(p) for key, p in games.items()} == {
+        ("hugo", 2): (3, 2),
+        ("hugo", 3): (2, 4),
+        ("hugo", 4): (2, 4),
+        ("hugo", 8): (2, 4),
+        ("midnight-party", 2): (3, 2),
+        ("midnight-party", 3): (2, 4),
+        ("midnight-party", 4): (2, 4),
+        ("midnight-party", 8): (2, 4),
+    }
+    hugo2, hugo4 = games["hugo", 2], games["hugo", 4]
+    assert ExpectimaxBot(depth=4).settings(hugo4) == (4, 2)
+    assert ExpectimaxBot(depth=2).settings(hugo2) == (2, 4)
+    assert ExpectimaxBot(beam=None).settings(hugo2) == (3, None)
+    assert ExpectimaxBot(depth=1, beam=3).settings(hugo2) == (1, 3)
+    p = position_from_dict(positions.only_safe_room())
+    auto.choose(p, random.Random(0))
+    assert (auto.depth, auto.beam) == auto.settings(p)
 
 
 # -- MCTS -------------------------------------------------------------------------------

@@ -6,17 +6,26 @@ The tree alternates chance nodes (phase ``"roll"``: the five outcomes of
 evaluation (the greedy bot); depth 2 adds the next player's whole turn — every roll and
 that player's best reply — and so on.
 
-With more than two players it is **max-n**: a node's value is a vector of every seat's
-expected spooky points (:func:`~ghostparty.bots.evaluation.estimates`), and each player
-picks the reply best for itself by :func:`~ghostparty.bots.evaluation.utility` (its own
-estimate against the best other). With two players that is plain expectiminimax.
+With more than two players it is **max-n**: a node's value is a vector with an entry per
+seat, and each player picks the reply best for itself. With two players that is plain
+expectiminimax. By default (``temperature=8``) a leaf's entry is the seat's chance of
+losing, a logistic of its :func:`~ghostparty.bots.evaluation.utility` (its expected
+spooky points against the best other's, :func:`~ghostparty.bots.evaluation.estimates`;
+a finished game gives 0 to a sole winner): roll nodes then average chances of losing,
+not points, so a gamble that wins more often is preferred to one that scores better on
+average. ``temperature=none`` searches the expected points themselves.
 Values are cached per (position, depth) in a transposition table for one decision.
 Replies below the root may be limited to the ``beam`` best by the static evaluation.
+``depth`` and ``beam`` default to ``auto``: three turns and a beam of 2 between two
+players — the third turn is the bot's own next move, and it wins measurably more
+(README, the strength ladder) at about 15 ms a move — two turns and a beam of 4 among
+more players, where a third turn would only add another opponent's reply.
 Placement uses the greedy evaluation (a full search over 40 squares gains little).
 """
 
 from __future__ import annotations
 
+import math
 from random import Random
 
 from ghostparty.bots.base import register
@@ -26,19 +35,36 @@ from ghostparty.rules import DIE, MOVE, OVER, ROLL, Action, Position, apply, leg
 
 Values = list[float]
 
+#: Option value: choose by the number of players (:meth:`ExpectimaxBot.settings`).
+AUTO = "auto"
+#: Points of utility that scale the logistic turning estimates into chances of losing.
+TEMPERATURE = 8.0
+
 
 class ExpectimaxBot:
     """Depth-limited expectimax (max-n for 3+ players) with a transposition cache."""
 
     name = "expectimax"
 
-    def __init__(self, depth: int = 2, beam: int | None = 4) -> None:
-        if type(depth) is not int or depth < 1:
-            raise ValueError(f"depth must be a whole number of at least 1, got {depth!r}")
-        if beam is not None and (type(beam) is not int or beam < 1):
-            raise ValueError(f"beam must be a whole number of at least 1 or none, got {beam!r}")
-        self.depth = depth
-        self.beam = beam
+    def __init__(
+        self,
+        depth: int | str = AUTO,
+        beam: int | str | None = AUTO,
+        temperature: float | None = TEMPERATURE,
+    ) -> None:
+        if depth != AUTO and (type(depth) is not int or depth < 1):
+            raise ValueError(f"depth must be a whole number of at least 1 or auto, got {depth!r}")
+        if beam is not None and beam != AUTO and (type(beam) is not int or beam < 1):
+            raise ValueError(f"beam must be a whole number of at least 1, none or auto, got {beam!r}")
+        if temperature is not None and (
+            isinstance(temperature, bool) or not isinstance(temperature, int | float) or temperature <= 0
+        ):
+            raise ValueError(f"temperature must be a positive number or none, got {temperature!r}")
+        self._depth_option = depth
+        self._beam_option = beam
+        self.depth = depth if isinstance(depth, int) else 2
+        self.beam: int | None = beam if not isinstance(beam, str) else 4
+        self.temperature = temperature
         self._greedy = GreedyBot()
         self._cache: dict[tuple[Position, int], Values] = {}
         self._leaves: dict[Position, Values] = {}
@@ -48,12 +74,13 @@ class ExpectimaxBot:
     def choose(self, position: Position, rng: Random) -> Action:
         if position.phase != MOVE:
             return self._greedy.choose(position, rng)
+        self.depth, self.beam = self.settings(position)
         self._cache = {}
         self._leaves = {}
         self.nodes = 0
         seat = position.to_move
         ranked = [
-            (utility(self._after(position, action, self.depth), seat), index, action)
+            (self._score(self._after(position, action, self.depth), seat), index, action)
             for index, action in enumerate(legal_actions(position))
         ]
         if not ranked:
@@ -62,6 +89,17 @@ class ExpectimaxBot:
         best = ranked[0][0]
         ties = [action for value, _, action in ranked if value - best < 1e-9]
         return ties[int(rng.random() * len(ties))] if len(ties) > 1 else ties[0]
+
+    def settings(self, position: Position) -> tuple[int, int | None]:
+        """The depth and beam used in ``position``'s game: the options, or for ``auto``
+        three turns with a beam of 2 between two players (where the third turn is the
+        bot's own next move) and two turns with a beam of 4 among more."""
+        option = self._depth_option
+        depth = option if isinstance(option, int) else 3 if position.players == 2 else 2
+        beam = self._beam_option
+        if isinstance(beam, str):
+            return depth, 2 if depth >= 3 else 4
+        return depth, beam
 
     def value(self, position: Position, depth: int) -> Values:
         """Expected spooky points per seat, looking ``depth`` turns ahead."""
@@ -89,8 +127,15 @@ class ExpectimaxBot:
         values = self._leaves.get(position)
         if values is None:
             self.nodes += 1
-            values = self._leaves[position] = estimates(position)
+            values = estimates(position)
+            if self.temperature is not None:
+                values = _losses(position, values, self.temperature)
+            self._leaves[position] = values
         return values
+
+    def _score(self, values: Values, seat: int) -> float:
+        """What ``seat`` minimises in a value vector."""
+        return values[seat] if self.temperature is not None else utility(values, seat)
 
     def _after(self, position: Position, action: Action, depth: int) -> Values:
         return self.value(apply(position, action), depth - 1)
@@ -100,17 +145,29 @@ class ExpectimaxBot:
         children = [apply(position, action) for action in legal_actions(position)]
         if depth > 1 and self.beam is not None and len(children) > self.beam:
             # Search only the replies that look best statically.
-            children.sort(key=lambda child: utility(self._leaf(child), seat))
+            children.sort(key=lambda child: self._score(self._leaf(child), seat))
             children = children[: self.beam]
         best: Values | None = None
         best_utility = 0.0
         for child in children:
             values = self.value(child, depth - 1)
-            u = utility(values, seat)
+            u = self._score(values, seat)
             if best is None or u < best_utility - 1e-12:
                 best, best_utility = values, u
         assert best is not None
         return best
+
+
+def _losses(position: Position, values: Values, temperature: float) -> Values:
+    """Per seat, a chance of losing in [0, 1]: 1 minus its share of a win once the game
+    is over, else a logistic of its utility (its estimate minus the best other's)."""
+    if position.phase == OVER:
+        share = 1.0 / len(position.winners)
+        return [1.0 - share if seat in position.winners else 1.0 for seat in range(position.players)]
+    return [
+        1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -utility(values, seat) / temperature))))
+        for seat in range(len(values))
+    ]
 
 
 register("expectimax", ExpectimaxBot, level=2)
