@@ -1,0 +1,403 @@
+// The replay page: /r/{id} replays a finished table, /replay an uploaded game record.
+//
+// Stable hooks for tests (data-testid unless said otherwise):
+//   replay         <main>; data-step = the action shown (-1: the start, before any),
+//                  data-steps = how many actions, data-playing, data-busy ("true" while
+//                  an action is being animated), data-source = table | upload
+//   replay-first, replay-back, replay-play, replay-forward, replay-last   the buttons
+//   replay-slider  a range input: 0 = the start, k = after action k-1
+//   replay-counter "action k of n"; step-lines: the shown action's sentences
+//   log            every action, log-entry per action (data-index, click to jump;
+//                  aria-current="step" on the one shown)
+//   download       the game record; upload-panel, record-file, upload, upload-error
+//   board, guest (data-seat, data-loc), hugo (data-loc), die (data-face) as in play
+//   seats          seat (data-seat) with score (data-seat) per seat
+
+import { api } from "./api.js";
+import { play, Scene } from "./animate.js";
+import { BoardView } from "./board.js";
+import { el, fill, sleep } from "./dom.js";
+import { applyI18n, errorText, initI18n, languageSwitch, t } from "./i18n.js";
+import { colour, narrate } from "./narrate.js";
+import { rulesHelpButton } from "./rules-help.js";
+import { chip } from "./panels.js";
+import { colourHex, setColours } from "./seats.js";
+import { loadSpeed, saveSpeed } from "./store.js";
+
+const $ = (id) => document.getElementById(id);
+const PLAY_PAUSE = { normal: 700, fast: 200, off: 120 };
+
+const R = {
+  data: null, // {record, start, steps}
+  table: null, // the table (names) for /r/{id}
+  board: null,
+  boardRules: null,
+  scene: new Scene(),
+  current: -1,
+  generation: 0,
+  playing: false,
+  busy: false,
+  speed: loadSpeed(),
+  blobUrl: null,
+};
+
+function positionAt(index) {
+  return index < 0 ? R.data.start : R.data.steps[index].position;
+}
+
+function stepCount() {
+  return R.data ? R.data.steps.length : 0;
+}
+
+async function ensureBoard(rules) {
+  if (R.boardRules === rules) return;
+  const data = await api.board(rules);
+  setColours(data.colours);
+  R.board = new BoardView($("board-wrap"), data, () => {});
+  R.boardRules = rules;
+}
+
+/** The face the die shows after action `index`: the last roll so far. */
+function dieAt(index) {
+  for (let i = index; i >= 0; i--) {
+    const action = R.data.steps[i].action;
+    if (action && "roll" in action) return action.roll;
+  }
+  return null;
+}
+
+function banner(text) {
+  const node = $("banner");
+  node.textContent = text;
+  node.hidden = false;
+  node.classList.remove("show");
+  void node.offsetWidth;
+  node.classList.add("show");
+  clearTimeout(banner.timer);
+  banner.timer = setTimeout(() => {
+    node.hidden = true;
+  }, 1600);
+}
+
+const BANNERS = {
+  round_ended: (e) => t("banner.round_over", { round: e.round }),
+  round_started: (e) => t("banner.round_begins", { round: e.round }),
+  game_over: () => t("banner.game_over"),
+};
+
+/** Play one action's events on the board, in the page's language. */
+async function animate(step, generation, scores) {
+  const ui = {
+    board: R.board,
+    speed: () => (document.hidden ? "off" : R.speed),
+    isCurrent: () => generation === R.generation,
+    score: (seat, value) => {
+      scores[seat] = value;
+      renderSeats(scores);
+    },
+    clock: (time) => R.board.setCentre({ ...positionAt(step.index - 1), clock: time }, R.data.record.players),
+    banner: () => {},
+  };
+  for (const event of step.events ?? []) {
+    if (!ui.isCurrent()) return;
+    if (BANNERS[event.type] && R.speed !== "off") banner(BANNERS[event.type](event));
+    await play([event], R.scene, ui);
+  }
+}
+
+/** Show the position after action `index` (-1: the start); animate one step forward. */
+async function go(index, { animate: animated = false } = {}) {
+  if (!R.data) return;
+  const target = Math.max(-1, Math.min(stepCount() - 1, index));
+  R.generation += 1;
+  const generation = R.generation;
+  const forward = animated && target === R.current + 1 && R.speed !== "off";
+  R.current = target;
+  renderControls();
+  if (forward) {
+    const step = R.data.steps[target];
+    setBusy(true);
+    R.scene.reconcile(positionAt(target - 1));
+    R.board.setGuests(R.scene.guests);
+    R.board.setHugo(R.scene.hugo);
+    await animate(step, generation, [...(positionAt(target - 1).scores ?? [])]);
+    if (generation !== R.generation) return;
+  }
+  showPosition();
+  setBusy(false);
+}
+
+function showPosition() {
+  const position = positionAt(R.current);
+  R.scene.reconcile(position);
+  R.board.setGuests(R.scene.guests);
+  R.board.setHugo(R.scene.hugo);
+  R.board.setCentre(position, R.data.record.players);
+  R.board.showDie(dieAt(R.current));
+  R.board.setTargets();
+  const root = $("replay");
+  root.dataset.step = String(R.current);
+  root.dataset.phase = position.phase ?? "";
+  renderSeats(position.scores ?? []);
+}
+
+function setBusy(busy) {
+  R.busy = busy;
+  $("replay").dataset.busy = busy ? "true" : "false";
+}
+
+// ---------------------------------------------------------------- panels
+
+function seatName(seat) {
+  const info = R.table?.seats?.[seat];
+  const name = info?.name || (info?.kind === "bot" ? t("seat.bot_name", { level: t(`bot.${info.bot}`) }) : null);
+  return name ? `${colour(seat)} · ${name}` : colour(seat);
+}
+
+function renderSeats(scores) {
+  const players = R.data.record.players;
+  const position = positionAt(R.current);
+  const winners = position.phase === "over" ? (position.winners ?? []) : [];
+  const rows = [];
+  for (let seat = 0; seat < players; seat++) {
+    const toMove = position.phase !== "over" && position.to_move === seat;
+    const row = el(
+      "li",
+      { class: `seat${toMove ? " to-move" : ""}`, "data-testid": "seat", "data-seat": seat, "data-to-move": toMove ? "true" : "false" },
+      el(
+        "div",
+        { class: "seat-head" },
+        chip(seat),
+        el("span", { class: "seat-name" }, seatName(seat)),
+        winners.includes(seat) ? el("span", { class: "tag tag-win" }, t("seat.winner")) : null,
+        el("span", { class: "seat-score", "data-testid": "score", "data-seat": seat, title: t("seat.points") }, String(scores[seat] ?? "")),
+      ),
+    );
+    row.style.setProperty("--seat", colourHex(seat));
+    rows.push(row);
+  }
+  fill($("seats"), ...rows);
+}
+
+function renderControls() {
+  const n = stepCount();
+  const i = R.current;
+  $("first").disabled = i < 0;
+  $("back").disabled = i < 0;
+  $("forward").disabled = i >= n - 1;
+  $("last").disabled = i >= n - 1;
+  $("play").textContent = R.playing ? t("replay.pause") : t("replay.play");
+  $("play").disabled = n === 0;
+  const slider = $("slider");
+  slider.max = String(n);
+  slider.value = String(i + 1);
+  $("counter").textContent = i < 0 ? t("replay.at_start", { n }) : t("replay.counter", { k: i + 1, n });
+  const lines = i < 0 ? [t("replay.start_lines")] : narrate(R.data.steps[i].events ?? []);
+  fill($("step-lines"), ...lines.map((line) => el("p", { class: "step-line", "data-testid": "step-line" }, line)));
+  $("replay").dataset.playing = R.playing ? "true" : "false";
+  for (const item of $("log").querySelectorAll(".current")) {
+    item.classList.remove("current");
+    item.removeAttribute("aria-current");
+  }
+  const item = $("log").querySelector(`[data-index="${i}"]`);
+  if (item) {
+    item.classList.add("current");
+    item.setAttribute("aria-current", "step");
+    const list = $("log");
+    const top = item.offsetTop;
+    if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+    }
+  }
+}
+
+function renderLog() {
+  const items = R.data.steps.map((step) => {
+    const text = el("span", { class: "log-text" });
+    narrate(step.events ?? []).forEach((line, k) => {
+      if (k) text.append(el("br"));
+      text.append(line);
+    });
+    const item = el(
+      "li",
+      { class: "log-entry replay-entry", "data-testid": "log-entry", "data-index": step.index, tabindex: "0", role: "button" },
+      el("span", { class: "log-number" }, String(step.index + 1)),
+      step.seat !== null && step.seat !== undefined ? chip(step.seat) : null,
+      text,
+    );
+    const jump = () => {
+      stop();
+      go(step.index);
+    };
+    item.addEventListener("click", jump);
+    item.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        jump();
+      }
+    });
+    return item;
+  });
+  fill($("log"), ...items);
+}
+
+// ---------------------------------------------------------------- playing
+
+function stop() {
+  R.playing = false;
+  renderControls();
+}
+
+async function playAll() {
+  if (R.playing) {
+    stop();
+    return;
+  }
+  if (R.current >= stepCount() - 1) await go(-1);
+  R.playing = true;
+  renderControls();
+  while (R.playing && R.current < stepCount() - 1) {
+    await go(R.current + 1, { animate: true });
+    if (!R.playing) break;
+    await sleep(PLAY_PAUSE[R.speed] ?? PLAY_PAUSE.normal);
+  }
+  R.playing = false;
+  renderControls();
+}
+
+// ---------------------------------------------------------------- loading
+
+async function show(data, { name, download }) {
+  R.data = data;
+  R.current = -1;
+  R.playing = false;
+  await ensureBoard(data.record.rules);
+  $("replay-name").textContent = name;
+  $("replay").dataset.steps = String(data.steps.length);
+  $("player").hidden = false;
+  const rules = t(`rules.${data.record.rules}`);
+  $("status").textContent = t("replay.summary", { rules, players: data.record.players, n: data.steps.length });
+  const link = $("download");
+  if (R.blobUrl) URL.revokeObjectURL(R.blobUrl);
+  R.blobUrl = null;
+  if (download) {
+    link.href = download;
+    link.setAttribute("download", "");
+  } else {
+    R.blobUrl = URL.createObjectURL(new Blob([JSON.stringify(data.record, null, 1)], { type: "application/json" }));
+    link.href = R.blobUrl;
+    link.setAttribute("download", "ghostparty-record.json");
+  }
+  renderLog();
+  R.scene = new Scene();
+  await go(-1);
+}
+
+async function upload(event) {
+  event.preventDefault();
+  const error = $("upload-error");
+  error.hidden = true;
+  const file = $("record-file").files[0];
+  if (!file) {
+    error.textContent = t("replay.no_file");
+    error.hidden = false;
+    return;
+  }
+  let response;
+  try {
+    const text = await file.text();
+    response = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+  } catch {
+    error.textContent = t("error.network");
+    error.hidden = false;
+    return;
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok || !data) {
+    error.textContent = errorText(data?.error ?? { code: "http", message: `HTTP ${response.status}` });
+    error.hidden = false;
+    return;
+  }
+  R.table = null;
+  stop();
+  await show(data, { name: file.name });
+}
+
+function setupChrome() {
+  $("lang-slot").replaceWith(rulesHelpButton(() => R.data?.record.rules ?? "hugo"), languageSwitch());
+  const speed = $("speed");
+  speed.value = R.speed;
+  speed.addEventListener("change", () => {
+    R.speed = speed.value;
+    saveSpeed(R.speed);
+  });
+  $("first").addEventListener("click", () => {
+    stop();
+    go(-1);
+  });
+  $("back").addEventListener("click", () => {
+    stop();
+    go(R.current - 1);
+  });
+  $("forward").addEventListener("click", () => {
+    stop();
+    go(R.current + 1, { animate: true });
+  });
+  $("last").addEventListener("click", () => {
+    stop();
+    go(stepCount() - 1);
+  });
+  $("play").addEventListener("click", playAll);
+  $("slider").addEventListener("input", () => {
+    const value = Number($("slider").value);
+    stop();
+    go(value - 1);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (!R.data || event.target.closest("input, select, textarea, [role=button]")) return;
+    if (event.key === "ArrowRight") {
+      stop();
+      go(R.current + 1, { animate: true });
+    } else if (event.key === "ArrowLeft") {
+      stop();
+      go(R.current - 1);
+    }
+  });
+  $("upload-form").addEventListener("submit", upload);
+}
+
+async function main() {
+  await initI18n();
+  applyI18n();
+  setupChrome();
+  const parts = location.pathname.split("/");
+  const tableId = parts[1] === "r" ? decodeURIComponent(parts[2] || "") : "";
+  const root = $("replay");
+  if (!tableId) {
+    root.dataset.source = "upload";
+    $("upload-panel").hidden = false;
+    $("status").textContent = t("replay.choose_file");
+    document.title = t("replay.title");
+    return;
+  }
+  root.dataset.source = "table";
+  try {
+    const [data, answer] = await Promise.all([
+      fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`).then(async (response) => {
+        const body = await response.json().catch(() => null);
+        if (!response.ok) throw body?.error ?? { code: "http", message: `HTTP ${response.status}` };
+        return body;
+      }),
+      api.table(tableId).catch(() => null),
+    ]);
+    R.table = answer?.table ?? null;
+    await show(data, { name: t("replay.table_name", { id: tableId }), download: `/api/tables/${encodeURIComponent(tableId)}/record` });
+    document.title = `${t("replay.title")} · ${tableId}`;
+  } catch (error) {
+    $("status").textContent = errorText(error);
+    root.dataset.source = "missing";
+    $("upload-panel").hidden = false;
+  }
+}
+
+main();
