@@ -21,8 +21,8 @@ Message = dict[str, Any]
 
 
 @contextmanager
-def server(url: str, seed: int = 1) -> Iterator[TestClient]:
-    with TestClient(create_app(url, bot_delay=0.0, seed=seed)) as client:
+def server(url: str, seed: int = 1, tables_per_minute: float = 1000) -> Iterator[TestClient]:
+    with TestClient(create_app(url, bot_delay=0.0, seed=seed, tables_per_minute=tables_per_minute)) as client:
         yield client
 
 
@@ -411,3 +411,12 @@ def test_any_message_gets_an_answer_and_never_breaks_the_game(client: TestClient
     # Whatever was sent, the game is whole: its record replays to the position shown.
     record = GameRecord.from_dict(client.get(f"/api/tables/{table_id}/record").json())
     assert position_to_dict(record.final()) == state["position"]
+
+
+def test_one_address_may_create_only_so_many_tables(sqlite_url: str) -> None:
+    with server(sqlite_url, tables_per_minute=3) as client:
+        body = {"rules": "hugo", "seats": [HUMAN, HUMAN]}
+        answers = [client.post("/api/tables", json=body) for _ in range(4)]
+        assert [a.status_code for a in answers] == [201, 201, 201, 429]
+        assert error(answers[-1]) == "rate_limited"
+        assert len(client.get("/api/tables").json()["open"]) == 3

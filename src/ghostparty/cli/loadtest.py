@@ -109,7 +109,9 @@ def _server(url: str | None, database: str | None, redis: str | None) -> Iterato
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         command = [sys.executable, "-m", "ghostparty.cli.main", "serve", "--port", str(port), "--database", store]
-        command += ["--bot-delay", "0", "--log-level", "warning"] + (["--redis", redis] if redis else [])
+        command += ["--bot-delay", "0", "--max-new-tables", "1000000", "--log-level", "warning"] + (
+            ["--redis", redis] if redis else []
+        )
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         try:

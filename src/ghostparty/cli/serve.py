@@ -30,7 +30,15 @@ import click
 @click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
-def serve(host: str, port: int, database: str | None, redis: str | None, bot_delay: float, log_level: str) -> None:
+def serve(
+    host: str,
+    port: int,
+    database: str | None,
+    redis: str | None,
+    bot_delay: float,
+    max_new_tables: float,
+    log_level: str,
+) -> None:
     """Run the game server: a lobby and live games in the browser, bots in empty seats.
 
     \b
@@ -50,7 +58,7 @@ def serve(host: str, port: int, database: str | None, redis: str | None, bot_del
         raise click.BadParameter(
             f"{url!r} is not a database URL (e.g. sqlite:///games.db)", param_hint="--database"
         ) from None
-    app = create_app(url, redis_url=redis, bot_delay=bot_delay)
+    app = create_app(url, redis_url=redis, bot_delay=bot_delay, tables_per_minute=max_new_tables)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"Ghost Party: http://{shown}:{port}  (store: {_safe(url)})")
     click.echo("Press Ctrl-C to stop.")

@@ -82,13 +82,15 @@ def create_app(
     redis_url: str | None = None,
     bot_delay: float = 0.5,
     seed: int | None = None,
+    tables_per_minute: float = 30.0,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
     ``database_url`` is any SQLAlchemy URL (``sqlite:///games.db``,
     ``postgresql://user@host/db``), or give a ``store``; ``redis_url`` carries change
     notices between server instances through Redis (else in-process, or give a
-    ``pubsub``); ``seed`` makes table ids,
+    ``pubsub``); ``tables_per_minute`` is how many tables one address may create a
+    minute (bursts of as many); ``seed`` makes table ids,
     seeds and tokens reproducible (tests only).
     """
 
@@ -114,6 +116,7 @@ def create_app(
             the_store, the_pubsub, bot_delay=bot_delay, rng=Random(seed) if seed is not None else None
         )
         app.state.service = service
+        app.state.creation_limits = _AddressLimits(tables_per_minute / 60, tables_per_minute)
         app.state.pubsub = the_pubsub
         resumed = await service.resume()
         service.run_timers()
@@ -263,6 +266,9 @@ async def list_tables(request: Request) -> Response:
 
 
 async def create_table(request: Request) -> Response:
+    address = request.client.host if request.client else "?"
+    if not request.app.state.creation_limits.allow(address):
+        raise ServiceError("rate_limited", "too many new tables from this address: wait a minute", 429)
     body = await _body(request, CreateTable)
     seats = [SeatSpec(seat.kind, seat.bot) for seat in body.seats]
     table = await _service(request).create_table(
@@ -364,6 +370,22 @@ class _RateLimit:
             self.tokens -= 1
             return True
         return False
+
+
+class _AddressLimits:
+    """One :class:`_RateLimit` per client address, forgetting the idle ones."""
+
+    def __init__(self, rate: float, burst: float, most: int = 10_000) -> None:
+        self.rate, self.burst, self.most = rate, burst, most
+        self.buckets: dict[str, _RateLimit] = {}
+
+    def allow(self, address: str) -> bool:
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= self.most:  # keep memory bounded: start afresh
+                self.buckets.clear()
+            bucket = self.buckets[address] = _RateLimit(self.rate, self.burst)
+        return bucket.allow()
 
 
 class _Connection:
