@@ -150,7 +150,7 @@ function setBusy(busy) {
 
 function seatName(seat) {
   const info = R.table?.seats?.[seat];
-  const name = info?.name || (info?.kind === "bot" ? t("seat.bot_name", { level: t(`bot.${info.bot}`) }) : null);
+  const name = info?.kind === "bot" ? t("seat.bot_name", { level: t(`bot.${info.bot}`) }) : info?.name;
   return name ? `${colour(seat)} · ${name}` : colour(seat);
 }
 
