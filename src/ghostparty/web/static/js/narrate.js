@@ -94,3 +94,13 @@ export function narrate(events) {
   }
   return lines;
 }
+
+/** An action alone in words (for log entries that come without their events). */
+export function describeAction(seat, action) {
+  const who = colour(seat);
+  if ("roll" in action) return t("narrate.rolled", { who, face: face(action.roll) });
+  if ("place" in action) return t("narrate.placed", { who, square: action.place });
+  if ("from" in action) return t("narrate.moved", { who, from: place(action.from), to: place(action.to) });
+  if ("pass" in action) return t("narrate.passed", { who });
+  return who;
+}
