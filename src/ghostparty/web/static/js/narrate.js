@@ -49,7 +49,7 @@ export function describe(event) {
       return tn("narrate.captured", event.seats.length, {
         who: seats(event.seats),
         square: event.square,
-        step: event.step,
+        step: place(event.step),
         points: event.points,
       });
     case "score_changed":
@@ -61,7 +61,7 @@ export function describe(event) {
     case "passed":
       return t(event.chosen ? "narrate.passed" : "narrate.cannot_move", { who: colour(event.seat) });
     case "sent_to_cellar":
-      return t("narrate.wine_cellar", { who: colour(event.seat), square: event.square, step: event.step });
+      return t("narrate.wine_cellar", { who: colour(event.seat), square: event.square, step: place(event.step) });
     case "round_ended": {
       const scores = event.scores.map((p, s) => `${colour(s)} ${p > 0 ? "+" : ""}${p}`).join(", ");
       return t("narrate.round_ended", { round: event.round, scores });
