@@ -1,0 +1,136 @@
+// The server's HTTP API and the table WebSocket (docs/PROTOCOL.md).
+
+/** An error answer of the API: {code, message, status}. */
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function request(method, path, body) {
+  const options = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError("network", "The server cannot be reached.", 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(error.code || "http", error.message || `HTTP ${response.status}`, response.status);
+  }
+  return data;
+}
+
+export const api = {
+  bots: () => request("GET", "/api/bots"),
+  board: (rules) => request("GET", `/api/boards/${encodeURIComponent(rules)}`),
+  tables: () => request("GET", "/api/tables"),
+  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
+  create: (body) => request("POST", "/api/tables", body),
+  join: (id, seat, name) => request("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
+  leave: (id, seat, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { seat, token }),
+  start: (id, seat, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, { seat, token }),
+};
+
+/** A table's share link. */
+export function tableUrl(id) {
+  return `${location.origin}/t/${encodeURIComponent(id)}`;
+}
+
+/**
+ * One WebSocket to a table that says hello with the held tokens, reconnects with
+ * backoff when it closes and says hello again (which brings the state back).
+ *
+ * handlers: {state(msg), update(msg), error(msg), connection(isUp)}
+ */
+export class TableSocket {
+  constructor(tableId, getTokens, handlers) {
+    this.tableId = tableId;
+    this.getTokens = getTokens;
+    this.handlers = handlers;
+    this.ws = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.pingTimer = null;
+    this.retryTimer = null;
+  }
+
+  open() {
+    this.closed = false;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.attempt = 0;
+      this.hello();
+      this.handlers.connection?.(true);
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+    });
+    ws.addEventListener("message", (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      const handler = this.handlers[msg.type];
+      if (handler) handler(msg);
+    });
+    ws.addEventListener("close", () => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.closed) return;
+      this.handlers.connection?.(false);
+      this.scheduleReconnect();
+    });
+  }
+
+  scheduleReconnect() {
+    const base = Math.min(8000, 400 * 2 ** this.attempt);
+    const delay = base / 2 + Math.random() * (base / 2);
+    this.attempt += 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  /** Say hello again, e.g. after joining a seat: the server answers with state. */
+  hello() {
+    return this.send({ type: "hello", tokens: this.getTokens() });
+  }
+
+  sync() {
+    return this.send({ type: "sync" });
+  }
+
+  act(seat, version, action) {
+    return this.send({ type: "act", seat, version, action });
+  }
+
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,412 @@
+// The board in SVG: gallery, rooms, cellar steps, clock, die, guests and Hugo.
+// Drawn once per board; afterwards only tokens, highlights and the centre change.
+
+import { svg, clear } from "./dom.js";
+import { S, makeLayout, slot, boxOf } from "./layout.js";
+import { colourHex, inkOn, seatLetter } from "./seats.js";
+import { t } from "./i18n.js";
+
+const SHIELD_FILL = { neutral: "#c9c2b3", red: "#c8352c", green: "#2f9a52" };
+
+/** Hugo's speed after each clock time (RULES.md §5.3), for the clock's caption. */
+const CLOCK_SPEED = { "23:45": 3, "24:00": 3, "1:00": 4, "2:00": 5, "3:00": 6, "4:00": 7 };
+
+function shieldPath(x, y, size) {
+  const w = size * 0.8;
+  const h = size;
+  return [
+    `M${x - w / 2},${y - h / 2}`,
+    `H${x + w / 2}`,
+    `V${y}`,
+    `Q${x + w / 2},${y + h * 0.35} ${x},${y + h / 2}`,
+    `Q${x - w / 2},${y + h * 0.35} ${x - w / 2},${y}`,
+    "Z",
+  ].join(" ");
+}
+
+function ghostPath(size) {
+  // A friendly ghost centred on 0,0: round head, wavy hem.
+  const w = size * 0.42;
+  const top = -size * 0.5;
+  const hem = size * 0.42;
+  const waves = 4;
+  let d = `M${-w},${hem} V${top + w} A${w},${w} 0 0 1 ${w},${top + w} V${hem}`;
+  const step = (2 * w) / waves;
+  for (let i = 0; i < waves; i++) {
+    const x0 = w - i * step;
+    d += ` Q${x0 - step / 2},${hem + (i % 2 ? -size * 0.12 : size * 0.12)} ${x0 - step},${hem}`;
+  }
+  return `${d} Z`;
+}
+
+function hugoFigure(size) {
+  return svg(
+    "g",
+    { class: "hugo-figure" },
+    svg("path", { d: ghostPath(size), class: "hugo-body" }),
+    svg("ellipse", { cx: -size * 0.14, cy: -size * 0.16, rx: size * 0.07, ry: size * 0.1, class: "hugo-eye" }),
+    svg("ellipse", { cx: size * 0.14, cy: -size * 0.16, rx: size * 0.07, ry: size * 0.1, class: "hugo-eye" }),
+    svg("ellipse", { cx: 0, cy: size * 0.08, rx: size * 0.1, ry: size * 0.07, class: "hugo-mouth" }),
+  );
+}
+
+const PIPS = {
+  1: [[0, 0]],
+  2: [[-1, -1], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+};
+
+/** A room's name, shrunk to fit `width` when it is long (German has long words). */
+function roomLabel(x, y, text, width) {
+  const label = svg("text", { x, y, class: "room-label" }, text);
+  const estimate = text.length * 6.1; // at 11px
+  if (estimate > width) label.style.fontSize = `${Math.max(7, (11 * width) / estimate).toFixed(1)}px`;
+  return label;
+}
+
+export class BoardView {
+  /**
+   * @param {HTMLElement} container where the SVG goes
+   * @param {object} board GET /api/boards/{rules}
+   * @param {(location: string) => void} onPick called with a location when clicked
+   */
+  constructor(container, board, onPick) {
+    this.board = board;
+    this.layout = makeLayout(board);
+    this.tokens = new Map(); // guest id -> <g>
+    const { width, height } = this.layout;
+    this.root = svg("svg", {
+      class: "board",
+      viewBox: `0 0 ${width} ${height}`,
+      role: "img",
+      "aria-label": t("board.aria", { rules: t(`rules.${board.rules}`) }),
+      "data-testid": "board",
+      "data-rules": board.rules,
+    });
+    this.defs();
+    this.root.append(svg("rect", { x: 0, y: 0, width, height, rx: 24, class: "board-bg" }));
+    this.drawInside();
+    this.drawRooms();
+    this.drawGallery();
+    this.drawStairs();
+    this.tokenLayer = svg("g", { class: "tokens" });
+    this.hugo = svg("g", { class: "hugo", "data-testid": "hugo", "data-loc": "" }, hugoFigure(S * 0.9));
+    this.root.append(this.tokenLayer, this.hugo);
+    this.root.addEventListener("click", (event) => {
+      const target = event.target.closest("[data-square],[data-location],[data-guest]");
+      if (!target) return;
+      const loc = target.dataset.square || target.dataset.location || target.dataset.loc;
+      if (loc) onPick(loc);
+    });
+    clear(container).append(this.root);
+  }
+
+  defs() {
+    const grad = (id, stops, attrs = {}) =>
+      svg(
+        "linearGradient",
+        { id, x1: 0, y1: 0, x2: 0, y2: 1, ...attrs },
+        stops.map(([offset, colour]) => svg("stop", { offset, "stop-color": colour })),
+      );
+    this.root.append(
+      svg(
+        "defs",
+        {},
+        grad("gp-stone", [["0", "#5b5563"], ["1", "#3f3a47"]]),
+        grad("gp-room", [["0", "#b0703a"], ["1", "#7a4522"]]),
+        grad("gp-hall", [["0", "#2b2433"], ["1", "#1d1824"]]),
+        grad("gp-arrow", [["0", "#e8c15a"], ["1", "#b98a27"]]),
+        svg(
+          "radialGradient",
+          { id: "gp-candle", cx: "50%", cy: "30%", r: "70%" },
+          svg("stop", { offset: "0", "stop-color": "#ffd889", "stop-opacity": "0.55" }),
+          svg("stop", { offset: "1", "stop-color": "#ffd889", "stop-opacity": "0" }),
+        ),
+      ),
+    );
+  }
+
+  drawInside() {
+    const { inside } = this.layout;
+    const g = svg("g", { class: "inside" });
+    g.append(svg("rect", { x: inside.x - 6, y: inside.y - 6, width: inside.w + 12, height: inside.h + 12, rx: 10, class: "hall" }));
+    // Title and the centre pieces: clock or round, and the die.
+    const title = svg("text", { x: inside.x + inside.w / 2, y: inside.y + 34, class: "board-title" }, t("board.title"));
+    const sub = svg(
+      "text",
+      { x: inside.x + inside.w / 2, y: inside.y + 56, class: "board-sub" },
+      t(`board.sub.${this.board.rules}`),
+    );
+    g.append(title, sub);
+    const cx = inside.x + inside.w - 110;
+    const cy = inside.y + 70;
+    this.centre = svg("g", { class: "centre", transform: `translate(${cx},${cy})` });
+    this.dieBox = svg("g", { class: "die", "data-testid": "die", "data-face": "", transform: `translate(${inside.x + 60},${inside.y + 60})` });
+    g.append(this.centre, this.dieBox);
+    this.root.append(g);
+  }
+
+  drawRooms() {
+    const g = svg("g", { class: "rooms" });
+    for (const box of Object.values(this.layout.rooms)) {
+      const door = this.layout.squares[box.doorSquare];
+      const room = svg("g", {
+        class: `room shield-${box.shield}`,
+        "data-testid": "room",
+        "data-location": box.location,
+        "data-shield": box.shield,
+        "data-door": box.doorSquare,
+      });
+      // The doorway between the gallery square and the room.
+      const vertical = box.side === "top" || box.side === "bottom";
+      const dw = 22;
+      const doorway = vertical
+        ? { x: door.x + S / 2 - dw / 2, y: box.side === "top" ? box.y + box.h - 2 : door.y + S - 2, width: dw, height: 12 }
+        : { x: box.side === "left" ? box.x + box.w - 2 : door.x + S - 2, y: door.y + S / 2 - dw / 2, width: 12, height: dw };
+      room.append(svg("rect", { ...doorway, class: "doorway" }));
+      room.append(svg("rect", { x: box.x, y: box.y, width: box.w, height: box.h, rx: 8, class: "room-box" }));
+      room.append(svg("rect", { x: box.x, y: box.y, width: box.w, height: box.h, rx: 8, class: "room-glow" }));
+      const cx = box.x + box.w / 2;
+      const name = t(`room.${box.id}`);
+      if (vertical) {
+        const lines = name.split(/\s+/).slice(0, 3);
+        lines.forEach((line, i) => room.append(roomLabel(cx, box.y + 15 + i * 12, line, box.w - 6)));
+        room.append(svg("path", { d: shieldPath(cx, box.y + 46, 18), class: "shield" }));
+      } else {
+        room.append(roomLabel(cx, box.y + 15, name, box.w - 8));
+        room.append(svg("path", { d: shieldPath(box.x + 15, box.y + 38, 17), class: "shield" }));
+      }
+      room.querySelector(".shield").setAttribute("fill", SHIELD_FILL[box.shield] ?? SHIELD_FILL.neutral);
+      if (box.shield !== "neutral") {
+        const mark = box.shield === "red" ? "+1" : "−3";
+        const [sx, sy] = vertical ? [cx, box.y + 50] : [box.x + 15, box.y + 42];
+        room.append(svg("text", { x: sx, y: sy, class: "shield-mark" }, mark));
+      }
+      room.append(svg("title", {}, t("board.room_title", { room: name, shield: t(`shield.${box.shield}`), door: box.doorSquare })));
+      g.append(room);
+    }
+    this.root.append(g);
+  }
+
+  drawGallery() {
+    const g = svg("g", { class: "gallery" });
+    const doors = new Map(Object.values(this.layout.rooms).map((r) => [r.doorSquare, r]));
+    for (const cell of Object.values(this.layout.squares)) {
+      const isArrow = cell.name === this.board.arrow;
+      const sq = svg("g", {
+        class: `square${isArrow ? " arrow" : ""}${doors.has(cell.name) ? " door" : ""}`,
+        "data-testid": "square",
+        "data-square": cell.name,
+      });
+      sq.append(svg("rect", { x: cell.x + 1, y: cell.y + 1, width: S - 2, height: S - 2, rx: 5, class: "square-box" }));
+      sq.append(svg("text", { x: cell.x + 5, y: cell.y + 13, class: "square-num" }, cell.name.slice(1)));
+      if (isArrow) sq.append(this.arrowMark(cell));
+      g.append(sq);
+    }
+    this.root.append(g);
+  }
+
+  arrowMark(cell) {
+    // An arrow pointing clockwise along the gallery from the arrow square.
+    const angle = { left: -90, top: 0, right: 90, bottom: 180 }[cell.side] ?? 0;
+    const cx = cell.x + S / 2;
+    const cy = cell.y + S / 2 + 4;
+    return svg("path", {
+      d: "M-14,-5 H4 V-13 L17,0 L4,13 V5 H-14 Z",
+      transform: `translate(${cx},${cy}) rotate(${angle})`,
+      class: "arrow-mark",
+    });
+  }
+
+  drawStairs() {
+    const g = svg("g", { class: "stairs" });
+    const boxes = Object.values(this.layout.steps);
+    const total = this.layout.stepCount;
+    for (const box of boxes) {
+      const shade = 0.12 + (0.5 * box.depth) / Math.max(1, total - 1);
+      const step = svg("g", { class: "step", "data-testid": "step", "data-location": box.location, "data-value": box.value });
+      step.append(svg("rect", { x: box.x + 1, y: box.y + 1, width: box.w - 2, height: box.h - 2, rx: 3, class: "step-box" }));
+      step.append(svg("rect", { x: box.x + 1, y: box.y + 1, width: box.w - 2, height: box.h - 2, rx: 3, class: "step-shade", "fill-opacity": shade.toFixed(2) }));
+      step.append(svg("text", { x: box.x + box.w / 2, y: box.y + 14, class: "step-value" }, String(box.value)));
+      step.append(svg("title", {}, t("board.step_title", { value: box.value })));
+      g.append(step);
+    }
+    const start = this.layout.start;
+    if (start) {
+      const cell = svg("g", { class: "step start", "data-testid": "hugo-start", "data-location": start.location });
+      cell.append(svg("rect", { x: start.x + 1, y: start.y + 1, width: start.w - 2, height: start.h - 2, rx: 3, class: "start-box" }));
+      cell.append(svg("text", { x: start.x + start.w / 2, y: start.y + 14, class: "step-value" }, t("board.start")));
+      g.append(cell);
+    }
+    const first = boxes[0];
+    if (first) {
+      const label = svg("text", { x: first.x + 2, y: first.y - 8, class: "stairs-label" }, t("board.stairs"));
+      g.append(label);
+    }
+    this.root.append(g);
+  }
+
+  /** Draw the guests: [{id, seat, loc}] (ids keep each token's element across moves). */
+  setGuests(guests) {
+    const byLoc = new Map();
+    for (const guest of guests) {
+      if (!byLoc.has(guest.loc)) byLoc.set(guest.loc, []);
+      byLoc.get(guest.loc).push(guest);
+    }
+    const seen = new Set();
+    for (const [loc, list] of byLoc) {
+      list.sort((a, b) => a.seat - b.seat || a.id - b.id);
+      list.forEach((guest, i) => {
+        const place = slot(this.layout, loc, i, list.length);
+        let token = this.tokens.get(guest.id);
+        if (!token) {
+          token = this.makeToken(guest);
+          this.tokens.set(guest.id, token);
+          this.tokenLayer.append(token);
+        }
+        token.dataset.seat = String(guest.seat);
+        token.dataset.loc = loc;
+        token.dataset.guest = `${guest.seat}:${loc}`;
+        token.style.transform = `translate(${place.x}px, ${place.y}px) scale(${(place.r / 17).toFixed(3)})`;
+        seen.add(guest.id);
+      });
+    }
+    for (const [id, token] of this.tokens) {
+      if (!seen.has(id)) {
+        token.remove();
+        this.tokens.delete(id);
+      }
+    }
+  }
+
+  makeToken(guest) {
+    const token = svg(
+      "g",
+      { class: "guest", "data-testid": "guest" },
+      svg("circle", { r: 17, class: "guest-disc", fill: colourHex(guest.seat) }),
+      svg("circle", { r: 13, class: "guest-ring" }),
+      svg("text", { y: 5.5, class: "guest-letter", fill: inkOn(guest.seat) }, seatLetter(guest.seat)),
+    );
+    token.classList.add("appear");
+    setTimeout(() => token.classList.remove("appear"), 400);
+    return token;
+  }
+
+  setHugo(loc) {
+    const box = loc ? boxOf(this.layout, loc) : null;
+    this.hugo.dataset.loc = loc || "";
+    if (!box) {
+      this.hugo.style.display = "none";
+      return;
+    }
+    this.hugo.style.display = "";
+    const onStep = !loc.startsWith("G");
+    const x = box.x + box.w / 2 + (onStep ? 0 : 0);
+    const y = box.y + box.h / 2 - (onStep ? 2 : 4);
+    const scale = onStep ? Math.min(1, box.w / S) * 0.85 : 1;
+    this.hugo.style.transform = `translate(${x}px, ${y}px) scale(${scale})`;
+  }
+
+  /** The centre: the clock (hugo) or the round (midnight-party). */
+  setCentre(position, players) {
+    clear(this.centre);
+    if (!position) return;
+    if (position.clock) {
+      this.centre.append(this.clockFace(position.clock));
+      const speed = CLOCK_SPEED[position.clock];
+      const caption = speed ? t("board.clock_caption", { time: position.clock, speed }) : t("board.clock_over", { time: position.clock });
+      this.centre.append(svg("text", { y: 66, class: "centre-caption", "data-testid": "clock", "data-time": position.clock }, caption));
+    } else {
+      const speed = players >= 7 ? 2 : 3;
+      this.centre.append(svg("circle", { r: 46, class: "round-disc" }));
+      this.centre.append(svg("text", { y: -8, class: "round-label" }, t("board.round")));
+      this.centre.append(svg("text", { y: 24, class: "round-number", "data-testid": "round", "data-round": position.round }, `${position.round}/3`));
+      this.centre.append(svg("text", { y: 66, class: "centre-caption" }, t("board.hugo_moves", { speed })));
+    }
+  }
+
+  clockFace(time) {
+    const [h, m] = time.split(":").map(Number);
+    const hourAngle = ((h % 12) + m / 60) * 30;
+    const minuteAngle = m * 6;
+    const face = svg("g", { class: "clock-face" });
+    face.append(svg("circle", { r: 46, class: "clock-disc" }));
+    for (let i = 0; i < 12; i++) {
+      const a = (i * Math.PI) / 6;
+      face.append(
+        svg("line", {
+          x1: 38 * Math.sin(a),
+          y1: -38 * Math.cos(a),
+          x2: 43 * Math.sin(a),
+          y2: -43 * Math.cos(a),
+          class: i % 3 ? "tick" : "tick tick-major",
+        }),
+      );
+    }
+    face.append(svg("line", { x1: 0, y1: 4, x2: 0, y2: -24, class: "hand hand-hour", transform: `rotate(${hourAngle})` }));
+    face.append(svg("line", { x1: 0, y1: 6, x2: 0, y2: -36, class: "hand hand-minute", transform: `rotate(${minuteAngle})` }));
+    face.append(svg("circle", { r: 3.5, class: "clock-pin" }));
+    return face;
+  }
+
+  /** Show the die: 1, 2, 4, 5, "hugo", or null to hide. */
+  showDie(face, { rolling = false } = {}) {
+    clear(this.dieBox);
+    this.dieBox.dataset.face = face === null || face === undefined ? "" : String(face);
+    if (face === null || face === undefined) return;
+    const body = svg("g", { class: rolling ? "die-body rolling" : "die-body" });
+    body.append(svg("rect", { x: -30, y: -30, width: 60, height: 60, rx: 11, class: "die-face" }));
+    if (face === "hugo") {
+      const ghost = hugoFigure(40);
+      body.append(ghost);
+    } else {
+      for (const [px, py] of PIPS[face] ?? []) body.append(svg("circle", { cx: px * 14, cy: py * 14, r: 5.5, class: "pip" }));
+    }
+    body.append(svg("title", {}, face === "hugo" ? t("board.die_hugo") : t("board.die", { face })));
+    this.dieBox.append(body);
+  }
+
+  /**
+   * Mark what may be clicked: {places, sources, dests: Set of locations, selected}.
+   * Clickable targets get data-legal="true".
+   */
+  setTargets({ places = new Set(), sources = new Set(), dests = new Set(), selected = null } = {}) {
+    const mark = (node, kind) => {
+      if (kind) {
+        node.dataset.legal = "true";
+        node.dataset.legalKind = kind;
+      } else {
+        delete node.dataset.legal;
+        delete node.dataset.legalKind;
+      }
+    };
+    for (const node of this.root.querySelectorAll("[data-square],[data-location]")) {
+      const loc = node.dataset.square || node.dataset.location;
+      node.classList.toggle("selected", loc === selected);
+      mark(node, places.has(loc) ? "place" : dests.has(loc) ? "dest" : null);
+    }
+    for (const token of this.tokens.values()) {
+      const loc = token.dataset.loc;
+      const source = sources.has(loc) && !dests.has(loc);
+      mark(token, source ? "source" : null);
+      token.classList.toggle("selected", loc === selected);
+    }
+    this.root.classList.toggle("picking", places.size + sources.size + dests.size > 0);
+  }
+
+  /** A short glow on a location (capture, room entry). */
+  flash(loc, kind = "flash") {
+    const node = this.root.querySelector(`[data-square="${loc}"],[data-location="${loc}"]`);
+    if (!node) return;
+    node.classList.remove(kind);
+    void node.getBoundingClientRect();
+    node.classList.add(kind);
+    setTimeout(() => node.classList.remove(kind), 900);
+  }
+
+  /** How long one hop of a token takes, set from the animation speed. */
+  setHop(ms) {
+    this.root.style.setProperty("--hop", `${Math.max(0, Math.round(ms))}ms`);
+  }
+}
