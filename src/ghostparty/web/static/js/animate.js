@@ -70,17 +70,17 @@ export async function play(events, scene, ui) {
   };
   for (const event of events) {
     if (!ui.isCurrent()) return;
-    const t = TIMING[ui.speed()] ?? TIMING.normal;
-    board.setHop(t.hop);
+    const timing = TIMING[ui.speed()] ?? TIMING.normal;
+    board.setHop(timing.hop);
     switch (event.type) {
       case "rolled":
-        board.showDie(event.face, { rolling: t.die > 0 });
-        await sleep(t.die);
+        board.showDie(event.face, { rolling: timing.die > 0 });
+        await sleep(timing.die);
         break;
       case "placed": {
         scene.guests.push({ id: scene.nextId++, seat: event.seat, loc: event.square });
         render();
-        await sleep(t.pause);
+        await sleep(timing.pause);
         break;
       }
       case "guest_moved": {
@@ -90,7 +90,7 @@ export async function play(events, scene, ui) {
           if (!ui.isCurrent()) return;
           guest.loc = loc;
           render();
-          await sleep(t.hop);
+          await sleep(timing.hop);
         }
         guest.loc = event.target;
         render();
@@ -98,35 +98,35 @@ export async function play(events, scene, ui) {
       }
       case "room_entered":
         board.flash(event.room, event.shield === "neutral" ? "flash" : `flash-${event.shield}`);
-        await sleep(t.pause);
+        await sleep(timing.pause);
         break;
       case "guest_expelled": {
         const guest = scene.find(event.seat, event.room);
         if (guest) guest.loc = event.square;
         render();
-        await sleep(t.pause);
+        await sleep(timing.pause);
         break;
       }
       case "hugo_moved":
         scene.hugo = event.target;
         render();
-        await sleep(t.hugo);
+        await sleep(timing.hugo);
         break;
       case "captured": {
         board.flash(event.square, "flash-capture");
         const caught = scene.guests.filter((g) => g.loc === event.square);
-        await sleep(t.pause);
+        await sleep(timing.pause);
         for (const guest of caught) guest.loc = event.step;
         render();
         board.flash(event.step, "flash-capture");
-        await sleep(t.capture);
+        await sleep(timing.capture);
         break;
       }
       case "sent_to_cellar": {
         const guest = scene.find(event.seat, event.square);
         if (guest) guest.loc = event.step;
         render();
-        await sleep(t.hop);
+        await sleep(timing.hop);
         break;
       }
       case "score_changed":
@@ -134,19 +134,19 @@ export async function play(events, scene, ui) {
         break;
       case "clock_advanced":
         ui.clock(event.time);
-        await sleep(t.pause);
+        await sleep(timing.pause);
         break;
       case "round_ended":
         ui.banner(t("banner.round_over", { round: event.round }));
-        await sleep(t.banner);
+        await sleep(timing.banner);
         break;
       case "round_started":
         ui.banner(t("banner.round_begins", { round: event.round }));
-        await sleep(t.banner);
+        await sleep(timing.banner);
         break;
       case "game_over":
         ui.banner(t("banner.game_over"));
-        await sleep(t.pause);
+        await sleep(timing.pause);
         break;
       default:
         break;

@@ -56,11 +56,6 @@ export function chooseRing(board) {
   return best;
 }
 
-/** Where a room's label breaks: "portrait-hall" -> ["portrait", "hall"]. */
-function roomLines(id) {
-  return id.split("-");
-}
-
 /**
  * The whole geometry of a board:
  * {width, height, squares: {G0: cell}, rooms: {"R:x": box}, steps: {C10: box}, start, centre}
@@ -85,7 +80,7 @@ export function makeLayout(board) {
     const door = squares[room.door];
     const [dx, dy] = OUTWARD[door.side] ?? [0, -1];
     const gap = 8;
-    const box = { ...room, lines: roomLines(room.id), side: door.side, doorSquare: room.door };
+    const box = { ...room, side: door.side, doorSquare: room.door };
     if (dx === 0) {
       box.w = S - 6;
       box.h = ROOM_DEPTH;
@@ -97,6 +92,8 @@ export function makeLayout(board) {
       box.y = door.y + 3;
       box.x = dx < 0 ? door.x - gap - ROOM_DEPTH : door.x + S + gap;
     }
+    // Where the room's guest stands: below the name and shield.
+    box.anchor = dx === 0 ? { x: box.x + box.w / 2, y: box.y + box.h - 22, r: 16 } : { x: box.x + box.w / 2 + 14, y: box.y + 37, r: 14 };
     rooms[room.location] = box;
   }
 
@@ -143,9 +140,10 @@ export function boxOf(layout, location) {
 export function slot(layout, location, i, n) {
   const box = boxOf(layout, location);
   if (!box) return { x: 0, y: 0, r: 10 };
-  const cx = box.x + box.w / 2;
-  const cy = box.y + box.h / 2 + (location.startsWith("R:") ? 12 : 0);
-  const span = Math.min(box.w, location.startsWith("R:") ? box.h - 40 : box.h);
+  if (box.anchor && n <= 1) return { ...box.anchor };
+  const cx = box.anchor?.x ?? box.x + box.w / 2;
+  const cy = box.anchor?.y ?? box.y + box.h / 2;
+  const span = box.anchor ? box.anchor.r * 2.4 : Math.min(box.w, box.h);
   if (n <= 1) return { x: cx, y: cy, r: Math.min(17, span * 0.3) };
   const per = n <= 4 ? 2 : n <= 9 ? 3 : 4;
   const cell = span / per;

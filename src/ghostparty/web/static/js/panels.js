@@ -117,13 +117,13 @@ export function renderOpenSeats(container, { table, held }, handlers, defaultNam
 }
 
 /**
- * An entry's sentences in the page's language: told from its events when it has
- * them (live updates), else the server's English lines, or the action alone in
- * words for other languages (the log of a state message carries no events).
+ * An entry's sentences in the page's language: in English the server's lines; in
+ * another language told from its events when it has them (live updates), else the
+ * action alone in words (the log of a state message carries no events).
  */
 function entryLines(entry) {
-  if (Array.isArray(entry.events)) return narrate(entry.events);
   if (currentLanguage() === "en" && entry.lines?.length) return entry.lines;
+  if (Array.isArray(entry.events)) return narrate(entry.events);
   if (entry.action && entry.seat !== null && entry.seat !== undefined) return [describeAction(entry.seat, entry.action)];
   return entry.lines ?? [];
 }

@@ -7,7 +7,7 @@
 //   connection   the "reconnecting…" indicator (hidden while connected)
 //   speed        animation speed select: normal | fast | off (kept in localStorage)
 //   share-link   the table's link (input), copy-link its copy button
-//   seat         one per seat (data-seat, data-to-move), score (data-seat) inside
+//   seat         one per seat (data-seat, data-to-move, data-away), score (data-seat) inside
 //   name-{n}, join-{n}, leave-{n}   an open table's seat controls; start: the start button
 //   board        the SVG (data-rules); square: a gallery square, data-square="G12";
 //                room: data-location="R:chapel" (data-shield, data-door);
@@ -25,6 +25,11 @@
 //   result       the result panel (hidden until the end); result-winners (data-winners),
 //                result-row per seat (data-seat, data-score)
 //   toast        a short error message; banner: round / game banners over the board
+//   replay-link, download   on the result panel: the replay page and the game record
+//   odds         Hugo's reach for the seat to move (shown to whoever holds it): odds-guest
+//                per guest (data-location, data-chance), odds-label over the board
+//   turn-timer   the countdown of a timed table (data-seconds); rules-help-button opens
+//                rules-help; language: the language switch (js/i18n.js)
 
 import { api, tableUrl, TableSocket } from "./api.js";
 import { play, Scene } from "./animate.js";

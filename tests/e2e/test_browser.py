@@ -1,0 +1,384 @@
+"""The lobby and the game page in a real browser: Debian's Chromium driven by Playwright.
+
+One test creates a table through the lobby, sits down against a bot and plays the
+person's seat by clicking through a whole game (roll, a guest then a glowing
+destination, a glowing square to place); it saves a screenshot of the game under way
+to ``docs/screenshot-game.png``. Another seats two people from two browsers, with a
+spectator and a bot, and checks that every page sees every action live, also after a
+reload and a dropped connection.
+
+Skipped with a message when Playwright or /usr/bin/chromium is missing; never runs
+``playwright install``.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
+uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (pip install -e '.[server]')")
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot-game.png"
+#: More UI actions than any game of one person against one bot needs.
+MAX_ACTIONS = 600
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "Debian's Chromium is not installed at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
+    )
+
+
+# ---------------------------------------------------------------- server and browser
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The whole server on a free loopback port: a fresh SQLite file, bots without pauses."""
+    from ghostparty.server.app import create_app
+
+    database = tmp_path_factory.mktemp("browser") / "games.db"
+    app = create_app(f"sqlite:///{database}", bot_delay=0.0, seed=5)
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        yield launched
+        launched.close()
+
+
+#: Records the page's WebSockets so that a test can drop the connection.
+WATCH_SOCKETS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets.push(this); }
+  };
+})();
+"""
+
+
+def _page(browser: Any, *, speed: str, viewport: tuple[int, int] = (1280, 860)) -> Any:
+    """A page in a fresh context (its own localStorage), English, animation speed preset."""
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, locale="en-US")
+    context.add_init_script(
+        f"localStorage.setItem('ghostparty:speed', {json.dumps(json.dumps(speed))});"
+        "localStorage.setItem('ghostparty:lang', '\"en\"');" + WATCH_SOCKETS
+    )
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def _api(base_url: str, path: str) -> Any:
+    with urllib.request.urlopen(base_url + path, timeout=10) as response:
+        return json.loads(response.read())
+
+
+# ---------------------------------------------------------------- playing through the page
+
+#: What the page offers now: "over", "roll", "pass", or the kind of the first glowing
+#: target ("place", "source", "dest"); null while it animates or waits for others.
+NEXT = """() => {
+  const main = document.querySelector('main');
+  if (main.dataset.busy !== 'false') return null;
+  if (main.dataset.status === 'over' && !document.querySelector('[data-testid=result]').hidden) return 'over';
+  if (document.querySelector('[data-testid=roll]:not([disabled])')) return 'roll';
+  const target = document.querySelector('[data-testid=board] [data-legal=true]');
+  if (target) return target.dataset.legalKind;
+  if (document.querySelector('[data-testid=pass]:not([disabled])')) return 'pass';
+  return null;
+}"""
+
+
+def _offer(page: Any, timeout: float = 20000) -> str:
+    try:
+        return str(page.wait_for_function(NEXT, timeout=timeout).json_value())
+    except sync_api.TimeoutError:
+        status = page.get_by_test_id("status").inner_text()
+        pytest.fail(f"the page offered nothing to do: status {status!r}, errors {page.errors}")
+
+
+def _target(page: Any, kind: str) -> Any:
+    return page.locator(f"[data-testid=board] [data-legal=true][data-legal-kind={kind}]").first
+
+
+def _act(page: Any, kind: str, chosen: Any = None) -> str:
+    """Do the first thing the page offers, by clicking as a person would; the action's name.
+
+    ``chosen(page)`` is called once a guest is chosen and its destinations glow.
+    """
+    if kind == "roll":
+        page.get_by_test_id("roll").click()
+        return "roll"
+    if kind == "pass":
+        page.get_by_test_id("pass").click()
+        return "pass"
+    if kind == "place":
+        square = _target(page, "place")
+        name = str(square.get_attribute("data-square"))
+        square.click()
+        return f"place {name}"
+    if kind == "source":
+        guest = _target(page, "source")
+        source = str(guest.get_attribute("data-loc"))
+        guest.click()
+        page.wait_for_selector("[data-testid=board] [data-legal=true][data-legal-kind=dest]")
+    else:  # the only guest that may move was chosen for us
+        selected = page.locator("[data-testid=board] .selected").first
+        source = str(selected.get_attribute("data-square") or selected.get_attribute("data-location"))
+    if chosen is not None:
+        chosen(page)
+    destination = _target(page, "dest")
+    where = destination.get_attribute("data-square") or destination.get_attribute("data-location")
+    destination.click()
+    return f"{source} → {where}"
+
+
+def _interesting(page: Any) -> bool:
+    """A moment worth a screenshot: Hugo on the gallery, a guest hidden and one caught."""
+    return bool(
+        page.evaluate(
+            """() => {
+              const hugo = document.querySelector('[data-testid=hugo]').dataset.loc || '';
+              const locs = [...document.querySelectorAll('[data-testid=guest]')].map((g) => g.dataset.loc);
+              return hugo.startsWith('G') && locs.some((l) => l.startsWith('R:')) && locs.some((l) => l.startsWith('C'))
+                && document.querySelector('[data-legal-kind=dest]') !== null;
+            }"""
+        )
+    )
+
+
+def _board(page: Any) -> dict[str, Any]:
+    """The guests (seat -> sorted locations) and Hugo as the page shows them."""
+    return dict(
+        page.evaluate(
+            """() => {
+              const guests = {};
+              for (const node of document.querySelectorAll('[data-testid=guest]')) {
+                (guests[node.dataset.seat] ??= []).push(node.dataset.loc);
+              }
+              for (const list of Object.values(guests)) list.sort();
+              return {guests, hugo: document.querySelector('[data-testid=hugo]').dataset.loc};
+            }"""
+        )
+    )
+
+
+def _expected_board(position: dict[str, Any]) -> dict[str, Any]:
+    guests = {str(seat): sorted(locs) for seat, locs in enumerate(position["guests"]) if locs}
+    return {"guests": guests, "hugo": position["hugo"]}
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_a_whole_game_against_a_bot_by_clicking(browser: Any, base_url: str) -> None:
+    page = _page(browser, speed="fast")
+    page.goto(base_url + "/")
+    # The lobby: two players, hugo, a greedy bot in the second seat, Ann begins.
+    page.get_by_test_id("rules-hugo").check()
+    page.get_by_test_id("players").select_option("2")
+    page.get_by_test_id("seat-kind-1").select_option("bot:greedy")
+    page.get_by_test_id("first-player").select_option("0")
+    page.get_by_test_id("your-name").fill("Ann")
+    assert page.get_by_test_id("sit-at").input_value() == "0"
+    with page.expect_navigation(url="**/t/*"):
+        page.get_by_test_id("create").click()
+    table_id = page.url.rsplit("/", 1)[1]
+    assert page.evaluate("localStorage.getItem('ghostparty:name')") == '"Ann"'
+
+    # The open table: our seat, the bot, the share link; then the start.
+    page.wait_for_function("() => document.querySelector('main').dataset.status === 'open'")
+    assert page.get_by_test_id("share-link").input_value() == f"{base_url}/t/{table_id}"
+    assert "Ann" in page.locator("[data-testid=seat][data-seat='0']").inner_text()
+    page.get_by_test_id("start").click()
+    page.wait_for_function("() => document.querySelector('main').dataset.status !== 'open'")
+    assert page.get_by_test_id("board").get_attribute("data-rules") == "hugo"
+    assert page.locator("[data-testid=square]").count() == 40
+    assert page.locator("[data-testid=room]").count() == 9
+
+    # Play Ann's seat to the end, always the first thing on offer.
+    done: list[str] = []
+    shots: list[bool] = []
+
+    def chosen(page: Any) -> None:
+        if not shots and _interesting(page):
+            page.screenshot(path=str(SCREENSHOT))
+            shots.append(True)
+
+    for _ in range(MAX_ACTIONS):
+        kind = _offer(page)
+        if kind == "over":
+            break
+        done.append(_act(page, kind, chosen))
+    else:
+        pytest.fail(f"the game did not end after {MAX_ACTIONS} actions")
+    if not shots:
+        page.screenshot(path=str(SCREENSHOT))
+    assert sum(1 for action in done if action.startswith("place")) == 6
+    assert "roll" in done
+
+    # The result panel agrees with the server, and so does the log.
+    answer = _api(base_url, f"/api/tables/{table_id}")
+    table, position = answer["table"], answer["position"]
+    assert table["status"] == "over" and position["phase"] == "over"
+    result = page.get_by_test_id("result")
+    assert result.is_visible()
+    winners = page.get_by_test_id("result-winners").get_attribute("data-winners")
+    assert winners == ",".join(str(s) for s in table["winners"])
+    rows = page.get_by_test_id("result-row").evaluate_all(
+        "nodes => nodes.map(n => [Number(n.dataset.seat), Number(n.dataset.score)])"
+    )
+    assert sorted(rows) == [[seat, score] for seat, score in enumerate(position["scores"])]
+    assert page.get_by_test_id("replay-link").get_attribute("href") == f"/r/{table_id}"
+    assert page.get_by_test_id("status").inner_text().startswith("Game over")
+    record = _api(base_url, f"/api/tables/{table_id}/record")
+    assert page.get_by_test_id("log-entry").count() == len(record["actions"])
+    assert "game over" in page.get_by_test_id("log-entry").last.inner_text().lower()
+    assert _board(page) == _expected_board(position)
+    assert page.get_by_test_id("roll").count() == 0
+    assert not page.errors
+    page.context.close()
+
+
+def test_two_people_and_a_spectator_see_each_other_live(browser: Any, base_url: str) -> None:
+    ann = _page(browser, speed="off")
+    ann.goto(base_url + "/")
+    ann.get_by_test_id("players").select_option("3")
+    ann.get_by_test_id("seat-kind-1").select_option("human")
+    ann.get_by_test_id("seat-kind-2").select_option("bot:random")
+    ann.get_by_test_id("first-player").select_option("0")
+    ann.get_by_test_id("your-name").fill("Ann")
+    with ann.expect_navigation(url="**/t/*"):
+        ann.get_by_test_id("create").click()
+    ann.wait_for_function("() => document.querySelector('main').dataset.status === 'open'")
+    link = ann.get_by_test_id("share-link").input_value()
+    assert ann.get_by_test_id("start").is_disabled()  # Bob's seat is still empty
+
+    # Bob follows the shared link from another browser and sits down; Ann sees him at once.
+    bob = _page(browser, speed="off", viewport=(390, 844))  # a phone
+    bob.goto(link)
+    bob.get_by_test_id("name-1").fill("Bob")
+    bob.get_by_test_id("join-1").click()
+    bob.get_by_test_id("leave-1").wait_for()
+    ann.locator("[data-testid=seat][data-seat='1']", has_text="Bob").wait_for()
+    assert bob.evaluate(
+        f"Object.keys(JSON.parse(localStorage.getItem('ghostparty:tokens:{link.rsplit('/', 1)[1]}')))"
+    ) == ["1"]
+
+    # Someone with the link and no seat watches.
+    guest = _page(browser, speed="off")
+    guest.goto(link)
+    guest.wait_for_function("() => document.querySelector('main').dataset.status === 'open'")
+    ann.get_by_test_id("start").click()
+    for page in (ann, bob, guest):
+        page.wait_for_function("() => document.querySelector('main').dataset.status === 'playing'")
+
+    # Placement: each person's square shows up on every page; the bot's too.
+    assert _offer(ann) == "place"
+    assert bob.locator("[data-testid=board] [data-legal=true]").count() == 0
+    assert "Ann" in bob.get_by_test_id("status").inner_text()
+    square = _act(ann, "place").split()[1]
+    for page in (bob, guest):
+        page.locator(f"[data-testid=guest][data-guest='0:{square}']").wait_for()
+    assert _offer(bob) == "place"
+    square = _act(bob, "place").split()[1]
+    for page in (ann, guest):
+        page.locator(f"[data-testid=guest][data-guest='1:{square}']").wait_for()
+    for page in (ann, bob, guest):
+        page.locator("[data-testid=guest][data-seat='2']").first.wait_for()
+
+    # Bob reloads his page and keeps his seat and the board.
+    bob.reload()
+    bob.wait_for_function("() => document.querySelector('main').dataset.busy === 'false'")
+    assert bob.locator("[data-testid=seat][data-seat='1'] .tag-you").count() == 1
+    assert bob.get_by_test_id("guest").count() == 3
+
+    # Ann's connection drops: the page says so, comes back and carries on.
+    ann.evaluate("window.__sockets.at(-1).close()")
+    ann.get_by_test_id("connection").wait_for(state="visible")
+    ann.get_by_test_id("connection").wait_for(state="hidden")
+
+    # Play on, each person on their own page, until both have rolled and moved once.
+    rolled: set[str] = set()
+    moved: set[str] = set()
+    for _ in range(200):
+        if rolled >= {"ann", "bob"} and moved >= {"ann", "bob"}:
+            break
+        for name, page in (("ann", ann), ("bob", bob)):
+            kind = page.evaluate(NEXT)
+            if kind in (None, "over"):
+                continue
+            action = _act(page, kind)
+            if action == "roll":
+                rolled.add(name)
+            elif "→" in action:
+                moved.add(name)
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"rolled {rolled}, moved {moved}")
+
+    # Every page ends up showing the server's position and the same log.
+    table_id = link.rsplit("/", 1)[1]
+    for page in (ann, bob, guest):
+        page.wait_for_function("() => document.querySelector('main').dataset.busy === 'false'")
+    deadline = time.monotonic() + 10
+    while True:
+        answer = _api(base_url, f"/api/tables/{table_id}")
+        logs = [page.get_by_test_id("log-entry").all_inner_texts() for page in (ann, bob, guest)]
+        boards = [_board(page) for page in (ann, bob, guest)]
+        expected = _expected_board(answer["position"])
+        if all(board == expected for board in boards) and logs[0] == logs[1] == logs[2]:
+            break
+        assert time.monotonic() < deadline, (
+            f"pages differ: {boards} vs {expected}; logs {[sorted(set(log) - set(logs[0])) for log in logs]} {[sorted(set(logs[0]) - set(log)) for log in logs]}"
+        )
+        time.sleep(0.2)
+    assert len(logs[0]) == answer["table"]["version"] - 3  # every action; not the two joins and the start
+    assert guest.locator("[data-testid=board] [data-legal=true]").count() == 0
+    assert guest.get_by_test_id("roll").count() == 0
+    for page in (ann, bob, guest):
+        assert not page.errors
+        page.context.close()
