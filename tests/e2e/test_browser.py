@@ -245,6 +245,7 @@ def test_a_whole_game_against_a_bot_by_clicking(browser: Any, base_url: str) -> 
 
     def chosen(page: Any) -> None:
         if not shots and _interesting(page):
+            page.wait_for_timeout(1000)  # let the last flashes fade
             page.screenshot(path=str(SCREENSHOT))
             shots.append(True)
 

@@ -170,7 +170,7 @@ export class BoardView {
       const cx = box.x + box.w / 2;
       const name = t(`room.${box.id}`);
       if (vertical) {
-        const lines = name.split(/\s+/).slice(0, 3);
+        const lines = name.length * 6.1 > box.w - 6 ? name.split(/\s+/).slice(0, 3) : [name];
         lines.forEach((line, i) => room.append(roomLabel(cx, box.y + 15 + i * 12, line, box.w - 6)));
         room.append(svg("path", { d: shieldPath(cx, box.y + 46, 18), class: "shield" }));
       } else {
@@ -295,6 +295,11 @@ export class BoardView {
 
   setHugo(loc) {
     const box = loc ? boxOf(this.layout, loc) : null;
+    if (!this.hugo.dataset.loc && box) {
+      // His first appearance: no glide in from the corner.
+      this.hugo.classList.add("instant");
+      requestAnimationFrame(() => requestAnimationFrame(() => this.hugo.classList.remove("instant")));
+    }
     this.hugo.dataset.loc = loc || "";
     if (!box) {
       this.hugo.style.display = "none";
@@ -302,9 +307,10 @@ export class BoardView {
     }
     this.hugo.style.display = "";
     const onStep = !loc.startsWith("G");
-    const x = box.x + box.w / 2 + (onStep ? 0 : 0);
-    const y = box.y + box.h / 2 - (onStep ? 2 : 4);
-    const scale = onStep ? Math.min(1, box.w / S) * 0.85 : 1;
+    // On the stairs he is smaller and lower, under the step's value.
+    const x = box.x + box.w / 2;
+    const y = box.y + box.h / 2 + (onStep ? 7 : -4);
+    const scale = onStep ? Math.min(1, box.w / S) * 0.72 : 1;
     this.hugo.style.transform = `translate(${x}px, ${y}px) scale(${scale})`;
   }
 

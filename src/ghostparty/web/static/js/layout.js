@@ -82,9 +82,15 @@ export function makeLayout(board) {
     const gap = 8;
     const box = { ...room, side: door.side, doorSquare: room.door };
     if (dx === 0) {
-      box.w = S - 6;
+      // As wide as the neighbouring doors on this side allow, for the room's name.
+      const apart = board.rooms
+        .map((other) => squares[other.door])
+        .filter((other) => other !== door && other.side === door.side)
+        .map((other) => Math.abs(other.col - door.col));
+      const nearest = apart.length ? Math.min(...apart) : 4;
+      box.w = Math.max(S - 6, Math.min(Math.round(S * 1.75), nearest * S - 10));
       box.h = ROOM_DEPTH;
-      box.x = door.x + 3;
+      box.x = door.x + S / 2 - box.w / 2;
       box.y = dy < 0 ? door.y - gap - ROOM_DEPTH : door.y + S + gap;
     } else {
       box.w = ROOM_DEPTH;
