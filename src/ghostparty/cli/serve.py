@@ -28,6 +28,13 @@ import click
     help="Seconds a bot waits before each action, so people can follow.",
 )
 @click.option(
+    "--max-new-tables",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(1),
+    help="Tables one address may create per minute.",
+)
+@click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 def serve(
