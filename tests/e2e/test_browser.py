@@ -14,74 +14,23 @@ Skipped with a message when Playwright or /usr/bin/chromium is missing; never ru
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
-uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed (pip install -e '.[server]')")
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot-game.png"
+#: Table ids and seeds of this module's server (tests/e2e/conftest.py).
+SERVER_SEED = 5
 #: More UI actions than any game of one person against one bot needs.
 MAX_ACTIONS = 600
 
-if not CHROMIUM.exists():
-    pytest.skip(
-        "Debian's Chromium is not installed at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
-    )
-
 
 # ---------------------------------------------------------------- server and browser
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The whole server on a free loopback port: a fresh SQLite file, bots without pauses."""
-    from ghostparty.server.app import create_app
-
-    database = tmp_path_factory.mktemp("browser") / "games.db"
-    app = create_app(f"sqlite:///{database}", bot_delay=0.0, seed=5)
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield launched
-        launched.close()
 
 
 #: Records the page's WebSockets so that a test can drop the connection.

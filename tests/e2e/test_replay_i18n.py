@@ -8,28 +8,14 @@ Skipped with a message when Playwright or /usr/bin/chromium is missing; never ru
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
-uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed")
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def _static() -> Path:
@@ -41,59 +27,8 @@ def _static() -> Path:
 #: The client's files as the server serves them.
 STATIC = _static()
 
-#: The lobby, the game page and the board speak the page's language once the client's
-#: own files (committed separately) use js/i18n.js; until then their tests wait.
-INTEGRATED = "i18n.js" in (STATIC / "js" / "board.js").read_text(encoding="utf-8") and "data-i18n" in (
-    STATIC / "table.html"
-).read_text(encoding="utf-8")
-needs_client = pytest.mark.skipif(
-    not INTEGRATED,
-    reason="the lobby, game page and board are not yet translated (the client's i18n integration is pending)",
-)
-
-if not CHROMIUM.exists():
-    pytest.skip(
-        "Debian's Chromium is not installed at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True
-    )
-
 
 # ---------------------------------------------------------------- server and browser
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The whole server on a free loopback port, bots without pauses."""
-    from ghostparty.server.app import create_app
-
-    database = tmp_path_factory.mktemp("replay-i18n") / "games.db"
-    app = create_app(f"sqlite:///{database}", bot_delay=0.0, seed=1)
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield url
-    server.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield launched
-        launched.close()
 
 
 def _page(browser: Any, *, lang: str | None = "en", speed: str = "off") -> Any:
@@ -321,7 +256,6 @@ def test_uploaded_record_replays(browser: Any, base_url: str, finished: dict[str
     page.context.close()
 
 
-@needs_client
 def test_replay_in_german_and_the_language_switch(browser: Any, base_url: str, finished: dict[str, Any]) -> None:
     page = _page(browser, lang=None, speed="off")
     page.goto(f"{base_url}/r/{finished['id']}")
@@ -380,7 +314,6 @@ def _holding(page: Any, table_id: str, tokens: dict[int, str]) -> None:
     page.context.add_init_script(f"localStorage.setItem('ghostparty:tokens:{table_id}', {json.dumps(held)});")
 
 
-@needs_client
 def test_lobby_lists_finished_games_with_replays_and_creates_timed_tables(
     browser: Any, base_url: str, finished: dict[str, Any]
 ) -> None:
@@ -412,7 +345,6 @@ def test_lobby_lists_finished_games_with_replays_and_creates_timed_tables(
     page.context.close()
 
 
-@needs_client
 def test_lobby_and_game_pages_in_german(browser: Any, base_url: str, finished: dict[str, Any]) -> None:
     page = _page(browser, lang="de")
     page.goto(base_url + "/")
@@ -446,7 +378,6 @@ def test_lobby_and_game_pages_in_german(browser: Any, base_url: str, finished: d
     page.context.close()
 
 
-@needs_client
 def test_game_page_rules_help_and_odds_match_the_server(browser: Any, base_url: str) -> None:
     table_id = _api(
         base_url,
@@ -512,7 +443,6 @@ def test_game_page_rules_help_and_odds_match_the_server(browser: Any, base_url: 
     page.context.close()
 
 
-@needs_client
 def test_turn_timer_counts_down_and_an_away_seat_is_shown(browser: Any, base_url: str) -> None:
     table_id = _api(
         base_url,
