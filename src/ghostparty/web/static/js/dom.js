@@ -66,3 +66,17 @@ export function toast(message, kind = "error") {
   setTimeout(() => note.classList.add("toast-out"), 3500);
   setTimeout(() => note.remove(), 4000);
 }
+
+/** Show ``text`` in the page's banner element (id "banner") for 1.6 s. */
+export function banner(text) {
+  const node = document.getElementById("banner");
+  node.textContent = text;
+  node.hidden = false;
+  node.classList.remove("show");
+  void node.offsetWidth; // restart the CSS animation
+  node.classList.add("show");
+  clearTimeout(banner.timer);
+  banner.timer = setTimeout(() => {
+    node.hidden = true;
+  }, 1600);
+}

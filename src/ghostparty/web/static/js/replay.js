@@ -16,7 +16,7 @@
 import { api } from "./api.js";
 import { play, Scene } from "./animate.js";
 import { BoardView } from "./board.js";
-import { el, fill, sleep } from "./dom.js";
+import { banner, el, fill, sleep } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t } from "./i18n.js";
 import { colour, narrate } from "./narrate.js";
 import { rulesHelpButton } from "./rules-help.js";
@@ -64,19 +64,6 @@ function dieAt(index) {
     if (action && "roll" in action) return action.roll;
   }
   return null;
-}
-
-function banner(text) {
-  const node = $("banner");
-  node.textContent = text;
-  node.hidden = false;
-  node.classList.remove("show");
-  void node.offsetWidth;
-  node.classList.add("show");
-  clearTimeout(banner.timer);
-  banner.timer = setTimeout(() => {
-    node.hidden = true;
-  }, 1600);
 }
 
 const BANNERS = {

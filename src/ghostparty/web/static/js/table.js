@@ -34,7 +34,7 @@
 import { api, tableUrl, TableSocket } from "./api.js";
 import { play, Scene } from "./animate.js";
 import { BoardView } from "./board.js";
-import { el, fill, toast } from "./dom.js";
+import { banner, el, fill, toast } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { place } from "./narrate.js";
 import { renderOdds } from "./odds.js";
@@ -316,19 +316,6 @@ async function start() {
 function setBusy(force) {
   const busy = force ?? (S.animating || S.queue.length > 0 || S.pending);
   $("table").dataset.busy = busy ? "true" : "false";
-}
-
-function banner(text) {
-  const node = $("banner");
-  node.textContent = text;
-  node.hidden = false;
-  node.classList.remove("show");
-  void node.offsetWidth;
-  node.classList.add("show");
-  clearTimeout(banner.timer);
-  banner.timer = setTimeout(() => {
-    node.hidden = true;
-  }, 1600);
 }
 
 function renderAll() {
