@@ -320,3 +320,34 @@ def test_a_table_id_already_taken_is_drawn_again(sqlite_url: str) -> None:
         await close(second)
 
     run(scenario)
+
+
+@pytest.mark.parametrize("embedded", [True, False])
+def test_an_embedded_store_is_called_on_the_event_loop_any_other_in_a_thread(
+    sqlite_url: str, embedded: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's calls are quick local work: a hop to a worker thread would only wait for
+    the GIL behind the event loop (store.py, ``Store.embedded``)."""
+    threaded: list[str] = []
+    hop = asyncio.to_thread
+
+    async def to_thread(call: Any, /, *args: Any, **kwargs: Any) -> Any:
+        threaded.append(getattr(call, "__name__", repr(call)))
+        return await hop(call, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "to_thread", to_thread)
+
+    async def scenario() -> None:
+        svc = service(sqlite_url)
+        svc.store.embedded = embedded  # type: ignore[attr-defined]
+        table_id = await open_table(svc)
+        token, _ = await svc.join(table_id, 0, "Ann")
+        await svc.start(table_id, 0, token)
+        await play_humans(svc, table_id, {0: token}, steps=6)
+        await close(svc)
+
+    run(scenario)
+    store_calls = [name for name in threaded if name in {"create", "load", "save", "list_tables"}]
+    assert (store_calls == []) is embedded
+    if not embedded:
+        assert {"create", "save"} <= set(store_calls)

@@ -65,10 +65,12 @@ def loadtest(
     ghostparty loadtest --games 200 --seconds 30
     ghostparty loadtest --database postgresql://postgres@127.0.0.1/test --games 200
     """
+    from ghostparty.cli.serve import tune_gc
     from ghostparty.server.loadtest import run_load
 
     console = Console(stderr=True)
     with _server(url, database, redis) as (base, store), progress_bar(console, show=not as_json) as bar:
+        tune_gc()  # the client's own collector pauses would count as round-trip time
         task = bar.add_task(f"actions, {games} games, {seconds:.0f} s", total=None)
         report = asyncio.run(
             run_load(

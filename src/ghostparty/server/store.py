@@ -1,7 +1,8 @@
 """Where tables, seats and every game's actions are kept: any SQLAlchemy database.
 
 A SQLite file by default, PostgreSQL by URL, the same code for both. The store is
-synchronous; the service calls it from worker threads. :meth:`SqlStore.save` is a
+synchronous; the service calls a SQLite file's store on its event loop (a call is a
+fraction of a millisecond of local work) and any other from worker threads. :meth:`SqlStore.save` is a
 compare-and-set on the table's version, so two server instances can never both apply
 an action to the same version of a game.
 """
@@ -114,6 +115,12 @@ _INSERT_ACTION = insert(actions)
 class Store(Protocol):
     """What the service needs of persistence."""
 
+    #: True if a call is quick local work (an embedded SQLite file): the service then makes
+    #: it on its event loop instead of a worker thread. Under load, a hop to a thread waits
+    #: for the GIL behind the loop; with 200 concurrent games that hop made a 0.2 ms save
+    #: take 2 ms at the median and 20–40 ms at the 99th percentile.
+    embedded: bool
+
     def create(self, table: Table) -> bool:
         """Keep a new table; ``False`` if its id is taken."""
 
@@ -148,6 +155,7 @@ class SqlStore:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = database_url(url)
         sqlite = self.url.startswith("sqlite")
+        self.embedded = sqlite
         kwargs: dict[str, Any] = {"echo": echo}
         if sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
