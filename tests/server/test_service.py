@@ -197,7 +197,7 @@ async def play_until_roll(svc: TableService, table_id: str, tokens: dict[int, st
 
 
 def test_each_change_is_published_once_in_order(sqlite_url: str) -> None:
-    async def scenario() -> list[dict[str, Any]]:
+    async def scenario() -> tuple[list[dict[str, Any]], dict[str, Any]]:
         pubsub = MemoryPubSub()
         svc = service(sqlite_url, pubsub=pubsub)
         table_id = await open_table(svc, [HUMAN, bot("greedy")])
@@ -218,10 +218,11 @@ def test_each_change_is_published_once_in_order(sqlite_url: str) -> None:
         await svc.idle()
         await asyncio.sleep(0)
         listener.cancel()
+        state = await svc.state(table_id, {})
         await close(svc)
-        return seen
+        return seen, state
 
-    seen = run(scenario)
+    seen, state = run(scenario)
     versions = [m["table"]["version"] for m in seen]
     assert versions == list(range(1, len(seen) + 1))
     entries = [m["entry"] for m in seen if m["entry"] is not None]
@@ -230,6 +231,8 @@ def test_each_change_is_published_once_in_order(sqlite_url: str) -> None:
     assert rolls and all(
         e["events"][0] == {"type": "rolled", "seat": e["seat"], "face": e["action"]["roll"]} for e in rolls
     )
+    # A page loaded later gets the same log, events included (it tells them in its language).
+    assert state["log"] == entries
     # Legal actions travel with the update only for the seat to move.
     for message in seen:
         if message["table"]["to_move"] == 0 and message["position"]["phase"] in {"place", "move"}:

@@ -42,6 +42,7 @@ from ghostparty.rules import (
     ruleset,
     sample_roll,
 )
+from ghostparty.rules.events import Event
 from ghostparty.rules.narrate import narrate
 from ghostparty.server.codec import events_to_list, table_view
 from ghostparty.server.model import CLOSED, OPEN, PLAYING, ActionRow, Seat, Table, now
@@ -90,6 +91,9 @@ class _Live:
     table: Table
     game: Game | None
     log: list[dict[str, Any]] = field(default_factory=list)
+    #: Each log entry's engine events, kept as the (small, frozen) event values and
+    #: written out only for a ``state`` message.
+    events: list[Sequence[Event]] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
 
 
@@ -371,6 +375,7 @@ class TableService:
             raise
         entry = {"index": index, "seat": seat, "action": row.action, "lines": narrate(events)}
         live.log.append(entry)
+        live.events.append(events)
         await self._publish(live, {**entry, "events": events_to_list(events)})
         self._schedule_bots(live)
         if over:
@@ -692,11 +697,12 @@ class TableService:
         if table.status in {OPEN, CLOSED} or table.first_player is None:  # never started
             return _Live(table, None)
         game = Game(table.rules, table.players, first_player=table.first_player)
-        entries = []
+        live = _Live(table, game)
         for row in rows:
             events = game.push(action_from_dict(row.action))
-            entries.append({"index": row.index, "seat": row.seat, "action": row.action, "lines": narrate(events)})
-        return _Live(table, game, entries)
+            live.log.append({"index": row.index, "seat": row.seat, "action": row.action, "lines": narrate(events)})
+            live.events.append(events)
+        return live
 
     async def _store(self, call: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
         """``call(*args, **kwargs)`` on the store: on the event loop if the store is
@@ -751,7 +757,10 @@ class TableService:
             "seats": list(held),
             "legal": self.legal(live.table, state, held),
             "odds": self._odds(live),
-            "log": live.log,
+            "log": [
+                {**entry, "events": events_to_list(events)}
+                for entry, events in zip(live.log, live.events, strict=True)
+            ],
         }
 
     @staticmethod
