@@ -758,8 +758,7 @@ class TableService:
             "legal": self.legal(live.table, state, held),
             "odds": self._odds(live),
             "log": [
-                {**entry, "events": events_to_list(events)}
-                for entry, events in zip(live.log, live.events, strict=True)
+                {**entry, "events": events_to_list(events)} for entry, events in zip(live.log, live.events, strict=True)
             ],
         }
 
