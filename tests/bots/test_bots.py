@@ -40,7 +40,7 @@ SPECS = [
     "expectimax:depth=2",
     "expectimax:depth=3,beam=2",
     "mcts:iterations=30",
-    "mcts:iterations=20,rollout=2",
+    "mcts:iterations=20,exploration=0",
 ]
 # The bots that should find the hand-worked answers.
 SEARCHERS = ["greedy", "expectimax:depth=1", "expectimax:depth=2", "mcts:iterations=60"]
@@ -92,7 +92,7 @@ LEGALITY_BUDGET = {
     "expectimax:depth=2": 60,
     "expectimax:depth=3,beam=2": 25,
     "mcts:iterations=30": 60,
-    "mcts:iterations=20,rollout=2": 40,
+    "mcts:iterations=20,exploration=0": 60,
 }
 
 
@@ -185,9 +185,9 @@ def test_make_bot_reads_options() -> None:
     warm = make_bot("expectimax:temperature=3")
     assert isinstance(warm, ExpectimaxBot)
     assert warm.temperature == 3
-    mcts = make_bot("mcts:iterations=50,exploration=0.5,rollout=2")
+    mcts = make_bot("mcts:iterations=50,exploration=0.5,temperature=4")
     assert isinstance(mcts, MctsBot)
-    assert (mcts.iterations, mcts.exploration, mcts.rollout, mcts.seconds) == (50, 0.5, 2, None)
+    assert (mcts.iterations, mcts.exploration, mcts.temperature, mcts.seconds) == (50, 0.5, 4, None)
     timed = make_bot("mcts:seconds=0.25")
     assert isinstance(timed, MctsBot)
     assert timed.seconds == 0.25
@@ -215,7 +215,10 @@ def test_make_bot_reads_options() -> None:
         ("expectimax:temperature=true", r"temperature must be a positive number"),
         ("mcts:iterations=0", r"iterations must be a whole number of at least 1"),
         ("mcts:iterations=abc", r"iterations must be a whole number"),
-        ("mcts:rollout=-1", r"rollout must be a whole number"),
+        ("mcts:exploration=-1", r"exploration must be a number of at least 0"),
+        ("mcts:temperature=0", r"temperature must be a positive number"),
+        ("mcts:seconds=true", r"seconds must be a positive number or none"),
+        ("mcts:rollout=2", r"bad options for bot 'mcts'.*rollout"),
     ],
 )
 def test_make_bot_errors(spec: str, message: str) -> None:

@@ -12,7 +12,6 @@ import pytest
 
 from ghostparty.bots import ExpectimaxBot, GreedyBot, MctsBot
 from ghostparty.bots import expectimax as expectimax_module
-from ghostparty.bots import mcts as mcts_module
 from ghostparty.bots.evaluation import estimates, utility
 from ghostparty.rules import (
     HUGO,
@@ -283,11 +282,6 @@ def test_mcts_finds_the_obvious_move(build: Any, right: Move) -> None:
         assert bot.last_iterations == 400
 
 
-def test_mcts_with_rollouts_finds_the_obvious_move() -> None:
-    p = position_from_dict(positions.capture_to_avoid())
-    assert MctsBot(iterations=150, rollout=2).choose(p, random.Random(0)) == Move("G24", "G26")
-
-
 def test_mcts_iteration_budget() -> None:
     p = position_from_dict(positions.expel_onto_hugo())
     bot = MctsBot(iterations=37)
@@ -321,19 +315,42 @@ def test_mcts_last_iterations_after_a_forced_move() -> None:
     assert bot.last_iterations == 0
 
 
-@pytest.mark.parametrize("rollout", [1, 2, 3])
-def test_mcts_rollout_plays_that_many_turns(rollout: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``rollout`` is documented as "rewards after ``rollout`` more turns played by the
-    greedy policy": from a roll position each turn starts with one roll of the die."""
-    rolls: list[Roll] = []
-    real_apply = mcts_module.apply
+def test_mcts_opening_the_root_judges_every_move_statically() -> None:
+    """One iteration opens the root: each move's value is the static evaluation's
+    chances of losing after it (expectimax's leaf), so the choice is depth-1 expectimax's."""
+    p = position_from_dict(positions.capture_to_avoid())
+    values = MctsBot(iterations=1).values(p, random.Random(0))
+    assert list(values) == legal_actions(p)
+    for action, got in values.items():
+        assert got == expectimax_module._losses(apply(p, action), estimates(apply(p, action)), 8.0)
+    assert MctsBot(iterations=1).choose(p, random.Random(0)) == ExpectimaxBot(depth=1).choose(p, random.Random(0))
 
-    def counting(p: Position, action: Any) -> Position:
-        if isinstance(action, Roll):
-            rolls.append(action)
-        return real_apply(p, action)
 
-    monkeypatch.setattr(mcts_module, "apply", counting)
-    p = position_from_dict(hugo_pos([["G18", "G24"], *positions.SIX_OTHERS], hugo="G20"))
-    MctsBot(rollout=rollout)._playout(p, random.Random(0))
-    assert len(rolls) == rollout
+def test_mcts_a_chance_node_backs_up_the_die_s_exact_expectation() -> None:
+    """The second iteration opens one move's roll node: its value becomes the
+    probability-weighted mean over the five faces (1/6 each number, 1/3 HUGO), not a sample."""
+    p = position_from_dict(positions.capture_to_avoid())
+    static = MctsBot(iterations=1).values(p, random.Random(0))
+    searched = MctsBot(iterations=2).values(p, random.Random(0))
+    changed = [action for action in searched if searched[action] != static[action]]
+    assert len(changed) == 1
+    after = apply(p, changed[0])
+    assert after.phase == "roll"
+    expected = [0.0] * p.players
+    for roll, weight in DIE_BY_HAND.items():
+        child = apply(after, roll)
+        for seat, v in enumerate(expectimax_module._losses(child, estimates(child), 8.0)):
+            expected[seat] += weight * v
+    assert searched[changed[0]] == pytest.approx(expected, abs=1e-12)
+
+
+def test_mcts_searches_deeper_with_more_iterations_and_stays_deterministic() -> None:
+    p = position_from_dict(positions.expel_onto_hugo())
+    first = MctsBot(iterations=300).values(p, random.Random(5))
+    assert first == MctsBot(iterations=300).values(p, random.Random(5))
+    shallow = MctsBot(iterations=1).values(p, random.Random(5))
+    # The default exploration spends the budget on the clearly best move (best first) ...
+    assert [a for a in first if first[a] != shallow[a]] == [Move("G21", "R:portrait-hall")]
+    # ... a larger one searches the others below the root too.
+    wide = MctsBot(iterations=300, exploration=1.0).values(p, random.Random(5))
+    assert sum(wide[a] != shallow[a] for a in wide) == len(wide)

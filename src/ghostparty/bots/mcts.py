@@ -1,11 +1,24 @@
-"""The MCTS bot: Monte-Carlo tree search with explicit chance nodes.
+"""The MCTS bot: Monte-Carlo tree search with chance nodes and expectimax backups.
 
-Decision nodes (phases ``"place"``/``"move"``) choose children by UCT with a
-progressive bias toward the greedy evaluation's favourites; chance nodes (phase
-``"roll"``) draw the die's outcome with its true probabilities (1/6 each number, 1/3
-HUGO). A new node is judged by the static evaluation turned into a reward in [0, 1]
-per seat (a logistic of the seat's utility; a finished game gives each winner 1/k).
-Rewards are vectors, so with more than two players each seat maximises its own (max-n).
+The tree alternates chance nodes (phase ``"roll"``: the die's five outcomes,
+:data:`~ghostparty.rules.DIE`, HUGO at 1/3) and decision nodes (phase ``"move"``). An
+iteration walks down from the root: at a decision node it picks a child by UCT on the
+children's current values, at a chance node it **draws** the die's outcome with its true
+probability. The first node it reaches that has not been opened is opened: every child
+(each legal move, or each face of the die) is judged by the static evaluation at once,
+as the greedy bot judges moves. The values then go back up the path:
+
+* a chance node's value is the probability-weighted mean of its outcomes' values
+  (expectation, not the mean of the samples drawn: no sampling noise at the die);
+* a decision node's value is the value of the child best for the seat to move (the
+  max backup of expectimax; max-n with more than two players).
+
+So the search is an expectimax tree that grows one node per iteration where the UCT
+walk leads, deeper along the lines that matter (the bot's good moves, the likely
+rolls), instead of to a fixed depth everywhere. The values are each seat's chance of
+losing, as :mod:`~ghostparty.bots.expectimax`'s (a logistic of the evaluation's
+utility, temperature 8; exact once the game is over), and the static evaluations are
+cached per position for one decision.
 
 The budget is a number of iterations (deterministic for a seed) or, if given, a time in
 seconds. Placement is left to the greedy bot.
@@ -18,41 +31,49 @@ import time
 from random import Random
 
 from ghostparty.bots.base import register
-from ghostparty.bots.evaluation import estimates, utility
+from ghostparty.bots.evaluation import estimates
+from ghostparty.bots.expectimax import TEMPERATURE, _losses
 from ghostparty.bots.greedy import GreedyBot
-from ghostparty.rules import MOVE, OVER, ROLL, Action, Position, apply, legal_actions
-from ghostparty.rules.actions import DIE_FACES
+from ghostparty.rules import DIE, MOVE, ROLL, Action, Position, apply, legal_actions
 
-#: Points of utility that halve or double the odds of the reward (the logistic's scale).
-TEMPERATURE = 4.0
+Values = list[float]
 
-
-def rewards(position: Position) -> list[float]:
-    """Per seat, a reward in [0, 1]: the share of a win once over, else a logistic guess."""
-    if position.phase == OVER:
-        share = 1.0 / len(position.winners)
-        return [share if seat in position.winners else 0.0 for seat in range(position.players)]
-    values = estimates(position)
-    return [
-        1.0 / (1.0 + math.exp(max(-50.0, min(50.0, utility(values, seat) / TEMPERATURE))))
-        for seat in range(position.players)
-    ]
+#: The die's outcomes and their probabilities as floats, in :data:`DIE`'s order.
+_OUTCOMES = tuple((roll, float(p)) for roll, p in DIE)
+_CUMULATIVE = tuple(math.fsum(p for _, p in _OUTCOMES[: i + 1]) for i in range(len(_OUTCOMES)))
 
 
 class _Node:
-    __slots__ = ("children", "position", "prior", "totals", "untried", "visits")
+    """A position in the tree. Once opened, ``edges`` are its children (legal moves or
+    the die's outcomes), ``positions`` and ``values`` theirs, ``nodes`` their tree nodes
+    where one has been made, ``visits`` their visit counts."""
 
-    def __init__(self, position: Position, prior: float = 0.0) -> None:
+    __slots__ = (
+        "child_visits",
+        "edges",
+        "nodes",
+        "position",
+        "positions",
+        "probabilities",
+        "value",
+        "values",
+        "visits",
+    )
+
+    def __init__(self, position: Position, value: Values) -> None:
         self.position = position
+        self.value = value
         self.visits = 0
-        self.totals = [0.0] * position.players
-        self.prior = prior
-        self.children: dict[Action, _Node] = {}
-        self.untried: list[tuple[float, Action, Position]] | None = None
+        self.edges: list[Action] = []
+        self.positions: list[Position] = []
+        self.values: list[Values] = []
+        self.nodes: list[_Node | None] = []
+        self.child_visits: list[int] = []
+        self.probabilities: tuple[float, ...] = ()
 
 
 class MctsBot:
-    """UCT with chance nodes, progressive bias from the static evaluation, max-n rewards."""
+    """UCT over decisions, sampled chance nodes, expectimax (max-n) backups."""
 
     name = "mcts"
 
@@ -60,26 +81,23 @@ class MctsBot:
         self,
         iterations: int = 1000,
         seconds: float | None = None,
-        exploration: float = 0.7,
-        bias: float = 1.0,
-        rollout: int = 0,
+        exploration: float = 0.1,
+        temperature: float = TEMPERATURE,
     ) -> None:
         if type(iterations) is not int or iterations < 1:
             raise ValueError(f"iterations must be a whole number of at least 1, got {iterations!r}")
-        if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0):
             raise ValueError(f"seconds must be a positive number or none, got {seconds!r}")
-        if not isinstance(exploration, int | float) or exploration < 0:
+        if isinstance(exploration, bool) or not isinstance(exploration, int | float) or exploration < 0:
             raise ValueError(f"exploration must be a number of at least 0, got {exploration!r}")
-        if not isinstance(bias, int | float) or bias < 0:
-            raise ValueError(f"bias must be a number of at least 0, got {bias!r}")
-        if type(rollout) is not int or rollout < 0:
-            raise ValueError(f"rollout must be a whole number of turns, at least 0, got {rollout!r}")
+        if isinstance(temperature, bool) or not isinstance(temperature, int | float) or temperature <= 0:
+            raise ValueError(f"temperature must be a positive number, got {temperature!r}")
         self.iterations = iterations
-        self.rollout = rollout
         self.seconds = seconds
         self.exploration = exploration
-        self.bias = bias
+        self.temperature = temperature
         self._greedy = GreedyBot()
+        self._leaves: dict[Position, Values] = {}
         #: Iterations run by the last decision.
         self.last_iterations = 0
 
@@ -90,91 +108,102 @@ class MctsBot:
         if len(actions) == 1:
             self.last_iterations = 0
             return actions[0]
-        root = _Node(position)
+        self._leaves = {}
+        root = _Node(position, self._leaf(position))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         count = 0
         while count < self.iterations if deadline is None else time.perf_counter() < deadline:
             self._iterate(root, rng)
             count += 1
         self.last_iterations = count
+        self._leaves = {}
         seat = position.to_move
-        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].totals[seat]))
-        return best[0]
+        best = min(range(len(root.edges)), key=lambda i: (root.values[i][seat], -root.child_visits[i], i))
+        return root.edges[best]
+
+    def values(self, position: Position, rng: Random) -> dict[Action, Values]:
+        """Each legal move's backed-up chances of losing per seat after a search from
+        ``position`` (phase ``"move"``) with the bot's budget; for analysis and tests."""
+        if position.phase != MOVE:
+            raise ValueError(f"values are searched in phase 'move', not {position.phase!r}")
+        self._leaves = {}
+        root = _Node(position, self._leaf(position))
+        for _ in range(self.iterations):
+            self._iterate(root, rng)
+        self._leaves = {}
+        return dict(zip(root.edges, root.values, strict=True))
+
+    # -- the search ------------------------------------------------------------------
 
     def _iterate(self, root: _Node, rng: Random) -> None:
-        path = [root]
         node = root
-        while True:
-            position = node.position
-            if position.phase == OVER or position.phase not in (ROLL, MOVE):
-                reward = rewards(position)
-                break
-            if position.phase == ROLL:
-                roll = DIE_FACES[int(rng.random() * 6)]
-                child = node.children.get(roll)
-                if child is None:
-                    child = node.children[roll] = _Node(apply(position, roll))
-                    path.append(child)
-                    reward = self._playout(child.position, rng)
-                    break
-                node = child
-                path.append(node)
-                continue
-            if node.untried is None:
-                node.untried = self._expand(position)
-            if node.untried:
-                prior, action, after = node.untried.pop()
-                child = node.children[action] = _Node(after, prior)
-                path.append(child)
-                reward = self._playout(after, rng)
-                break
-            node = self._select(node)
-            path.append(node)
-        for visited in path:
-            visited.visits += 1
-            totals = visited.totals
-            for seat, r in enumerate(reward):
-                totals[seat] += r
+        path: list[tuple[_Node, int]] = []
+        while node.edges:
+            index = self._select(node, rng)
+            path.append((node, index))
+            child = node.nodes[index]
+            if child is None:
+                child = node.nodes[index] = _Node(node.positions[index], node.values[index])
+            node = child
+        self._open(node)
+        node.visits += 1
+        for parent, index in reversed(path):
+            parent.values[index] = node.value
+            parent.child_visits[index] += 1
+            parent.visits += 1
+            parent.value = self._backup(parent)
+            node = parent
 
-    def _playout(self, position: Position, rng: Random) -> list[float]:
-        """Rewards after ``rollout`` more turns played by the greedy policy (a turn
-        starts with its roll of the die)."""
-        turns = self.rollout
-        if turns == 0:
-            return rewards(position)
-        greedy = self._greedy
-        while position.phase != OVER:
-            if position.phase == ROLL:
-                if turns == 0:
-                    break
-                turns -= 1
-                position = apply(position, DIE_FACES[int(rng.random() * 6)])
-            else:
-                position = apply(position, greedy.choose(position, rng))
-        return rewards(position)
+    def _open(self, node: _Node) -> None:
+        """Judge every child of ``node`` statically; leaves (game or round over, or a
+        placement) stay unopened and keep their static value."""
+        position = node.position
+        if position.phase == ROLL:
+            node.edges = [roll for roll, _ in _OUTCOMES]
+            node.probabilities = tuple(p for _, p in _OUTCOMES)
+            node.positions = [apply(position, roll) for roll in node.edges]
+        elif position.phase == MOVE:
+            node.edges = list(legal_actions(position))
+            node.positions = [apply(position, action) for action in node.edges]
+        else:
+            return
+        node.values = [self._leaf(child) for child in node.positions]
+        node.nodes = [None] * len(node.edges)
+        node.child_visits = [0] * len(node.edges)
+        node.value = self._backup(node)
 
-    def _expand(self, position: Position) -> list[tuple[float, Action, Position]]:
-        """Every action with its resulting position and a prior in [0, 1], best last."""
-        seat = position.to_move
-        scored = []
-        for action in legal_actions(position):
-            after = apply(position, action)
-            scored.append((rewards(after)[seat], action, after))
-        scored.sort(key=lambda item: item[0])
-        return scored
-
-    def _select(self, node: _Node) -> _Node:
+    def _select(self, node: _Node, rng: Random) -> int:
+        if node.probabilities:  # a chance node: draw the die
+            draw = rng.random()
+            for index, bound in enumerate(_CUMULATIVE):
+                if draw < bound:
+                    return index
+            return len(_CUMULATIVE) - 1
         seat = node.position.to_move
-        log_n = math.log(node.visits)
-        c, bias = self.exploration, self.bias
-        best, best_score = None, -math.inf
-        for child in node.children.values():
-            n = child.visits
-            score = child.totals[seat] / n + c * math.sqrt(log_n / n) + bias * child.prior / (n + 1)
+        c = self.exploration
+        log_n = math.log(node.visits + 1)
+        best, best_score = 0, -math.inf
+        for index, (values, n) in enumerate(zip(node.values, node.child_visits, strict=True)):
+            score = -values[seat] + c * math.sqrt(log_n / (n + 1))
             if score > best_score:
-                best, best_score = child, score
-        assert best is not None
+                best, best_score = index, score
         return best
+
+    def _backup(self, node: _Node) -> Values:
+        if node.probabilities:
+            value = [0.0] * len(node.values[0])
+            for p, values in zip(node.probabilities, node.values, strict=True):
+                for seat, v in enumerate(values):
+                    value[seat] += p * v
+            return value
+        seat = node.position.to_move
+        return min(node.values, key=lambda values: values[seat])
+
+    def _leaf(self, position: Position) -> Values:
+        values = self._leaves.get(position)
+        if values is None:
+            values = self._leaves[position] = _losses(position, estimates(position), self.temperature)
+        return values
 
 
 register("mcts", MctsBot, level=3)
