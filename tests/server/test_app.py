@@ -107,8 +107,21 @@ def test_boards_and_bots(client: TestClient) -> None:
     assert hugo["squares"] == 40 and hugo["start"] == "START" and len(hugo["rooms"]) == 9
     assert {"id": "armory", "location": "R:armory", "door": "G17", "shield": "red"} in hugo["rooms"]
     assert [s["value"] for s in hugo["steps"]] == [10, 9, 8, 7, 6, 5, 4, 3]
+    # §5.3: the clock's times and Hugo's speed from each on; 5:00 ends the game.
+    assert [(c["time"], c["speed"]) for c in hugo["clock"]] == [
+        ("23:45", 3),
+        ("24:00", 3),
+        ("1:00", 4),
+        ("2:00", 5),
+        ("3:00", 6),
+        ("4:00", 7),
+        ("5:00", None),
+    ]
+    assert hugo["speed_by_players"] == {}
     party = client.get("/api/boards/midnight-party").json()
     assert party["start"] is None and len(party["rooms"]) == 11
+    assert party["clock"] == []
+    assert party["speed_by_players"] == {"2": 3, "3": 3, "4": 3, "5": 3, "6": 3, "7": 2, "8": 2}  # §5.1
     assert error(client.get("/api/boards/chess")) == "unknown_rules"
     assert client.get("/api/bots").json()["bots"][:2] == ["random", "greedy"]
 

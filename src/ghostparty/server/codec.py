@@ -69,7 +69,8 @@ def table_view(table: Table, online: Collection[int] = ()) -> dict[str, Any]:
 
 def board_view(rules: str) -> dict[str, Any]:
     """The layout of a rule set's board (raises ``KeyError`` for unknown rules)."""
-    board = ruleset(rules).board
+    rule_set = ruleset(rules)
+    board = rule_set.board
     return {
         "rules": rules,
         "squares": board.squares,
@@ -82,4 +83,11 @@ def board_view(rules: str) -> dict[str, Any]:
         "start": "START" if board.has_start else None,
         "guests_per_player": {str(n): k for n, k in GUESTS_PER_PLAYER.items()},
         "colours": list(COLOURS),
+        # §5.3: Hugo's move points from each clock time on (null: 5:00 ends the game) …
+        "clock": [
+            {"time": time, "speed": rule_set.clock_speeds[i] if i < len(rule_set.clock_speeds) else None}
+            for i, time in enumerate(rule_set.clock_times)
+        ],
+        # … and, without a clock, by the number of players (§5.1).
+        "speed_by_players": {} if rule_set.has_clock else {str(n): rule_set.speed(None, n) for n in GUESTS_PER_PLAYER},
     }

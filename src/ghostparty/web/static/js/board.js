@@ -8,8 +8,6 @@ import { t } from "./i18n.js";
 
 const SHIELD_FILL = { neutral: "#c9c2b3", red: "#c8352c", green: "#2f9a52" };
 
-/** Hugo's speed after each clock time (RULES.md §5.3), for the clock's caption. */
-const CLOCK_SPEED = { "23:45": 3, "24:00": 3, "1:00": 4, "2:00": 5, "3:00": 6, "4:00": 7 };
 
 function shieldPath(x, y, size) {
   const w = size * 0.8;
@@ -320,11 +318,12 @@ export class BoardView {
     if (!position) return;
     if (position.clock) {
       this.centre.append(this.clockFace(position.clock));
-      const speed = CLOCK_SPEED[position.clock];
+      // Hugo's speed from this clock time on (RULES.md §5.3), from /api/boards.
+      const speed = (this.board.clock ?? []).find((c) => c.time === position.clock)?.speed;
       const caption = speed ? t("board.clock_caption", { time: position.clock, speed }) : t("board.clock_over", { time: position.clock });
       this.centre.append(svg("text", { y: 66, class: "centre-caption", "data-testid": "clock", "data-time": position.clock }, caption));
     } else {
-      const speed = players >= 7 ? 2 : 3;
+      const speed = this.board.speed_by_players[String(players)]; // §5.1, from /api/boards
       this.centre.append(svg("circle", { r: 46, class: "round-disc" }));
       this.centre.append(svg("text", { y: -8, class: "round-label" }, t("board.round")));
       this.centre.append(svg("text", { y: 24, class: "round-number", "data-testid": "round", "data-round": position.round }, `${position.round}/3`));
