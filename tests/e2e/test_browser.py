@@ -13,15 +13,15 @@ Skipped with a message when Playwright or /usr/bin/chromium is missing; never ru
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
+from .helpers import NEXT, act, api_get, expected_board, new_page, offer, shown_board
+
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot-game.png"
 #: Table ids and seeds of this module's server (tests/e2e/conftest.py).
@@ -30,99 +30,7 @@ SERVER_SEED = 5
 MAX_ACTIONS = 600
 
 
-# ---------------------------------------------------------------- server and browser
-
-
-#: Records the page's WebSockets so that a test can drop the connection.
-WATCH_SOCKETS = """
-(() => {
-  const Native = window.WebSocket;
-  window.__sockets = [];
-  window.WebSocket = class extends Native {
-    constructor(...args) { super(...args); window.__sockets.push(this); }
-  };
-})();
-"""
-
-
-def _page(browser: Any, *, speed: str, viewport: tuple[int, int] = (1280, 860)) -> Any:
-    """A page in a fresh context (its own localStorage), English, animation speed preset."""
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, locale="en-US")
-    context.add_init_script(
-        f"localStorage.setItem('ghostparty:speed', {json.dumps(json.dumps(speed))});"
-        "localStorage.setItem('ghostparty:lang', '\"en\"');" + WATCH_SOCKETS
-    )
-    page = context.new_page()
-    page.set_default_timeout(20000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
-
-
-def _api(base_url: str, path: str) -> Any:
-    with urllib.request.urlopen(base_url + path, timeout=10) as response:
-        return json.loads(response.read())
-
-
 # ---------------------------------------------------------------- playing through the page
-
-#: What the page offers now: "over", "roll", "pass", or the kind of the first glowing
-#: target ("place", "source", "dest"); null while it animates or waits for others.
-NEXT = """() => {
-  const main = document.querySelector('main');
-  if (main.dataset.busy !== 'false') return null;
-  if (main.dataset.status === 'over' && !document.querySelector('[data-testid=result]').hidden) return 'over';
-  if (document.querySelector('[data-testid=roll]:not([disabled])')) return 'roll';
-  const target = document.querySelector('[data-testid=board] [data-legal=true]');
-  if (target) return target.dataset.legalKind;
-  if (document.querySelector('[data-testid=pass]:not([disabled])')) return 'pass';
-  return null;
-}"""
-
-
-def _offer(page: Any, timeout: float = 20000) -> str:
-    try:
-        return str(page.wait_for_function(NEXT, timeout=timeout).json_value())
-    except sync_api.TimeoutError:
-        status = page.get_by_test_id("status").inner_text()
-        pytest.fail(f"the page offered nothing to do: status {status!r}, errors {page.errors}")
-
-
-def _target(page: Any, kind: str) -> Any:
-    return page.locator(f"[data-testid=board] [data-legal=true][data-legal-kind={kind}]").first
-
-
-def _act(page: Any, kind: str, chosen: Any = None) -> str:
-    """Do the first thing the page offers, by clicking as a person would; the action's name.
-
-    ``chosen(page)`` is called once a guest is chosen and its destinations glow.
-    """
-    if kind == "roll":
-        page.get_by_test_id("roll").click()
-        return "roll"
-    if kind == "pass":
-        page.get_by_test_id("pass").click()
-        return "pass"
-    if kind == "place":
-        square = _target(page, "place")
-        name = str(square.get_attribute("data-square"))
-        square.click()
-        return f"place {name}"
-    if kind == "source":
-        guest = _target(page, "source")
-        source = str(guest.get_attribute("data-loc"))
-        guest.click()
-        page.wait_for_selector("[data-testid=board] [data-legal=true][data-legal-kind=dest]")
-    else:  # the only guest that may move was chosen for us
-        selected = page.locator("[data-testid=board] .selected").first
-        source = str(selected.get_attribute("data-square") or selected.get_attribute("data-location"))
-    if chosen is not None:
-        chosen(page)
-    destination = _target(page, "dest")
-    where = destination.get_attribute("data-square") or destination.get_attribute("data-location")
-    destination.click()
-    return f"{source} → {where}"
 
 
 def _interesting(page: Any) -> bool:
@@ -139,32 +47,11 @@ def _interesting(page: Any) -> bool:
     )
 
 
-def _board(page: Any) -> dict[str, Any]:
-    """The guests (seat -> sorted locations) and Hugo as the page shows them."""
-    return dict(
-        page.evaluate(
-            """() => {
-              const guests = {};
-              for (const node of document.querySelectorAll('[data-testid=guest]')) {
-                (guests[node.dataset.seat] ??= []).push(node.dataset.loc);
-              }
-              for (const list of Object.values(guests)) list.sort();
-              return {guests, hugo: document.querySelector('[data-testid=hugo]').dataset.loc};
-            }"""
-        )
-    )
-
-
-def _expected_board(position: dict[str, Any]) -> dict[str, Any]:
-    guests = {str(seat): sorted(locs) for seat, locs in enumerate(position["guests"]) if locs}
-    return {"guests": guests, "hugo": position["hugo"]}
-
-
 # ---------------------------------------------------------------- tests
 
 
 def test_a_whole_game_against_a_bot_by_clicking(browser: Any, base_url: str) -> None:
-    page = _page(browser, speed="fast")
+    page = new_page(browser, speed="fast")
     page.goto(base_url + "/")
     # The lobby: two players, hugo, a greedy bot in the second seat, Ann begins.
     page.get_by_test_id("rules-hugo").check()
@@ -199,10 +86,10 @@ def test_a_whole_game_against_a_bot_by_clicking(browser: Any, base_url: str) -> 
             shots.append(True)
 
     for _ in range(MAX_ACTIONS):
-        kind = _offer(page)
+        kind = offer(page)
         if kind == "over":
             break
-        done.append(_act(page, kind, chosen))
+        done.append(act(page, kind, chosen))
     else:
         pytest.fail(f"the game did not end after {MAX_ACTIONS} actions")
     if not shots:
@@ -211,7 +98,7 @@ def test_a_whole_game_against_a_bot_by_clicking(browser: Any, base_url: str) -> 
     assert "roll" in done
 
     # The result panel agrees with the server, and so does the log.
-    answer = _api(base_url, f"/api/tables/{table_id}")
+    answer = api_get(base_url, f"/api/tables/{table_id}")
     table, position = answer["table"], answer["position"]
     assert table["status"] == "over" and position["phase"] == "over"
     result = page.get_by_test_id("result")
@@ -224,17 +111,17 @@ def test_a_whole_game_against_a_bot_by_clicking(browser: Any, base_url: str) -> 
     assert sorted(rows) == [[seat, score] for seat, score in enumerate(position["scores"])]
     assert page.get_by_test_id("replay-link").get_attribute("href") == f"/r/{table_id}"
     assert page.get_by_test_id("status").inner_text().startswith("Game over")
-    record = _api(base_url, f"/api/tables/{table_id}/record")
+    record = api_get(base_url, f"/api/tables/{table_id}/record")
     assert page.get_by_test_id("log-entry").count() == len(record["actions"])
     assert "game over" in page.get_by_test_id("log-entry").last.inner_text().lower()
-    assert _board(page) == _expected_board(position)
+    assert shown_board(page) == expected_board(position)
     assert page.get_by_test_id("roll").count() == 0
     assert not page.errors
     page.context.close()
 
 
 def test_two_people_and_a_spectator_see_each_other_live(browser: Any, base_url: str) -> None:
-    ann = _page(browser, speed="off")
+    ann = new_page(browser, speed="off")
     ann.goto(base_url + "/")
     ann.get_by_test_id("players").select_option("3")
     ann.get_by_test_id("seat-kind-1").select_option("human")
@@ -248,7 +135,7 @@ def test_two_people_and_a_spectator_see_each_other_live(browser: Any, base_url: 
     assert ann.get_by_test_id("start").is_disabled()  # Bob's seat is still empty
 
     # Bob follows the shared link from another browser and sits down; Ann sees him at once.
-    bob = _page(browser, speed="off", viewport=(390, 844))  # a phone
+    bob = new_page(browser, speed="off", viewport=(390, 844))  # a phone
     bob.goto(link)
     bob.get_by_test_id("name-1").fill("Bob")
     bob.get_by_test_id("join-1").click()
@@ -259,7 +146,7 @@ def test_two_people_and_a_spectator_see_each_other_live(browser: Any, base_url: 
     ) == ["1"]
 
     # Someone with the link and no seat watches.
-    guest = _page(browser, speed="off")
+    guest = new_page(browser, speed="off")
     guest.goto(link)
     guest.wait_for_function("() => document.querySelector('main').dataset.status === 'open'")
     ann.get_by_test_id("start").click()
@@ -267,14 +154,14 @@ def test_two_people_and_a_spectator_see_each_other_live(browser: Any, base_url: 
         page.wait_for_function("() => document.querySelector('main').dataset.status === 'playing'")
 
     # Placement: each person's square shows up on every page; the bot's too.
-    assert _offer(ann) == "place"
+    assert offer(ann) == "place"
     assert bob.locator("[data-testid=board] [data-legal=true]").count() == 0
     assert "Ann" in bob.get_by_test_id("status").inner_text()
-    square = _act(ann, "place").split()[1]
+    square = act(ann, "place").split()[1]
     for page in (bob, guest):
         page.locator(f"[data-testid=guest][data-guest='0:{square}']").wait_for()
-    assert _offer(bob) == "place"
-    square = _act(bob, "place").split()[1]
+    assert offer(bob) == "place"
+    square = act(bob, "place").split()[1]
     for page in (ann, guest):
         page.locator(f"[data-testid=guest][data-guest='1:{square}']").wait_for()
     for page in (ann, bob, guest):
@@ -301,7 +188,7 @@ def test_two_people_and_a_spectator_see_each_other_live(browser: Any, base_url: 
             kind = page.evaluate(NEXT)
             if kind in (None, "over"):
                 continue
-            action = _act(page, kind)
+            action = act(page, kind)
             if action == "roll":
                 rolled.add(name)
             elif "→" in action:
@@ -316,10 +203,10 @@ def test_two_people_and_a_spectator_see_each_other_live(browser: Any, base_url: 
         page.wait_for_function("() => document.querySelector('main').dataset.busy === 'false'")
     deadline = time.monotonic() + 10
     while True:
-        answer = _api(base_url, f"/api/tables/{table_id}")
+        answer = api_get(base_url, f"/api/tables/{table_id}")
         logs = [page.get_by_test_id("log-entry").all_inner_texts() for page in (ann, bob, guest)]
-        boards = [_board(page) for page in (ann, bob, guest)]
-        expected = _expected_board(answer["position"])
+        boards = [shown_board(page) for page in (ann, bob, guest)]
+        expected = expected_board(answer["position"])
         if all(board == expected for board in boards) and logs[0] == logs[1] == logs[2]:
             break
         assert time.monotonic() < deadline, (

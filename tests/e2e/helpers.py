@@ -1,0 +1,130 @@
+"""What the browser tests share: a fresh page, the HTTP API, and playing by clicking.
+
+The game page's hooks (data-testid, data-legal, data-busy) are documented at the top
+of src/ghostparty/web/static/js/table.js.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+#: Records the page's WebSockets so that a test can drop the connection.
+WATCH_SOCKETS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets.push(this); }
+  };
+})();
+"""
+
+#: What the page offers now: "over", "roll", "pass", or the kind of the first glowing
+#: target ("place", "source", "dest"); null while it animates or waits for others.
+NEXT = """() => {
+  const main = document.querySelector('main');
+  if (main.dataset.busy !== 'false') return null;
+  if (main.dataset.status === 'over' && !document.querySelector('[data-testid=result]').hidden) return 'over';
+  if (document.querySelector('[data-testid=roll]:not([disabled])')) return 'roll';
+  const target = document.querySelector('[data-testid=board] [data-legal=true]');
+  if (target) return target.dataset.legalKind;
+  if (document.querySelector('[data-testid=pass]:not([disabled])')) return 'pass';
+  return null;
+}"""
+
+
+def new_page(browser: Any, *, speed: str, viewport: tuple[int, int] = (1280, 860)) -> Any:
+    """A page in a fresh context (its own localStorage), English, animation speed preset.
+
+    ``page.errors`` collects the page's uncaught errors.
+    """
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, locale="en-US")
+    context.add_init_script(
+        f"localStorage.setItem('ghostparty:speed', {json.dumps(json.dumps(speed))});"
+        "localStorage.setItem('ghostparty:lang', '\"en\"');" + WATCH_SOCKETS
+    )
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def api_get(base_url: str, path: str) -> Any:
+    with urllib.request.urlopen(base_url + path, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def offer(page: Any, timeout: float = 20000) -> str:
+    """Wait until the page offers something to do (see :data:`NEXT`); fail if it never does."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        return str(page.wait_for_function(NEXT, timeout=timeout).json_value())
+    except PlaywrightTimeoutError:
+        status = page.get_by_test_id("status").inner_text()
+        pytest.fail(f"the page offered nothing to do: status {status!r}, errors {page.errors}")
+
+
+def target(page: Any, kind: str) -> Any:
+    return page.locator(f"[data-testid=board] [data-legal=true][data-legal-kind={kind}]").first
+
+
+def act(page: Any, kind: str, chosen: Callable[[Any], None] | None = None) -> str:
+    """Do the first thing the page offers, by clicking as a person would; the action's name.
+
+    ``chosen(page)`` is called once a guest is chosen and its destinations glow.
+    """
+    if kind == "roll":
+        page.get_by_test_id("roll").click()
+        return "roll"
+    if kind == "pass":
+        page.get_by_test_id("pass").click()
+        return "pass"
+    if kind == "place":
+        square = target(page, "place")
+        name = str(square.get_attribute("data-square"))
+        square.click()
+        return f"place {name}"
+    if kind == "source":
+        guest = target(page, "source")
+        source = str(guest.get_attribute("data-loc"))
+        guest.click()
+        page.wait_for_selector("[data-testid=board] [data-legal=true][data-legal-kind=dest]")
+    else:  # the only guest that may move was chosen for us
+        selected = page.locator("[data-testid=board] .selected").first
+        source = str(selected.get_attribute("data-square") or selected.get_attribute("data-location"))
+    if chosen is not None:
+        chosen(page)
+    destination = target(page, "dest")
+    where = destination.get_attribute("data-square") or destination.get_attribute("data-location")
+    destination.click()
+    return f"{source} → {where}"
+
+
+def shown_board(page: Any) -> dict[str, Any]:
+    """The guests (seat -> sorted locations) and Hugo as the page shows them."""
+    return dict(
+        page.evaluate(
+            """() => {
+              const guests = {};
+              for (const node of document.querySelectorAll('[data-testid=guest]')) {
+                (guests[node.dataset.seat] ??= []).push(node.dataset.loc);
+              }
+              for (const list of Object.values(guests)) list.sort();
+              return {guests, hugo: document.querySelector('[data-testid=hugo]').dataset.loc};
+            }"""
+        )
+    )
+
+
+def expected_board(position: dict[str, Any]) -> dict[str, Any]:
+    """:func:`shown_board` of the server's position."""
+    guests = {str(seat): sorted(locs) for seat, locs in enumerate(position["guests"]) if locs}
+    return {"guests": guests, "hugo": position["hugo"]}
