@@ -354,3 +354,34 @@ def test_an_embedded_store_is_called_on_the_event_loop_any_other_in_a_thread(
     assert (store_calls == []) is embedded
     if not embedded:
         assert {"create", "save"} <= set(store_calls)
+
+
+def test_the_odds_are_computed_once_per_position(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Presence updates and page loads resend the odds of the same position: not recomputed."""
+    from ghostparty.server import service as service_module
+
+    calls: list[object] = []
+    real = service_module.capture_odds
+
+    def counting(position: Any, seat: Any = None) -> Any:
+        calls.append(position)
+        return real(position, seat)
+
+    monkeypatch.setattr(service_module, "capture_odds", counting)
+
+    async def scenario() -> None:
+        svc = service(sqlite_url)
+        table_id = await open_table(svc, [HUMAN, HUMAN])
+        tokens = {seat: (await svc.join(table_id, seat, name))[0] for seat, name in ((0, "Ann"), (1, "Bob"))}
+        await svc.start(table_id, 0, tokens[0])
+        first = await svc.state(table_id, tokens)
+        assert len(calls) == 1
+        await svc.connected(table_id, [0])
+        await svc.disconnected(table_id, [0])
+        again = await svc.state(table_id, {})
+        assert len(calls) == 1 and again["odds"] == first["odds"]
+        await svc.act(table_id, 0, tokens[0], first["table"]["version"], first["legal"][0])
+        assert len(calls) == 2  # a new position: new odds
+        await close(svc)
+
+    run(scenario)

@@ -34,6 +34,7 @@ from ghostparty.rules import (
     Action,
     Game,
     IllegalAction,
+    Position,
     Roll,
     action_from_dict,
     action_to_dict,
@@ -95,6 +96,8 @@ class _Live:
     #: written out only for a ``state`` message.
     events: list[Sequence[Event]] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
+    #: The odds last computed and the position they are for (presence updates resend them).
+    odds: tuple[Position | None, list[dict[str, Any]]] = (None, [])
 
 
 def hash_token(token: str) -> str:
@@ -768,7 +771,12 @@ class TableService:
         seat's next turn (:func:`ghostparty.analysis.capture_odds`), exact and rounded."""
         if live.game is None or live.table.status != PLAYING:
             return []
-        return [odds.as_dict() for odds in capture_odds(live.game.state)]
+        position = live.game.state
+        cached_for, odds = live.odds
+        if cached_for is not position:
+            odds = [guest.as_dict() for guest in capture_odds(position)]
+            live.odds = (position, odds)
+        return odds
 
     @staticmethod
     def _seat(table: Table, seat: object) -> Seat:
