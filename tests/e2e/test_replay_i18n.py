@@ -217,7 +217,10 @@ def test_replay_animates_forward_and_plays(browser: Any, base_url: str, finished
     page.get_by_test_id("replay-play").click()
     page.wait_for_function(f"() => Number(document.querySelector('main').dataset.step) >= {target + 2}", timeout=10000)
     page.get_by_test_id("replay-play").click()
-    page.wait_for_function("() => document.querySelector('main').dataset.playing === 'false'")
+    # Paused mid-animation, the step under way still finishes: read where it came to rest.
+    page.wait_for_function(
+        "() => document.querySelector('main').dataset.playing === 'false' && document.querySelector('main').dataset.busy === 'false'"
+    )
     at = int(page.get_by_test_id("replay").get_attribute("data-step"))
     _assert_at(page, replay, at)
     assert not page.errors
