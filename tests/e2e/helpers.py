@@ -38,12 +38,13 @@ NEXT = """() => {
 }"""
 
 
-def new_page(browser: Any, *, speed: str, viewport: tuple[int, int] = (1280, 860)) -> Any:
+def new_page(browser: Any, *, speed: str, viewport: tuple[int, int] = (1280, 860), **device: Any) -> Any:
     """A page in a fresh context (its own localStorage), English, animation speed preset.
 
-    ``page.errors`` collects the page's uncaught errors.
+    ``device`` goes to the context as it is: ``device_scale_factor``, ``is_mobile``,
+    ``has_touch`` for a phone. ``page.errors`` collects the page's uncaught errors.
     """
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, locale="en-US")
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, locale="en-US", **device)
     context.add_init_script(
         f"localStorage.setItem('ghostparty:speed', {json.dumps(json.dumps(speed))});"
         "localStorage.setItem('ghostparty:lang', '\"en\"');" + WATCH_SOCKETS
@@ -76,26 +77,34 @@ def target(page: Any, kind: str) -> Any:
     return page.locator(f"[data-testid=board] [data-legal=true][data-legal-kind={kind}]").first
 
 
-def act(page: Any, kind: str, chosen: Callable[[Any], None] | None = None) -> str:
+def act(page: Any, kind: str, chosen: Callable[[Any], None] | None = None, *, tap: bool = False) -> str:
     """Do the first thing the page offers, by clicking as a person would; the action's name.
 
-    ``chosen(page)`` is called once a guest is chosen and its destinations glow.
+    ``chosen(page)`` is called once a guest is chosen and its destinations glow. With
+    ``tap`` the page is touched instead of clicked (a context with ``has_touch``).
     """
+
+    def press(node: Any) -> None:
+        if tap:
+            node.tap()
+        else:
+            node.click()
+
     if kind == "roll":
-        page.get_by_test_id("roll").click()
+        press(page.get_by_test_id("roll"))
         return "roll"
     if kind == "pass":
-        page.get_by_test_id("pass").click()
+        press(page.get_by_test_id("pass"))
         return "pass"
     if kind == "place":
         square = target(page, "place")
         name = str(square.get_attribute("data-square"))
-        square.click()
+        press(square)
         return f"place {name}"
     if kind == "source":
         guest = target(page, "source")
         source = str(guest.get_attribute("data-loc"))
-        guest.click()
+        press(guest)
         page.wait_for_selector("[data-testid=board] [data-legal=true][data-legal-kind=dest]")
     else:  # the only guest that may move was chosen for us
         selected = page.locator("[data-testid=board] .selected").first
@@ -104,7 +113,7 @@ def act(page: Any, kind: str, chosen: Callable[[Any], None] | None = None) -> st
         chosen(page)
     destination = target(page, "dest")
     where = destination.get_attribute("data-square") or destination.get_attribute("data-location")
-    destination.click()
+    press(destination)
     return f"{source} → {where}"
 
 

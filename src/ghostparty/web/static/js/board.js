@@ -55,12 +55,29 @@ const PIPS = {
   5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
 };
 
-/** A room's name, shrunk to fit `width` when it is long (German has long words). */
-function roomLabel(x, y, text, width) {
-  const label = svg("text", { x, y, class: "room-label" }, text);
+/**
+ * A room's name, shrunk to fit `width` when it is long (German has long words) by an
+ * estimate; once the board is on the page, fitLabels makes sure by measuring that it
+ * stays inside the room (`room`: the room's width).
+ */
+function roomLabel(x, y, text, width, room) {
+  const label = svg("text", { x, y, class: "room-label", "data-fit": room - 4 }, text);
   const estimate = text.length * 6.1; // at 11px
   if (estimate > width) label.style.fontSize = `${Math.max(7, (11 * width) / estimate).toFixed(1)}px`;
   return label;
+}
+
+/** When the board takes its portrait layout: a phone held upright. */
+export const PORTRAIT_QUERY = "(max-width: 640px) and (orientation: portrait)";
+
+/**
+ * Whether the portrait layout suits the window now; `onChange(portrait)` is called
+ * whenever that changes (the phone is turned). Without matchMedia: never portrait.
+ */
+export function watchPortrait(onChange) {
+  const query = typeof window.matchMedia === "function" ? window.matchMedia(PORTRAIT_QUERY) : null;
+  query?.addEventListener("change", (event) => onChange(event.matches));
+  return Boolean(query?.matches);
 }
 
 export class BoardView {
@@ -68,10 +85,43 @@ export class BoardView {
    * @param {HTMLElement} container where the SVG goes
    * @param {object} board GET /api/boards/{rules}
    * @param {(location: string) => void} onPick called with a location when clicked
+   * @param {{portrait?: boolean}} options the tall layout for a phone held upright
    */
-  constructor(container, board, onPick) {
+  constructor(container, board, onPick, { portrait = false } = {}) {
     this.board = board;
-    this.layout = makeLayout(board);
+    this.container = container;
+    this.onPick = onPick;
+    this.portrait = Boolean(portrait);
+    // What is shown, to draw it again after a change of layout.
+    this.shown = { guests: [], hugo: null, centre: null, die: null, targets: {}, hop: null };
+    this.build();
+  }
+
+  /**
+   * Switch between the portrait and the landscape layout: the SVG is drawn anew and
+   * the guests, Hugo, the centre, the die and the highlights are put back. Anything
+   * else drawn on the old SVG (the odds' labels) is the page's to draw again.
+   * Returns whether the layout changed.
+   */
+  setPortrait(portrait) {
+    if (Boolean(portrait) === this.portrait) return false;
+    this.portrait = Boolean(portrait);
+    const classes = [...this.root.classList].filter((name) => name !== "board" && name !== "picking");
+    const { guests, hugo, centre, die, targets, hop } = this.shown;
+    this.build();
+    this.root.classList.add(...classes);
+    if (hop !== null) this.setHop(hop);
+    this.setGuests(guests, { appear: false });
+    this.setHugo(hugo);
+    if (centre) this.setCentre(...centre);
+    this.showDie(die);
+    this.setTargets(targets);
+    return true;
+  }
+
+  build() {
+    const board = this.board;
+    this.layout = makeLayout(board, { portrait: this.portrait });
     this.tokens = new Map(); // guest id -> <g>
     const { width, height } = this.layout;
     this.root = svg("svg", {
@@ -81,6 +131,7 @@ export class BoardView {
       "aria-label": t("board.aria", { rules: t(`rules.${board.rules}`) }),
       "data-testid": "board",
       "data-rules": board.rules,
+      "data-layout": this.portrait ? "portrait" : "landscape",
     });
     this.defs();
     this.root.append(svg("rect", { x: 0, y: 0, width, height, rx: 24, class: "board-bg" }));
@@ -95,9 +146,26 @@ export class BoardView {
       const target = event.target.closest("[data-square],[data-location],[data-guest]");
       if (!target) return;
       const loc = target.dataset.square || target.dataset.location || target.dataset.loc;
-      if (loc) onPick(loc);
+      if (loc) this.onPick(loc);
     });
-    clear(container).append(this.root);
+    clear(this.container).append(this.root);
+    this.fitLabels();
+  }
+
+  /** Shrink the rooms' names that the estimate let stick out of their room (the fonts differ). */
+  fitLabels() {
+    for (const label of this.root.querySelectorAll(".room-label")) {
+      const width = Number(label.dataset.fit);
+      let length = 0;
+      try {
+        length = label.getComputedTextLength(); // 0 while the board is not shown
+      } catch {
+        length = 0;
+      }
+      if (!(length > width)) continue;
+      const size = parseFloat(getComputedStyle(label).fontSize) || 11;
+      label.style.fontSize = `${Math.max(6, (size * width) / length).toFixed(1)}px`;
+    }
   }
 
   defs() {
@@ -126,21 +194,15 @@ export class BoardView {
   }
 
   drawInside() {
-    const { inside } = this.layout;
+    const { inside, pieces } = this.layout;
     const g = svg("g", { class: "inside" });
     g.append(svg("rect", { x: inside.x - 6, y: inside.y - 6, width: inside.w + 12, height: inside.h + 12, rx: 10, class: "hall" }));
     // Title and the centre pieces: clock or round, and the die.
-    const title = svg("text", { x: inside.x + inside.w / 2, y: inside.y + 34, class: "board-title" }, t("board.title"));
-    const sub = svg(
-      "text",
-      { x: inside.x + inside.w / 2, y: inside.y + 56, class: "board-sub" },
-      t(`board.sub.${this.board.rules}`),
-    );
+    const title = svg("text", { x: pieces.title.x, y: pieces.title.y, class: "board-title" }, t("board.title"));
+    const sub = svg("text", { x: pieces.sub.x, y: pieces.sub.y, class: "board-sub" }, t(`board.sub.${this.board.rules}`));
     g.append(title, sub);
-    const cx = inside.x + inside.w - 110;
-    const cy = inside.y + 70;
-    this.centre = svg("g", { class: "centre", transform: `translate(${cx},${cy})` });
-    this.dieBox = svg("g", { class: "die", "data-testid": "die", "data-face": "", transform: `translate(${inside.x + 60},${inside.y + 60})` });
+    this.centre = svg("g", { class: "centre", transform: `translate(${pieces.centre.x},${pieces.centre.y})` });
+    this.dieBox = svg("g", { class: "die", "data-testid": "die", "data-face": "", transform: `translate(${pieces.die.x},${pieces.die.y})` });
     g.append(this.centre, this.dieBox);
     this.root.append(g);
   }
@@ -169,10 +231,10 @@ export class BoardView {
       const name = t(`room.${box.id}`);
       if (vertical) {
         const lines = name.length * 6.1 > box.w - 6 ? name.split(/\s+/).slice(0, 3) : [name];
-        lines.forEach((line, i) => room.append(roomLabel(cx, box.y + 15 + i * 12, line, box.w - 6)));
+        lines.forEach((line, i) => room.append(roomLabel(cx, box.y + 15 + i * 12, line, box.w - 6, box.w)));
         room.append(svg("path", { d: shieldPath(cx, box.y + 46, 18), class: "shield" }));
       } else {
-        room.append(roomLabel(cx, box.y + 15, name, box.w - 8));
+        room.append(roomLabel(cx, box.y + 15, name, box.w - 8, box.w));
         room.append(svg("path", { d: shieldPath(box.x + 15, box.y + 38, 17), class: "shield" }));
       }
       room.querySelector(".shield").setAttribute("fill", SHIELD_FILL[box.shield] ?? SHIELD_FILL.neutral);
@@ -237,16 +299,18 @@ export class BoardView {
       cell.append(svg("text", { x: start.x + start.w / 2, y: start.y + 14, class: "step-value" }, t("board.start")));
       g.append(cell);
     }
-    const first = boxes[0];
-    if (first) {
-      const label = svg("text", { x: first.x + 2, y: first.y - 8, class: "stairs-label" }, t("board.stairs"));
+    const where = this.layout.pieces.stairsLabel;
+    if (where) {
+      const label = svg("text", { x: where.x, y: where.y, class: "stairs-label" }, t("board.stairs"));
+      if (where.anchor !== "start") label.setAttribute("text-anchor", where.anchor);
       g.append(label);
     }
     this.root.append(g);
   }
 
   /** Draw the guests: [{id, seat, loc}] (ids keep each token's element across moves). */
-  setGuests(guests) {
+  setGuests(guests, { appear = true } = {}) {
+    this.shown.guests = guests.map(({ id, seat, loc }) => ({ id, seat, loc }));
     const byLoc = new Map();
     for (const guest of guests) {
       if (!byLoc.has(guest.loc)) byLoc.set(guest.loc, []);
@@ -259,7 +323,7 @@ export class BoardView {
         const place = slot(this.layout, loc, i, list.length);
         let token = this.tokens.get(guest.id);
         if (!token) {
-          token = this.makeToken(guest);
+          token = this.makeToken(guest, appear);
           this.tokens.set(guest.id, token);
           this.tokenLayer.append(token);
         }
@@ -278,7 +342,7 @@ export class BoardView {
     }
   }
 
-  makeToken(guest) {
+  makeToken(guest, appear = true) {
     const token = svg(
       "g",
       { class: "guest", "data-testid": "guest" },
@@ -286,12 +350,15 @@ export class BoardView {
       svg("circle", { r: 13, class: "guest-ring" }),
       svg("text", { y: 5.5, class: "guest-letter", fill: inkOn(guest.seat) }, seatLetter(guest.seat)),
     );
-    token.classList.add("appear");
-    setTimeout(() => token.classList.remove("appear"), 400);
+    if (appear) {
+      token.classList.add("appear");
+      setTimeout(() => token.classList.remove("appear"), 400);
+    }
     return token;
   }
 
   setHugo(loc) {
+    this.shown.hugo = loc ?? null;
     const box = loc ? boxOf(this.layout, loc) : null;
     if (!this.hugo.dataset.loc && box) {
       // His first appearance: no glide in from the corner.
@@ -314,6 +381,7 @@ export class BoardView {
 
   /** The centre: the clock (hugo) or the round (midnight-party). */
   setCentre(position, players) {
+    this.shown.centre = [position, players];
     clear(this.centre);
     if (!position) return;
     if (position.clock) {
@@ -357,6 +425,7 @@ export class BoardView {
 
   /** Show the die: 1, 2, 4, 5, "hugo", or null to hide. */
   showDie(face, { rolling = false } = {}) {
+    this.shown.die = face ?? null;
     clear(this.dieBox);
     this.dieBox.dataset.face = face === null || face === undefined ? "" : String(face);
     if (face === null || face === undefined) return;
@@ -377,6 +446,7 @@ export class BoardView {
    * Clickable targets get data-legal="true".
    */
   setTargets({ places = new Set(), sources = new Set(), dests = new Set(), selected = null } = {}) {
+    this.shown.targets = { places, sources, dests, selected };
     const mark = (node, kind) => {
       if (kind) {
         node.dataset.legal = "true";
@@ -412,6 +482,7 @@ export class BoardView {
 
   /** How long one hop of a token takes, set from the animation speed. */
   setHop(ms) {
+    this.shown.hop = ms;
     this.root.style.setProperty("--hop", `${Math.max(0, Math.round(ms))}ms`);
   }
 }

@@ -5,10 +5,18 @@
 // on it are chosen so that no door falls on a corner, red rooms sit at the top and
 // green ones at the bottom (RULES.md §1.2), and G0 — the arrow square at the top of
 // the cellar stairs — is on the left with the stairs running from it into the castle.
+//
+// A phone held upright gets a portrait ring instead ({portrait: true}): few squares wide
+// and many high, so that a square stays big enough to tap. G0 then sits on the top side
+// with the stairs running down from it; the die, the clock and the title stand beside
+// and below the stairs. Doors still never fall on a corner; the shields can't all face
+// their side there, so red rooms are only drawn towards the top, green ones the bottom.
 
 export const S = 64; // gallery square size
 const ROOM_DEPTH = 96;
 const MARGIN = ROOM_DEPTH + 14;
+const LANDSCAPE_COLS = 14; // the ring's preferred width, in squares
+const PORTRAIT_COLS = 6; // … and on a phone held upright
 const SIDES = ["top", "right", "bottom", "left"];
 const OUTWARD = { top: [0, -1], right: [1, 0], bottom: [0, 1], left: [-1, 0] };
 
@@ -31,38 +39,68 @@ function squareIndex(name) {
   return Number(name.slice(1));
 }
 
-/** The ring size and offset that suit this board best (deterministic). */
-export function chooseRing(board) {
+/**
+ * The ring size and offset that suit this board best (deterministic): {w, h, off, score}.
+ * portrait: a tall ring (few squares wide, many high) with G0 on the top side.
+ */
+export function chooseRing(board, { portrait = false } = {}) {
   const n = board.squares;
   const half = n / 2 + 2;
+  // Landscape: at least as wide as high; portrait: at most as wide as high.
+  const [lo, hi] = portrait ? [Math.min(4, Math.floor(half / 2)), Math.floor(half / 2)] : [Math.ceil(half / 2), half - 5];
   let best = null;
-  for (let w = Math.ceil(half / 2); w <= half - 5; w++) {
+  for (let w = lo; w <= hi; w++) {
     const h = half - w;
     for (let off = 0; off < n; off++) {
-      let score = Math.abs(w - 14) * 3;
-      const side = (sq) => ringCell((sq + off) % n, w, h)[2];
-      for (const room of board.rooms) {
-        const s = side(squareIndex(room.door));
-        if (s === "corner") score += 1000;
-        if (room.shield === "red" && s !== "top") score += 20;
-        if (room.shield === "green" && s !== "bottom") score += 20;
-      }
-      const [, row, arrowSide] = ringCell(off % n, w, h);
-      if (arrowSide !== "left") score += 500;
-      score += Math.abs(row - (h - 1) / 2) * 0.5;
+      const score = portrait ? portraitScore(board, w, h, off) : landscapeScore(board, w, h, off);
       if (best === null || score < best.score) best = { w, h, off, score };
     }
   }
   return best;
 }
 
+function landscapeScore(board, w, h, off) {
+  const n = board.squares;
+  let score = Math.abs(w - LANDSCAPE_COLS) * 3;
+  const side = (sq) => ringCell((sq + off) % n, w, h)[2];
+  for (const room of board.rooms) {
+    const s = side(squareIndex(room.door));
+    if (s === "corner") score += 1000;
+    if (room.shield === "red" && s !== "top") score += 20;
+    if (room.shield === "green" && s !== "bottom") score += 20;
+  }
+  const [, row, arrowSide] = ringCell(off % n, w, h);
+  if (arrowSide !== "left") score += 500;
+  score += Math.abs(row - (h - 1) / 2) * 0.5;
+  return score;
+}
+
+function portraitScore(board, w, h, off) {
+  const n = board.squares;
+  let score = Math.abs(w - PORTRAIT_COLS) * 3;
+  for (const room of board.rooms) {
+    const [, row, side] = ringCell((squareIndex(room.door) + off) % n, w, h);
+    if (side === "corner") score += 1000;
+    const depth = row / Math.max(1, h - 1); // 0 at the top, 1 at the bottom
+    if (room.shield === "red") score += depth * 4;
+    if (room.shield === "green") score += (1 - depth) * 4;
+  }
+  // G0 on the top side, next to the top-left corner: the stairs run down the left.
+  const [col, , arrowSide] = ringCell(off % n, w, h);
+  if (arrowSide !== "top") score += 500;
+  score += Math.abs(col - 1) * 0.5;
+  return score;
+}
+
 /**
  * The whole geometry of a board:
- * {width, height, squares: {G0: cell}, rooms: {"R:x": box}, steps: {C10: box}, start, centre}
- * where a cell/box is {x, y, w, h, ...} in SVG units.
+ * {width, height, portrait, squares: {G0: cell}, rooms: {"R:x": box}, steps: {C10: box},
+ *  start, inside, pieces: {title, sub, die, centre, stairsLabel}}
+ * where a cell/box is {x, y, w, h, ...} and a piece {x, y} (its centre) in SVG units.
+ * portrait: the tall ring of chooseRing, for a phone held upright.
  */
-export function makeLayout(board) {
-  const { w, h, off } = chooseRing(board);
+export function makeLayout(board, { portrait = false } = {}) {
+  const { w, h, off } = chooseRing(board, { portrait });
   const n = board.squares;
   const width = w * S + 2 * MARGIN;
   const height = h * S + 2 * MARGIN;
@@ -128,7 +166,58 @@ export function makeLayout(board) {
 
   // The free inside of the castle for the clock, the die and the title.
   const inside = { x: MARGIN + S, y: MARGIN + S, w: (w - 2) * S, h: (h - 2) * S };
-  return { width, height, cols: w, rows: h, squares, rooms, steps, start, inside, arrowSide: arrow.side, stepCount: cells.length };
+  const vertical = inward[0] === 0;
+  const pieces =
+    portrait && vertical && cells.length ? portraitPieces(inside, arrow, inward[1] > 0, cells.length * size, steps) : landscapePieces(inside, steps);
+  return {
+    width,
+    height,
+    portrait,
+    cols: w,
+    rows: h,
+    squares,
+    rooms,
+    steps,
+    start,
+    inside,
+    pieces,
+    arrowSide: arrow.side,
+    stepCount: cells.length,
+  };
+}
+
+/** Title, die and clock along the top of the inside; the stairs' name above them. */
+function landscapePieces(inside, steps) {
+  const first = Object.values(steps)[0];
+  return {
+    title: { x: inside.x + inside.w / 2, y: inside.y + 34 },
+    sub: { x: inside.x + inside.w / 2, y: inside.y + 56 },
+    centre: { x: inside.x + inside.w - 110, y: inside.y + 70 },
+    die: { x: inside.x + 60, y: inside.y + 60 },
+    stairsLabel: first ? { x: first.x + 2, y: first.y - 8, anchor: "start" } : null,
+  };
+}
+
+/**
+ * Stairs running up or down a narrow inside: the stairs' name, the die and the clock
+ * stacked beside them on the wider side, the title in the band the stairs leave free.
+ */
+function portraitPieces(inside, arrow, down, length, steps) {
+  const left = arrow.x - inside.x;
+  const right = inside.x + inside.w - (arrow.x + S);
+  const onRight = right >= left;
+  const sideX = onRight ? arrow.x + S + right / 2 : inside.x + left / 2;
+  const top = down ? inside.y : inside.y + inside.h - length; // the stairs' upper end
+  const band = down ? { y: top + length, h: inside.y + inside.h - top - length } : { y: inside.y, h: top - inside.y };
+  const titleY = band.y + Math.max(34, band.h / 2 - 8);
+  const first = Object.values(steps)[0]; // the top step, next to G0
+  return {
+    title: { x: inside.x + inside.w / 2, y: titleY },
+    sub: { x: inside.x + inside.w / 2, y: titleY + 22 },
+    die: { x: sideX, y: top + 110 },
+    centre: { x: sideX, y: top + 260 },
+    stairsLabel: first ? { x: onRight ? first.x + first.w + 8 : first.x - 8, y: first.y + first.h / 2 + 4, anchor: onRight ? "start" : "end" } : null,
+  };
 }
 
 /** The box of any location name. */

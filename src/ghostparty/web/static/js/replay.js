@@ -10,12 +10,12 @@
 //   log            every action, log-entry per action (data-index, click to jump;
 //                  aria-current="step" on the one shown)
 //   download       the game record; upload-panel, record-file, upload, upload-error
-//   board, guest (data-seat, data-loc), hugo (data-loc), die (data-face) as in play
+//   board (data-layout), guest (data-seat, data-loc), hugo (data-loc), die (data-face) as in play
 //   seats          seat (data-seat) with score (data-seat) per seat
 
 import { api } from "./api.js";
 import { play, Scene } from "./animate.js";
-import { BoardView } from "./board.js";
+import { BoardView, watchPortrait } from "./board.js";
 import { banner, el, fill, sleep } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t } from "./i18n.js";
 import { colour, narrate } from "./narrate.js";
@@ -49,11 +49,17 @@ function stepCount() {
   return R.data ? R.data.steps.length : 0;
 }
 
+/** A phone held upright gets the tall board; turning it lays the board out again. */
+let portrait = watchPortrait((on) => {
+  portrait = on;
+  R.board?.setPortrait(on);
+});
+
 async function ensureBoard(rules) {
   if (R.boardRules === rules) return;
   const data = await api.board(rules);
   setColours(data.colours);
-  R.board = new BoardView($("board-wrap"), data, () => {});
+  R.board = new BoardView($("board-wrap"), data, () => {}, { portrait });
   R.boardRules = rules;
 }
 

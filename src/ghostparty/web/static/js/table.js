@@ -9,7 +9,8 @@
 //   share-link   the table's link (input), copy-link its copy button
 //   seat         one per seat (data-seat, data-to-move, data-away), score (data-seat) inside
 //   name-{n}, join-{n}, leave-{n}   an open table's seat controls; start: the start button
-//   board        the SVG (data-rules); square: a gallery square, data-square="G12";
+//   board        the SVG (data-rules; data-layout = landscape, or portrait on a phone held
+//                upright: drawn anew when that changes); square: a gallery square, data-square="G12";
 //                room: data-location="R:chapel" (data-shield, data-door);
 //                step: data-location="C10" (data-value); hugo-start: data-location="START"
 //   guest        a guest token: data-seat, data-loc and data-guest="{seat}:{location}"
@@ -24,6 +25,8 @@
 //   log          the game log (<ol>), log-entry per action (data-index)
 //   result       the result panel (hidden until the end); result-winners (data-winners),
 //                result-row per seat (data-seat, data-score)
+//   dock         status, turn-timer and controls: in the side column, or fixed to the
+//                bottom of the window on a narrow screen
 //   toast        a short error message; banner: round / game banners over the board
 //   replay-link, download   on the result panel: the replay page and the game record
 //   odds         Hugo's reach for the seat to move (shown to whoever holds it): odds-guest
@@ -33,7 +36,7 @@
 
 import { api, tableUrl, TableSocket } from "./api.js";
 import { play, Scene } from "./animate.js";
-import { BoardView } from "./board.js";
+import { BoardView, watchPortrait } from "./board.js";
 import { banner, el, fill, toast } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { place } from "./narrate.js";
@@ -196,12 +199,18 @@ async function animate(entry, generation) {
 
 // ---------------------------------------------------------------- board
 
+/** A phone held upright gets the tall board; turning it lays the board out again. */
+let portrait = watchPortrait((on) => {
+  portrait = on;
+  if (S.board?.setPortrait(on)) renderOdds($("odds"), S.board, S.odds, showOdds());
+});
+
 async function ensureBoard(rules) {
   if (S.boardRules === rules) return;
   S.boardRules = rules;
   const data = await api.board(rules);
   setColours(data.colours);
-  S.board = new BoardView($("board-wrap"), data, onPick);
+  S.board = new BoardView($("board-wrap"), data, onPick, { portrait });
 }
 
 function sources() {
@@ -475,9 +484,26 @@ function setupChrome() {
   document.title = t("table.page_title", { id: tableId });
 }
 
+/**
+ * On a narrow screen the dock (status, timer, controls) is fixed to the bottom of the
+ * window: the page keeps --dock-height of room below its content so that the end of the
+ * board and the panels can be scrolled clear of it.
+ */
+function watchDock() {
+  const dock = $("dock");
+  const measure = () => {
+    const docked = getComputedStyle(dock).position === "fixed";
+    document.documentElement.style.setProperty("--dock-height", `${docked ? dock.offsetHeight : 0}px`);
+  };
+  if (typeof ResizeObserver === "function") new ResizeObserver(measure).observe(dock);
+  window.addEventListener("resize", measure);
+  measure();
+}
+
 async function main() {
   await initI18n();
   setupChrome();
+  watchDock();
   if (!tableId) {
     $("status").textContent = t("table.no_table");
     return;

@@ -1,0 +1,260 @@
+"""The game on a phone: the portrait board, played by touch, and turning the phone.
+
+A phone held upright (390×844 CSS pixels, two device pixels each, touch) gets the tall
+board of js/layout.js: a gallery square is big enough to tap and nothing sticks out
+sideways; the status and the buttons (roll) are docked to the bottom of the window, so
+nobody scrolls past the board to roll. Ann creates a table against a bot in the lobby and plays a few turns by
+tapping the board (glowing squares to place, roll, a guest then a glowing destination);
+it saves a screenshot of the phone to ``docs/screenshot-phone.png``. Turned sideways
+the board is laid out wide again with the same tokens and highlights, and tapping still
+plays; turned back, it is tall again. The replay page turns with the phone as well.
+
+Skipped with a message when Playwright or /usr/bin/chromium is missing; never runs
+``playwright install``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import act, api_get, expected_board, new_page, offer, shown_board
+
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
+
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot-phone.png"
+#: Table ids and seeds of this module's server (tests/e2e/conftest.py).
+SERVER_SEED = 7
+PHONE = (390, 844)
+SIDEWAYS = (844, 390)
+#: A phone: two device pixels per CSS pixel, a touch screen, the meta viewport honoured.
+DEVICE = {"device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+#: A gallery square must be at least this wide and high to be tapped (CSS pixels).
+FINGER = 32
+#: More UI actions than placing and a few moves need.
+MAX_ACTIONS = 120
+
+#: The board's geometry as the page shows it, in CSS pixels of the page.
+GEOMETRY = """() => {
+  const board = document.querySelector('[data-testid=board]');
+  const box = (node) => {
+    const r = node.getBoundingClientRect();
+    return {name: node.dataset.square || node.dataset.location, left: r.left + scrollX, right: r.right + scrollX,
+            width: r.width, height: r.height};
+  };
+  const r = board.getBoundingClientRect();
+  return {
+    layout: board.dataset.layout,
+    width: r.width,
+    height: r.height,
+    squares: [...board.querySelectorAll('[data-testid=square]')].map(box),
+    rooms: [...board.querySelectorAll('[data-testid=room]')].map(box),
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  };
+}"""
+
+#: What glows now: each clickable target's kind and location, sorted; and the odds' labels.
+GLOWING = """() => ({
+  legal: [...document.querySelectorAll('[data-testid=board] [data-legal=true]')]
+    .map((n) => `${n.dataset.legalKind}:${n.dataset.square || n.dataset.location || n.dataset.loc}`).sort(),
+  selected: [...document.querySelectorAll('[data-testid=board] .selected')]
+    .map((n) => n.dataset.square || n.dataset.location || n.dataset.loc).sort(),
+  odds: [...document.querySelectorAll('[data-testid=odds-label]')].map((n) => n.dataset.location).sort(),
+  die: document.querySelector('[data-testid=die]').dataset.face,
+})"""
+
+
+def _api_post(base_url: str, path: str, body: Any) -> Any:
+    request = urllib.request.Request(
+        base_url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def _check_portrait(page: Any) -> dict[str, Any]:
+    """The tall board fits the phone's width and its squares are big enough to tap."""
+    page.wait_for_selector("[data-testid=board][data-layout=portrait]")
+    shape = page.evaluate(GEOMETRY)
+    assert shape["height"] > shape["width"], shape["layout"]
+    assert shape["width"] <= shape["innerWidth"]
+    assert len(shape["squares"]) == 40
+    for square in shape["squares"]:
+        assert square["width"] >= FINGER and square["height"] >= FINGER, square
+    for node in shape["squares"] + shape["rooms"]:
+        assert node["left"] >= 0 and node["right"] <= shape["innerWidth"], node
+    assert shape["scrollWidth"] <= shape["innerWidth"], "the page scrolls sideways"
+    return dict(shape)
+
+
+def _check_landscape(page: Any) -> None:
+    page.wait_for_selector("[data-testid=board][data-layout=landscape]")
+    shape = page.evaluate(GEOMETRY)
+    assert shape["width"] > shape["height"]
+    assert shape["scrollWidth"] <= shape["innerWidth"], "the page scrolls sideways"
+
+
+#: Where the dock and the roll button are with the page scrolled to its top, and how far
+#: the board's lowest part stays from the dock with the page scrolled to its end.
+DOCK = """() => {
+  const rect = (node) => node.getBoundingClientRect();
+  scrollTo(0, 0);
+  const dock = rect(document.querySelector('[data-testid=dock]'));
+  const roll = rect(document.querySelector('[data-testid=roll]'));
+  scrollTo(0, document.documentElement.scrollHeight);
+  const parts = [...document.querySelectorAll('[data-testid=board] [data-testid=square], [data-testid=board] [data-testid=room]')];
+  const lowest = Math.max(...parts.map((node) => rect(node).bottom));
+  const dockTop = rect(document.querySelector('[data-testid=dock]')).top;
+  scrollTo(0, 0);
+  return {dockTop: dock.top, dockBottom: dock.bottom, rollTop: roll.top, rollBottom: roll.bottom,
+          innerHeight, lowest, dockTopAtEnd: dockTop};
+}"""
+
+
+def _check_dock(page: Any) -> None:
+    """What to do next is in view without scrolling past the tall board: the roll button
+    sits in the dock at the bottom of the window; scrolled to its end, the page shows
+    the whole board above the dock."""
+    where = page.evaluate(DOCK)
+    assert where["dockBottom"] == pytest.approx(where["innerHeight"], abs=1), where
+    assert where["dockTop"] > where["innerHeight"] / 2, where  # a strip, not half the phone
+    assert where["dockTop"] <= where["rollTop"] < where["rollBottom"] <= where["innerHeight"], where
+    assert where["lowest"] <= where["dockTopAtEnd"] + 1, where
+
+
+def _settled(page: Any) -> str:
+    """Wait for something to do; it must not be the end (a few turns never finish a game)."""
+    kind = offer(page, timeout=30000)
+    assert kind != "over"
+    return kind
+
+
+def _agrees_with_the_server(page: Any, base_url: str, table_id: str) -> None:
+    """The page ends up showing the server's position (the bot may still be moving)."""
+    deadline = time.monotonic() + 10
+    while True:
+        page.wait_for_function("() => document.querySelector('main').dataset.busy === 'false'")
+        if shown_board(page) == expected_board(api_get(base_url, f"/api/tables/{table_id}")["position"]):
+            return
+        assert time.monotonic() < deadline, "the page and the server disagree"
+        time.sleep(0.2)
+
+
+def _turn(page: Any, size: tuple[int, int], check: Any) -> None:
+    """Turn the phone: the board is laid out anew with the same pieces and highlights."""
+    kind = _settled(page)
+    before = shown_board(page), page.evaluate(GLOWING)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    check(page)
+    assert (shown_board(page), page.evaluate(GLOWING)) == before
+    assert offer(page) == kind
+
+
+def test_a_phone_plays_on_the_portrait_board_by_touch(browser: Any, base_url: str) -> None:
+    page = new_page(browser, speed="fast", viewport=PHONE, **DEVICE)
+    page.goto(base_url + "/")
+    page.get_by_test_id("rules-hugo").check()
+    page.get_by_test_id("players").select_option("2")
+    page.get_by_test_id("seat-kind-1").select_option("bot:greedy")
+    page.get_by_test_id("first-player").select_option("0")
+    page.get_by_test_id("your-name").fill("Ann")
+    with page.expect_navigation(url="**/t/*"):
+        page.get_by_test_id("create").tap()
+    table_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_function("() => document.querySelector('main').dataset.status === 'open'")
+    _check_portrait(page)
+    page.get_by_test_id("start").tap()
+    page.wait_for_function("() => document.querySelector('main').dataset.status === 'playing'")
+    assert page.get_by_test_id("board").get_attribute("data-rules") == "hugo"
+
+    # Place every guest, roll and move by touch until two guests have moved (one of them
+    # chosen by tapping it among several), all on the tall board.
+    guests = api_get(base_url, "/api/boards/hugo")["guests_per_player"]["2"]
+    done: list[str] = []
+    picture: dict[str, Any] = {}  # png, and whether Hugo was out on the gallery
+
+    def chosen(page: Any) -> None:
+        """A guest is chosen and its destinations glow: the phone's picture, Hugo out if he ever is."""
+        hugo_out = (page.get_by_test_id("hugo").get_attribute("data-loc") or "").startswith("G")
+        if picture.get("hugo_out") or ("png" in picture and not hugo_out):
+            return
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(600)  # let the last flashes fade
+        picture.update(png=page.screenshot(), hugo_out=hugo_out)
+
+    tapped_source = checked_dock = False
+    for _ in range(MAX_ACTIONS):
+        moves = [action for action in done if "→" in action]
+        if len(moves) >= 2 and tapped_source and checked_dock:
+            break
+        kind = _settled(page)
+        if kind == "source":
+            tapped_source = True
+        if kind == "roll" and not checked_dock:
+            _check_dock(page)
+            checked_dock = True
+        done.append(act(page, kind, chosen, tap=True))
+    else:
+        pytest.fail(f"no two moves by touch after {MAX_ACTIONS} actions: {done}")
+    assert sum(1 for action in done if action.startswith("place")) == guests
+    assert "roll" in done
+    _check_portrait(page)
+    _agrees_with_the_server(page, base_url, table_id)
+
+    # Sideways: the wide board, the same pieces and highlights, and tapping still plays.
+    _turn(page, SIDEWAYS, _check_landscape)
+    square = page.locator("[data-testid=square]").first.bounding_box()
+    assert square is not None and square["width"] >= FINGER
+    done.append(act(page, _settled(page), tap=True))
+    # Upright again: tall again, and it still plays.
+    _turn(page, PHONE, _check_portrait)
+    done.append(act(page, _settled(page), tap=True))
+    _agrees_with_the_server(page, base_url, table_id)
+    assert not page.errors, page.errors
+    page.context.close()
+    assert "png" in picture, "no guest was ever chosen"
+    SCREENSHOT.write_bytes(picture["png"])
+
+
+def test_the_replay_page_turns_with_the_phone(browser: Any, base_url: str) -> None:
+    table = _api_post(
+        base_url,
+        "/api/tables",
+        {"rules": "midnight-party", "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]},
+    )
+    table_id = table["table"]["id"]
+    deadline = time.monotonic() + 60
+    while api_get(base_url, f"/api/tables/{table_id}")["table"]["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish their game"
+        time.sleep(0.1)
+    replay = api_get(base_url, f"/api/tables/{table_id}/replay")
+
+    page = new_page(browser, speed="off", viewport=PHONE, **DEVICE)
+    page.goto(f"{base_url}/r/{table_id}")
+    page.wait_for_function("() => Number(document.querySelector('main').dataset.steps) > 0")
+    _check_portrait(page)
+    assert page.get_by_test_id("board").get_attribute("data-rules") == "midnight-party"
+    middle = len(replay["steps"]) // 2
+    page.get_by_test_id("replay-slider").evaluate(
+        "(node, value) => { node.value = String(value); node.dispatchEvent(new Event('input')); }", middle + 1
+    )
+    page.wait_for_function(
+        "i => document.querySelector('main').dataset.step === String(i) && document.querySelector('main').dataset.busy === 'false'",
+        arg=middle,
+    )
+    expected = expected_board(replay["steps"][middle]["position"])
+    assert shown_board(page) == expected
+    page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
+    _check_landscape(page)
+    assert shown_board(page) == expected
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    _check_portrait(page)
+    assert shown_board(page) == expected
+    assert not page.errors, page.errors
+    page.context.close()
