@@ -1,1 +1,1 @@
-"""Simulations over the rules core: random playouts and the engine benchmark."""
+"""Simulations over the rules core: random playouts, the engine benchmark, think time per bot, tournaments."""
