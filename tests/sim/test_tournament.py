@@ -23,12 +23,14 @@ from ghostparty.cli.play import bot_rng
 from ghostparty.rules import Action, Game, Pass, Position, legal_actions
 from ghostparty.sim import tournament as tournament_module
 from ghostparty.sim.tournament import (
+    DEALS,
     NORMAL,
     WILSON,
     GameResult,
     TournamentConfig,
     TournamentError,
     csv_header,
+    deal_interval,
     game_seed,
     interval,
     lineup_from,
@@ -64,6 +66,12 @@ class BurnerBot:
         return legal_actions(position)[0]
 
 
+class TwinBot(FirstBot):
+    """``first`` under another name: two bots that always play alike."""
+
+    name = "twin"
+
+
 class CheatBot:
     """Passes in the placement phase, which is illegal."""
 
@@ -75,8 +83,8 @@ class CheatBot:
 
 @pytest.fixture
 def test_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Registers ``first``, ``burner`` and ``cheat`` for the test (forked workers inherit them)."""
-    for bot in (FirstBot, BurnerBot, CheatBot):
+    """Registers ``first``, ``twin``, ``burner`` and ``cheat`` for the test (forked workers inherit them)."""
+    for bot in (FirstBot, TwinBot, BurnerBot, CheatBot):
         monkeypatch.setitem(bot_registry._REGISTRY, bot.name, bot)
     yield
 
@@ -260,6 +268,64 @@ def test_a_game_seed_replays_as_ghostparty_play_plays_it() -> None:
             game.push(bot.choose(game.state, rng))
     end = game.state
     assert (end.scores, end.winners, len(game.history)) == (result.scores, result.winners, result.actions)
+
+
+# -- duplicate deals ---------------------------------------------------------------------------
+
+
+def test_duplicate_deals_give_every_game_of_a_block_the_block_seed() -> None:
+    plain = TournamentConfig("hugo", ("random", "random", "greedy"), games=9, seed=4)
+    duplicate = TournamentConfig("hugo", ("random", "random", "greedy"), games=9, seed=4, duplicate=True)
+    assert [plain.seed_of(i) for i in range(9)] == [game_seed(4, i) for i in range(9)]
+    assert [duplicate.seed_of(i) for i in range(9)] == [game_seed(4, i // 3) for i in range(9)]
+    assert (plain.deal_size, duplicate.deal_size) == (None, 3)
+    assert [duplicate.lineup_of(i) for i in range(3)] == [plain.lineup_of(i) for i in range(3)]
+
+
+def test_two_bots_that_play_alike_split_every_duplicate_deal_exactly(test_bots: None) -> None:
+    """Same dice for both seats in turn: each deal's two games are the same game with the
+    names swapped, so each bot wins exactly half of every deal and the interval over
+    deals shrinks to a point; with a new seed per game it does not."""
+    duplicate = run_tournament(TournamentConfig("hugo", ("first", "twin"), games=20, seed=6, duplicate=True))
+    for a, b in zip(duplicate.games[::2], duplicate.games[1::2], strict=True):
+        assert a.seed == b.seed and a.lineup == b.lineup[::-1]
+        assert (a.scores, a.winners) == (b.scores, b.winners)
+    for stats in duplicate.bot_stats():
+        assert stats.win_rate == pytest.approx(0.5)
+        assert (stats.ci_low, stats.ci_high, stats.ci_method) == (pytest.approx(0.5), pytest.approx(0.5), DEALS)
+    plain = run_tournament(TournamentConfig("hugo", ("first", "twin"), games=20, seed=6))
+    first = plain.bot_stats()[0]
+    assert first.ci_method != DEALS and first.ci_high - first.ci_low > 0.3
+
+
+def test_intervals_over_deals_average_each_deal_first() -> None:
+    games = [
+        game(0, ("a", "b"), (0,), (10, 20)),
+        game(1, ("b", "a"), (1,), (20, 10)),  # deal 0: a wins both
+        game(2, ("a", "b"), (1,), (30, 20)),
+        game(3, ("b", "a"), (0, 1), (20, 20)),  # deal 1: a loses, then shares
+        game(4, ("a", "b"), (0,), (10, 20)),
+        game(5, ("b", "a"), (0,), (10, 20)),  # deal 2: a wins, then loses
+    ]
+    a, b = summarize_bots(games, deal_size=2)
+    assert a.wins == pytest.approx(3.5) and a.seat_games == 6
+    assert (a.ci_low, a.ci_high, a.ci_method) == deal_interval([[1, 1], [0, 0.5], [1, 0]])
+    assert (a.ci_low, a.ci_high) != (summarize_bots(games)[0].ci_low, summarize_bots(games)[0].ci_high)
+    assert b.ci_method == DEALS
+    seats = summarize_seats(games, deal_size=2)
+    assert (seats[0].ci_low, seats[0].ci_high, seats[0].ci_method) == deal_interval([[1, 0], [0, 0.5], [1, 1]])
+
+
+def test_duplicate_on_the_command_line() -> None:
+    result = run("--bots", "greedy,random", "--players", "2", "--games", "6", "--seed", "2", "--duplicate", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["duplicate"] is True and data["games"] == 6
+    assert {b["ci_method"] for b in data["bots"]} == {s["ci_method"] for s in data["seats"]} == {DEALS}
+    assert "Duplicate deals: each block of 2 games is played on one seed." in result.stderr
+    table = run("--bots", "greedy,random", "--players", "2", "--games", "6", "--duplicate", "--jobs", "1")
+    assert "duplicate deals" in table.output and "over 3 duplicate deals" in " ".join(table.output.split())
+    assert json.loads(run("--bots", "random", "--games", "2", "--json").stdout)["duplicate"] is False
 
 
 # -- failures --------------------------------------------------------------------------------

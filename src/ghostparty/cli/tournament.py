@@ -21,6 +21,7 @@ from ghostparty.rules import COLOURS, RULESETS
 from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS
 from ghostparty.sim.bench import machine
 from ghostparty.sim.tournament import (
+    DEALS,
     MAX_ACTIONS,
     NORMAL,
     TournamentConfig,
@@ -102,14 +103,19 @@ def bot_table(result: TournamentResult) -> Table:
     config = result.config
     methods = {s.ci_method for s in result.bot_stats()}
     ci = (
-        "Wilson score"
+        f"normal approx. over {len(result.games) // config.rotations:,} duplicate deals"
+        if DEALS in methods
+        else "Wilson score"
         if NORMAL not in methods
         else "normal approx. with sample variance (wins were shared)"
         if methods == {NORMAL}
         else "Wilson, or normal approx. where wins were shared"
     )
     table = Table(
-        title=f"{config.rules}, {config.players} players, {len(result.games):,} games, seed {config.seed}",
+        title=(
+            f"{config.rules}, {config.players} players, {len(result.games):,} games, seed {config.seed}"
+            + (", duplicate deals" if config.duplicate else "")
+        ),
         caption=(
             f"a win shared by k players counts 1/k · 95% CI: {ci} · fair share 1/{config.players} · "
             "points: final score, fewest wins · ms/move: mean time per choose call"
@@ -183,6 +189,13 @@ def seat_table(result: TournamentResult) -> Table:
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games in all.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole tournament.")
 @click.option(
+    "--duplicate",
+    is_flag=True,
+    help="Duplicate deals: the games of each block of rotations share one seed, so every bot "
+    "meets the same dice from each seat; luck cancels out and a small edge shows in fewer games. "
+    "The intervals are then over deals.",
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     help="Processes to play on; 1 plays in this process.  [default: all cores]",
@@ -209,6 +222,7 @@ def tournament(
     seat_texts: tuple[str, ...],
     games: int,
     seed: int,
+    duplicate: bool,
     jobs: int | None,
     as_json: bool,
     csv_path: Path | None,
@@ -224,8 +238,8 @@ def tournament(
     or fewer when the lineup repeats). So every bot sits in every seat equally often,
     and --games is rounded up to a multiple of R.
 
-    Every game's seeds come from --seed and the game's number alone: the same command
-    gives the same games with any --jobs. The CSV file's seed replays one game with
+    Every game's seeds come from --seed and the game's number alone (with --duplicate,
+    its block's number): the same command gives the same games with any --jobs. The CSV file's seed replays one game with
     ghostparty play --rules RULES --seat 0=BOT --seat 1=BOT ... --seed SEED.
 
     \b
@@ -233,6 +247,7 @@ def tournament(
       ghostparty tournament --bots greedy,random --games 1000
       ghostparty tournament --players 3 --seat 0=mcts --seat 1=greedy --seat 2=random
       ghostparty tournament --rules midnight-party --bots random --json --csv games.csv
+      ghostparty tournament --bots mcts,expectimax --games 800 --duplicate
     """
     bots = parse_bots(bots_text)
     seats: dict[int, str] = {}
@@ -249,7 +264,9 @@ def tournament(
         lineup = lineup_from(players, bots, seats)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    config = TournamentConfig(rules=rules, lineup=lineup, games=games, seed=seed, max_actions=max_actions)
+    config = TournamentConfig(
+        rules=rules, lineup=lineup, games=games, seed=seed, max_actions=max_actions, duplicate=duplicate
+    )
     cores = os.cpu_count() or 1
     jobs = jobs or cores
 
@@ -262,6 +279,17 @@ def tournament(
             f"rotated each game ({config.rotations} rotations), so every bot plays every seat equally often."
         )
     console.print(f"Lineup {lineup_text}: {rotation_text}", markup=False, soft_wrap=True)
+    if duplicate:
+        deal_text = (
+            f"each block of {config.rotations} games is played on one seed."
+            if config.rotations > 1
+            else "with one bot in every seat, every game is its own deal."
+        )
+        console.print(
+            f"Duplicate deals: {deal_text}",
+            markup=False,
+            soft_wrap=True,
+        )
     if config.total_games != games:
         console.print(
             f"--games {games} rounded up to {config.total_games}, a multiple of the {config.rotations} rotations.",

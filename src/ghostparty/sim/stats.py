@@ -2,7 +2,8 @@
 
 A win shared by ``k`` players counts ``1/k``, so an outcome lies in [0, 1]. With whole
 outcomes only, the Wilson score interval; otherwise the normal approximation with the
-sample variance.
+sample variance. Outcomes that come in correlated groups (the games of one duplicate
+deal) are summarized per group first: :func:`deal_interval`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from collections.abc import Sequence
 Z95 = 1.959963984540054
 WILSON = "wilson"
 NORMAL = "normal"
+#: The normal approximation over groups' mean outcomes (:func:`deal_interval`).
+DEALS = "deals"
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -56,3 +59,16 @@ def interval(outcomes: Sequence[float], z: float = Z95) -> tuple[float, float, s
         return low, high, WILSON
     low, high = normal_interval(outcomes, z)
     return low, high, NORMAL
+
+
+def deal_interval(deals: Sequence[Sequence[float]], z: float = Z95) -> tuple[float, float, str]:
+    """The confidence interval of the mean outcome when outcomes come in groups that are
+    independent of each other but not within (every seat-game of one deal): the normal
+    approximation over the groups' mean outcomes. Empty groups are left out.
+
+    >>> [round(x, 4) for x in deal_interval([[1.0, 0.0], [0.5, 0.5], [1.0, 1.0], [0.0, 0.5]])[:2]]
+    [0.2542, 0.8708]
+    """
+    means = [math.fsum(deal) / len(deal) for deal in deals if deal]
+    low, high = normal_interval(means, z)
+    return low, high, DEALS

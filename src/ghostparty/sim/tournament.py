@@ -22,6 +22,16 @@ never change the dice. Each game gets new bot objects. Hence the results are the
 however the games are spread over processes (``jobs``), and a game of the CSV file can
 be watched again with ``ghostparty play --rules R --players N --seat 0=BOT … --seed GAME_SEED``.
 
+**Duplicate deals** (``duplicate=True``, ``ghostparty tournament --duplicate``). The
+luck of the die decides most games of this one, which is why a small edge takes
+thousands of games to show. In duplicate mode every game of a block — the lineup's
+rotations — gets the block's seed (the *deal*, ``game_seed(seed, index // rotations)``),
+so each seat sees the same rolls in each rotation while the bots take turns in it: what
+one bot made of a deal is set against what the others made of the same rolls, as in
+duplicate bridge. The rolls fall to the same seats as long as the games run alike, and
+drift apart once the bots' moves make them differ; the deals stay independent of each
+other either way, which is what the interval needs.
+
 **Wins.** A game's win is worth 1; a win shared by ``k`` tied winners counts ``1/k``
 for each (so the wins of a game always sum to 1 and the fair share of a seat is
 ``1/players``). A bot's win rate is the mean of its per-seat-game outcomes.
@@ -31,7 +41,9 @@ seat-games as independent: the Wilson score interval (:func:`wilson_interval`) w
 every outcome is 0 or 1, else — some win was shared — the normal approximation with the
 sample variance (:func:`normal_interval`). Two seats of one bot in the same game are in
 fact negatively correlated (only one can win), which makes the interval slightly
-conservative.
+conservative. With duplicate deals the games of a deal are no longer independent: the
+interval is then the normal approximation over the deals' mean outcomes
+(:func:`deal_interval`), for the bots and for the seats alike.
 
 **Think time** is measured with :func:`time.perf_counter` around each ``choose`` call
 (placements and moves); it is the only thing that is not reproducible.
@@ -54,12 +66,13 @@ from typing import Any, TextIO
 from ghostparty.bots import Bot, make_bot
 from ghostparty.rules import COLOURS, OVER, ROLL, Ruleset, apply, legal_actions, ruleset, sample_roll, start_position
 from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS, RULESETS
-from ghostparty.sim.stats import NORMAL, WILSON, Z95, interval, normal_interval, wilson_interval
+from ghostparty.sim.stats import DEALS, NORMAL, WILSON, Z95, deal_interval, interval, normal_interval, wilson_interval
 
 #: The default guard against a game that never ends (random games take 80 – 400 actions).
 MAX_ACTIONS = 10_000
 
 __all__ = [
+    "DEALS",
     "MAX_ACTIONS",
     "NORMAL",
     "WILSON",
@@ -74,6 +87,7 @@ __all__ = [
     "chunk_size",
     "csv_header",
     "csv_rows",
+    "deal_interval",
     "game_seed",
     "interval",
     "lineup_from",
@@ -253,7 +267,8 @@ def play_game(
 @dataclass(frozen=True)
 class TournamentConfig:
     """What to play: the rule set, the lineup (a bot name per seat, before rotation),
-    how many games and the seed.
+    how many games and the seed; with ``duplicate``, every block of rotations plays one
+    deal (see the module's docs).
 
     :raises ValueError: for an unknown rule set or bot, a lineup of the wrong length,
         or fewer than one game.
@@ -264,6 +279,7 @@ class TournamentConfig:
     games: int
     seed: int = 0
     max_actions: int = MAX_ACTIONS
+    duplicate: bool = False
 
     def __post_init__(self) -> None:
         if self.rules not in RULESETS:
@@ -301,8 +317,14 @@ class TournamentConfig:
         return rotated(self.lineup, index % self.rotations)
 
     def seed_of(self, index: int) -> int:
-        """The seed of game ``index``."""
-        return game_seed(self.seed, index)
+        """The seed of game ``index``: its own, or with ``duplicate`` its block's."""
+        return game_seed(self.seed, index // self.rotations if self.duplicate else index)
+
+    @property
+    def deal_size(self) -> int | None:
+        """Games per deal with ``duplicate`` (the rotations), else ``None``: every game
+        is its own deal."""
+        return self.rotations if self.duplicate else None
 
     def play(self, index: int) -> GameResult:
         """Play game ``index`` of the tournament."""
@@ -375,15 +397,32 @@ class SeatStats:
         return self.wins / self.games if self.games else 0.0
 
 
-def summarize_bots(games: Sequence[GameResult], bots: Sequence[str] | None = None) -> list[BotStats]:
+def _interval_of(outcomes: Sequence[float], deals: Sequence[int], deal_size: int | None) -> tuple[float, float, str]:
+    """The interval of the outcomes, each from the game ``deals[i]`` of the same index:
+    over seat-games (:func:`interval`) or, with ``deal_size``, over deals
+    (:func:`deal_interval`, a deal being ``deal_size`` games in a row)."""
+    if deal_size is None:
+        return interval(outcomes)
+    grouped: dict[int, list[float]] = {}
+    for outcome, index in zip(outcomes, deals, strict=True):
+        grouped.setdefault(index // deal_size, []).append(outcome)
+    return deal_interval(list(grouped.values()))
+
+
+def summarize_bots(
+    games: Sequence[GameResult], bots: Sequence[str] | None = None, deal_size: int | None = None
+) -> list[BotStats]:
     """Per-bot statistics over ``games`` (all with the same number of players), in the
-    order of ``bots`` (default: the order the bots first appear)."""
+    order of ``bots`` (default: the order the bots first appear). With ``deal_size``
+    the games come in duplicate deals of that many games in index order, and the
+    intervals are over deals."""
     if bots is None:
         bots = list(dict.fromkeys(name for game in games for name in game.lineup))
     players = games[0].players if games else 0
     result = []
     for bot in bots:
         outcomes: list[float] = []
+        indices: list[int] = []
         points: list[int] = []
         decisions = 0
         think = 0.0
@@ -395,12 +434,13 @@ def summarize_bots(games: Sequence[GameResult], bots: Sequence[str] | None = Non
                     continue
                 outcome = game.outcome(seat)
                 outcomes.append(outcome)
+                indices.append(game.index)
                 points.append(game.scores[seat])
                 decisions += game.decisions[seat]
                 think += game.think[seat]
                 seat_games[seat] += 1
                 seat_wins[seat] += outcome
-        low, high, method = interval(outcomes)
+        low, high, method = _interval_of(outcomes, indices, deal_size)
         result.append(
             BotStats(
                 bot=bot,
@@ -419,13 +459,14 @@ def summarize_bots(games: Sequence[GameResult], bots: Sequence[str] | None = Non
     return result
 
 
-def summarize_seats(games: Sequence[GameResult]) -> list[SeatStats]:
-    """Per-seat statistics over ``games``: how much moving first (seat 0) is worth."""
+def summarize_seats(games: Sequence[GameResult], deal_size: int | None = None) -> list[SeatStats]:
+    """Per-seat statistics over ``games``: how much moving first (seat 0) is worth
+    (``deal_size`` as for :func:`summarize_bots`)."""
     players = games[0].players if games else 0
     result = []
     for seat in range(players):
         outcomes = [game.outcome(seat) for game in games]
-        low, high, method = interval(outcomes)
+        low, high, method = _interval_of(outcomes, [game.index for game in games], deal_size)
         result.append(
             SeatStats(
                 seat=seat,
@@ -463,11 +504,11 @@ class TournamentResult:
 
     def bot_stats(self) -> list[BotStats]:
         """Per bot, in the order of the lineup."""
-        return summarize_bots(self.games, self.config.bots)
+        return summarize_bots(self.games, self.config.bots, self.config.deal_size)
 
     def seat_stats(self) -> list[SeatStats]:
         """Per seat."""
-        return summarize_seats(self.games)
+        return summarize_seats(self.games, self.config.deal_size)
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration and the statistics as JSON-ready data (no per-game rows)."""
@@ -480,6 +521,7 @@ class TournamentResult:
             "games_requested": config.games,
             "games": len(self.games),
             "seed": config.seed,
+            "duplicate": config.duplicate,
             "jobs": self.jobs,
             "cores": os.cpu_count(),
             "seconds": self.seconds,
