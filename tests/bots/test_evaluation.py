@@ -4,8 +4,18 @@ by hand from RULES.md (§1.3 Hugo's climb, §1.4 the die, §5.3 the clock, §8.5
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from ghostparty.bots.evaluation import escape_chance, estimates, hugo_distance, hugo_tail, points_left, utility
+from ghostparty.bots.evaluation import (
+    escape_chance,
+    estimates,
+    hugo_distance,
+    hugo_tail,
+    points_left,
+    utilities,
+    utility,
+)
 from ghostparty.rules import HUGO_BOARD, MIDNIGHT_PARTY_BOARD, OVER, position_from_dict
 from rules.helpers import hugo_pos, mp_pos, playout
 
@@ -119,3 +129,12 @@ def test_utility_is_own_minus_best_other() -> None:
     assert utility(values, 1) == -2.0
     assert utility(values, 2) == 5.0
     assert utility([7.0, 7.0], 1) == 0.0
+
+
+@given(st.lists(st.floats(min_value=0, max_value=100, allow_nan=False), min_size=2, max_size=8))
+def test_utilities_are_every_seats_utility(values: list[float]) -> None:
+    # One pass over the seats must give exactly what utility() gives seat by seat,
+    # ties for the lowest estimate included (the bots' values must not change).
+    assert utilities(values) == [utility(values, seat) for seat in range(len(values))]
+    tied = [values[0], *values]
+    assert utilities(tied) == [utility(tied, seat) for seat in range(len(tied))]

@@ -155,6 +155,7 @@ def estimates(position: Position) -> list[float]:
     hugo = position.hugo
     squares = board.squares
     drift_span = 2 * squares
+    drift_cost = DRIFT_WEIGHT * capture_cost
     hold = ruleset.rooms_hold
     base = hugo if hugo < rb else -_climb(board)[hugo]  # distance = (square - base) on the gallery
     result = []
@@ -174,14 +175,20 @@ def estimates(position: Position) -> list[float]:
                 distance = (loc - base) % squares or squares if base >= 0 else loc - base
                 if distance > horizon:
                     continue
-                needed = min(-(-distance // speed), _MAX_NEEDED - 1)
+                # The hot loop of every bot: comparisons rather than min()/max() calls.
+                needed = -(-distance // speed)
+                if needed > _MAX_NEEDED - 1:  # noqa: PLR1730 (faster than min() here)
+                    needed = _MAX_NEEDED - 1
                 now = now_row[needed]
                 later = later_row[needed]
                 escape = escapes[loc]
                 caught = now + (later - now) * (1 - share * escape) + LATE_WEIGHT * (1 - later) * (1 - escape)
-                caught = min(caught, 1.0)
+                if caught > 1.0:  # noqa: PLR1730
+                    caught = 1.0
                 total += caught * capture_cost
-                total += DRIFT_WEIGHT * capture_cost * (1 - escape) * max(0.0, 1 - distance / drift_span)
+                drift = 1 - distance / drift_span
+                if drift > 0.0:
+                    total += drift_cost * (1 - escape) * drift
                 if rounds:
                     total += (1 - caught) * MP_UNHIDDEN_COST
             elif rounds:  # midnight-party: this round's pending costs (§8.5)
@@ -192,5 +199,12 @@ def estimates(position: Position) -> list[float]:
 
 def utility(values: list[float], seat: int) -> float:
     """What ``seat`` minimises: its estimate minus the best estimate among the others."""
-    best_other = min(v for s, v in enumerate(values) if s != seat)
-    return values[seat] - best_other
+    return values[seat] - min(values[:seat] + values[seat + 1 :])
+
+
+def utilities(values: list[float]) -> list[float]:
+    """:func:`utility` for every seat at once (the same numbers, one pass)."""
+    lowest = min(values)
+    first = values.index(lowest)
+    second = min(values[:first] + values[first + 1 :])
+    return [v - (second if seat == first else lowest) for seat, v in enumerate(values)]

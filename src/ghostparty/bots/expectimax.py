@@ -29,7 +29,7 @@ import math
 from random import Random
 
 from ghostparty.bots.base import register
-from ghostparty.bots.evaluation import estimates, utility
+from ghostparty.bots.evaluation import estimates, utilities, utility
 from ghostparty.bots.greedy import GreedyBot
 from ghostparty.rules import DIE, MOVE, OVER, ROLL, Action, Position, apply, legal_actions
 
@@ -164,10 +164,15 @@ def _losses(position: Position, values: Values, temperature: float) -> Values:
     if position.phase == OVER:
         share = 1.0 / len(position.winners)
         return [1.0 - share if seat in position.winners else 1.0 for seat in range(position.players)]
-    return [
-        1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -utility(values, seat) / temperature))))
-        for seat in range(len(values))
-    ]
+    losses = []
+    for u in utilities(values):
+        x = -u / temperature
+        if x > 50.0:
+            x = 50.0
+        elif x < -50.0:
+            x = -50.0
+        losses.append(1.0 / (1.0 + math.exp(x)))
+    return losses
 
 
 register("expectimax", ExpectimaxBot, level=2)

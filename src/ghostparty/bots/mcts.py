@@ -197,7 +197,11 @@ class MctsBot:
                     value[seat] += p * v
             return value
         seat = node.position.to_move
-        return min(node.values, key=lambda values: values[seat])
+        best = node.values[0]
+        for values in node.values:
+            if values[seat] < best[seat]:
+                best = values
+        return best
 
     def _leaf(self, position: Position) -> Values:
         values = self._leaves.get(position)
