@@ -7,8 +7,10 @@ of src/ghostparty/web/static/js/table.js.
 from __future__ import annotations
 
 import json
+import os
 import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,6 +38,18 @@ NEXT = """() => {
   if (document.querySelector('[data-testid=pass]:not([disabled])')) return 'pass';
   return null;
 }"""
+
+
+#: Set to 1 to refresh the README's screenshots in docs/ (else they go to a temporary
+#: folder, so a test run leaves the tracked files alone).
+SCREENSHOTS_ENV = "GHOSTPARTY_SCREENSHOTS"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def screenshot_path(name: str, tmp_path: Path) -> Path:
+    """Where a test saves screenshot ``name``: ``docs/`` with ``GHOSTPARTY_SCREENSHOTS=1``,
+    else ``tmp_path``."""
+    return (DOCS if os.environ.get(SCREENSHOTS_ENV) == "1" else tmp_path) / name
 
 
 def new_page(browser: Any, *, speed: str, viewport: tuple[int, int] = (1280, 860), **device: Any) -> Any:

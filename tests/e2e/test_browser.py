@@ -3,7 +3,7 @@
 One test creates a table through the lobby, sits down against a bot and plays the
 person's seat by clicking through a whole game (roll, a guest then a glowing
 destination, a glowing square to place); it saves a screenshot of the game under way
-to ``docs/screenshot-game.png``. Another seats two people from two browsers, with a
+(``docs/screenshot-game.png`` with ``GHOSTPARTY_SCREENSHOTS=1``). Another seats two people from two browsers, with a
 spectator and a bot, and checks that every page sees every action live, also after a
 reload and a dropped connection.
 
@@ -19,11 +19,10 @@ from typing import Any
 
 import pytest
 
-from .helpers import NEXT, act, api_get, expected_board, new_page, offer, shown_board
+from .helpers import NEXT, act, api_get, expected_board, new_page, offer, screenshot_path, shown_board
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot-game.png"
 #: Table ids and seeds of this module's server (tests/e2e/conftest.py).
 SERVER_SEED = 5
 #: More UI actions than any game of one person against one bot needs.
@@ -50,7 +49,7 @@ def _interesting(page: Any) -> bool:
 # ---------------------------------------------------------------- tests
 
 
-def test_a_whole_game_against_a_bot_by_clicking(browser: Any, base_url: str) -> None:
+def test_a_whole_game_against_a_bot_by_clicking(browser: Any, base_url: str, tmp_path: Path) -> None:
     page = new_page(browser, speed="fast")
     page.goto(base_url + "/")
     # The lobby: two players, hugo, a greedy bot in the second seat, Ann begins.
@@ -76,13 +75,14 @@ def test_a_whole_game_against_a_bot_by_clicking(browser: Any, base_url: str) -> 
     assert page.locator("[data-testid=room]").count() == 9
 
     # Play Ann's seat to the end, always the first thing on offer.
+    shot = screenshot_path("screenshot-game.png", tmp_path)
     done: list[str] = []
     shots: list[bool] = []
 
     def chosen(page: Any) -> None:
         if not shots and _interesting(page):
             page.wait_for_timeout(1000)  # let the last flashes fade
-            page.screenshot(path=str(SCREENSHOT))
+            page.screenshot(path=str(shot))
             shots.append(True)
 
     for _ in range(MAX_ACTIONS):
@@ -93,7 +93,8 @@ def test_a_whole_game_against_a_bot_by_clicking(browser: Any, base_url: str) -> 
     else:
         pytest.fail(f"the game did not end after {MAX_ACTIONS} actions")
     if not shots:
-        page.screenshot(path=str(SCREENSHOT))
+        page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 0
     assert sum(1 for action in done if action.startswith("place")) == 6
     assert "roll" in done
 

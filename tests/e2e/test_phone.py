@@ -5,7 +5,8 @@ board of js/layout.js: a gallery square is big enough to tap and nothing sticks 
 sideways; the status and the buttons (roll) are docked to the bottom of the window, so
 nobody scrolls past the board to roll. Ann creates a table against a bot in the lobby and plays a few turns by
 tapping the board (glowing squares to place, roll, a guest then a glowing destination);
-it saves a screenshot of the phone to ``docs/screenshot-phone.png``. Turned sideways
+it saves a screenshot of the phone (``docs/screenshot-phone.png`` with
+``GHOSTPARTY_SCREENSHOTS=1``). Turned sideways
 the board is laid out wide again with the same tokens and highlights, and tapping still
 plays; turned back, it is tall again. The replay page turns with the phone as well.
 
@@ -23,11 +24,10 @@ from typing import Any
 
 import pytest
 
-from .helpers import act, api_get, expected_board, new_page, offer, shown_board
+from .helpers import act, api_get, expected_board, new_page, offer, screenshot_path, shown_board
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot-phone.png"
 #: Table ids and seeds of this module's server (tests/e2e/conftest.py).
 SERVER_SEED = 7
 PHONE = (390, 844)
@@ -156,7 +156,7 @@ def _turn(page: Any, size: tuple[int, int], check: Any) -> None:
     assert offer(page) == kind
 
 
-def test_a_phone_plays_on_the_portrait_board_by_touch(browser: Any, base_url: str) -> None:
+def test_a_phone_plays_on_the_portrait_board_by_touch(browser: Any, base_url: str, tmp_path: Path) -> None:
     page = new_page(browser, speed="fast", viewport=PHONE, **DEVICE)
     page.goto(base_url + "/")
     page.get_by_test_id("rules-hugo").check()
@@ -219,7 +219,7 @@ def test_a_phone_plays_on_the_portrait_board_by_touch(browser: Any, base_url: st
     assert not page.errors, page.errors
     page.context.close()
     assert "png" in picture, "no guest was ever chosen"
-    SCREENSHOT.write_bytes(picture["png"])
+    screenshot_path("screenshot-phone.png", tmp_path).write_bytes(picture["png"])
 
 
 def test_the_replay_page_turns_with_the_phone(browser: Any, base_url: str) -> None:
