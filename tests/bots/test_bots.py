@@ -218,6 +218,7 @@ def test_make_bot_reads_options() -> None:
         ("mcts:exploration=-1", r"exploration must be a number of at least 0"),
         ("mcts:temperature=0", r"temperature must be a positive number"),
         ("mcts:seconds=true", r"seconds must be a positive number or none"),
+        ("mcts:faces=sometimes", r"faces must be one of auto, decided, static, got 'sometimes'"),
         ("mcts:rollout=2", r"bad options for bot 'mcts'.*rollout"),
     ],
 )

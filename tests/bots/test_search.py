@@ -326,22 +326,51 @@ def test_mcts_opening_the_root_judges_every_move_statically() -> None:
     assert MctsBot(iterations=1).choose(p, random.Random(0)) == ExpectimaxBot(depth=1).choose(p, random.Random(0))
 
 
-def test_mcts_a_chance_node_backs_up_the_die_s_exact_expectation() -> None:
+def _static_losses(position: Position) -> list[float]:
+    return expectimax_module._losses(position, estimates(position), 8.0)
+
+
+@pytest.mark.parametrize("faces", ["decided", "static"])
+def test_mcts_a_chance_node_backs_up_the_die_s_exact_expectation(faces: str) -> None:
     """The second iteration opens one move's roll node: its value becomes the
-    probability-weighted mean over the five faces (1/6 each number, 1/3 HUGO), not a sample."""
+    probability-weighted mean over the five faces (1/6 each number, 1/3 HUGO), not a
+    sample. A number face leaves a decision to make: with decided faces it is worth the
+    mover's best move judged statically (depth-1 expectimax), else the static value of
+    the position with the roll in hand."""
     p = position_from_dict(positions.capture_to_avoid())
-    static = MctsBot(iterations=1).values(p, random.Random(0))
-    searched = MctsBot(iterations=2).values(p, random.Random(0))
+    static = MctsBot(iterations=1, faces=faces).values(p, random.Random(0))
+    searched = MctsBot(iterations=2, faces=faces).values(p, random.Random(0))
     changed = [action for action in searched if searched[action] != static[action]]
     assert len(changed) == 1
     after = apply(p, changed[0])
     assert after.phase == "roll"
     expected = [0.0] * p.players
+    judged_after_a_decision = 0
     for roll, weight in DIE_BY_HAND.items():
         child = apply(after, roll)
-        for seat, v in enumerate(expectimax_module._losses(child, estimates(child), 8.0)):
+        if child.phase == "move" and faces == "decided":
+            mover = child.to_move
+            face = min((_static_losses(apply(child, a)) for a in legal_actions(child)), key=lambda v: v[mover])
+            judged_after_a_decision += face != _static_losses(child)
+        else:
+            face = _static_losses(child)
+        for seat, v in enumerate(face):
             expected[seat] += weight * v
+    assert judged_after_a_decision == (4 if faces == "decided" else 0)  # the position tells them apart
     assert searched[changed[0]] == pytest.approx(expected, abs=1e-12)
+
+
+def test_mcts_faces_auto_decides_them_between_two_players_only() -> None:
+    two = position_from_dict(positions.expel_onto_hugo())
+    many = position_from_dict(positions.capture_to_avoid())
+    assert (two.players, many.players) == (2, 6)
+    for p, same_as in ((two, "decided"), (many, "static")):
+        auto = MctsBot(iterations=40).values(p, random.Random(3))
+        assert auto == MctsBot(iterations=40, faces=same_as).values(p, random.Random(3))
+    assert MctsBot(iterations=40, faces="static").values(two, random.Random(3)) != MctsBot(iterations=40).values(
+        two, random.Random(3)
+    )
+    assert [MctsBot().decides_faces(n) for n in range(2, 9)] == [True] + [False] * 6
 
 
 def test_mcts_searches_deeper_with_more_iterations_and_stays_deterministic() -> None:
@@ -349,8 +378,11 @@ def test_mcts_searches_deeper_with_more_iterations_and_stays_deterministic() -> 
     first = MctsBot(iterations=300).values(p, random.Random(5))
     assert first == MctsBot(iterations=300).values(p, random.Random(5))
     shallow = MctsBot(iterations=1).values(p, random.Random(5))
-    # The default exploration spends the budget on the clearly best move (best first) ...
-    assert [a for a in first if first[a] != shallow[a]] == [Move("G21", "R:portrait-hall")]
+    # The default exploration spends the budget on the two moves that look best (one
+    # clearly best), leaving the six others at their static values ...
+    ranked = sorted(shallow, key=lambda a: shallow[a][p.to_move])
+    assert ranked[0] == Move("G21", "R:portrait-hall")
+    assert {a for a in first if first[a] != shallow[a]} == set(ranked[:2])
     # ... a larger one searches the others below the root too.
     wide = MctsBot(iterations=300, exploration=1.0).values(p, random.Random(5))
     assert sum(wide[a] != shallow[a] for a in wide) == len(wide)
