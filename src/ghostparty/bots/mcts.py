@@ -13,7 +13,7 @@ mover's best move judged statically instead, so every value in the tree is judge
 a decision, as expectimax's leaves are, at about 2.7 times the think time.
 ``faces=auto`` (the default) does so between two players, where it measurably wins more
 (README, the strength ladder: 54.1 % against expectimax instead of 51.8 %), and keeps
-the plain static value (``faces=static``) among more players, where it was not measured.
+the plain static value (``faces=static``) among more players, where it did no better.
 The values then go back up the path:
 
 * a chance node's value is the probability-weighted mean of its outcomes' values
