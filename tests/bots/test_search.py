@@ -315,6 +315,10 @@ def test_mcts_last_iterations_after_a_forced_move() -> None:
     assert bot.last_iterations == 0
 
 
+def _static_losses(position: Position) -> list[float]:
+    return expectimax_module._losses(position, estimates(position), 8.0)
+
+
 def test_mcts_opening_the_root_judges_every_move_statically() -> None:
     """One iteration opens the root: each move's value is the static evaluation's
     chances of losing after it (expectimax's leaf), so the choice is depth-1 expectimax's."""
@@ -322,12 +326,8 @@ def test_mcts_opening_the_root_judges_every_move_statically() -> None:
     values = MctsBot(iterations=1).values(p, random.Random(0))
     assert list(values) == legal_actions(p)
     for action, got in values.items():
-        assert got == expectimax_module._losses(apply(p, action), estimates(apply(p, action)), 8.0)
+        assert got == _static_losses(apply(p, action))
     assert MctsBot(iterations=1).choose(p, random.Random(0)) == ExpectimaxBot(depth=1).choose(p, random.Random(0))
-
-
-def _static_losses(position: Position) -> list[float]:
-    return expectimax_module._losses(position, estimates(position), 8.0)
 
 
 @pytest.mark.parametrize("faces", ["decided", "static"])

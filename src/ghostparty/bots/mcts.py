@@ -114,8 +114,9 @@ class MctsBot:
         self.faces = faces
         self._decided_faces = False
         self._greedy = GreedyBot()
-        self._leaves: dict[Position, Values] = {}
+        #: Per decision: static values, and with decided faces the values of decisions to make.
         self._statics: dict[Position, Values] = {}
+        self._decisions: dict[Position, Values] = {}
         #: Iterations run by the last decision.
         self.last_iterations = 0
 
@@ -133,8 +134,7 @@ class MctsBot:
             self._iterate(root, rng)
             count += 1
         self.last_iterations = count
-        self._leaves = {}
-        self._statics = {}
+        self._forget()
         seat = position.to_move
         best = min(range(len(root.edges)), key=lambda i: (root.values[i][seat], -root.child_visits[i], i))
         return root.edges[best]
@@ -147,8 +147,7 @@ class MctsBot:
         root = self._start(position)
         for _ in range(self.iterations):
             self._iterate(root, rng)
-        self._leaves = {}
-        self._statics = {}
+        self._forget()
         return dict(zip(root.edges, root.values, strict=True))
 
     def decides_faces(self, players: int) -> bool:
@@ -159,10 +158,13 @@ class MctsBot:
     # -- the search ------------------------------------------------------------------
 
     def _start(self, position: Position) -> _Node:
-        self._leaves = {}
-        self._statics = {}
+        self._forget()
         self._decided_faces = self.decides_faces(position.players)
         return _Node(position, self._leaf(position))
+
+    def _forget(self) -> None:
+        self._statics = {}
+        self._decisions = {}
 
     def _iterate(self, root: _Node, rng: Random) -> None:
         node = root
@@ -225,27 +227,17 @@ class MctsBot:
                 for seat, v in enumerate(values):
                     value[seat] += p * v
             return value
-        seat = node.position.to_move
-        best = node.values[0]
-        for values in node.values:
-            if values[seat] < best[seat]:
-                best = values
-        return best
+        return _best_for(node.position.to_move, node.values)
 
     def _leaf(self, position: Position) -> Values:
         """A position's value before it is searched: its static value, or with decided
         faces, for a decision still to be made (phase ``"move"``), its best move's."""
-        values = self._leaves.get(position)
+        if position.phase != MOVE or not self._decided_faces:
+            return self._static(position)
+        values = self._decisions.get(position)
         if values is None:
-            if position.phase == MOVE and self._decided_faces:
-                seat = position.to_move
-                values = min(
-                    (self._static(apply(position, action)) for action in legal_actions(position)),
-                    key=lambda child: child[seat],
-                )
-            else:
-                values = self._static(position)
-            self._leaves[position] = values
+            children = [self._static(apply(position, action)) for action in legal_actions(position)]
+            values = self._decisions[position] = _best_for(position.to_move, children)
         return values
 
     def _static(self, position: Position) -> Values:
@@ -253,6 +245,15 @@ class MctsBot:
         if values is None:
             values = self._statics[position] = _losses(position, estimates(position), self.temperature)
         return values
+
+
+def _best_for(seat: int, candidates: list[Values]) -> Values:
+    """The first of ``candidates`` with the lowest chance of losing for ``seat``."""
+    best = candidates[0]
+    for values in candidates:
+        if values[seat] < best[seat]:
+            best = values
+    return best
 
 
 register("mcts", MctsBot, level=3)
