@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from random import Random
 from typing import Any, TypeVar
 
+from ghostparty.server.protocol import Frame
 from ghostparty.server.pubsub import MemoryPubSub
 from ghostparty.server.service import SeatSpec, TableService
 from ghostparty.server.store import SqlStore
@@ -46,3 +48,9 @@ async def play_humans(svc: TableService, table_id: str, tokens: dict[int, str], 
         assert seat in tokens, "a bot seat was left to move with no bot playing"
         await svc.act(table_id, seat, tokens[seat], table["version"], state["legal"][0])
     return state
+
+
+def decode(data: bytes) -> dict[str, Any]:
+    """A published update as the client holding the seat to move receives it."""
+    message: dict[str, Any] = json.loads(Frame.from_bytes(data).mover)
+    return message

@@ -114,7 +114,7 @@ def test_a_person_who_comes_back_mid_turn_lets_the_bot_finish_it(sqlite_url: str
             assert getattr(error, "code", None) == "not_your_turn"
         svc.bot_delay = 0.0
         await svc.close()  # cancel the waiting bot, then let it play at once
-        svc._schedule_bots(await svc._live(table_id))
+        svc.keeping.schedule_bots(await svc.core.tables.get(table_id))
         await svc.idle()
         view = (await svc.table(table_id))["table"]
         assert not view["seats"][0]["away"] and not view["seats"][0]["back"]
@@ -161,7 +161,7 @@ def test_stale_open_tables_close_and_finished_games_leave_memory(sqlite_url: str
         lobby = await svc.tables()
         assert lobby["open"] == [] and lobby["playing"] == []
         assert [t["id"] for t in lobby["finished"]] == [finished["id"]]
-        assert svc._cache.keys() == {idle["id"]}  # read back just now, by the check above
+        assert {live.table.id for live in svc.core.tables} == {idle["id"]}  # read back just now, by the check above
         assert (await svc.table(finished["id"]))["table"]["status"] == "over"  # the store kept it
         await close(svc)
 

@@ -18,7 +18,7 @@ from ghostparty.server.redis_pubsub import RedisPubSub
 from ghostparty.server.service import TableService
 from ghostparty.server.store import SqlStore
 
-from .helpers import HUMAN, run
+from .helpers import HUMAN, decode, run
 
 REDIS = os.environ.get("GHOSTPARTY_TEST_REDIS", "redis://127.0.0.1:6379/15")
 
@@ -53,7 +53,8 @@ def test_an_action_on_one_instance_reaches_the_clients_of_another(sqlite_url: st
         async def watch_on_two() -> None:
             async with hubs[1].subscribe(table_id) as messages:
                 ready.set()
-                async for message in messages:
+                async for data in messages:
+                    message = decode(data)
                     seen.append(message)
                     if message["entry"] is not None:
                         return

@@ -11,7 +11,7 @@ from ghostparty.rules import GameRecord
 from ghostparty.server.pubsub import MemoryPubSub
 from ghostparty.server.service import ServiceError, TableService, clean_name
 
-from .helpers import HUMAN, bot, close, play_humans, run, service
+from .helpers import HUMAN, bot, close, decode, play_humans, run, service
 
 
 def error_code(call: Any) -> str:
@@ -207,7 +207,7 @@ def test_each_change_is_published_once_in_order(sqlite_url: str) -> None:
             async with pubsub.subscribe(table_id) as messages:
                 ready.set()
                 async for message in messages:
-                    seen.append(message)
+                    seen.append(decode(message))
 
         ready = asyncio.Event()
         listener = asyncio.create_task(listen())
@@ -358,16 +358,17 @@ def test_an_embedded_store_is_called_on_the_event_loop_any_other_in_a_thread(
 
 def test_the_odds_are_computed_once_per_position(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Presence updates and page loads resend the odds of the same position: not recomputed."""
-    from ghostparty.server import service as service_module
+    from ghostparty.server import protocol as protocol_module
 
+    protocol_module._odds.cache_clear()
     calls: list[object] = []
-    real = service_module.capture_odds
+    real = protocol_module.capture_odds
 
     def counting(position: Any, seat: Any = None) -> Any:
         calls.append(position)
         return real(position, seat)
 
-    monkeypatch.setattr(service_module, "capture_odds", counting)
+    monkeypatch.setattr(protocol_module, "capture_odds", counting)
 
     async def scenario() -> None:
         svc = service(sqlite_url)
@@ -378,8 +379,9 @@ def test_the_odds_are_computed_once_per_position(sqlite_url: str, monkeypatch: p
         assert len(calls) == 1
         await svc.connected(table_id, [0])
         await svc.disconnected(table_id, [0])
-        again = await svc.state(table_id, {})
+        again = await svc.state(table_id, {0: tokens[0]})
         assert len(calls) == 1 and again["odds"] == first["odds"]
+        assert (await svc.state(table_id, {}))["odds"] == []  # only for whoever holds the seat to move
         await svc.act(table_id, 0, tokens[0], first["table"]["version"], first["legal"][0])
         assert len(calls) == 2  # a new position: new odds
         await close(svc)

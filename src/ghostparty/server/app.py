@@ -32,7 +32,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from ghostparty.bots import bot_names
 from ghostparty.rules import GameRecord, InvalidRecord
 from ghostparty.server.codec import board_view
-from ghostparty.server.pubsub import MemoryPubSub, Message, PubSub
+from ghostparty.server.protocol import Frame, Message, dumps
+from ghostparty.server.pubsub import OVERFLOW, MemoryPubSub, PubSub
 from ghostparty.server.replay import MAX_ACTIONS, replay_steps
 from ghostparty.server.schemas import (
     Act,
@@ -46,7 +47,7 @@ from ghostparty.server.schemas import (
     client_message,
     problem,
 )
-from ghostparty.server.service import SeatSpec, ServiceError, TableService
+from ghostparty.server.service import SeatSpec, ServiceError, TableService, instance_name
 from ghostparty.server.store import SqlStore, Store
 
 log = logging.getLogger("ghostparty.server")
@@ -102,31 +103,50 @@ def create_app(
         else:
             the_store = store
         the_pubsub: PubSub
+        instance = instance_name()
+        shared: dict[str, Any] = {}
         if pubsub is not None:
             the_pubsub = pubsub
         elif redis_url is not None:
+            from ghostparty.server.leases import Keeper, RedisLeases
+            from ghostparty.server.presence import RedisPresence
             from ghostparty.server.redis_pubsub import RedisPubSub
 
             redis_pubsub = RedisPubSub(redis_url)
             await redis_pubsub.ping()
             the_pubsub = redis_pubsub
+            presence = RedisPresence(redis_url, instance)
+            await presence.start()
+            shared = {"presence": presence, "keeper": Keeper(RedisLeases(redis_url), instance)}
         else:
             the_pubsub = MemoryPubSub()
         service = TableService(
-            the_store, the_pubsub, bot_delay=bot_delay, rng=Random(seed) if seed is not None else None
+            the_store,
+            the_pubsub,
+            bot_delay=bot_delay,
+            rng=Random(seed) if seed is not None else None,
+            instance=instance,
+            **shared,
         )
         app.state.service = service
         app.state.creation_limits = _AddressLimits(tables_per_minute / 60, tables_per_minute)
         app.state.pubsub = the_pubsub
-        resumed = await service.resume()
+        if shared:
+            await service.begin()  # takes over its share of the games under way
+            log.info("instance %s keeps shards %s", instance, sorted(service.keeper.held))
+        else:
+            resumed = await service.resume()
+            if resumed:
+                log.info("resumed %d games under way", resumed)
         service.run_timers()
-        if resumed:
-            log.info("resumed %d games under way", resumed)
         try:
             yield
         finally:
             await service.close()
             await the_pubsub.close()
+            await service.presence.close()
+            if shared:
+                await shared["keeper"].leases.close()
             if store is None:
                 the_store.close()
 
@@ -134,6 +154,7 @@ def create_app(
         Route("/", _page("index.html")),
         Route("/t/{table_id}", _page("table.html")),
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Route("/api/health", health),
         Route("/api/boards/{rules}", boards),
         Route("/api/bots", bots),
         Route("/api/languages", languages),
@@ -243,6 +264,20 @@ async def boards(request: Request) -> Response:
         raise ServiceError("unknown_rules", f"no rules {rules!r}: expected 'hugo' or 'midnight-party'", 404) from None
 
 
+async def health(request: Request) -> Response:
+    """This instance is up: its name, the CPU seconds it has used, the tables it keeps'
+    shards (for load balancers' checks and the load test's CPU per action)."""
+    service = _service(request)
+    return JSONResponse(
+        {
+            "ok": True,
+            "instance": service.instance,
+            "cpu_seconds": round(time.process_time(), 4),
+            "shards": sorted(service.keeper.held),
+        }
+    )
+
+
 async def bots(request: Request) -> Response:
     return JSONResponse({"bots": bot_names()})
 
@@ -302,10 +337,9 @@ async def start(request: Request) -> Response:
 
 async def act(request: Request) -> Response:
     body = await _body(request, Act)
-    state = await _service(request).act(
-        request.path_params["table_id"], body.seat, body.token, body.version, body.action
-    )
-    return JSONResponse({"table": state["table"], "position": state["position"]})
+    service = _service(request)
+    applied = await service.act(request.path_params["table_id"], body.seat, body.token, body.version, body.action)
+    return JSONResponse(await service.reply(applied))
 
 
 async def record(request: Request) -> Response:
@@ -402,8 +436,11 @@ class _Connection:
         self.strikes = 0
 
     async def send(self, message: Message) -> None:
+        await self.send_text(dumps(message))
+
+    async def send_text(self, text: str) -> None:
         async with self.send_lock:
-            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            await self.websocket.send_text(text)
 
     async def error(self, code: str, message: str) -> None:
         await self.send({"type": "error", "code": code, "message": message})
@@ -412,12 +449,13 @@ class _Connection:
         """Pass the table's updates on, with ``legal`` only for a client holding the mover."""
         async with pubsub.subscribe(self.table_id) as subscription:
             ready.set()
-            async for message in subscription:
-                if message.get("type") != "update":  # an overflow: start afresh
+            async for data in subscription:
+                if data == OVERFLOW:  # missed updates: start afresh
                     await self.send_state()
                     continue
-                to_move = message["table"]["to_move"]
-                await self.send({**message, "legal": message["legal"] if to_move in self.held else []})
+                frame = Frame.from_bytes(data)
+                self.service.heard(frame.table_id, frame.version)
+                await self.send_text(frame.text_for(self.held))
 
     async def send_state(self) -> None:
         await self.send(await self.service.state(self.table_id, self.tokens))

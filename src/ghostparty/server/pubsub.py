@@ -1,7 +1,8 @@
 """Change notices between the parts of a server, and between server instances.
 
 The service publishes one message per change of a table on the channel named by the
-table's id; every connection watching the table subscribes to it. :class:`MemoryPubSub`
+table's id (an encoded :class:`~.protocol.Frame`); every connection watching the table
+subscribes to it. Messages are bytes, passed on as they are. :class:`MemoryPubSub`
 serves one process; a Redis implementation with the same interface serves several.
 """
 
@@ -10,9 +11,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, Protocol
+from typing import Protocol
 
-Message = dict[str, Any]
+Message = bytes
+
+#: What a subscriber receives in place of messages it missed (it fell behind, or the
+#: connection between instances was lost for a while): it should resynchronise.
+OVERFLOW: Message = b"\x00overflow"
 
 
 class PubSub(Protocol):
@@ -39,7 +44,7 @@ class MemoryPubSub:
     """In-process publish/subscribe: one queue per subscriber.
 
     A subscriber that falls more than ``maxsize`` messages behind loses the oldest ones
-    and is told so by a ``{"type": "overflow"}`` message (it should resynchronise).
+    and is told so by an :data:`OVERFLOW` message (it should resynchronise).
     """
 
     def __init__(self, maxsize: int = 256) -> None:
@@ -51,11 +56,15 @@ class MemoryPubSub:
             if queue.qsize() >= self.maxsize - 1:  # a stalled subscriber: it must resynchronise
                 while not queue.empty():
                     queue.get_nowait()
-                queue.put_nowait({"type": "overflow"})
+                queue.put_nowait(OVERFLOW)
             queue.put_nowait(message)
 
     def subscribe(self, channel: str) -> _MemorySubscription:
         return _MemorySubscription(self, channel)
+
+    def channels(self) -> list[str]:
+        """The channels that have subscribers now."""
+        return list(self._queues)
 
     def subscribers(self, channel: str) -> int:
         """How many subscriptions listen on ``channel`` now."""

@@ -2,19 +2,21 @@
 
 One connection publishes; one more listens on every channel that has a subscriber in
 this process and hands each message to the local subscribers (a :class:`MemoryPubSub`).
-Needs the ``redis`` package (``pip install ghostparty[redis]``).
+While Redis is away, a message still reaches this process's own subscribers; once the
+listening connection is back (redis-py subscribes its channels again), every local
+subscriber is sent :data:`~.pubsub.OVERFLOW`, so that clients resynchronise with what
+they missed. Needs the ``redis`` package (``pip install ghostparty[redis]``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from ghostparty.server.pubsub import MemoryPubSub, Message
+from ghostparty.server.pubsub import OVERFLOW, MemoryPubSub, Message
 
 log = logging.getLogger("ghostparty.server")
 
@@ -41,7 +43,11 @@ class RedisPubSub:
         await self._redis.ping()
 
     async def publish(self, channel: str, message: Message) -> None:
-        await self._redis.publish(self.prefix + channel, json.dumps(message, separators=(",", ":")))
+        try:
+            await self._redis.publish(self.prefix + channel, message)
+        except Exception as error:  # Redis away: this process's subscribers still hear of it
+            log.warning("publishing on Redis failed (%s); told this instance's subscribers only", error)
+            await self._local.publish(channel, message)
 
     def subscribe(self, channel: str) -> _RedisSubscription:
         return _RedisSubscription(self, channel)
@@ -74,26 +80,29 @@ class RedisPubSub:
                 await self._listener.unsubscribe(self.prefix + channel)
 
     async def _read(self) -> None:
+        broken = False
         while True:
             try:
                 message = await self._listener.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("reading from Redis failed; retrying")
-                await asyncio.sleep(1.0)
+            except Exception as error:
+                if not broken:
+                    log.warning("reading from Redis failed (%s); reconnecting", error)
+                broken = True
+                await asyncio.sleep(0.5)
                 continue
+            if broken:  # back: whatever was published meanwhile is lost to us
+                broken = False
+                log.warning("reading from Redis again; subscribers resynchronise")
+                for channel in self._local.channels():
+                    await self._local.publish(channel, OVERFLOW)
             if message is None or message.get("type") != "message":
                 if not self._counts:
                     await asyncio.sleep(0.05)
                 continue
             channel = message["channel"].decode().removeprefix(self.prefix)
-            try:
-                data = json.loads(message["data"])
-            except ValueError:
-                log.warning("ignored a message on %s that isn't JSON", channel)
-                continue
-            await self._local.publish(channel, data)
+            await self._local.publish(channel, bytes(message["data"]))
 
 
 class _RedisSubscription:

@@ -1,0 +1,132 @@
+"""What the service's parts share: the tables, telling clients, and telling the keeper.
+
+Every change of a table goes the same way: saved (:meth:`Tables.save`), then published
+once as an encoded :class:`~.protocol.Frame` on the table's channel, then handed to the
+instance that keeps the table's shard (:mod:`.leases`), which plays its bots and watches
+its timers — this instance directly if it keeps the shard, else through the pub/sub
+channel ``keeper:{shard}`` that the keeping instance listens to.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ghostparty.server.codec import table_view
+from ghostparty.server.leases import Keeper, shard_of
+from ghostparty.server.live import LiveTable, Tables
+from ghostparty.server.model import PLAYING, Table
+from ghostparty.server.presence import Presence
+from ghostparty.server.protocol import Frame, Message, update_frame
+from ghostparty.server.pubsub import PubSub
+
+log = logging.getLogger("ghostparty.server")
+
+
+def keeper_channel(shard: int) -> str:
+    """The pub/sub channel of the instance keeping ``shard``."""
+    return f"keeper:{shard}"
+
+
+class Core:
+    """The tables, the pub/sub, the presence and the keeper, with the steps every
+    change takes."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        pubsub: PubSub,
+        presence: Presence,
+        keeper: Keeper,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self.tables = tables
+        self.pubsub = pubsub
+        self.presence = presence
+        self.keeper = keeper
+        self.clock = clock
+        #: Set by the keeping part: what this instance does with a table it keeps, and
+        #: with seats of it whose pages all closed (``gone``) or opened again (``back``).
+        self.keep: Callable[[LiveTable], Awaitable[None]] | None = None
+        self.seen: Callable[[str, Sequence[int], Sequence[int]], Awaitable[None]] | None = None
+
+    async def view(self, table: Table) -> Message:
+        """What every client may know of ``table``."""
+        return table_view(table, await self.presence.online(table.id))
+
+    async def publish(self, live: LiveTable, entry: Message | None) -> Frame:
+        """Tell every client watching the table, on any instance."""
+        table = live.table
+        online = await self.presence.online(table.id)
+        position = live.game.state if live.game is not None else None
+        frame = update_frame(table, online, position, entry)
+        try:
+            await self.pubsub.publish(table.id, frame.to_bytes())
+        except Exception as error:  # the change is saved; clients catch up on their next update or sync
+            log.warning("publishing table %s's version %d failed: %s", table.id, table.version, error)
+        return frame
+
+    async def changed(self, live: LiveTable, *, always: bool = False) -> None:
+        """Hand the table to its keeper if it has work there: a bot or an away person
+        to move, a turn timer, a change of status (``always``)."""
+        if not (always or _needs_keeper(live.table)):
+            return
+        if self.keeper.owns(live.table.id) and self.keep is not None:
+            await self.keep(live)
+            return
+        await self._notify(live.table.id, live.table.version)
+
+    async def presence_changed(self, table_id: str, gone: Sequence[int], back: Sequence[int]) -> None:
+        """Tell the table's keeper that no page holds ``gone`` any more and that pages
+        hold ``back`` again (it marks people away after a while)."""
+        if not (gone or back):
+            return
+        if self.keeper.owns(table_id) and self.seen is not None:
+            await self.seen(table_id, gone, back)
+            return
+        await self._notify(table_id, 0, gone, back)
+
+    async def _notify(self, table_id: str, version: int, gone: Sequence[int] = (), back: Sequence[int] = ()) -> None:
+        notice = " ".join([table_id, str(version), _seats(gone), _seats(back)]).encode()
+        try:
+            await self.pubsub.publish(keeper_channel(shard_of(table_id)), notice)
+        except Exception as error:  # the keeper finds it by its scan on taking over
+            log.warning("telling the keeper of table %s failed: %s", table_id, error)
+
+
+def _needs_keeper(table: Table) -> bool:
+    if table.status != PLAYING or table.to_move is None:
+        return True
+    if table.turn_seconds is not None:
+        return True
+    return any(seat.played_by_bot or seat.back for seat in table.seats)
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return ",".join(map(str, seats)) or "-"
+
+
+def _parse_seats(text: str) -> list[int]:
+    return [] if text == "-" else [int(s) for s in text.split(",")]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """What the keeper of a table is told: its version, seats gone and back."""
+
+    table_id: str
+    version: int
+    gone: list[int]
+    back: list[int]
+
+    @classmethod
+    def parse(cls, data: Any) -> Notice | None:
+        """The notice in ``data``, or ``None`` if it is not one."""
+        try:
+            table_id, version, gone, back = bytes(data).decode().split(" ")
+            return cls(table_id, int(version), _parse_seats(gone), _parse_seats(back))
+        except (TypeError, ValueError):
+            return None

@@ -1,0 +1,329 @@
+"""What the instance keeping a table does: play its bots, watch its timers, sweep.
+
+An instance keeps the tables of the shards whose lease it holds (:mod:`.leases`). For
+them, and only them, it plays bot turns (a task per table, ``bot_delay`` apart, thinking
+in a worker thread), marks *away* a person whose turn time ran out or whose pages have
+all been closed for ``away_after`` seconds (the table's ``absent_bot`` then plays for
+them), and, holding shard 0, closes open tables nobody started within ``lobby_expiry``.
+When it gains shards it reads their games under way from the store and takes them over;
+when it loses shards it stops their work at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+from random import Random
+
+from ghostparty.bots import make_bot
+from ghostparty.rules import ROLL, Action
+from ghostparty.server.core import Core, Notice, keeper_channel
+from ghostparty.server.errors import ServiceError, StoreUnavailable
+from ghostparty.server.leases import shard_of
+from ghostparty.server.live import LiveTable
+from ghostparty.server.model import CLOSED, OPEN, PLAYING
+from ghostparty.server.model import OVER as TABLE_OVER
+from ghostparty.server.play import Play, die, turn_starts
+
+log = logging.getLogger("ghostparty.server")
+
+#: Seconds a bot waits before trying again when the store is unavailable.
+RETRY = 1.0
+
+
+class Keeping:
+    """Bot turns, turn timers and the sweep, for the tables this instance keeps."""
+
+    def __init__(
+        self,
+        core: Core,
+        play: Play,
+        *,
+        bot_delay: float,
+        away_after: float,
+        lobby_expiry: float,
+        finished_linger: float,
+    ) -> None:
+        self.core = core
+        self.play = play
+        self.bot_delay = bot_delay
+        self.away_after = away_after
+        self.lobby_expiry = lobby_expiry
+        self.finished_linger = finished_linger
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._listeners: dict[int, asyncio.Task[None]] = {}
+        #: Per table: the version and the time at which the person to move runs out of time.
+        self._deadlines: dict[str, tuple[int, datetime]] = {}
+        #: Per (table, seat): since when no page holds a seated person's token.
+        self._gone: dict[tuple[str, int], datetime] = {}
+        self._timers: asyncio.Task[None] | None = None
+        core.keep = self.keep
+        core.seen = self.seen
+
+    # -- one table ---------------------------------------------------------------------
+
+    async def keep(self, live: LiveTable) -> None:
+        """Take up ``live``'s work on this instance: its bots and its turn timer."""
+        table = live.table
+        if table.status != PLAYING:
+            self._deadlines.pop(table.id, None)
+            for seat in range(table.players):
+                self._gone.pop((table.id, seat), None)
+            return
+        self._set_deadline(live)
+        self.schedule_bots(live)
+
+    async def seen(self, table_id: str, gone: Sequence[int], back: Sequence[int]) -> None:
+        """Pages holding ``gone`` all closed; pages holding ``back`` opened again."""
+        moment = self.core.clock()
+        for seat in gone:
+            self._gone.setdefault((table_id, seat), moment)
+        for seat in back:
+            self._gone.pop((table_id, seat), None)
+
+    def _set_deadline(self, live: LiveTable) -> None:
+        table = live.table
+        mover = table.seats[table.to_move] if table.status == PLAYING and table.to_move is not None else None
+        if table.turn_seconds is None or mover is None or mover.played_by_bot:
+            self._deadlines.pop(table.id, None)
+            return
+        self._deadlines[table.id] = (table.version, table.updated + timedelta(seconds=table.turn_seconds))
+
+    # -- bots ---------------------------------------------------------------------------
+
+    def schedule_bots(self, live: LiveTable) -> None:
+        """Start the table's bot task if a bot (or an away person's) is to move."""
+        table = live.table
+        if table.status != PLAYING or table.to_move is None or not table.seats[table.to_move].played_by_bot:
+            return
+        if not self.core.keeper.owns(table.id):
+            return
+        task = self._bot_tasks.get(table.id)
+        if task is not None and not task.done():
+            return
+        self._bot_tasks[table.id] = asyncio.get_running_loop().create_task(self._play_bots(table.id))
+
+    async def _play_bots(self, table_id: str) -> None:
+        """Play bot turns at a table until a person is to move, the game ends, or this
+        instance no longer keeps the table."""
+        tables = self.core.tables
+        try:
+            while self.core.keeper.owns(table_id):
+                await asyncio.sleep(self.bot_delay)
+                try:
+                    async with tables.lock(table_id):
+                        live = await tables.get(table_id)
+                        if not await self._bot_turn(live):
+                            return
+                except StoreUnavailable as error:
+                    log.info("bot turn at table %s waits for the store: %s", table_id, error.message)
+                    await asyncio.sleep(RETRY)
+                except ServiceError as error:
+                    if error.code != "stale_version":
+                        raise
+                    # another change came first (a person back at the start of their
+                    # turn): read the table again and see who is to move now
+        except ServiceError as error:
+            log.info("bot turn at table %s stopped: %s", table_id, error.message)
+        except Exception:
+            log.exception("bot turn at table %s failed", table_id)
+        finally:
+            task = self._bot_tasks.get(table_id)
+            if task is asyncio.current_task():
+                del self._bot_tasks[table_id]
+
+    async def _bot_turn(self, live: LiveTable) -> bool:
+        """One bot action at ``live`` if a bot is to move; whether one was."""
+        table = live.table
+        game = live.game
+        if table.status != PLAYING or game is None or table.to_move is None:
+            return False
+        seat = table.seats[table.to_move]
+        if not seat.played_by_bot:
+            return False
+        if seat.back and turn_starts(live, seat.seat):  # the person plays again
+            await self.play.set_away(live, seat.seat, away=False)
+            return False
+        position = game.state
+        if position.phase == ROLL:
+            action: Action = die(live)
+        else:
+            bot = live.bots.get(seat.seat)
+            if bot is None:
+                level = seat.bot if seat.kind == "bot" and seat.bot else table.absent_bot
+                bot = live.bots[seat.seat] = make_bot(level)
+            rng = Random(f"{table.seed}:bot:{len(game.history)}")
+            action = await asyncio.to_thread(bot.choose, position, rng)
+        await self.play.apply(live, seat.seat, action)
+        return True
+
+    # -- shards ---------------------------------------------------------------------------
+
+    async def gained(self, shards: set[int]) -> None:
+        """Shards came to this instance: listen for their notices, take over their games."""
+        loop = asyncio.get_running_loop()
+        for shard in shards:
+            ready = asyncio.Event()
+            self._listeners[shard] = loop.create_task(self._listen(shard, ready))
+            await ready.wait()
+        await self.resume(shards=shards)
+
+    async def lost(self, shards: set[int]) -> None:
+        """Shards left this instance: stop their work (another instance takes it)."""
+        for shard in shards:
+            listener = self._listeners.pop(shard, None)
+            if listener is not None:
+                listener.cancel()
+        for table_id, task in list(self._bot_tasks.items()):
+            if shard_of(table_id) in shards:
+                task.cancel()
+        self._deadlines = {t: d for t, d in self._deadlines.items() if shard_of(t) not in shards}
+        self._gone = {key: since for key, since in self._gone.items() if shard_of(key[0]) not in shards}
+
+    async def _listen(self, shard: int, ready: asyncio.Event) -> None:
+        while True:
+            try:
+                async with self.core.pubsub.subscribe(keeper_channel(shard)) as notices:
+                    ready.set()
+                    async for data in notices:
+                        notice = Notice.parse(data)
+                        if notice is not None:
+                            await self._take_notice(notice)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("listening on shard %d failed (%s); again in a second", shard, error)
+                ready.set()
+                await asyncio.sleep(1.0)
+
+    async def _take_notice(self, notice: Notice) -> None:
+        await self.seen(notice.table_id, notice.gone, notice.back)
+        if notice.version:
+            try:
+                live = await self.core.tables.get(notice.table_id, min_version=notice.version)
+            except ServiceError as error:
+                log.info("could not read table %s for its keeper: %s", notice.table_id, error.message)
+                return
+            await self.keep(live)
+
+    async def resume(self, limit: int = 10_000, shards: set[int] | None = None) -> int:
+        """Take over the games under way of ``shards`` (default: every shard this
+        instance keeps): their bots play on, their timers run. How many games."""
+        tables = self.core.tables
+        playing = await tables.read(tables.store.list_tables, PLAYING, limit)
+        taken = 0
+        moment = self.core.clock()
+        for stored in playing:
+            if not self.core.keeper.owns(stored.id) or (shards is not None and shard_of(stored.id) not in shards):
+                continue
+            live = await tables.get(stored.id, min_version=stored.version)
+            online = await self.core.presence.online(stored.id)
+            for seat in live.table.humans:  # whose pages were on a dead instance: gone from now
+                if seat.seat not in online and not seat.away:
+                    self._gone.setdefault((stored.id, seat.seat), moment)
+            await self.keep(live)
+            taken += 1
+        return taken
+
+    # -- timers ---------------------------------------------------------------------------
+
+    async def tick(self) -> None:
+        """Mark away every person whose time ran out or who left ``away_after`` ago."""
+        moment = self.core.clock()
+        expired = [(table_id, version) for table_id, (version, when) in self._deadlines.items() if when <= moment]
+        left = [key for key, since in self._gone.items() if (moment - since).total_seconds() >= self.away_after]
+        for table_id, version in expired:
+            self._deadlines.pop(table_id, None)
+            await self._away(table_id, None, version)
+        for table_id, seat in left:
+            self._gone.pop((table_id, seat), None)
+            await self._away(table_id, seat, None)
+
+    async def _away(self, table_id: str, seat: int | None, version: int | None) -> None:
+        tables = self.core.tables
+        try:
+            async with tables.lock(table_id):
+                live = await tables.get(table_id, min_version=version or 0)
+                table = live.table
+                if table.status != PLAYING or (version is not None and table.version != version):
+                    return
+                seat = table.to_move if seat is None else seat
+                if seat is None or table.seats[seat].kind != "human" or table.seats[seat].away:
+                    return
+                if seat in await self.core.presence.online(table_id) and version is None:
+                    return  # back meanwhile, on another instance
+                await self.play.set_away(live, seat, away=True)
+        except ServiceError as error:
+            log.info("could not mark a seat away at table %s: %s", table_id, error.message)
+
+    async def sweep(self) -> tuple[int, int]:
+        """Close open tables nobody started within ``lobby_expiry`` (if this instance
+        keeps shard 0); drop finished games from memory after ``finished_linger``.
+        Returns how many of each."""
+        moment = self.core.clock()
+        tables = self.core.tables
+        closed = 0
+        if 0 in self.core.keeper.held:
+            before = moment - timedelta(seconds=self.lobby_expiry)
+            for table in await tables.read(tables.store.list_tables, OPEN, 500, before=before):
+                async with tables.lock(table.id):
+                    live = await tables.get(table.id, refresh=True)
+                    if live.table.status != OPEN:
+                        continue
+                    closing = replace(live.table, status=CLOSED, version=live.table.version + 1, updated=moment)
+                    try:
+                        await tables.save(live, closing)
+                    except ServiceError:
+                        continue
+                    await self.core.publish(live, None)
+                    tables.forget(table.id)
+                    closed += 1
+        linger = timedelta(seconds=self.finished_linger)
+        done = [
+            live.table.id
+            for live in tables
+            if live.table.status in {TABLE_OVER, CLOSED} and moment - live.table.updated >= linger
+        ]
+        for table_id in done:
+            tables.forget(table_id)
+        return closed, len(done)
+
+    def run_timers(self, interval: float = 0.5, sweep_every: float = 60.0) -> None:
+        """Call :meth:`tick` every ``interval`` seconds and :meth:`sweep` every ``sweep_every``."""
+
+        async def loop() -> None:
+            waited = 0.0
+            while True:
+                await asyncio.sleep(interval)
+                waited += interval
+                try:
+                    await self.tick()
+                    if waited >= sweep_every:
+                        waited = 0.0
+                        await self.sweep()
+                except Exception:
+                    log.exception("the timers failed; trying again")
+
+        self._timers = asyncio.get_running_loop().create_task(loop())
+
+    async def idle(self) -> None:
+        """Wait until no bot is thinking or about to move (for tests and shutdown)."""
+        while self._bot_tasks:
+            await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        tasks = [self._timers, *self._listeners.values(), *self._bot_tasks.values()]
+        for task in tasks:
+            if task is not None:
+                task.cancel()
+        for task in tasks:
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._timers = None
+        self._listeners.clear()
+        self._bot_tasks.clear()

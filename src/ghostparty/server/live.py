@@ -1,0 +1,161 @@
+"""Tables in memory: the games rebuilt from the store, their locks, and saving them.
+
+:class:`Tables` is the one way the server's parts read and change a table. It keeps an
+LRU of recent tables with their games rebuilt (replaying a game's actions costs about
+10 µs each), reads the store where its copy may be stale, and saves every change as a
+compare-and-set on the table's version, so two server instances can never both apply a
+change to one version of a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ParamSpec, TypeVar
+
+from ghostparty.bots import Bot
+from ghostparty.rules import Game, action_from_dict
+from ghostparty.rules.events import Event
+from ghostparty.rules.narrate import narrate
+from ghostparty.server.errors import ServiceError, StoreUnavailable
+from ghostparty.server.model import CLOSED, OPEN, ActionRow, Table
+from ghostparty.server.store import Store
+
+log = logging.getLogger("ghostparty.server")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+@dataclass
+class LiveTable:
+    """A table with its game rebuilt in memory (``game`` is ``None`` until it starts)."""
+
+    table: Table
+    game: Game | None
+    #: Per action: ``{"index", "seat", "action", "lines"}``.
+    log: list[dict[str, Any]] = field(default_factory=list)
+    #: Each log entry's engine events, kept as the (small, frozen) event values and
+    #: written out only for a ``state`` message.
+    events: list[Sequence[Event]] = field(default_factory=list)
+    #: The bots playing this table's seats, made on their first turn.
+    bots: dict[int, Bot] = field(default_factory=dict)
+
+
+class Tables:
+    """The store's tables, with recent ones kept rebuilt in memory."""
+
+    def __init__(self, store: Store, *, cache_size: int = 2000) -> None:
+        self.store = store
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, LiveTable] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        #: The newest version of each table this instance has heard of (from other
+        #: instances' updates): a cached copy older than that is read afresh.
+        self._heard: dict[str, int] = {}
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        """The lock every change of ``table_id`` on this instance is made under."""
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[table_id] = lock
+        return lock
+
+    async def get(self, table_id: str, *, refresh: bool = False, min_version: int = 0) -> LiveTable:
+        """The table, from memory unless ``refresh``, or the copy there is older than
+        ``min_version`` or than a version heard of; ``unknown_table`` if there is none."""
+        live = None if refresh else self._cache.get(table_id)
+        if live is not None:
+            newest = max(min_version, self._heard.get(table_id, 0))
+            if live.table.version >= newest:
+                self._cache.move_to_end(table_id)
+                return live
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 16:
+            raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
+        loaded = await self.read(self.store.load, table_id)
+        if loaded is None:
+            raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
+        table, rows = loaded
+        self._heard.pop(table_id, None)
+        return self.remember(rebuild(table, rows))
+
+    def cached(self, table_id: str) -> LiveTable | None:
+        """The copy in memory, if any (no store read)."""
+        return self._cache.get(table_id)
+
+    def heard(self, table_id: str, version: int) -> None:
+        """Another instance changed ``table_id`` to ``version``."""
+        live = self._cache.get(table_id)
+        if live is not None and live.table.version < version:
+            self._heard[table_id] = max(version, self._heard.get(table_id, 0))
+
+    def remember(self, live: LiveTable) -> LiveTable:
+        self._cache[live.table.id] = live
+        self._cache.move_to_end(live.table.id)
+        while len(self._cache) > self.cache_size:
+            dropped, _ = self._cache.popitem(last=False)
+            self._heard.pop(dropped, None)
+        return live
+
+    def forget(self, table_id: str) -> None:
+        """Drop the copy in memory; the next use reads the store."""
+        self._cache.pop(table_id, None)
+        self._heard.pop(table_id, None)
+
+    def __iter__(self) -> Iterator[LiveTable]:
+        return iter(list(self._cache.values()))
+
+    async def save(self, live: LiveTable, table: Table, rows: Sequence[ActionRow] = ()) -> None:
+        """Store ``table`` (and append ``rows``) if the stored version is still
+        ``live.table``'s, then make it ``live``'s.
+
+        :raises ServiceError: ``stale_version`` if another change came first;
+            :class:`StoreUnavailable` if the store failed. Either way ``live`` is
+            unchanged and forgotten, so that the next use reads what was stored.
+        """
+        seats = table.seats != live.table.seats
+        try:
+            saved = await self.call(self.store.save, table, live.table.version, rows, with_seats=seats)
+        except Exception as error:  # the connection dropped, the server went away, …
+            self.forget(table.id)
+            log.warning("saving table %s failed: %s", table.id, error)
+            raise StoreUnavailable(type(error).__name__) from error
+        if not saved:
+            self.forget(table.id)
+            raise ServiceError("stale_version", "the table changed meanwhile: reload and choose again")
+        live.table = table
+
+    async def call(self, call: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        """``call(*args, **kwargs)`` on the store: on the event loop if the store is
+        embedded (:attr:`Store.embedded`), else in a worker thread."""
+        if self.store.embedded:
+            return call(*args, **kwargs)
+        return await asyncio.to_thread(call, *args, **kwargs)
+
+    async def read(self, call: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        """:meth:`call` for reads, with a store failure as :class:`StoreUnavailable`."""
+        try:
+            return await self.call(call, *args, **kwargs)
+        except ServiceError:
+            raise
+        except Exception as error:
+            log.warning("reading the store failed: %s", error)
+            raise StoreUnavailable(type(error).__name__) from error
+
+
+def rebuild(table: Table, rows: Sequence[ActionRow]) -> LiveTable:
+    """A stored table with its game replayed from its actions."""
+    if table.status in {OPEN, CLOSED} or table.first_player is None:  # never started
+        return LiveTable(table, None)
+    game = Game(table.rules, table.players, first_player=table.first_player)
+    live = LiveTable(table, game)
+    for row in rows:
+        events = game.push(action_from_dict(row.action))
+        live.log.append({"index": row.index, "seat": row.seat, "action": row.action, "lines": narrate(events)})
+        live.events.append(events)
+    return live

@@ -1,0 +1,212 @@
+"""The lobby: tables are created, seats taken and given back, games started."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from random import Random
+
+from ghostparty.bots import make_bot
+from ghostparty.rules import Game, ruleset
+from ghostparty.server.core import Core
+from ghostparty.server.errors import ServiceError
+from ghostparty.server.live import LiveTable
+from ghostparty.server.model import OPEN, PLAYING, Seat, Table
+from ghostparty.server.protocol import Message
+
+MAX_NAME = 24
+#: The shortest and longest turn time a table may have, in seconds.
+MIN_TURN, MAX_TURN = 5, 3600
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat asked for at a table's creation."""
+
+    kind: str
+    bot: str | None = None
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    """A display name, trimmed; :class:`ServiceError` ``bad_name`` if it can't be shown as is."""
+    name = unicodedata.normalize("NFC", name).strip()
+    if not name:
+        raise ServiceError("bad_name", "a name needs at least one visible character")
+    if len(name) > MAX_NAME:
+        raise ServiceError("bad_name", f"a name has at most {MAX_NAME} characters, this one has {len(name)}")
+    bad = sorted({c for c in name if c in "<>&\"'`" or unicodedata.category(c) in {"Cc", "Cf", "Zl", "Zp"}})
+    if bad:
+        shown = ", ".join(repr(c) for c in bad)
+        raise ServiceError("bad_name", f"a name may not contain {shown}")
+    return name
+
+
+def seat_of(table: Table, seat: object) -> Seat:
+    """``table``'s seat number ``seat``; ``bad_seat`` if there is none."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
+        raise ServiceError("bad_seat", f"seat must be 0 to {table.players - 1}, not {seat!r}")
+    return table.seats[seat]
+
+
+def check_token(table: Table, seat: object, token: object) -> None:
+    """``bad_token`` unless ``token`` holds ``seat`` at ``table``."""
+    held = seat_of(table, seat)
+    if (
+        held.kind != "human"
+        or held.token_hash is None
+        or not isinstance(token, str)
+        or not hmac.compare_digest(held.token_hash, hash_token(token))
+    ):
+        raise ServiceError("bad_token", f"that token doesn't hold seat {seat}", 403)
+
+
+class Lobby:
+    """Tables before their games: creation, seats, the start."""
+
+    def __init__(self, core: Core, rng: Random | None = None) -> None:
+        self.core = core
+        self._random = rng
+
+    async def create_table(
+        self,
+        rules: str,
+        seats: Sequence[SeatSpec],
+        first_player: int | None = None,
+        *,
+        turn_seconds: int | None = None,
+        absent_bot: str = "greedy",
+    ) -> Message:
+        """A new open table; a table of bots only starts at once."""
+        try:
+            ruleset(rules)
+        except (KeyError, ValueError):
+            raise ServiceError("bad_request", f"unknown rules {rules!r}: expected 'hugo' or 'midnight-party'") from None
+        if not 2 <= len(seats) <= 8:
+            raise ServiceError("bad_request", f"a table has 2 to 8 seats, not {len(seats)}")
+        if first_player is not None and not 0 <= first_player < len(seats):
+            raise ServiceError("bad_seat", f"first_player must be a seat, 0 to {len(seats) - 1}, not {first_player}")
+        if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
+            raise ServiceError("bad_request", f"turn_seconds must be {MIN_TURN} to {MAX_TURN}, not {turn_seconds}")
+        try:
+            make_bot(absent_bot)
+        except ValueError as error:
+            raise ServiceError("bad_request", f"absent_bot: {error}") from None
+        table_seats = []
+        for i, spec in enumerate(seats):
+            if spec.kind == "bot":
+                level = spec.bot or "greedy"
+                try:
+                    make_bot(level)
+                except ValueError as error:
+                    raise ServiceError("bad_request", f"seat {i}: {error}") from None
+                table_seats.append(Seat(i, "bot", bot=level, name=f"{level.split(':')[0].capitalize()} bot"))
+            elif spec.kind == "human":
+                table_seats.append(Seat(i, "human"))
+            else:
+                raise ServiceError("bad_request", f"seat {i}: kind must be 'human' or 'bot', not {spec.kind!r}")
+        stamp = self.core.clock()
+        tables = self.core.tables
+        for _attempt in range(8):
+            table = Table(
+                id=self._token(6),
+                rules=rules,
+                players=len(seats),
+                seats=tuple(table_seats),
+                seed=self._randbits(62),
+                first_player=first_player,
+                turn_seconds=turn_seconds,
+                absent_bot=absent_bot,
+                created=stamp,
+                updated=stamp,
+            )
+            if await tables.read(tables.store.create, table):
+                break
+        else:
+            raise ServiceError("server_busy", "could not find a free table id; try again", 503)
+        live = tables.remember(LiveTable(table, None))
+        if not table.humans:
+            async with tables.lock(table.id):
+                await self._start(live)
+        return await self.core.view(live.table)
+
+    async def join(self, table_id: str, seat: int, name: str) -> tuple[str, Message]:
+        """Take an empty human seat; returns its secret token (given out only here)."""
+        name = clean_name(name)
+        tables = self.core.tables
+        async with tables.lock(table_id):
+            live = await tables.get(table_id, refresh=True)  # lobby changes are rare: read the store
+            table = live.table
+            if table.status != OPEN:
+                raise ServiceError("not_open", "the game has started: seats can't change now")
+            current = seat_of(table, seat)
+            if current.taken:
+                raise ServiceError("seat_taken", f"seat {seat} is taken; choose an empty human seat")
+            token = self._token(18)
+            joined = replace(current, name=name, token_hash=hash_token(token))
+            changed = replace(table.with_seat(joined), version=table.version + 1, updated=self.core.clock())
+            await tables.save(live, changed)
+            await self.core.publish(live, None)
+            return token, await self.core.view(live.table)
+
+    async def leave(self, table_id: str, seat: int, token: str) -> Message:
+        """Give a seat back before the game starts."""
+        tables = self.core.tables
+        async with tables.lock(table_id):
+            live = await tables.get(table_id, refresh=True)
+            table = live.table
+            check_token(table, seat, token)
+            if table.status != OPEN:
+                raise ServiceError("not_open", "the game has started: seats can't change now")
+            empty = replace(table.seats[seat], name=None, token_hash=None)
+            await tables.save(live, replace(table.with_seat(empty), version=table.version + 1, updated=self.core.clock()))
+            await self.core.publish(live, None)
+            return await self.core.view(live.table)
+
+    async def start(self, table_id: str, seat: int, token: str) -> LiveTable:
+        """Start the game once every human seat has a name (any seated player may)."""
+        tables = self.core.tables
+        async with tables.lock(table_id):
+            live = await tables.get(table_id, refresh=True)
+            check_token(live.table, seat, token)
+            if live.table.status != OPEN:
+                raise ServiceError("not_open", "the game has already started")
+            empty = [s.seat for s in live.table.seats if not s.taken]
+            if empty:
+                raise ServiceError("seats_empty", f"seats {empty} have nobody yet: wait for them or make them bots")
+            await self._start(live)
+            return live
+
+    async def _start(self, live: LiveTable) -> None:
+        table = live.table
+        first = table.first_player
+        if first is None:
+            first = Random(f"{table.seed}:first").randrange(table.players)
+        game = Game(table.rules, table.players, first_player=first)
+        started = replace(
+            table,
+            status=PLAYING,
+            first_player=first,
+            to_move=game.state.to_move,
+            version=table.version + 1,
+            updated=self.core.clock(),
+        )
+        await self.core.tables.save(live, started)
+        live.game = game
+        await self.core.publish(live, None)
+        await self.core.changed(live, always=True)
+
+    def _token(self, nbytes: int) -> str:
+        if self._random is not None:
+            return self._random.randbytes(nbytes).hex()
+        return secrets.token_urlsafe(nbytes)
+
+    def _randbits(self, bits: int) -> int:
+        return self._random.getrandbits(bits) if self._random is not None else secrets.randbits(bits)

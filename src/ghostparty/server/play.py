@@ -1,0 +1,146 @@
+"""Play: a person's or a bot's action checked, applied, saved and told, one at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from random import Random
+
+from ghostparty.rules import (
+    MOVE,
+    OVER,
+    PLACE,
+    ROLL,
+    Action,
+    IllegalAction,
+    Roll,
+    action_from_dict,
+    action_to_dict,
+    legal_actions,
+    sample_roll,
+)
+from ghostparty.rules.narrate import narrate
+from ghostparty.server.core import Core
+from ghostparty.server.errors import ServiceError
+from ghostparty.server.live import LiveTable
+from ghostparty.server.lobby import check_token
+from ghostparty.server.model import OVER as TABLE_OVER
+from ghostparty.server.model import PLAYING, ActionRow
+from ghostparty.server.protocol import ROLL_REQUEST, Applied, entry_message
+
+
+class Play:
+    """Actions on tables under way."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def act(self, table_id: str, seat: int, token: str, version: int, action: object) -> Applied:
+        """Apply a person's action for ``seat`` at the table's ``version``.
+
+        ``action`` is FORMAT.md's dict, except that a roll is asked for with
+        ``{"roll": true}`` and the server draws the face.
+        """
+        tables = self.core.tables
+        async with tables.lock(table_id):
+            live = await tables.get(table_id, min_version=version)
+            check_token(live.table, seat, token)
+            if live.table.version != version:
+                live = await tables.get(table_id, refresh=True)
+            table = live.table
+            if table.status != PLAYING or live.game is None:
+                raise ServiceError("not_playing", f"the table is {table.status}, not playing")
+            if table.version != version:
+                raise ServiceError(
+                    "stale_version", f"the table is at version {table.version}, not {version}: reload and choose again"
+                )
+            if table.to_move != seat:
+                raise ServiceError("not_your_turn", f"it is seat {table.to_move}'s turn, not seat {seat}'s")
+            if table.seats[seat].away:
+                if not turn_starts(live, seat):
+                    raise ServiceError(
+                        "not_your_turn", "a bot is finishing this turn for you: you play from your next one"
+                    )
+                live.table = table.with_seat(replace(table.seats[seat], away=False, back=False))
+            return await self.apply(live, seat, self._decode(live, action))
+
+    def _decode(self, live: LiveTable, data: object) -> Action:
+        assert live.game is not None
+        position = live.game.state
+        if data == ROLL_REQUEST:
+            if position.phase != ROLL:
+                raise ServiceError("illegal_action", f"no roll now: the phase is {position.phase!r}")
+            return die(live)
+        if isinstance(data, Mapping) and "roll" in data:
+            raise ServiceError("illegal_action", 'the server rolls the die: send {"roll": true}')
+        try:
+            action = action_from_dict(data)
+        except IllegalAction as error:
+            raise ServiceError("illegal_action", str(error)) from None
+        legal = legal_actions(position)
+        if action not in legal:
+            expected = ", ".join(_short(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
+            raise ServiceError("illegal_action", f"{_short(action)} is not legal now; expected one of: {expected}")
+        return action
+
+    async def apply(self, live: LiveTable, seat: int, action: Action) -> Applied:
+        """Apply a checked ``action`` of ``seat``: saved, then told; nothing changes if
+        the save fails (the table is then read afresh on its next use)."""
+        game = live.game
+        assert game is not None
+        table = live.table
+        index = len(game.history)
+        events = game.push(action)
+        state = game.state
+        over = state.phase == OVER
+        new = replace(
+            table,
+            version=table.version + 1,
+            status=TABLE_OVER if over else PLAYING,
+            to_move=None if over else state.to_move,
+            winners=state.winners,
+            updated=self.core.clock(),
+        )
+        for held in new.seats:  # people who came back play from their next turn on
+            if held.back and not (state.to_move == held.seat and state.phase == MOVE and not over):
+                new = new.with_seat(replace(held, away=False, back=False))
+        row = ActionRow(index, seat, action_to_dict(action))
+        try:
+            await self.core.tables.save(live, new, [row])
+        except ServiceError:
+            game.undo()
+            raise
+        entry = {"index": index, "seat": seat, "action": row.action, "lines": narrate(events)}
+        live.log.append(entry)
+        live.events.append(events)
+        await self.core.publish(live, entry_message(entry, events))
+        await self.core.changed(live, always=over)
+        return Applied(live.table, state, tuple(events), index)
+
+    async def set_away(self, live: LiveTable, seat: int, *, away: bool, back: bool = False) -> None:
+        """Mark a person away (a bot plays for them), back (from their next turn), or present."""
+        table = live.table
+        changed = table.with_seat(replace(table.seats[seat], away=away, back=back))
+        await self.core.tables.save(live, replace(changed, version=table.version + 1, updated=self.core.clock()))
+        await self.core.publish(live, None)
+        await self.core.changed(live, always=True)
+
+
+def die(live: LiveTable) -> Roll:
+    """The die's face for the game's next action: the same for a given table and index,
+    so a restart or a second server instance rolls exactly what the first would."""
+    assert live.game is not None
+    return sample_roll(Random(f"{live.table.seed}:die:{len(live.game.history)}"))
+
+
+def turn_starts(live: LiveTable, seat: int) -> bool:
+    """Whether ``seat`` is to move at the start of its turn (not halfway through it)."""
+    state = live.game.state if live.game is not None else None
+    return state is not None and state.to_move == seat and state.phase in {ROLL, PLACE}
+
+
+def _short(action: Action) -> str:
+    data = action_to_dict(action)
+    if "from" in data:
+        return f"{data['from']}→{data['to']}"
+    return ", ".join(f"{k}: {v}" for k, v in data.items())

@@ -1,0 +1,218 @@
+"""Who is connected: which seats of a table have a page open, over every instance.
+
+:class:`MemoryPresence` counts one process's connections. :class:`RedisPresence` shares
+them between instances through Redis: each instance writes the seats its own pages hold
+into a hash per table, each field stamped with an expiry that the instance renews while
+it lives, so a killed instance's pages drop out within :attr:`RedisPresence.ttl`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+log = logging.getLogger("ghostparty.server")
+
+
+class Presence(Protocol):
+    """The seats of each table that some page holds."""
+
+    async def join(self, table_id: str, seats: Sequence[int]) -> list[int]:
+        """A page holding ``seats`` opened; returns the seats that came online."""
+
+    async def leave(self, table_id: str, seats: Sequence[int]) -> list[int]:
+        """A page holding ``seats`` closed; returns the seats no page holds any more."""
+
+    async def online(self, table_id: str) -> frozenset[int]:
+        """The seats some page holds now."""
+
+    def watched(self) -> list[str]:
+        """The tables this instance's pages hold seats of."""
+
+    async def close(self) -> None: ...
+
+
+class MemoryPresence:
+    """:class:`Presence` within one process."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, dict[int, int]] = {}
+
+    async def join(self, table_id: str, seats: Sequence[int]) -> list[int]:
+        return _add(self._counts, table_id, seats)
+
+    async def leave(self, table_id: str, seats: Sequence[int]) -> list[int]:
+        return _remove(self._counts, table_id, seats)
+
+    async def online(self, table_id: str) -> frozenset[int]:
+        return frozenset(self._counts.get(table_id, ()))
+
+    def watched(self) -> list[str]:
+        return list(self._counts)
+
+    def forget(self, table_id: str) -> None:
+        self._counts.pop(table_id, None)
+
+    async def close(self) -> None:
+        self._counts.clear()
+
+
+def _add(counts: dict[str, dict[int, int]], table_id: str, seats: Sequence[int]) -> list[int]:
+    table = counts.setdefault(table_id, {})
+    came = []
+    for seat in seats:
+        table[seat] = table.get(seat, 0) + 1
+        if table[seat] == 1:
+            came.append(seat)
+    if not table:
+        del counts[table_id]
+    return came
+
+
+def _remove(counts: dict[str, dict[int, int]], table_id: str, seats: Sequence[int]) -> list[int]:
+    table = counts.get(table_id, {})
+    went = []
+    for seat in seats:
+        left = table.get(seat, 0) - 1
+        if left <= 0:
+            if table.pop(seat, None) is not None:
+                went.append(seat)
+        else:
+            table[seat] = left
+    if not table:
+        counts.pop(table_id, None)
+    return went
+
+
+class RedisPresence:
+    """:class:`Presence` shared between instances through Redis.
+
+    Table ``t``'s hash ``{prefix}{t}`` has a field ``{instance}:{seat}`` for each seat a
+    page on ``instance`` holds, whose value is when it expires (ms since the epoch). The
+    instance renews its fields every ``ttl / 3`` seconds. A change is announced on the
+    channel ``{prefix}changed`` so that every instance drops its copy of that table's
+    seats; a copy is otherwise kept for at most ``ttl / 3`` seconds.
+    """
+
+    def __init__(self, url: str, instance: str, *, prefix: str = "ghostparty:online:", ttl: float = 9.0) -> None:
+        import redis.asyncio as aioredis
+
+        self.instance = instance
+        self.prefix = prefix
+        self.ttl = ttl
+        self._redis: Any = aioredis.from_url(url)
+        self._mine: dict[str, dict[int, int]] = {}
+        self._copies: dict[str, tuple[float, frozenset[int]]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        """Renew this instance's fields and listen for changes, until :meth:`close`."""
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._renew()), loop.create_task(self._listen())]
+
+    async def join(self, table_id: str, seats: Sequence[int]) -> list[int]:
+        was = await self.online(table_id)
+        _add(self._mine, table_id, seats)
+        await self._write(table_id)
+        now_online = await self.online(table_id)
+        return sorted(now_online - was)
+
+    async def leave(self, table_id: str, seats: Sequence[int]) -> list[int]:
+        gone_here = _remove(self._mine, table_id, seats)
+        if not gone_here:
+            return []
+        await self._write(table_id, removed=gone_here)
+        now_online = await self.online(table_id)
+        return [seat for seat in gone_here if seat not in now_online]
+
+    async def online(self, table_id: str) -> frozenset[int]:
+        copy = self._copies.get(table_id)
+        moment = time.monotonic()
+        if copy is not None and moment - copy[0] < self.ttl / 3:
+            return copy[1]
+        try:
+            fields = await self._redis.hgetall(self.prefix + table_id)
+        except Exception as error:  # Redis is away: this instance's own pages still count
+            log.warning("reading presence from Redis failed: %s", error)
+            return frozenset(self._mine.get(table_id, ()))
+        now_ms = time.time() * 1000
+        seats = frozenset(
+            int(key.rsplit(b":", 1)[1]) for key, value in fields.items() if float(value) > now_ms
+        ) | frozenset(self._mine.get(table_id, ()))
+        self._copies[table_id] = (moment, seats)
+        if len(self._copies) > 10_000:
+            self._copies.clear()
+        return seats
+
+    def watched(self) -> list[str]:
+        return list(self._mine)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            pipe = self._redis.pipeline(transaction=False)
+            for table_id, seats in self._mine.items():
+                pipe.hdel(self.prefix + table_id, *(f"{self.instance}:{s}" for s in seats))
+            await pipe.execute()
+        with contextlib.suppress(Exception):
+            await self._redis.aclose()
+
+    async def _write(self, table_id: str, removed: Sequence[int] = ()) -> None:
+        self._copies.pop(table_id, None)
+        key = self.prefix + table_id
+        expiry = str(int(time.time() * 1000 + self.ttl * 1000))
+        try:
+            pipe = self._redis.pipeline(transaction=False)
+            if removed:
+                pipe.hdel(key, *(f"{self.instance}:{s}" for s in removed))
+            held = self._mine.get(table_id, {})
+            if held:
+                pipe.hset(key, mapping={f"{self.instance}:{s}": expiry for s in held})
+            pipe.pexpire(key, int(self.ttl * 4000))
+            pipe.publish(self.prefix + "changed", table_id)
+            await pipe.execute()
+        except Exception as error:
+            log.warning("writing presence to Redis failed: %s", error)
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            expiry = str(int(time.time() * 1000 + self.ttl * 1000))
+            try:
+                pipe = self._redis.pipeline(transaction=False)
+                for table_id, seats in self._mine.items():
+                    if seats:
+                        key = self.prefix + table_id
+                        pipe.hset(key, mapping={f"{self.instance}:{s}": expiry for s in seats})
+                        pipe.pexpire(key, int(self.ttl * 4000))
+                await pipe.execute()
+            except Exception as error:
+                log.warning("renewing presence in Redis failed: %s", error)
+
+    async def _listen(self) -> None:
+        while True:
+            listener = self._redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await listener.subscribe(self.prefix + "changed")
+                self._copies.clear()  # anything may have changed while not listening
+                while True:
+                    message = await listener.get_message(timeout=1.0)
+                    if message is not None and message.get("type") == "message":
+                        self._copies.pop(message["data"].decode(), None)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("listening for presence changes failed (%s); again in a second", error)
+                self._copies.clear()
+                await asyncio.sleep(1.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await listener.aclose()

@@ -1,0 +1,153 @@
+"""The server's messages to clients (docs/PROTOCOL.md), built once and encoded once.
+
+An ``update`` is built once per change of a table and encoded with orjson into a
+:class:`Frame`: two texts, one for the clients that hold the seat to move (with its
+legal actions and odds) and one for everyone else. Every connection sends one of the two
+as it is; the pub/sub carries the frame as bytes between instances.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import orjson
+
+from ghostparty.rules import ROLL, Position, action_to_dict, legal_actions, position_to_dict
+from ghostparty.rules.events import Event
+try:  # TEMP until the pure module lands
+    from ghostparty.rules.odds import capture_odds
+except ImportError:  # pragma: no cover
+    from ghostparty.analysis.danger import capture_odds  # type: ignore[assignment]
+from ghostparty.server.codec import events_to_list, table_view
+from ghostparty.server.model import PLAYING, Table
+
+#: What a client sends to ask the server to roll the die.
+ROLL_REQUEST: dict[str, Any] = {"roll": True}
+
+Message = dict[str, Any]
+
+
+def dumps(message: Mapping[str, Any]) -> str:
+    """A message as compact JSON text."""
+    return orjson.dumps(message).decode()
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What one applied action did: the table and position after it, the engine's
+    events and the action's index in the game."""
+
+    table: Table
+    position: Position
+    events: tuple[Event, ...]
+    index: int
+
+
+def legal_for(table: Table, position: Position | None, held: Collection[int]) -> list[dict[str, Any]]:
+    """Docs/PROTOCOL.md's ``legal`` for a client holding ``held``."""
+    mover = table.to_move
+    if table.status != PLAYING or mover is None or mover not in held or position is None:
+        return []
+    if table.seats[mover].away:  # a bot plays this turn for them
+        return []
+    if position.phase == ROLL:
+        return [dict(ROLL_REQUEST)]
+    return [action_to_dict(a) for a in legal_actions(position)]
+
+
+def odds_for(table: Table, position: Position | None) -> list[dict[str, Any]]:
+    """For the seat to move, each guest's chance that Hugo reaches it before that seat's
+    next turn (:func:`ghostparty.rules.odds.capture_odds`), exact and rounded; computed
+    once per position (presence updates and page loads send the same again)."""
+    if position is None or table.status != PLAYING:
+        return []
+    return _odds(position)
+
+
+@lru_cache(maxsize=4096)
+def _odds(position: Position) -> list[dict[str, Any]]:
+    return [guest.as_dict() for guest in capture_odds(position)]
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One ``update``, encoded: ``mover`` for the clients holding seat ``to_move``,
+    ``everyone`` for the others (the same text when they would not differ)."""
+
+    table_id: str
+    version: int
+    to_move: int | None
+    everyone: str
+    mover: str
+
+    def text_for(self, held: Collection[int]) -> str:
+        """The text a client holding ``held`` is sent."""
+        return self.mover if self.to_move is not None and self.to_move in held else self.everyone
+
+    def to_bytes(self) -> bytes:
+        everyone = self.everyone.encode()
+        mover = b"" if self.mover is self.everyone else self.mover.encode()
+        to_move = -1 if self.to_move is None else self.to_move
+        header = f"{self.version} {to_move} {len(everyone)} {self.table_id}\n".encode()
+        return header + everyone + mover
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Frame:
+        """The frame :meth:`to_bytes` made; ``ValueError`` for anything else."""
+        header, _, body = data.partition(b"\n")
+        version, to_move, length, table_id = header.decode().split(" ", 3)
+        size = int(length)
+        everyone = body[:size].decode()
+        mover = body[size:].decode() if len(body) > size else everyone
+        return cls(table_id, int(version), None if to_move == "-1" else int(to_move), everyone, mover)
+
+
+def update_frame(
+    table: Table, online: Collection[int], position: Position | None, entry: Message | None
+) -> Frame:
+    """The ``update`` for ``table`` after a change (``entry`` is the action, if one)."""
+    message: Message = {
+        "type": "update",
+        "table": table_view(table, online),
+        "position": position_to_dict(position) if position is not None else None,
+        "entry": entry,
+        "legal": [],
+        "odds": [],
+    }
+    everyone = dumps(message)
+    mover = everyone
+    if table.to_move is not None and table.status == PLAYING:
+        legal = legal_for(table, position, (table.to_move,))
+        odds = odds_for(table, position)
+        if legal or odds:
+            mover = dumps({**message, "legal": legal, "odds": odds})
+    return Frame(table.id, table.version, table.to_move, everyone, mover)
+
+
+def entry_message(entry: Message, events: Sequence[Event]) -> Message:
+    """A log entry with its events written out, as ``update`` and ``state`` carry it."""
+    return {**entry, "events": events_to_list(events)}
+
+
+def state_message(
+    table: Table,
+    online: Collection[int],
+    position: Position | None,
+    held: Sequence[int],
+    log: Sequence[Message],
+    events: Sequence[Sequence[Event]],
+) -> Message:
+    """The ``state`` message for a client holding ``held``: everything a page needs."""
+    mover_held = table.to_move is not None and table.to_move in held
+    return {
+        "type": "state",
+        "table": table_view(table, online),
+        "position": position_to_dict(position) if position is not None else None,
+        "seats": list(held),
+        "legal": legal_for(table, position, held),
+        "odds": odds_for(table, position) if mover_held else [],
+        "log": [entry_message(entry, happened) for entry, happened in zip(log, events, strict=True)],
+    }
