@@ -50,7 +50,8 @@ async def play_humans(svc: TableService, table_id: str, tokens: dict[int, str], 
     return state
 
 
-def decode(data: bytes) -> dict[str, Any]:
+def decode(data: bytes | Frame) -> dict[str, Any]:
     """A published update as the client holding the seat to move receives it."""
-    message: dict[str, Any] = json.loads(Frame.from_bytes(data).mover)
+    frame = data if isinstance(data, Frame) else Frame.from_bytes(data)
+    message: dict[str, Any] = json.loads(frame.mover)
     return message

@@ -383,6 +383,8 @@ def test_the_odds_are_computed_once_per_position(sqlite_url: str, monkeypatch: p
         assert len(calls) == 1 and again["odds"] == first["odds"]
         assert (await svc.state(table_id, {}))["odds"] == []  # only for whoever holds the seat to move
         await svc.act(table_id, 0, tokens[0], first["table"]["version"], first["legal"][0])
+        assert len(calls) == 1  # nobody who shows odds has been sent the update yet
+        await svc.state(table_id, tokens)
         assert len(calls) == 2  # a new position: new odds
         await close(svc)
 

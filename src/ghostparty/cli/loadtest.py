@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import click
 from rich.console import Console
@@ -35,11 +35,24 @@ from ghostparty.cli.progress import progress_bar
 @click.option("--redis", metavar="URL", help="Redis URL for the started server's pub/sub (default: in-process).")
 @click.option("--url", metavar="URL", help="Load a server already running at this address instead (http://host:port).")
 @click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes to start (several need --redis).",
+)
+@click.option(
     "--think",
     default=0.3,
     show_default=True,
     type=click.FloatRange(0, 60),
     help="Mean seconds a client waits before each action (0: act at once, a closed loop).",
+)
+@click.option(
+    "--odds/--no-odds",
+    default=False,
+    show_default=True,
+    help="Clients ask for the mover's odds, as the browser's pages do (bot clients don't).",
 )
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -51,6 +64,8 @@ def loadtest(
     database: str | None,
     redis: str | None,
     url: str | None,
+    workers: int,
+    odds: bool,
     seed: int,
     think: float,
     as_json: bool,
@@ -65,11 +80,11 @@ def loadtest(
     ghostparty loadtest --games 200 --seconds 30
     ghostparty loadtest --database postgresql://postgres@127.0.0.1/test --games 200
     """
-    from ghostparty.cli.serve import tune_gc
+    from ghostparty.server.app import tune_gc
     from ghostparty.server.loadtest import run_load
 
     console = Console(stderr=True)
-    with _server(url, database, redis) as (base, store), progress_bar(console, show=not as_json) as bar:
+    with _server(url, database, redis, workers) as (base, store, cpu), progress_bar(console, show=not as_json) as bar:
         tune_gc()  # the client's own collector pauses would count as round-trip time
         task = bar.add_task(f"actions, {games} games, {seconds:.0f} s", total=None)
         report = asyncio.run(
@@ -82,9 +97,19 @@ def loadtest(
                 seed=seed,
                 think=think,
                 tick=lambda: bar.advance(task),
+                cpu=cpu,
+                odds=odds,
             )
         )
-    data = {"server": base, "store": store, "rules": rules, "players": players, "think": think} | report.to_dict()
+    data = {
+        "server": base,
+        "store": store,
+        "workers": workers,
+        "rules": rules,
+        "players": players,
+        "think": think,
+        "odds": odds,
+    } | report.to_dict()
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
@@ -96,29 +121,39 @@ def loadtest(
     click.echo(
         f"  round trip ms: p50 {latency['p50']:.1f}, p90 {latency['p90']:.1f}, p99 {latency['p99']:.1f}, max {latency['max']:.1f}"
     )
+    per_action = report.cpu_ms_per_action
+    if per_action is not None and report.server_cpu is not None:
+        click.echo(f"  server CPU: {report.server_cpu:.1f} s, {per_action:.3f} ms per action ({report.cpu_source})")
+    else:
+        click.echo("  server CPU: unknown (several instances behind --url: read each one's /api/health)")
     if report.errors:
         click.echo("  errors: " + ", ".join(f"{k} {v}" for k, v in sorted(report.errors.items())))
 
 
 @contextlib.contextmanager
-def _server(url: str | None, database: str | None, redis: str | None) -> Iterator[tuple[str, str]]:
+def _server(
+    url: str | None, database: str | None, redis: str | None, workers: int
+) -> Iterator[tuple[str, str, Callable[[], float | None] | None]]:
     if url is not None:
-        yield url.rstrip("/"), "(the server's)"
+        yield url.rstrip("/"), "(the server's)", None
         return
+    if workers > 1 and not redis:
+        raise click.BadParameter(
+            "several workers share their updates through Redis: give --redis", param_hint="--workers"
+        )
     with tempfile.TemporaryDirectory(prefix="ghostparty-load-") as folder:
         store = database or f"sqlite:///{os.path.join(folder, 'load.db')}"
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         command = [sys.executable, "-m", "ghostparty.cli.main", "serve", "--port", str(port), "--database", store]
-        command += ["--bot-delay", "0", "--max-new-tables", "1000000", "--log-level", "warning"] + (
-            ["--redis", redis] if redis else []
-        )
+        command += ["--bot-delay", "0", "--max-new-tables", "1000000", "--log-level", "warning"]
+        command += (["--redis", redis] if redis else []) + ["--workers", str(workers)]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         try:
             _wait_ready(base, server)
-            yield base, store
+            yield base, store, lambda: process_tree_cpu(server.pid)
         finally:
             server.terminate()
             try:
@@ -138,3 +173,32 @@ def _wait_ready(base: str, server: subprocess.Popen[bytes], timeout: float = 30)
         except OSError:
             time.sleep(0.1)
     raise click.ClickException(f"the server at {base} did not answer within {timeout:.0f} s")
+
+
+def process_tree_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) of process ``pid`` and its descendants, from /proc;
+    ``None`` where /proc can't tell (not Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    stats: dict[int, tuple[int, float]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as file:
+                fields = file.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # after the name: state, ppid, …; utime and stime are fields 14 and 15 of stat
+        stats[int(name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks)
+    if pid not in stats:
+        return None
+    total, stack = 0.0, [pid]
+    while stack:
+        current = stack.pop()
+        total += stats[current][1]
+        stack += [child for child, (parent, _) in stats.items() if parent == current]
+    return total

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import gc
+import json
+import os
+from typing import Any
 
 import click
 
@@ -37,6 +39,13 @@ import click
     help="Tables one address may create per minute.",
 )
 @click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes on this port, sharing one database; more than one needs --redis.",
+)
+@click.option(
     "--log-level", default="info", show_default=True, type=click.Choice(["debug", "info", "warning", "error"])
 )
 def serve(
@@ -46,6 +55,7 @@ def serve(
     redis: str | None,
     bot_delay: float,
     max_new_tables: float,
+    workers: int,
     log_level: str,
 ) -> None:
     """Run the game server: a lobby and live games in the browser, bots in empty seats.
@@ -53,12 +63,18 @@ def serve(
     \b
     ghostparty serve                                  http://127.0.0.1:8000, SQLite
     ghostparty serve --database postgresql://127.0.0.1/ghostparty --redis redis://127.0.0.1:6379
+    ghostparty serve --workers 2 --database postgresql://127.0.0.1/ghostparty --redis redis://127.0.0.1:6379
+
+    Several instances (--workers here, or servers on other machines behind HAProxy or
+    nginx: deploy/) serve every table from any of them: updates and presence go through
+    Redis, and each game's bots and timers run on exactly one instance, taken over by
+    another within seconds if it dies.
     """
     import uvicorn
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
-    from ghostparty.server.app import create_app, default_database_url
+    from ghostparty.server.app import SETTINGS_VARIABLE, create_app, default_database_url, tune_gc
 
     url = database or default_database_url()
     try:
@@ -67,27 +83,24 @@ def serve(
         raise click.BadParameter(
             f"{url!r} is not a database URL (e.g. sqlite:///games.db)", param_hint="--database"
         ) from None
-    app = create_app(url, redis_url=redis, bot_delay=bot_delay, tables_per_minute=max_new_tables)
+    if workers > 1 and not redis:
+        raise click.BadParameter(
+            "several workers tell each other's clients of changes through Redis: give --redis redis://…",
+            param_hint="--workers",
+        )
+    settings: dict[str, Any] = {"database_url": url, "redis_url": redis, "bot_delay": bot_delay, "tables_per_minute": max_new_tables}
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"Ghost Party: http://{shown}:{port}  (store: {_safe(url)})")
+    click.echo(
+        f"Ghost Party: http://{shown}:{port}  (store: {_safe(url)}{f', {workers} workers' if workers > 1 else ''})"
+    )
     click.echo("Press Ctrl-C to stop.")
-    tune_gc()
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 16)
-
-
-def tune_gc() -> None:
-    """Make the garbage collector's pauses rare for a long-running server.
-
-    Measured with ``ghostparty loadtest`` (200 games): CPython's default thresholds ran a
-    full collection every few seconds that held the event loop for 75–160 ms, the whole
-    of the round trip's 99th percentile. Everything alive at start-up (modules, boards,
-    the app) is moved out of the collector's sight (``gc.freeze``), and the young
-    generation is collected after 20,000 new objects instead of 700; cycles are still
-    collected, just in fewer, larger batches.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 100)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level, "ws_max_size": 1 << 16}
+    if workers == 1:
+        tune_gc()
+        uvicorn.run(create_app(**settings), **options)
+        return
+    os.environ[SETTINGS_VARIABLE] = json.dumps(settings)
+    uvicorn.run("ghostparty.server.app:app_from_environment", factory=True, workers=workers, **options)
 
 
 def _safe(url: str) -> str:

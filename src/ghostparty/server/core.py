@@ -64,7 +64,7 @@ class Core:
         position = live.game.state if live.game is not None else None
         frame = update_frame(table, online, position, entry)
         try:
-            await self.pubsub.publish(table.id, frame.to_bytes())
+            await self.pubsub.publish(table.id, frame)
         except Exception as error:  # the change is saved; clients catch up on their next update or sync
             log.warning("publishing table %s's version %d failed: %s", table.id, table.version, error)
         return frame

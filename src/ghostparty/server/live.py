@@ -23,7 +23,7 @@ from ghostparty.rules.events import Event
 from ghostparty.rules.narrate import narrate
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.model import CLOSED, OPEN, ActionRow, Table
-from ghostparty.server.store import Store
+from ghostparty.server.store import Change, Store
 
 log = logging.getLogger("ghostparty.server")
 
@@ -57,6 +57,8 @@ class Tables:
         #: The newest version of each table this instance has heard of (from other
         #: instances' updates): a cached copy older than that is read afresh.
         self._heard: dict[str, int] = {}
+        save_many = getattr(store, "save_many", None)
+        self._batch = _Batch(save_many) if save_many is not None else None
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock every change of ``table_id`` on this instance is made under."""
@@ -118,9 +120,17 @@ class Tables:
             :class:`StoreUnavailable` if the store failed. Either way ``live`` is
             unchanged and forgotten, so that the next use reads what was stored.
         """
-        seats = table.seats != live.table.seats
+        change = Change(table, live.table.version, tuple(rows), table.seats != live.table.seats)
         try:
-            saved = await self.call(self.store.save, table, live.table.version, rows, with_seats=seats)
+            if self._batch is not None and self.store.embedded:
+                saved = await self._batch.save(change)
+            else:
+                saved = await self.call(
+                    self.store.save, table, change.expected_version, rows, with_seats=change.with_seats
+                )
+        except asyncio.CancelledError:  # it may or may not have been stored: read it again
+            self.forget(table.id)
+            raise
         except Exception as error:  # the connection dropped, the server went away, …
             self.forget(table.id)
             log.warning("saving table %s failed: %s", table.id, error)
@@ -146,6 +156,36 @@ class Tables:
         except Exception as error:
             log.warning("reading the store failed: %s", error)
             raise StoreUnavailable(type(error).__name__) from error
+
+
+class _Batch:
+    """Group commit for an embedded store: the saves asked for while the event loop
+    runs its ready callbacks are written together, in one transaction, right after."""
+
+    def __init__(self, save_many: Callable[[Sequence[Change]], list[bool]]) -> None:
+        self._save_many = save_many
+        self._pending: list[tuple[Change, asyncio.Future[bool]]] = []
+
+    def save(self, change: Change) -> asyncio.Future[bool]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bool] = loop.create_future()
+        if not self._pending:
+            loop.call_soon(self._flush)
+        self._pending.append((change, future))
+        return future
+
+    def _flush(self) -> None:
+        pending, self._pending = self._pending, []
+        try:
+            results = self._save_many([change for change, _ in pending])
+        except Exception as error:
+            for _, future in pending:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        for (_, future), saved in zip(pending, results, strict=True):
+            if not future.done():
+                future.set_result(saved)
 
 
 def rebuild(table: Table, rows: Sequence[ActionRow]) -> LiveTable:

@@ -28,6 +28,17 @@ class LoadReport:
     seconds: float
     latencies: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
+    #: The server's CPU seconds over the run (every instance's, where known), or ``None``.
+    server_cpu: float | None = None
+    #: How the server's CPU time was read.
+    cpu_source: str = "unknown"
+
+    @property
+    def cpu_ms_per_action(self) -> float | None:
+        """The server's CPU time per applied action, in milliseconds."""
+        if self.server_cpu is None or not self.actions:
+            return None
+        return self.server_cpu / self.actions * 1000
 
     @property
     def actions_per_second(self) -> float:
@@ -51,7 +62,20 @@ class LoadReport:
             "latency_ms": {f"p{p}": round(self.percentile(p), 2) for p in (50, 90, 99)}
             | {"max": round(max(self.latencies, default=0) * 1000, 2)},
             "errors": self.errors,
+            "server_cpu_seconds": None if self.server_cpu is None else round(self.server_cpu, 3),
+            "server_cpu_ms_per_action": None if self.cpu_ms_per_action is None else round(self.cpu_ms_per_action, 4),
+            "server_cpu_source": self.cpu_source,
         }
+
+
+def server_cpu(base: str) -> tuple[str, float] | None:
+    """The instance answering at ``base`` and its CPU seconds so far (``/api/health``)."""
+    try:
+        with urllib.request.urlopen(f"{base}/api/health", timeout=10) as response:
+            data = json.loads(response.read())
+        return str(data["instance"]), float(data["cpu_seconds"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -82,8 +106,11 @@ async def _setup(base: str, rules: str, players: int) -> tuple[str, dict[int, st
 class _Seat:
     """One seat's client: acts on its turns, times each action's round trip."""
 
-    def __init__(self, report: LoadReport, rng: Random, on_action: Callable[[], None], think: float) -> None:
+    def __init__(
+        self, report: LoadReport, rng: Random, on_action: Callable[[], None], think: float, odds: bool = False
+    ) -> None:
         self.think = think
+        self.odds = odds
         self.report = report
         self.rng = rng
         self.on_action = on_action
@@ -94,7 +121,7 @@ class _Seat:
         from websockets.asyncio.client import connect
 
         async with connect(url, max_size=1 << 20, compression=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "tokens": {str(seat): token}}))
+            await ws.send(json.dumps({"type": "hello", "tokens": {str(seat): token}, "odds": self.odds}))
             while time.perf_counter() < deadline:
                 try:
                     raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.perf_counter()))
@@ -136,11 +163,12 @@ async def _game(
     deadline: float,
     tick: Callable[[], None],
     think: float,
+    odds: bool,
 ) -> bool:
     table_id, tokens = await _setup(base, rules, players)
     ws_url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
     rng = Random(seed)
-    seats = [_Seat(report, Random(rng.random()), tick, think) for _ in tokens]
+    seats = [_Seat(report, Random(rng.random()), tick, think, odds) for _ in tokens]
     results = await asyncio.gather(
         *(s.play(ws_url, seat, tokens[seat], deadline) for seat, s in zip(tokens, seats, strict=True))
     )
@@ -157,17 +185,27 @@ async def run_load(
     seed: int = 1,
     think: float = 0.3,
     tick: Callable[[], None] = lambda: None,
+    cpu: Callable[[], float | None] | None = None,
+    odds: bool = False,
 ) -> LoadReport:
     """Play ``games`` concurrent games at the server at ``base`` (``http://host:port``).
 
     A client waits ``think`` seconds on average (uniformly 0.5–1.5 times it) before each
     action, as a quick player would; 0 makes every game act as fast as the server answers
     (a closed loop, where the round trip is the number of games over the throughput).
+    ``odds``: the clients ask for the mover's odds, as the browser's pages do (bot
+    clients don't show them, and by default don't ask).
 
     Every game starts at once; each that ends is replaced by a new one until ``seconds``
     have passed, so the load stays at ``games`` concurrent games throughout.
+
+    The server's CPU time over the run is read by ``cpu`` (the CPU seconds of every
+    server process, from the caller who started them), else from the instance's
+    ``/api/health`` before and after (exact for one instance behind ``base``).
     """
     report = LoadReport(games=games, finished=0, actions=0, seconds=0.0)
+    cpu_before = cpu() if cpu is not None else None
+    health_before = await asyncio.to_thread(server_cpu, base) if cpu is None else None
     start = time.perf_counter()
     deadline = start + seconds
 
@@ -176,7 +214,7 @@ async def run_load(
         while time.perf_counter() < deadline - 1:
             try:
                 game_seed = seed * 1_000_003 + index * 1009 + round_
-                if await _game(base, rules, players, game_seed, report, deadline, tick, think):
+                if await _game(base, rules, players, game_seed, report, deadline, tick, think, odds):
                     report.finished += 1
             except Exception as error:  # a refused connection, say: count it, go on
                 name = type(error).__name__
@@ -186,4 +224,13 @@ async def run_load(
 
     await asyncio.gather(*(slot(i) for i in range(games)))
     report.seconds = time.perf_counter() - start
+    if cpu is not None:
+        cpu_after = cpu()
+        if cpu_before is not None and cpu_after is not None:
+            report.server_cpu, report.cpu_source = cpu_after - cpu_before, "the server processes (/proc)"
+    else:
+        health_after = await asyncio.to_thread(server_cpu, base)
+        if health_before is not None and health_after is not None and health_before[0] == health_after[0]:
+            report.server_cpu = health_after[1] - health_before[1]
+            report.cpu_source = f"instance {health_after[0]} (/api/health)"
     return report

@@ -166,7 +166,9 @@ class Lobby:
             if table.status != OPEN:
                 raise ServiceError("not_open", "the game has started: seats can't change now")
             empty = replace(table.seats[seat], name=None, token_hash=None)
-            await tables.save(live, replace(table.with_seat(empty), version=table.version + 1, updated=self.core.clock()))
+            await tables.save(
+                live, replace(table.with_seat(empty), version=table.version + 1, updated=self.core.clock())
+            )
             await self.core.publish(live, None)
             return await self.core.view(live.table)
 

@@ -17,10 +17,7 @@ import orjson
 
 from ghostparty.rules import ROLL, Position, action_to_dict, legal_actions, position_to_dict
 from ghostparty.rules.events import Event
-try:  # TEMP until the pure module lands
-    from ghostparty.rules.odds import capture_odds
-except ImportError:  # pragma: no cover
-    from ghostparty.analysis.danger import capture_odds  # type: ignore[assignment]
+from ghostparty.rules.odds import capture_odds
 from ghostparty.server.codec import events_to_list, table_view
 from ghostparty.server.model import PLAYING, Table
 
@@ -72,42 +69,77 @@ def _odds(position: Position) -> list[dict[str, Any]]:
     return [guest.as_dict() for guest in capture_odds(position)]
 
 
-@dataclass(frozen=True, slots=True)
 class Frame:
-    """One ``update``, encoded: ``mover`` for the clients holding seat ``to_move``,
-    ``everyone`` for the others (the same text when they would not differ)."""
+    """One ``update``, encoded once, in three texts: ``everyone``'s; ``plain``, for the
+    clients holding seat ``to_move`` (with its legal actions); ``mover``, the same with
+    the mover's odds, for those of them that show odds. ``plain`` and ``mover`` are
+    ``everyone`` where they would not differ. Within a process the odds are computed
+    only when the first client that wants them is sent the frame; between processes
+    (:meth:`to_bytes`) the frame carries all three."""
 
-    table_id: str
-    version: int
-    to_move: int | None
-    everyone: str
-    mover: str
+    __slots__ = ("_message", "_mover", "_position", "_table", "everyone", "plain", "table_id", "to_move", "version")
 
-    def text_for(self, held: Collection[int]) -> str:
-        """The text a client holding ``held`` is sent."""
-        return self.mover if self.to_move is not None and self.to_move in held else self.everyone
+    def __init__(
+        self,
+        table_id: str,
+        version: int,
+        to_move: int | None,
+        everyone: str,
+        plain: str,
+        mover: str | None,
+        *,
+        build: tuple[Table, Position | None, Message] | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.version = version
+        self.to_move = to_move
+        self.everyone = everyone
+        self.plain = plain
+        self._mover = mover
+        self._table: Table | None = None
+        self._position: Position | None = None
+        self._message: Message | None = None
+        if build is not None:
+            self._table, self._position, self._message = build
+
+    @property
+    def mover(self) -> str:
+        """The text for the clients holding the seat to move that show odds."""
+        if self._mover is None:
+            assert self._table is not None and self._message is not None
+            odds = odds_for(self._table, self._position)
+            self._mover = dumps({**self._message, "odds": odds}) if odds else self.plain
+            self._table = self._position = self._message = None
+        return self._mover
+
+    def text_for(self, held: Collection[int], *, odds: bool = True) -> str:
+        """The text a client holding ``held`` is sent (``odds``: it shows them)."""
+        if self.to_move is None or self.to_move not in held:
+            return self.everyone
+        return self.mover if odds else self.plain
 
     def to_bytes(self) -> bytes:
         everyone = self.everyone.encode()
-        mover = b"" if self.mover is self.everyone else self.mover.encode()
+        plain = b"" if self.plain is self.everyone else self.plain.encode()
+        mover = self.mover
+        tail = b"" if mover is self.plain else mover.encode()
         to_move = -1 if self.to_move is None else self.to_move
-        header = f"{self.version} {to_move} {len(everyone)} {self.table_id}\n".encode()
-        return header + everyone + mover
+        header = f"{self.version} {to_move} {len(everyone)} {len(plain)} {self.table_id}\n".encode()
+        return header + everyone + plain + tail
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Frame:
         """The frame :meth:`to_bytes` made; ``ValueError`` for anything else."""
         header, _, body = data.partition(b"\n")
-        version, to_move, length, table_id = header.decode().split(" ", 3)
-        size = int(length)
-        everyone = body[:size].decode()
-        mover = body[size:].decode() if len(body) > size else everyone
-        return cls(table_id, int(version), None if to_move == "-1" else int(to_move), everyone, mover)
+        version, to_move, length, plain_length, table_id = header.decode().split(" ", 4)
+        first, second = int(length), int(length) + int(plain_length)
+        everyone = body[:first].decode()
+        plain = body[first:second].decode() if second > first else everyone
+        mover = body[second:].decode() if len(body) > second else plain
+        return cls(table_id, int(version), None if to_move == "-1" else int(to_move), everyone, plain, mover)
 
 
-def update_frame(
-    table: Table, online: Collection[int], position: Position | None, entry: Message | None
-) -> Frame:
+def update_frame(table: Table, online: Collection[int], position: Position | None, entry: Message | None) -> Frame:
     """The ``update`` for ``table`` after a change (``entry`` is the action, if one)."""
     message: Message = {
         "type": "update",
@@ -118,13 +150,12 @@ def update_frame(
         "odds": [],
     }
     everyone = dumps(message)
-    mover = everyone
-    if table.to_move is not None and table.status == PLAYING:
-        legal = legal_for(table, position, (table.to_move,))
-        odds = odds_for(table, position)
-        if legal or odds:
-            mover = dumps({**message, "legal": legal, "odds": odds})
-    return Frame(table.id, table.version, table.to_move, everyone, mover)
+    if table.to_move is None or table.status != PLAYING:
+        return Frame(table.id, table.version, table.to_move, everyone, everyone, everyone)
+    legal = legal_for(table, position, (table.to_move,))
+    with_legal = {**message, "legal": legal} if legal else message
+    plain = dumps(with_legal) if legal else everyone
+    return Frame(table.id, table.version, table.to_move, everyone, plain, None, build=(table, position, with_legal))
 
 
 def entry_message(entry: Message, events: Sequence[Event]) -> Message:

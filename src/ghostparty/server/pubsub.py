@@ -2,7 +2,7 @@
 
 The service publishes one message per change of a table on the channel named by the
 table's id (an encoded :class:`~.protocol.Frame`); every connection watching the table
-subscribes to it. Messages are bytes, passed on as they are. :class:`MemoryPubSub`
+subscribes to it. Messages are passed on as they are. :class:`MemoryPubSub`
 serves one process; a Redis implementation with the same interface serves several.
 """
 
@@ -11,9 +11,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
-Message = bytes
+if TYPE_CHECKING:
+    from ghostparty.server.protocol import Frame
+
+#: Bytes, or within one process an update's :class:`~.protocol.Frame` as it is (a
+#: pub/sub between processes sends its :meth:`~.protocol.Frame.to_bytes`).
+Message: TypeAlias = "bytes | Frame"
 
 #: What a subscriber receives in place of messages it missed (it fell behind, or the
 #: connection between instances was lost for a while): it should resynchronise.

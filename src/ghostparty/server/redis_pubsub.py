@@ -44,7 +44,9 @@ class RedisPubSub:
 
     async def publish(self, channel: str, message: Message) -> None:
         try:
-            await self._redis.publish(self.prefix + channel, message)
+            await self._redis.publish(
+                self.prefix + channel, message if isinstance(message, bytes) else message.to_bytes()
+            )
         except Exception as error:  # Redis away: this process's subscribers still hear of it
             log.warning("publishing on Redis failed (%s); told this instance's subscribers only", error)
             await self._local.publish(channel, message)

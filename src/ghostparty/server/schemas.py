@@ -54,6 +54,9 @@ class Act(Model):
 class Hello(Model):
     type: Literal["hello"]
     tokens: Annotated[dict[Annotated[str, StringConstraints(pattern=r"^[0-7]$")], Token], Field(max_length=8)] = {}
+    #: Whether this client shows the odds of the seat to move (bots and other programs
+    #: that don't, say false: the server then need not compute them for it).
+    odds: bool = True
 
     def seat_tokens(self) -> dict[int, str]:
         return {int(seat): token for seat, token in self.tokens.items()}

@@ -186,11 +186,9 @@ class TableService:
     async def reply(self, live: LiveTable | Applied) -> Message:
         """``{"table": …, "position": …}`` of a table in memory or after an action."""
         table = live.table
-        state: Position | None
+        state: Position | None = live.game.state if isinstance(live, LiveTable) and live.game is not None else None
         if isinstance(live, Applied):
             state = live.position
-        else:
-            state = live.game.state if live.game is not None else None
         position = position_to_dict(state) if state is not None else None
         return {"table": await self.core.view(table), "position": position}
 

@@ -1,0 +1,104 @@
+"""Tables, seats and actions kept in this process's memory: for tests, demos, and servers
+whose games may be forgotten when they stop.
+
+:class:`MemoryStore` keeps the :class:`~ghostparty.server.store.Store` contract as
+:class:`~ghostparty.server.store.SqlStore` does (``tests/server/test_store_contract.py``
+holds both to it), so that code tried on one behaves the same on the other.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from ghostparty.server.model import ActionRow, Status, Table
+
+
+class MemoryStore:
+    """A :class:`~ghostparty.server.store.Store` in a few dicts, behind one lock.
+
+    As in a database, a table's id, rules, players, seed and creation time are those it
+    was created with (:meth:`save` replaces the rest), a seat is replaced by the seat of
+    its number, and actions are kept as JSON text: what comes back never aliases what
+    was given or what is kept, and is what a database would give back (a tuple in an
+    action comes back a list; an action that isn't JSON is refused with ``TypeError``).
+
+    :meth:`list_tables` lists tables changed at the same instant by id; the protocol
+    leaves that order open (:class:`~ghostparty.server.store.SqlStore` has none).
+    """
+
+    #: Every call is a little work under a lock: the service makes it on its event loop.
+    embedded = True
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tables: dict[str, Table] = {}
+        #: Per table: action index -> (seat, action as JSON text), in index order.
+        self._actions: dict[str, dict[int, tuple[int, str]]] = {}
+
+    def create(self, table: Table) -> bool:
+        numbers = {seat.seat for seat in table.seats}
+        if len(numbers) != len(table.seats):  # a database refuses two rows of one key too
+            return False
+        kept = replace(table, seats=tuple(sorted(table.seats, key=lambda s: s.seat)), winners=tuple(table.winners))
+        with self._lock:
+            if table.id in self._tables:
+                return False
+            self._tables[table.id] = kept
+            self._actions[table.id] = {}
+        return True
+
+    def load(self, table_id: str) -> tuple[Table, list[ActionRow]] | None:
+        with self._lock:
+            table = self._tables.get(table_id)
+            if table is None:
+                return None
+            rows = list(self._actions[table_id].items())
+        return table, [ActionRow(index, seat, json.loads(text)) for index, (seat, text) in rows]
+
+    def save(
+        self, table: Table, expected_version: int, new_actions: Sequence[ActionRow] = (), *, with_seats: bool = True
+    ) -> bool:
+        rows = [(row.index, row.seat, json.dumps(row.action)) for row in new_actions]  # before anything changes
+        indices = [index for index, _, _ in rows]
+        if len(set(indices)) != len(indices):
+            return False
+        with self._lock:
+            stored = self._tables.get(table.id)
+            if stored is None or stored.version != expected_version:
+                return False  # another change came first
+            actions = self._actions[table.id]
+            if any(index in actions for index in indices):
+                return False  # an action of that index came first
+            seats = stored.seats
+            if with_seats:
+                given = {seat.seat: seat for seat in table.seats}
+                seats = tuple(given.get(seat.seat, seat) for seat in seats)
+            self._tables[table.id] = replace(
+                table,
+                rules=stored.rules,
+                players=stored.players,
+                seats=seats,
+                seed=stored.seed,
+                winners=tuple(table.winners),
+                created=stored.created,
+            )
+            last = next(reversed(actions), None)
+            for index, seat, text in rows:
+                actions[index] = (seat, text)
+            if indices and ((last is not None and indices[0] < last) or indices != sorted(indices)):
+                self._actions[table.id] = dict(sorted(actions.items()))
+        return True
+
+    def list_tables(self, status: Status, limit: int = 50, *, before: datetime | None = None) -> list[Table]:
+        with self._lock:
+            found = [t for t in self._tables.values() if t.status == status and (before is None or t.updated <= before)]
+        found.sort(key=lambda t: t.id)
+        found.sort(key=lambda t: t.updated, reverse=True)  # stable: ties stay in id order
+        return found[: max(limit, 0)]
+
+    def close(self) -> None:
+        """Nothing to release: the tables stay as long as the store does."""

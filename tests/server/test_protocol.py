@@ -1,0 +1,77 @@
+"""Updates are built once per version and encoded once; the odds only when wanted."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from ghostparty.rules import Game, legal_actions
+from ghostparty.server import protocol
+from ghostparty.server.model import PLAYING, Seat, Table
+from ghostparty.server.protocol import Frame, update_frame
+
+
+def _playing() -> tuple[Table, Game]:
+    game = Game("hugo", 2, first_player=0)
+    while game.state.phase == "place":
+        game.push(legal_actions(game.state)[0])
+    table = Table(
+        id="t1",
+        rules="hugo",
+        players=2,
+        seats=(Seat(0, "human", name="Ann"), Seat(1, "human", name="Bob")),
+        seed=1,
+        status=PLAYING,
+        version=9,
+        first_player=0,
+        to_move=game.state.to_move,
+    )
+    return table, game
+
+
+def test_three_texts_one_update() -> None:
+    table, game = _playing()
+    frame = update_frame(table, {0}, game.state, None)
+    everyone, plain = json.loads(frame.everyone), json.loads(frame.plain)
+    assert everyone["legal"] == [] and everyone["odds"] == []
+    assert plain["legal"] == [{"roll": True}] and plain["odds"] == []
+    mover = json.loads(frame.mover)
+    assert mover["legal"] == plain["legal"] and mover["odds"] and mover["odds"][0]["location"].startswith("G")
+    assert {k: v for k, v in mover.items() if k != "odds"} == {k: v for k, v in plain.items() if k != "odds"}
+    assert frame.text_for((1,)) is frame.everyone
+    assert frame.text_for((0, 1), odds=False) is frame.plain
+    assert frame.text_for((0,)) is frame.mover
+
+
+def test_the_odds_are_computed_only_for_a_client_that_shows_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    table, game = _playing()
+    calls: list[object] = []
+    real = protocol.capture_odds
+    protocol._odds.cache_clear()
+
+    def counting(position: Any, seat: Any = None) -> Any:
+        calls.append(position)
+        return real(position, seat)
+
+    monkeypatch.setattr(protocol, "capture_odds", counting)
+    frame = update_frame(table, (), game.state, None)
+    frame.text_for((0,), odds=False)
+    frame.text_for((1,))
+    assert calls == []
+    frame.text_for((0,))
+    frame.text_for((0,))
+    assert len(calls) == 1
+
+
+def test_a_frame_crosses_processes_as_bytes_unchanged() -> None:
+    table, game = _playing()
+    for frame in (
+        update_frame(table, {0, 1}, game.state, {"index": 3, "seat": 0, "action": {"roll": 4}, "lines": ["ü"]}),
+        update_frame(replace(table, status="over", to_move=None), (), game.state, None),
+    ):
+        again = Frame.from_bytes(frame.to_bytes())
+        assert (again.table_id, again.version, again.to_move) == (frame.table_id, frame.version, frame.to_move)
+        assert (again.everyone, again.plain, again.mover) == (frame.everyone, frame.plain, frame.mover)
