@@ -16,7 +16,8 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from ghostparty.server.store import SqlStore, database_url
+from ghostparty.server.memory_store import MemoryStore
+from ghostparty.server.store import SqlStore, Store, database_url
 
 POSTGRES = os.environ.get("GHOSTPARTY_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -65,3 +66,23 @@ def store(store_url: str) -> Iterator[SqlStore]:
 @pytest.fixture
 def sqlite_url(tmp_path: object) -> str:
     return f"sqlite:///{tmp_path}/games.db"
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def any_store(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[Store]:
+    """An empty store of every kind: in memory, on a SQLite file, on PostgreSQL."""
+    the_store: Store
+    if request.param == "memory":
+        the_store = MemoryStore()
+    elif request.param == "sqlite":
+        the_store = SqlStore(f"sqlite:///{tmp_path}/games.db")
+    else:
+        url = request.getfixturevalue("postgres_schema_url")
+        engine = create_engine(database_url(url))
+        with engine.begin() as conn:  # empty the schema's tables between tests
+            for name in ("gp_actions", "gp_seats", "gp_tables"):
+                conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+        engine.dispose()
+        the_store = SqlStore(url)
+    yield the_store
+    the_store.close()
