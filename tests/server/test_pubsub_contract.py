@@ -382,16 +382,7 @@ def test_close_ends_cleanly(backend: Backend) -> None:
     run(backend, main)
 
 
-def test_a_subscription_left_after_close_leaves_nothing_open(backend: Backend, request: pytest.FixtureRequest) -> None:
-    if isinstance(backend, Redis):
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="RedisPubSub: leaving a subscription after close() unsubscribes through a new "
-                "connection, which nothing closes (a ResourceWarning when it is collected)",
-            )
-        )
-
+def test_a_subscription_left_after_close_leaves_nothing_open(backend: Backend) -> None:
     async def main() -> None:
         hub = backend.new()
         try:

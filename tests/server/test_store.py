@@ -8,8 +8,6 @@ import uuid
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
 from ghostparty.server.model import PLAYING, ActionRow, Seat, Table
 from ghostparty.server.store import SqlStore, database_url
 
@@ -68,11 +66,6 @@ def test_two_instances_on_one_database_never_both_apply_a_change(store_url: str)
             each.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SqlStore hands back PostgreSQL's timestamptz in the session's time zone "
-    "(the same instant, but not UTC) when the server's TimeZone isn't UTC",
-)
 def test_times_come_back_in_utc_whatever_the_postgresql_time_zone(postgres_schema_url: str) -> None:
     the_store = SqlStore(postgres_schema_url + "%20-ctimezone%3DEurope/Berlin")  # one more option
     try:

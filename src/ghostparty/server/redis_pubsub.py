@@ -37,6 +37,7 @@ class RedisPubSub:
         self._counts: dict[str, int] = {}
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self._closed = False
 
     async def ping(self) -> None:
         """Raise if the server doesn't answer."""
@@ -55,6 +56,7 @@ class RedisPubSub:
         return _RedisSubscription(self, channel)
 
     async def close(self) -> None:
+        self._closed = True
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -78,6 +80,8 @@ class RedisPubSub:
                 self._counts[channel] = left
                 return
             self._counts.pop(channel, None)
+            if self._closed:  # the listening connection is gone: nothing to unsubscribe
+                return
             with contextlib.suppress(Exception):
                 await self._listener.unsubscribe(self.prefix + channel)
 

@@ -393,7 +393,7 @@ def _action_row(table_id: str, row: ActionRow) -> dict[str, Any]:
 
 def _utc(value: datetime) -> datetime:
     # SQLite hands back naive datetimes; every time the store writes is UTC.
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def _seat(row: Any) -> Seat:
