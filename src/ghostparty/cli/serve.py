@@ -88,7 +88,12 @@ def serve(
             "several workers tell each other's clients of changes through Redis: give --redis redis://…",
             param_hint="--workers",
         )
-    settings: dict[str, Any] = {"database_url": url, "redis_url": redis, "bot_delay": bot_delay, "tables_per_minute": max_new_tables}
+    settings: dict[str, Any] = {
+        "database_url": url,
+        "redis_url": redis,
+        "bot_delay": bot_delay,
+        "tables_per_minute": max_new_tables,
+    }
     shown = f"[{host}]" if ":" in host else host
     click.echo(
         f"Ghost Party: http://{shown}:{port}  (store: {_safe(url)}{f', {workers} workers' if workers > 1 else ''})"
