@@ -7,6 +7,7 @@ encode; docs/PROTOCOL.md lists them. Errors are JSON with a code, never a traceb
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import gc
 import itertools
@@ -38,6 +39,7 @@ from ghostparty.rules import GameRecord, InvalidRecord
 from ghostparty.server.codec import board_view
 from ghostparty.server.protocol import Frame, Message, dumps
 from ghostparty.server.pubsub import OVERFLOW, MemoryPubSub, PubSub
+from ghostparty.server.pubsub import Message as PubSubMessage
 from ghostparty.server.replay import MAX_ACTIONS, replay_steps
 from ghostparty.server.schemas import (
     Act,
@@ -539,6 +541,10 @@ class _Connection:
         #: Whether the client shows the mover's odds (its hello says).
         self.odds = True
         self.send_lock = asyncio.Lock()
+        self.backlog: collections.deque[str] = collections.deque()
+        self.resync: asyncio.Task[None] | None = None
+        #: While saying hello: updates wait until the client has its state.
+        self.holding = False
         self.limit = _RateLimit(RATE, BURST)
         self.strikes = 0
 
@@ -548,21 +554,25 @@ class _Connection:
     async def send_text(self, text: str) -> None:
         async with self.send_lock:
             await self.websocket.send_text(text)
+            while self.backlog:  # updates that came while this was sending
+                await self.websocket.send_text(self.backlog.popleft())
 
     async def error(self, code: str, message: str) -> None:
         await self.send({"type": "error", "code": code, "message": message})
 
-    async def forward(self, pubsub: PubSub, ready: asyncio.Event) -> None:
-        """Pass the table's updates on, with ``legal`` only for a client holding the mover."""
-        async with pubsub.subscribe(self.table_id) as subscription:
-            ready.set()
-            async for data in subscription:
-                if data == OVERFLOW:  # missed updates: start afresh
-                    await self.send_state()
-                    continue
-                frame = data if isinstance(data, Frame) else Frame.from_bytes(data)
-                self.service.heard(frame.table_id, frame.version)
-                await self.send_text(frame.text_for(self.held, odds=self.odds))
+    async def deliver(self, data: PubSubMessage) -> None:
+        """A table update from the pub/sub: the text for what this client holds, sent at
+        once (or after what is being sent now)."""
+        if data == OVERFLOW:  # missed updates: start afresh
+            self.resync = asyncio.get_running_loop().create_task(self.send_state())
+            return
+        frame = data if isinstance(data, Frame) else Frame.from_bytes(data)
+        self.service.heard(frame.table_id, frame.version)
+        text = frame.text_for(self.held, odds=self.odds)
+        if self.send_lock.locked() or self.holding:
+            self.backlog.append(text)
+            return
+        await self.send_text(text)
 
     async def send_state(self) -> None:
         await self.send(await self.service.state(self.table_id, self.tokens))
@@ -600,12 +610,16 @@ class _Connection:
                 valid[seat] = token
             except ServiceError:
                 refused.append(seat)
-        await self.service.disconnected(self.table_id, self.held)
-        self.tokens = valid
-        self.held = tuple(sorted(valid))
-        await self.service.connected(self.table_id, self.held)
-        if refused:
-            await self.error("bad_token", f"these tokens don't hold their seats: {refused}; watching without them")
+        self.holding = True
+        try:
+            await self.service.disconnected(self.table_id, self.held)
+            self.tokens = valid
+            self.held = tuple(sorted(valid))
+            await self.service.connected(self.table_id, self.held)
+            if refused:
+                await self.error("bad_token", f"these tokens don't hold their seats: {refused}; watching without them")
+        finally:
+            self.holding = False
         await self.send_state()
 
     async def receive(self) -> None:
@@ -649,15 +663,12 @@ async def table_socket(websocket: WebSocket) -> None:
         await connection.error(error.code, error.message)
         await websocket.close(code=4404)
         return
-    ready = asyncio.Event()
-    forwarder = asyncio.create_task(connection.forward(pubsub, ready))
-    await ready.wait()
     try:
-        await connection.receive()
+        async with pubsub.listen(table_id, connection.deliver):
+            await connection.receive()
     except (WebSocketDisconnect, WebSocketDisconnected, OSError):
         pass  # the client went away, perhaps while we were answering it
     finally:
-        forwarder.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await forwarder
+        if connection.resync is not None:
+            connection.resync.cancel()
         await service.disconnected(table_id, connection.held)

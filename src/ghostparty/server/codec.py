@@ -6,6 +6,7 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import fields
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from ghostparty.rules import GUESTS_PER_PLAYER, Event, ruleset
@@ -28,7 +29,9 @@ def events_to_list(events: Iterable[Event]) -> list[dict[str, Any]]:
     return [event_to_dict(event) for event in events]
 
 
+@lru_cache(maxsize=4096)
 def _time(value: datetime) -> str:
+    """ISO 8601 in UTC, to the second (the same few times recur in every update)."""
     return value.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 

@@ -2,15 +2,19 @@
 
 The service publishes one message per change of a table on the channel named by the
 table's id (an encoded :class:`~.protocol.Frame`); every connection watching the table
-subscribes to it. Messages are passed on as they are. :class:`MemoryPubSub`
-serves one process; a Redis implementation with the same interface serves several.
+listens to it. Messages are passed on as they are. A *listener* is called with each
+message by the publisher itself (no queue, no task switch: the server's connections
+only hand the text to their socket); a *subscription* is an async iterator over a queue
+of them. :class:`MemoryPubSub` serves one process; a Redis implementation with the same
+interface serves several.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 if TYPE_CHECKING:
@@ -24,6 +28,12 @@ Message: TypeAlias = "bytes | Frame"
 #: connection between instances was lost for a while): it should resynchronise.
 OVERFLOW: Message = b"\x00overflow"
 
+#: Called with each message of a channel, in publication order; it must not wait long
+#: (it holds up the publisher): it hands the message on and returns.
+Listener: TypeAlias = "Callable[[Message], Awaitable[None]]"
+
+log = logging.getLogger("ghostparty.server")
+
 
 class PubSub(Protocol):
     """Publish a message on a channel; subscribe to a channel's messages."""
@@ -31,6 +41,9 @@ class PubSub(Protocol):
     async def publish(self, channel: str, message: Message) -> None: ...
 
     def subscribe(self, channel: str) -> Subscription: ...
+
+    def listen(self, channel: str, listener: Listener) -> AbstractAsyncContextManager[None]:
+        """While in the context, call ``listener`` with each message on ``channel``."""
 
     async def close(self) -> None: ...
 
@@ -55,6 +68,7 @@ class MemoryPubSub:
     def __init__(self, maxsize: int = 256) -> None:
         self.maxsize = maxsize
         self._queues: dict[str, set[asyncio.Queue[Message]]] = {}
+        self._listeners: dict[str, list[Listener]] = {}
 
     async def publish(self, channel: str, message: Message) -> None:
         for queue in list(self._queues.get(channel, ())):
@@ -63,20 +77,38 @@ class MemoryPubSub:
                     queue.get_nowait()
                 queue.put_nowait(OVERFLOW)
             queue.put_nowait(message)
+        for listener in tuple(self._listeners.get(channel, ())):
+            try:
+                await listener(message)
+            except Exception as error:  # one listener's broken socket is not the others' concern
+                log.debug("a listener on %s failed: %r", channel, error)
 
     def subscribe(self, channel: str) -> _MemorySubscription:
         return _MemorySubscription(self, channel)
 
+    @asynccontextmanager
+    async def listen(self, channel: str, listener: Listener) -> AsyncIterator[None]:
+        self._listeners.setdefault(channel, []).append(listener)
+        try:
+            yield
+        finally:
+            listeners = self._listeners.get(channel)
+            if listeners is not None:
+                listeners.remove(listener)
+                if not listeners:
+                    del self._listeners[channel]
+
     def channels(self) -> list[str]:
-        """The channels that have subscribers now."""
-        return list(self._queues)
+        """The channels that have subscribers or listeners now."""
+        return list(set(self._queues) | set(self._listeners))
 
     def subscribers(self, channel: str) -> int:
-        """How many subscriptions listen on ``channel`` now."""
-        return len(self._queues.get(channel, ()))
+        """How many subscriptions and listeners there are on ``channel`` now."""
+        return len(self._queues.get(channel, ())) + len(self._listeners.get(channel, ()))
 
     async def close(self) -> None:
         self._queues.clear()
+        self._listeners.clear()
 
     @asynccontextmanager
     async def _queue(self, channel: str) -> AsyncIterator[asyncio.Queue[Message]]:

@@ -14,9 +14,10 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
-from ghostparty.server.pubsub import OVERFLOW, MemoryPubSub, Message
+from ghostparty.server.pubsub import OVERFLOW, Listener, MemoryPubSub, Message
 
 log = logging.getLogger("ghostparty.server")
 
@@ -54,6 +55,15 @@ class RedisPubSub:
 
     def subscribe(self, channel: str) -> _RedisSubscription:
         return _RedisSubscription(self, channel)
+
+    @asynccontextmanager
+    async def listen(self, channel: str, listener: Listener) -> AsyncIterator[None]:
+        async with self._local.listen(channel, listener):
+            await self._add(channel)
+            try:
+                yield
+            finally:
+                await self._remove(channel)
 
     async def close(self) -> None:
         self._closed = True
