@@ -9,6 +9,7 @@ channel ``keeper:{shard}`` that the keeping instance listens to.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from ghostparty.server.codec import table_view
+from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import Keeper, shard_of
 from ghostparty.server.live import LiveTable, Tables
 from ghostparty.server.model import PLAYING, Table
@@ -52,6 +54,28 @@ class Core:
         #: with seats of it whose pages all closed (``gone``) or opened again (``back``).
         self.keep: Callable[[LiveTable], Awaitable[None]] | None = None
         self.seen: Callable[[str, Sequence[int], Sequence[int]], Awaitable[None]] | None = None
+        tables.loaded = self._loaded
+
+    async def _loaded(self, live: LiveTable) -> None:
+        """A table read afresh may hold work another instance left (a bot to move)."""
+        await self.changed(live)
+
+    async def recheck(self, table_id: str, version: int, *, every: float = 1.0, tries: int = 120) -> None:
+        """After a save that failed midway (the store may or may not have it): once the
+        store answers again, tell every client and the keeper of what it holds, if it
+        moved past ``version``."""
+        for _ in range(tries):
+            await asyncio.sleep(every)
+            try:
+                async with self.tables.lock(table_id):
+                    live = await self.tables.get(table_id, refresh=True)
+            except StoreUnavailable:
+                continue
+            except ServiceError:
+                return
+            if live.table.version > version:
+                await self.publish(live, None)
+            return
 
     async def view(self, table: Table) -> Message:
         """What every client may know of ``table``."""

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from random import Random
 
 from ghostparty.bots import make_bot
-from ghostparty.rules import ROLL, Action
+from ghostparty.rules import OVER, ROLL, Action
 from ghostparty.server.core import Core, Notice, keeper_channel
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import shard_of
@@ -28,6 +28,7 @@ from ghostparty.server.live import LiveTable
 from ghostparty.server.model import CLOSED, OPEN, PLAYING
 from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.play import Play, die, turn_starts
+from ghostparty.server.pubsub import OVERFLOW
 
 log = logging.getLogger("ghostparty.server")
 
@@ -149,6 +150,9 @@ class Keeping:
             await self.play.set_away(live, seat.seat, away=False)
             return False
         position = game.state
+        if position.phase == OVER:  # a copy that went out of step with its table: read it again
+            self.core.tables.forget(table.id)
+            return True
         if position.phase == ROLL:
             action: Action = die(live)
         else:
@@ -190,6 +194,9 @@ class Keeping:
                 async with self.core.pubsub.subscribe(keeper_channel(shard)) as notices:
                     ready.set()
                     async for data in notices:
+                        if data == OVERFLOW:  # notices were lost: look at every game again
+                            await self.resume(shards={shard})
+                            continue
                         notice = Notice.parse(data)
                         if notice is not None:
                             await self._take_notice(notice)
@@ -221,6 +228,8 @@ class Keeping:
             if not self.core.keeper.owns(stored.id) or (shards is not None and shard_of(stored.id) not in shards):
                 continue
             live = await tables.get(stored.id, min_version=stored.version)
+            if shards is not None:  # taken over: its clients may have missed the last change
+                await self.core.publish(live, None)
             online = await self.core.presence.online(stored.id)
             for seat in live.table.humans:  # whose pages were on a dead instance: gone from now
                 if seat.seat not in online and not seat.away:
@@ -247,7 +256,7 @@ class Keeping:
         tables = self.core.tables
         try:
             async with tables.lock(table_id):
-                live = await tables.get(table_id, min_version=version or 0)
+                live = await tables.get(table_id, min_version=version or 0, fresh=version is None)
                 table = live.table
                 if table.status != PLAYING or (version is not None and table.version != version):
                     return

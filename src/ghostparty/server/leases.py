@@ -181,6 +181,11 @@ class Keeper:
         self._lost = lost
         self._task: asyncio.Task[None] | None = None
         self._alone = False
+        #: Shards held whose games are not yet taken over (that failed: the store was
+        #: away, say); tried again at every step, in a task of its own, so that a slow
+        #: store never holds up the renewal of the leases.
+        self._unready: set[int] = set()
+        self._taking: asyncio.Task[None] | None = None
 
     @classmethod
     def alone(cls, instance: str) -> Keeper:
@@ -216,6 +221,7 @@ class Keeper:
         kept = {names[name] for name in await self.leases.renew(names, self.instance, self.ttl)}
         lost = self.held - kept
         self.held = kept
+        self._unready &= kept
         if lost:
             log.warning("lost the lease of shards %s", sorted(lost))
             await self._call(self._lost, lost)
@@ -229,23 +235,45 @@ class Keeper:
                 gained.add(shard)
         if gained:
             self.held |= gained
+            self._unready |= gained
             log.info("keeping shards %s (%d instances alive)", sorted(self.held), alive)
-            await self._call(self._gained, gained)
         extra = len(self.held) - share
         if extra > 0:  # another instance came: hand back what is beyond the fair share
             handed = set(sorted(self.held)[-extra:])
             self.held -= handed
+            self._unready -= handed
             await self._call(self._lost, handed)
             for shard in handed:
                 await self.leases.release(f"shard:{shard}", self.instance)
+        self._take_over()
+
+    @property
+    def ready(self) -> bool:
+        """Whether every held shard's games have been taken over."""
+        return not self._unready
+
+    def _take_over(self) -> None:
+        if not self._unready or self._gained is None or (self._taking is not None and not self._taking.done()):
+            return
+        self._taking = asyncio.get_running_loop().create_task(self._take(set(self._unready)))
+
+    async def _take(self, shards: set[int]) -> None:
+        assert self._gained is not None
+        try:
+            await self._gained(shards & self.held)
+        except Exception as error:
+            log.warning("taking over shards %s failed (%s); trying again", sorted(shards), error)
+        else:
+            self._unready -= shards
 
     async def close(self) -> None:
         if self._alone:
             return
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._taking):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         for shard in self.held:
             with contextlib.suppress(Exception):
                 await self.leases.release(f"shard:{shard}", self.instance)
@@ -262,6 +290,7 @@ class Keeper:
                 log.warning("keeping the shards' leases failed: %s", error)
                 if self.held:
                     lost, self.held = self.held, set()
+                    self._unready = set()
                     await self._call(self._lost, lost)
 
     @staticmethod

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
@@ -49,9 +49,14 @@ class LiveTable:
 class Tables:
     """The store's tables, with recent ones kept rebuilt in memory."""
 
-    def __init__(self, store: Store, *, cache_size: int = 2000) -> None:
+    def __init__(self, store: Store, *, cache_size: int = 2000, shared: bool = False) -> None:
         self.store = store
         self.cache_size = cache_size
+        #: Other instances change these tables too: a read for a client (``fresh``) goes
+        #: to the store, since this instance's copy may be behind.
+        self.shared = shared
+        #: Called with each table read from the store (the keeper learns of work on it).
+        self.loaded: Callable[[LiveTable], Awaitable[None]] | None = None
         self._cache: OrderedDict[str, LiveTable] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         #: The newest version of each table this instance has heard of (from other
@@ -68,10 +73,13 @@ class Tables:
             self._locks[table_id] = lock
         return lock
 
-    async def get(self, table_id: str, *, refresh: bool = False, min_version: int = 0) -> LiveTable:
-        """The table, from memory unless ``refresh``, or the copy there is older than
-        ``min_version`` or than a version heard of; ``unknown_table`` if there is none."""
-        live = None if refresh else self._cache.get(table_id)
+    async def get(
+        self, table_id: str, *, refresh: bool = False, min_version: int = 0, fresh: bool = False
+    ) -> LiveTable:
+        """The table, from memory unless ``refresh`` (or ``fresh`` where other instances
+        change tables too), or the copy there is older than ``min_version`` or than a
+        version heard of; ``unknown_table`` if there is none."""
+        live = None if refresh or (fresh and self.shared) else self._cache.get(table_id)
         if live is not None:
             newest = max(min_version, self._heard.get(table_id, 0))
             if live.table.version >= newest:
@@ -84,7 +92,14 @@ class Tables:
             raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
         table, rows = loaded
         self._heard.pop(table_id, None)
-        return self.remember(rebuild(table, rows))
+        cached = self._cache.get(table_id)
+        if cached is not None and cached.table.version == table.version:
+            self._cache.move_to_end(table_id)
+            return cached  # still current: keep its bots and log
+        live = self.remember(rebuild(table, rows))
+        if self.loaded is not None:
+            await self.loaded(live)
+        return live
 
     def cached(self, table_id: str) -> LiveTable | None:
         """The copy in memory, if any (no store read)."""

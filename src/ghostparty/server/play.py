@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import replace
 from random import Random
@@ -21,7 +22,7 @@ from ghostparty.rules import (
 )
 from ghostparty.rules.narrate import narrate
 from ghostparty.server.core import Core
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.live import LiveTable
 from ghostparty.server.lobby import check_token
 from ghostparty.server.model import OVER as TABLE_OVER
@@ -34,6 +35,7 @@ class Play:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        self._rechecks: set[asyncio.Task[None]] = set()
 
     async def act(self, table_id: str, seat: int, token: str, version: int, action: object) -> Applied:
         """Apply a person's action for ``seat`` at the table's ``version``.
@@ -107,6 +109,15 @@ class Play:
         row = ActionRow(index, seat, action_to_dict(action))
         try:
             await self.core.tables.save(live, new, [row])
+        except StoreUnavailable:
+            game.undo()
+            # the store may have it nevertheless (a commit whose answer was lost): once it
+            # answers again, everyone is told of what it holds
+            self._rechecks.add(
+                task := asyncio.get_running_loop().create_task(self.core.recheck(table.id, table.version))
+            )
+            task.add_done_callback(self._rechecks.discard)
+            raise
         except ServiceError:
             game.undo()
             raise

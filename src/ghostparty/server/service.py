@@ -103,7 +103,8 @@ class TableService:
         self.presence = presence or MemoryPresence()
         alone = keeper is None
         self.keeper = keeper or Keeper.alone(self.instance)
-        self.core = Core(Tables(store, cache_size=cache_size), pubsub, self.presence, self.keeper, clock)
+        tables = Tables(store, cache_size=cache_size, shared=not alone)
+        self.core = Core(tables, pubsub, self.presence, self.keeper, clock)
         self.lobby = Lobby(self.core, rng)
         self.play = Play(self.core)
         self.keeping = Keeping(
@@ -180,7 +181,7 @@ class TableService:
 
     async def table(self, table_id: str) -> Message:
         """``{"table": …, "position": …}``."""
-        live = await self.core.tables.get(table_id)
+        live = await self.core.tables.get(table_id, fresh=True)
         return await self.reply(live)
 
     async def reply(self, live: LiveTable | Applied) -> Message:
@@ -197,7 +198,7 @@ class TableService:
 
         :raises ServiceError: ``bad_token`` if a token doesn't belong to its seat.
         """
-        live = await self.core.tables.get(table_id, min_version=min_version)
+        live = await self.core.tables.get(table_id, min_version=min_version, fresh=True)
         held = self.seats_for(live.table, tokens)
         position = live.game.state if live.game is not None else None
         online = await self.presence.online(table_id)
@@ -210,7 +211,7 @@ class TableService:
 
     async def held_seats(self, table_id: str, tokens: Mapping[int, str]) -> tuple[int, ...]:
         """The seats ``tokens`` prove, checked against the table."""
-        return self.seats_for((await self.core.tables.get(table_id)).table, tokens)
+        return self.seats_for((await self.core.tables.get(table_id, fresh=True)).table, tokens)
 
     def heard(self, table_id: str, version: int) -> None:
         """An update of ``table_id`` at ``version`` came from another instance."""
@@ -233,7 +234,7 @@ class TableService:
 
     async def record(self, table_id: str) -> Message:
         """The game so far as a ``ghostparty-record/1`` dict."""
-        live = await self.core.tables.get(table_id)
+        live = await self.core.tables.get(table_id, fresh=True)
         if live.game is None:
             raise ServiceError("not_playing", "the game hasn't started: there is no record yet")
         return live.game.record().to_dict()
@@ -241,7 +242,7 @@ class TableService:
     async def replay(self, table_id: str) -> Message:
         """A finished game's replay steps (:func:`~ghostparty.server.replay.replay_steps`);
         a game under way can't be replayed yet, so nobody learns more than its players."""
-        live = await self.core.tables.get(table_id)
+        live = await self.core.tables.get(table_id, fresh=True)
         if live.game is None or live.table.status != TABLE_OVER:
             raise ServiceError("not_over", "only a finished game can be replayed")
         return replay_steps(live.game.record())
@@ -280,7 +281,7 @@ class TableService:
             return
         for seat in seats:
             async with self.core.tables.lock(table_id):
-                live = await self.core.tables.get(table_id)
+                live = await self.core.tables.get(table_id, fresh=True)
                 held = live.table.seats[seat]
                 if not held.away or held.back or live.table.status != PLAYING:
                     continue

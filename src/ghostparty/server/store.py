@@ -33,6 +33,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy import (
@@ -179,7 +180,10 @@ class SqlStore:
         self._writing: contextlib.AbstractContextManager[Any] = threading.Lock() if sqlite else contextlib.nullcontext()
         if sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":  # instances starting together take turns
+                conn.execute(text("SELECT pg_advisory_xact_lock(7412019)"))
+            metadata.create_all(conn)
         # Every action's writes, compiled once for this database's driver and run on its
         # cursor: SQLAlchemy's general execution path cost about 0.3 ms of CPU per save.
         dialect = self.engine.dialect

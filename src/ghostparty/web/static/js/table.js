@@ -89,6 +89,7 @@ const socket = new TableSocket(tableId, () => loadTokens(tableId), {
 // ---------------------------------------------------------------- messages
 
 async function onState(msg) {
+  syncDelay = 0;
   S.generation += 1;
   S.queue = [];
   S.pending = false;
@@ -121,10 +122,21 @@ function onUpdate(msg) {
   pump();
 }
 
+// After an error the page asks for the state again, but not in a loop: while the server
+// can't answer (its store is unavailable, say), the asks back off from 0.1 s to 2 s.
+let syncDelay = 0;
+let syncTimer = null;
+
 function onError(msg) {
   S.pending = false;
   toast(errorText(msg));
-  socket.sync();
+  if (syncTimer === null) {
+    syncTimer = setTimeout(() => {
+      syncTimer = null;
+      socket.sync();
+    }, syncDelay);
+    syncDelay = Math.min(2000, Math.max(100, syncDelay * 2));
+  }
   renderAll();
 }
 
