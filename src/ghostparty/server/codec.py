@@ -18,11 +18,18 @@ _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
 
 def event_to_dict(event: Event) -> dict[str, Any]:
     """An engine event as ``{"type": "hugo_moved", "source": "G3", "target": "G4"}``."""
-    data: dict[str, Any] = {"type": _SNAKE.sub("_", type(event).__name__).lower()}
-    for f in fields(event):
-        value = getattr(event, f.name)
-        data[f.name] = list(value) if isinstance(value, tuple) else value
+    name, keys = _shape(type(event))
+    data: dict[str, Any] = {"type": name}
+    for key in keys:
+        value = getattr(event, key)
+        data[key] = list(value) if isinstance(value, tuple) else value
     return data
+
+
+@lru_cache(maxsize=64)
+def _shape(kind: type) -> tuple[str, tuple[str, ...]]:
+    """An event class's wire name and field names, worked out once per class."""
+    return _SNAKE.sub("_", kind.__name__).lower(), tuple(f.name for f in fields(kind))
 
 
 def events_to_list(events: Iterable[Event]) -> list[dict[str, Any]]:

@@ -142,7 +142,7 @@ class Lobby:
         name = clean_name(name)
         tables = self.core.tables
         async with tables.lock(table_id):
-            live = await tables.get(table_id, refresh=True)  # lobby changes are rare: read the store
+            live = await tables.get(table_id, fresh=True)  # another instance may have changed it
             table = live.table
             if table.status != OPEN:
                 raise ServiceError("not_open", "the game has started: seats can't change now")
@@ -160,7 +160,7 @@ class Lobby:
         """Give a seat back before the game starts."""
         tables = self.core.tables
         async with tables.lock(table_id):
-            live = await tables.get(table_id, refresh=True)
+            live = await tables.get(table_id, fresh=True)
             table = live.table
             check_token(table, seat, token)
             if table.status != OPEN:
@@ -176,7 +176,7 @@ class Lobby:
         """Start the game once every human seat has a name (any seated player may)."""
         tables = self.core.tables
         async with tables.lock(table_id):
-            live = await tables.get(table_id, refresh=True)
+            live = await tables.get(table_id, fresh=True)
             check_token(live.table, seat, token)
             if live.table.status != OPEN:
                 raise ServiceError("not_open", "the game has already started")

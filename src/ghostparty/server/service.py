@@ -37,7 +37,7 @@ from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.play import Play, turn_starts
 from ghostparty.server.presence import MemoryPresence, Presence
 from ghostparty.server.protocol import ROLL_REQUEST, Applied, Message, legal_for, state_message
-from ghostparty.server.pubsub import PubSub
+from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.replay import replay_steps
 from ghostparty.server.store import Store
 
@@ -103,7 +103,10 @@ class TableService:
         self.presence = presence or MemoryPresence()
         alone = keeper is None
         self.keeper = keeper or Keeper.alone(self.instance)
-        tables = Tables(store, cache_size=cache_size, shared=not alone)
+        # Other instances may change the tables (a pub/sub between processes, shared
+        # leases): reads for clients then go to the store.
+        shared = not alone or not isinstance(pubsub, MemoryPubSub)
+        tables = Tables(store, cache_size=cache_size, shared=shared)
         self.core = Core(tables, pubsub, self.presence, self.keeper, clock)
         self.lobby = Lobby(self.core, rng)
         self.play = Play(self.core)
