@@ -22,7 +22,14 @@ from ghostparty.cli.progress import progress_bar
 
 @click.command()
 @click.option("--games", default=200, show_default=True, type=click.IntRange(1, 5000), help="Concurrent games.")
-@click.option("--seconds", default=30.0, show_default=True, type=click.FloatRange(2, 3600), help="How long to run.")
+@click.option("--seconds", default=30.0, show_default=True, type=click.FloatRange(2, 3600), help="How long to measure.")
+@click.option(
+    "--warmup",
+    default=0.0,
+    show_default=True,
+    type=click.FloatRange(0, 600),
+    help="Seconds of play before measuring (for the tables to be set up).",
+)
 @click.option("--rules", default="hugo", show_default=True, type=click.Choice(["hugo", "midnight-party"]))
 @click.option(
     "--players", default=2, show_default=True, type=click.IntRange(2, 8), help="Seats per game, each a client."
@@ -59,6 +66,7 @@ from ghostparty.cli.progress import progress_bar
 def loadtest(
     games: int,
     seconds: float,
+    warmup: float,
     rules: str,
     players: int,
     database: str | None,
@@ -99,6 +107,7 @@ def loadtest(
                 tick=lambda: bar.advance(task),
                 cpu=cpu,
                 odds=odds,
+                warmup=warmup,
             )
         )
     data = {
@@ -109,6 +118,7 @@ def loadtest(
         "players": players,
         "think": think,
         "odds": odds,
+        "warmup": warmup,
     } | report.to_dict()
     if as_json:
         click.echo(json.dumps(data, indent=2))

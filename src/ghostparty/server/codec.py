@@ -26,10 +26,15 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return data
 
 
-@lru_cache(maxsize=64)
+_SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
+
+
 def _shape(kind: type) -> tuple[str, tuple[str, ...]]:
     """An event class's wire name and field names, worked out once per class."""
-    return _SNAKE.sub("_", kind.__name__).lower(), tuple(f.name for f in fields(kind))
+    shape = _SHAPES.get(kind)
+    if shape is None:
+        shape = _SHAPES[kind] = (_SNAKE.sub("_", kind.__name__).lower(), tuple(f.name for f in fields(kind)))
+    return shape
 
 
 def events_to_list(events: Iterable[Event]) -> list[dict[str, Any]]:

@@ -34,6 +34,8 @@ class LoadReport:
     server_cpu: float | None = None
     #: How the server's CPU time was read.
     cpu_source: str = "unknown"
+    #: Whether actions are counted now (after the warm-up, before the end).
+    counting: bool = True
 
     @property
     def cpu_ms_per_action(self) -> float | None:
@@ -140,8 +142,9 @@ class _Seat:
                 table = message["table"]
                 entry = message.get("entry")
                 if entry is not None and entry["seat"] == seat and table["version"] == self.acted_at + 1:
-                    self.report.latencies.append(time.perf_counter() - self.sent)
-                    self.report.actions += 1
+                    if self.report.counting:
+                        self.report.latencies.append(time.perf_counter() - self.sent)
+                        self.report.actions += 1
                     self.on_action()
                 if table["status"] == "over":
                     return True
@@ -191,6 +194,7 @@ async def run_load(
     tick: Callable[[], None] = lambda: None,
     cpu: Callable[[], float | None] | None = None,
     odds: bool = False,
+    warmup: float = 0.0,
 ) -> LoadReport:
     """Play ``games`` concurrent games at the server at ``base`` (``http://host:port``).
 
@@ -203,15 +207,35 @@ async def run_load(
     Every game starts at once; each that ends is replaced by a new one until ``seconds``
     have passed, so the load stays at ``games`` concurrent games throughout.
 
-    The server's CPU time over the run is read by ``cpu`` (the CPU seconds of every
-    server process, from the caller who started them), else from the instance's
-    ``/api/health`` before and after (exact for one instance behind ``base``).
+    Actions, round trips and the server's CPU time are counted for ``seconds`` after a
+    ``warmup`` (the tables being set up and the connections opened). The server's CPU
+    time is read by ``cpu`` (the CPU seconds of every server process, from the caller
+    who started them), else from the instance's ``/api/health`` (exact for one instance
+    behind ``base``).
     """
-    report = LoadReport(games=games, finished=0, actions=0, seconds=0.0)
-    cpu_before = cpu() if cpu is not None else None
-    health_before = await asyncio.to_thread(server_cpu, base) if cpu is None else None
+    report = LoadReport(games=games, finished=0, actions=0, seconds=0.0, counting=warmup <= 0)
     start = time.perf_counter()
-    deadline = start + seconds
+    deadline = start + warmup + seconds
+
+    def read_cpu() -> tuple[str, float] | None:
+        if cpu is not None:
+            used = cpu()
+            return None if used is None else ("the server processes (/proc)", used)
+        answer = server_cpu(base)
+        return None if answer is None else (f"instance {answer[0]} (/api/health)", answer[1])
+
+    async def measure() -> None:
+        """Count from the end of the warm-up (every game set up) to the deadline."""
+        await asyncio.sleep(max(0.0, warmup))
+        before = await asyncio.to_thread(read_cpu)
+        report.counting = True
+        began = time.perf_counter()
+        await asyncio.sleep(max(0.0, deadline - began))
+        report.counting = False
+        after = await asyncio.to_thread(read_cpu)
+        report.seconds = time.perf_counter() - began
+        if before is not None and after is not None and before[0] == after[0]:
+            report.server_cpu, report.cpu_source = after[1] - before[1], after[0]
 
     async def slot(index: int) -> None:
         round_ = 0
@@ -226,15 +250,5 @@ async def run_load(
                 await asyncio.sleep(0.1)
             round_ += 1
 
-    await asyncio.gather(*(slot(i) for i in range(games)))
-    report.seconds = time.perf_counter() - start
-    if cpu is not None:
-        cpu_after = cpu()
-        if cpu_before is not None and cpu_after is not None:
-            report.server_cpu, report.cpu_source = cpu_after - cpu_before, "the server processes (/proc)"
-    else:
-        health_after = await asyncio.to_thread(server_cpu, base)
-        if health_before is not None and health_after is not None and health_before[0] == health_after[0]:
-            report.server_cpu = health_after[1] - health_before[1]
-            report.cpu_source = f"instance {health_after[0]} (/api/health)"
+    await asyncio.gather(measure(), *(slot(i) for i in range(games)))
     return report

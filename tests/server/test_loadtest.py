@@ -1,0 +1,30 @@
+"""``ghostparty loadtest`` plays real games over WebSockets and reports the server's CPU."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def loadtest(*options: str) -> dict[str, object]:
+    command = [sys.executable, "-m", "ghostparty.cli.main", "loadtest", "--json", *options]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    report: dict[str, object] = json.loads(done.stdout)
+    return report
+
+
+def test_a_short_run_counts_actions_round_trips_and_the_servers_cpu() -> None:
+    report = loadtest("--games", "4", "--players", "3", "--seconds", "3", "--warmup", "1", "--think", "0")
+    assert report["errors"] == {}
+    actions = report["actions"]
+    assert isinstance(actions, int) and actions > 50
+    latency = report["latency_ms"]
+    assert isinstance(latency, dict) and 0 < latency["p50"] <= latency["p99"] <= latency["max"]
+    assert report["server_cpu_source"] == "the server processes (/proc)"
+    cpu, per_action = report["server_cpu_seconds"], report["server_cpu_ms_per_action"]
+    # The server's work in the measured 3 s: something, and no more than this machine's two cores.
+    assert isinstance(cpu, float) and 0 < cpu <= 2 * float(report["seconds"])  # type: ignore[arg-type]
+    assert isinstance(per_action, float) and abs(per_action - cpu / actions * 1000) < 0.01
+    assert report["workers"] == 1 and report["odds"] is False
