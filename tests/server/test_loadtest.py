@@ -17,11 +17,11 @@ def loadtest(*options: str) -> dict[str, object]:
 
 def test_a_short_run_counts_actions_round_trips_and_the_servers_cpu() -> None:
     report = loadtest("--games", "4", "--players", "3", "--seconds", "3", "--warmup", "1", "--think", "0")
-    assert report["errors"] == {}
+    assert report["errors"] == {}, report
     actions = report["actions"]
-    assert isinstance(actions, int) and actions > 50
+    assert isinstance(actions, int) and actions > 50, report
     latency = report["latency_ms"]
-    assert isinstance(latency, dict) and 0 < latency["p50"] <= latency["p99"] <= latency["max"]
+    assert isinstance(latency, dict) and 0 < latency["p50"] <= latency["p99"] <= latency["max"], report
     assert report["server_cpu_source"] == "the server processes (/proc)"
     cpu, per_action = report["server_cpu_seconds"], report["server_cpu_ms_per_action"]
     # The server's work in the measured 3 s: something, and no more than this machine's two cores.
