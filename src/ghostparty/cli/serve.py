@@ -99,7 +99,13 @@ def serve(
         f"Ghost Party: http://{shown}:{port}  (store: {_safe(url)}{f', {workers} workers' if workers > 1 else ''})"
     )
     click.echo("Press Ctrl-C to stop.")
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level, "ws_max_size": 1 << 16}
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "ws_max_size": 1 << 16,
+        "ws_per_message_deflate": False,
+    }
     if workers == 1:
         tune_gc()
         uvicorn.run(create_app(**settings), **options)
