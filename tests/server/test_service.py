@@ -350,10 +350,10 @@ def test_an_embedded_store_is_called_on_the_event_loop_any_other_in_a_thread(
         await close(svc)
 
     run(scenario)
-    store_calls = [name for name in threaded if name in {"create", "load", "save", "list_tables"}]
+    store_calls = [name for name in threaded if name in {"create", "load", "save", "save_many", "list_tables"}]
     assert (store_calls == []) is embedded
     if not embedded:
-        assert {"create", "save"} <= set(store_calls)
+        assert {"create", "save_many"} <= set(store_calls)
 
 
 def test_the_odds_are_computed_once_per_position(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -137,8 +137,8 @@ class Tables:
         """
         change = Change(table, live.table.version, tuple(rows), table.seats != live.table.seats)
         try:
-            if self._batch is not None and self.store.embedded:
-                saved = await self._batch.save(change)
+            if self._batch is not None:
+                saved = await self._batch.save(change, embedded=self.store.embedded)
             else:
                 saved = await self.call(
                     self.store.save, table, change.expected_version, rows, with_seats=change.with_seats
@@ -174,29 +174,56 @@ class Tables:
 
 
 class _Batch:
-    """Group commit for an embedded store: the saves asked for while the event loop
-    runs its ready callbacks are written together, in one transaction, right after."""
+    """Group commit: saves are written together, several games' in one transaction.
+
+    For an embedded store, the saves asked for while the event loop runs its ready
+    callbacks are written right after, on the loop. For any other, one batch at a time
+    is written in a worker thread, and the saves asked for meanwhile make the next: with
+    PostgreSQL each commit waits for its log to reach the disk, and this way one wait
+    serves many games instead of each waiting for its own.
+    """
 
     def __init__(self, save_many: Callable[[Sequence[Change]], list[bool]]) -> None:
         self._save_many = save_many
         self._pending: list[tuple[Change, asyncio.Future[bool]]] = []
+        self._writing: asyncio.Task[None] | None = None
 
-    def save(self, change: Change) -> asyncio.Future[bool]:
+    def save(self, change: Change, *, embedded: bool) -> asyncio.Future[bool]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bool] = loop.create_future()
-        if not self._pending:
-            loop.call_soon(self._flush)
+        first = not self._pending
         self._pending.append((change, future))
+        if embedded:
+            if first:
+                loop.call_soon(self._flush)
+        elif self._writing is None or self._writing.done():
+            self._writing = loop.create_task(self._write_in_thread())
         return future
 
     def _flush(self) -> None:
         pending, self._pending = self._pending, []
         try:
-            results = self._save_many([change for change, _ in pending])
+            results: list[bool] | Exception = self._save_many([change for change, _ in pending])
         except Exception as error:
+            results = error
+        self._settle(pending, results)
+
+    async def _write_in_thread(self) -> None:
+        while self._pending:
+            pending, self._pending = self._pending, []
+            changes = [change for change, _ in pending]
+            try:
+                results: list[bool] | Exception = await asyncio.to_thread(self._save_many, changes)
+            except Exception as error:
+                results = error
+            self._settle(pending, results)
+
+    @staticmethod
+    def _settle(pending: list[tuple[Change, asyncio.Future[bool]]], results: list[bool] | Exception) -> None:
+        if isinstance(results, Exception):
             for _, future in pending:
                 if not future.done():
-                    future.set_exception(error)
+                    future.set_exception(results)
             return
         for (_, future), saved in zip(pending, results, strict=True):
             if not future.done():

@@ -9,6 +9,7 @@ actions per second over all games and the round trip's percentiles.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import time
 import urllib.request
@@ -224,15 +225,20 @@ async def run_load(
         answer = server_cpu(base)
         return None if answer is None else (f"instance {answer[0]} (/api/health)", answer[1])
 
+    # A thread of its own: the shared pool may be busy setting tables up.
+    reader = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="cpu")
+    loop = asyncio.get_running_loop()
+
     async def measure() -> None:
         """Count from the end of the warm-up (every game set up) to the deadline."""
         await asyncio.sleep(max(0.0, warmup))
-        before = await asyncio.to_thread(read_cpu)
+        before = await loop.run_in_executor(reader, read_cpu)
         report.counting = True
         began = time.perf_counter()
         await asyncio.sleep(max(0.0, deadline - began))
         report.counting = False
-        after = await asyncio.to_thread(read_cpu)
+        after = await loop.run_in_executor(reader, read_cpu)
+        reader.shutdown(wait=False)
         report.seconds = time.perf_counter() - began
         if before is not None and after is not None and before[0] == after[0]:
             report.server_cpu, report.cpu_source = after[1] - before[1], after[0]

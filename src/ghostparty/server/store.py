@@ -173,7 +173,10 @@ class SqlStore:
         if sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
-            kwargs["pool_pre_ping"] = True
+            # No ping before each use (a round trip per save): a connection that turns out
+            # dead fails its call (StoreUnavailable), and the pool then drops every
+            # connection of that database, so the next call connects afresh.
+            kwargs["pool_size"] = 10
         self.engine: Engine = create_engine(self.url, **kwargs)
         # SQLite lets one writer in at a time and makes the others sleep and retry; taking
         # turns here instead keeps the waits short and fair. Other databases lock rows.
