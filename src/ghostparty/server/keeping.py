@@ -57,6 +57,7 @@ class Keeping:
         self.finished_linger = finished_linger
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         self._listeners: dict[int, asyncio.Task[None]] = {}
+        self._retries: set[asyncio.Task[None]] = set()
         #: Per table: the version and the time at which the person to move runs out of time.
         self._deadlines: dict[str, tuple[int, datetime]] = {}
         #: Per (table, seat): since when no page holds a seated person's token.
@@ -212,10 +213,29 @@ class Keeping:
         if notice.version:
             try:
                 live = await self.core.tables.get(notice.table_id, min_version=notice.version)
+            except StoreUnavailable:  # the work is still there: read it once the store answers
+                task = asyncio.get_running_loop().create_task(self._read_later(notice))
+                self._retries.add(task)
+                task.add_done_callback(self._retries.discard)
+                return
             except ServiceError as error:
                 log.info("could not read table %s for its keeper: %s", notice.table_id, error.message)
                 return
             await self.keep(live)
+
+    async def _read_later(self, notice: Notice, tries: int = 120) -> None:
+        for _ in range(tries):
+            await asyncio.sleep(RETRY)
+            if not self.core.keeper.owns(notice.table_id):
+                return
+            try:
+                live = await self.core.tables.get(notice.table_id, min_version=notice.version)
+            except StoreUnavailable:
+                continue
+            except ServiceError:
+                return
+            await self.keep(live)
+            return
 
     async def resume(self, limit: int = 10_000, shards: set[int] | None = None) -> int:
         """Take over the games under way of ``shards`` (default: every shard this
@@ -325,7 +345,7 @@ class Keeping:
             await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
 
     async def close(self) -> None:
-        tasks = [self._timers, *self._listeners.values(), *self._bot_tasks.values()]
+        tasks = [self._timers, *self._listeners.values(), *self._bot_tasks.values(), *self._retries]
         for task in tasks:
             if task is not None:
                 task.cancel()

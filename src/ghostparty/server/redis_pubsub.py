@@ -39,19 +39,38 @@ class RedisPubSub:
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._closed = False
+        #: Channels whose last message reached only this instance (Redis was away).
+        self._missed: set[str] = set()
+        self._repair: asyncio.Task[None] | None = None
 
     async def ping(self) -> None:
         """Raise if the server doesn't answer."""
         await self._redis.ping()
 
     async def publish(self, channel: str, message: Message) -> None:
-        try:
-            await self._redis.publish(
-                self.prefix + channel, message if isinstance(message, bytes) else message.to_bytes()
-            )
-        except Exception as error:  # Redis away: this process's subscribers still hear of it
-            log.warning("publishing on Redis failed (%s); told this instance's subscribers only", error)
-            await self._local.publish(channel, message)
+        data = message if isinstance(message, bytes) else message.to_bytes()
+        for attempt in range(2):  # a connection Redis dropped fails once; the next is new
+            try:
+                await self._redis.publish(self.prefix + channel, data)
+                return
+            except Exception as error:
+                if attempt:  # Redis away: this process's subscribers still hear of it …
+                    log.warning("publishing on Redis failed (%s); told this instance's subscribers only", error)
+        await self._local.publish(channel, message)
+        # … and the other instances' are told to resynchronise once Redis is back
+        self._missed.add(channel)
+        if self._repair is None or self._repair.done():
+            self._repair = asyncio.get_running_loop().create_task(self._tell_missed())
+
+    async def _tell_missed(self) -> None:
+        while self._missed and not self._closed:
+            await asyncio.sleep(0.5)
+            for channel in list(self._missed):
+                try:
+                    await self._redis.publish(self.prefix + channel, OVERFLOW)
+                except Exception:
+                    break
+                self._missed.discard(channel)
 
     def subscribe(self, channel: str) -> _RedisSubscription:
         return _RedisSubscription(self, channel)
@@ -67,6 +86,8 @@ class RedisPubSub:
 
     async def close(self) -> None:
         self._closed = True
+        if self._repair is not None:
+            self._repair.cancel()
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
