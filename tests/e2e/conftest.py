@@ -7,14 +7,13 @@ missing; nothing ever runs ``playwright install``.
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from serving import serving  # tests/serving.py
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -27,32 +26,16 @@ ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def base_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The whole server on a free loopback port: a fresh SQLite file, bots without pauses."""
-    uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is not installed")
+    pytest.importorskip("uvicorn", reason="uvicorn is not installed")
     from ghostparty.server.app import create_app
 
     database = tmp_path_factory.mktemp(request.module.__name__.rpartition(".")[2]) / "games.db"
     app = create_app(f"sqlite:///{database}", bot_delay=0.0, seed=getattr(request.module, "SERVER_SEED", 1))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import select
 import socket
-import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -17,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from ghostparty.server import app as app_module
 from ghostparty.server.app import MAX_DEPTH, MAX_MESSAGE, MAX_RECORD, create_app
+from serving import serving  # tests/serving.py
 
 MB = 1_000_000
 ACT = "/api/tables/nosuch/actions"
@@ -32,23 +31,8 @@ CLOSE = ("Connection: close",)
 def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     """The whole server on a free loopback port, in a thread."""
     database: Path = tmp_path_factory.mktemp("hostile") / "g.db"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        free = int(probe.getsockname()[1])
-    config = uvicorn.Config(
-        create_app(f"sqlite:///{database}", bot_delay=0), host="127.0.0.1", port=free, log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield free
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app(f"sqlite:///{database}", bot_delay=0)) as free:
+        yield free
 
 
 @dataclass
