@@ -15,7 +15,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from ghostparty.rules import GameRecord, position_to_dict
-from ghostparty.server.app import MAX_MESSAGE, create_app
+from ghostparty.server.app import create_app
+from ghostparty.server.bodies import MAX_MESSAGE
 
 Message = dict[str, Any]
 

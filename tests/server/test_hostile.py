@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server import app as app_module
-from ghostparty.server.app import MAX_DEPTH, MAX_MESSAGE, MAX_RECORD, create_app
+from ghostparty.server import bodies
+from ghostparty.server.app import create_app
+from ghostparty.server.bodies import MAX_DEPTH, MAX_MESSAGE, MAX_RECORD
 from serving import serving  # tests/serving.py
 
 MB = 1_000_000
@@ -138,7 +139,7 @@ def test_deep_json_on_a_small_endpoint_is_a_bad_request(port: int) -> None:
 def test_a_slow_body_gets_408_and_the_connection_closes(
     port: int, announced: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "BODY_SECONDS", 1.0)
+    monkeypatch.setattr(bodies, "BODY_SECONDS", 1.0)
     reply = exchange(port, "/api/replay", [b"["] * 100, length=100 if announced else None, pause=0.1)
     assert (reply.status, reply.code) == (408, "too_slow")
     assert reply.message.startswith("a request body must arrive within 1 seconds; ")

@@ -1,0 +1,213 @@
+"""One WebSocket per page: hello, actions, sync, and the table's updates passed on.
+
+A connection listens to its table's channel: the publisher hands it each update's
+encoded frame and it sends the text for the seats it holds, at once (docs/PROTOCOL.md).
+Messages in are limited in size and rate; a client that floods is disconnected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import time
+from collections.abc import Callable
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
+
+from ghostparty.server.bodies import MAX_MESSAGE
+from ghostparty.server.protocol import Frame, Message, dumps
+from ghostparty.server.pubsub import OVERFLOW, PubSub
+from ghostparty.server.pubsub import Message as PubSubMessage
+from ghostparty.server.schemas import (
+    Hello,
+    Ping,
+    Sync,
+    WsAct,
+    client_message,
+    problem,
+)
+from ghostparty.server.service import ServiceError, TableService
+
+#: Messages a second one WebSocket client may send, sustained; and its burst.
+RATE, BURST = 30.0, 60.0
+#: Messages over the limit after which a flooding client is disconnected.
+MAX_STRIKES = 200
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.last = burst, clock()
+
+    def allow(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class AddressLimits:
+    """One :class:`RateLimit` per client address, forgetting the idle ones."""
+
+    def __init__(self, rate: float, burst: float, most: int = 10_000) -> None:
+        self.rate, self.burst, self.most = rate, burst, most
+        self.buckets: dict[str, RateLimit] = {}
+
+    def allow(self, address: str) -> bool:
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= self.most:  # keep memory bounded: start afresh
+                self.buckets.clear()
+            bucket = self.buckets[address] = RateLimit(self.rate, self.burst)
+        return bucket.allow()
+
+
+class Connection:
+    """One client's WebSocket on one table."""
+
+    def __init__(self, websocket: WebSocket, service: TableService, table_id: str) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.table_id = table_id
+        self.held: tuple[int, ...] = ()
+        self.tokens: dict[int, str] = {}
+        #: Whether the client shows the mover's odds (its hello says).
+        self.odds = True
+        self.send_lock = asyncio.Lock()
+        self.backlog: collections.deque[str] = collections.deque()
+        self.resync: asyncio.Task[None] | None = None
+        #: While saying hello: updates wait until the client has its state.
+        self.holding = False
+        self.limit = RateLimit(RATE, BURST)
+        self.strikes = 0
+
+    async def send(self, message: Message) -> None:
+        await self.send_text(dumps(message))
+
+    async def send_text(self, text: str) -> None:
+        async with self.send_lock:
+            await self.websocket.send_text(text)
+            while self.backlog:  # updates that came while this was sending
+                await self.websocket.send_text(self.backlog.popleft())
+
+    async def error(self, code: str, message: str) -> None:
+        await self.send({"type": "error", "code": code, "message": message})
+
+    async def deliver(self, data: PubSubMessage) -> None:
+        """A table update from the pub/sub: the text for what this client holds, sent at
+        once (or after what is being sent now)."""
+        if data == OVERFLOW:  # missed updates: start afresh
+            self.resync = asyncio.get_running_loop().create_task(self.send_state())
+            return
+        frame = data if isinstance(data, Frame) else Frame.from_bytes(data)
+        self.service.heard(frame.table_id, frame.version)
+        text = frame.text_for(self.held, odds=self.odds)
+        if self.send_lock.locked() or self.holding:
+            self.backlog.append(text)
+            return
+        await self.send_text(text)
+
+    async def send_state(self) -> None:
+        await self.send(await self.service.state(self.table_id, self.tokens))
+
+    async def handle(self, text: str) -> None:
+        try:
+            message = client_message.validate_json(text)
+        except ValidationError as error:
+            await self.error("bad_request", problem(error, "message"))
+            return
+        try:
+            if isinstance(message, Hello):
+                self.odds = message.odds
+                await self.hello(message.seat_tokens())
+            elif isinstance(message, WsAct):
+                token = self.tokens.get(message.seat)
+                if token is None:
+                    raise ServiceError(
+                        "bad_token", f"this connection doesn't hold seat {message.seat}: say hello with its token"
+                    )
+                await self.service.act(self.table_id, message.seat, token, message.version, message.action)
+            elif isinstance(message, Sync):
+                await self.send_state()
+            elif isinstance(message, Ping):
+                await self.send({"type": "pong"})
+        except ServiceError as error:
+            await self.error(error.code, error.message)
+
+    async def hello(self, tokens: dict[int, str]) -> None:
+        valid: dict[int, str] = {}
+        refused: list[int] = []
+        for seat, token in tokens.items():
+            try:
+                await self.service.held_seats(self.table_id, {seat: token})
+                valid[seat] = token
+            except ServiceError:
+                refused.append(seat)
+        self.holding = True
+        try:
+            await self.service.disconnected(self.table_id, self.held)
+            self.tokens = valid
+            self.held = tuple(sorted(valid))
+            await self.service.connected(self.table_id, self.held)
+            if refused:
+                await self.error("bad_token", f"these tokens don't hold their seats: {refused}; watching without them")
+        finally:
+            self.holding = False
+        await self.send_state()
+
+    async def receive(self) -> None:
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                data = message.get("bytes") or b""
+                if len(data) > MAX_MESSAGE:
+                    await self.error("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                    continue
+                try:
+                    text = data.decode()
+                except UnicodeDecodeError:
+                    await self.error("bad_request", "a message must be UTF-8 JSON text")
+                    continue
+            if not self.limit.allow():
+                self.strikes += 1
+                if self.strikes > MAX_STRIKES:
+                    await self.websocket.close(code=1008, reason="flooding")
+                    return
+                await self.error("rate_limited", f"at most {RATE:.0f} messages a second; this one was dropped")
+                continue
+            if len(text) > MAX_MESSAGE:
+                await self.error("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                continue
+            await self.handle(text)
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    service: TableService = websocket.app.state.service
+    pubsub: PubSub = websocket.app.state.pubsub
+    table_id = websocket.path_params["table_id"]
+    await websocket.accept()
+    connection = Connection(websocket, service, table_id)
+    try:
+        await service.table(table_id)
+    except ServiceError as error:
+        await connection.error(error.code, error.message)
+        await websocket.close(code=4404)
+        return
+    try:
+        async with pubsub.listen(table_id, connection.deliver):
+            await connection.receive()
+    except (WebSocketDisconnect, WebSocketDisconnected, OSError):
+        pass  # the client went away, perhaps while we were answering it
+    finally:
+        if connection.resync is not None:
+            connection.resync.cancel()
+        await service.disconnected(table_id, connection.held)
