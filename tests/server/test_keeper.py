@@ -1,0 +1,103 @@
+"""Shards are shared out fairly among live instances and taken over when one stops (leases.py)."""
+
+from __future__ import annotations
+
+from ghostparty.server.leases import SHARDS, Keeper, MemoryLeases, shard_of
+
+from .helpers import run
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def settle(*keepers: Keeper) -> None:
+    """Let the takeovers the keepers started finish."""
+    for keeper in keepers:
+        if keeper._taking is not None:
+            await keeper._taking
+
+
+def test_two_instances_share_the_shards_and_one_takes_all_when_the_other_stops() -> None:
+    async def scenario() -> None:
+        clock = Clock()
+        leases = MemoryLeases(clock)
+        gained: dict[str, set[int]] = {"a": set(), "b": set()}
+        lost: dict[str, set[int]] = {"a": set(), "b": set()}
+
+        def keeper(name: str) -> Keeper:
+            async def on_gain(shards: set[int]) -> None:
+                gained[name] |= shards
+
+            async def on_loss(shards: set[int]) -> None:
+                lost[name] |= shards
+
+            k = Keeper(leases, name, ttl=3.0)
+            k.on(gained=on_gain, lost=on_loss)
+            return k
+
+        a, b = keeper("a"), keeper("b")
+        await a.step()
+        await settle(a)
+        assert a.held == set(range(SHARDS)) and gained["a"] == a.held and a.ready
+        for _ in range(3):  # b appears: a hands back what is beyond its fair share
+            clock.now += 1
+            await a.step()
+            await b.step()
+        await settle(a, b)
+        assert a.held and b.held and not a.held & b.held
+        assert len(a.held) <= SHARDS // 2 and len(b.held) <= SHARDS // 2
+        assert lost["a"] == b.held and gained["b"] == b.held
+        ids = [f"t{i}" for i in range(200)]
+        assert all(a.owns(t) != b.owns(t) for t in ids)
+        clock.now += 10  # a stops renewing (killed): its leases expire
+        await b.step()
+        await settle(b)
+        assert b.held == set(range(SHARDS)) and gained["b"] == b.held
+
+    run(scenario)
+
+
+def test_a_failed_takeover_is_tried_again() -> None:
+    async def scenario() -> None:
+        clock = Clock()
+        attempts: list[set[int]] = []
+
+        async def flaky(shards: set[int]) -> None:
+            attempts.append(shards)
+            if len(attempts) == 1:
+                raise RuntimeError("the store is away")
+
+        keeper = Keeper(MemoryLeases(clock), "a")
+        keeper.on(gained=flaky)
+        await keeper.step()
+        await settle(keeper)
+        assert not keeper.ready
+        clock.now += 1
+        await keeper.step()
+        await settle(keeper)
+        assert keeper.ready and attempts == [set(range(SHARDS))] * 2
+
+    run(scenario)
+
+
+def test_alone_an_instance_keeps_everything_always() -> None:
+    async def scenario() -> None:
+        keeper = Keeper.alone("solo")
+        await keeper.start()
+        await keeper.close()
+        assert all(keeper.owns(f"t{i}") for i in range(100))
+
+    run(scenario)
+
+
+def test_tables_spread_over_every_shard() -> None:
+    counts = [0] * SHARDS
+    for i in range(16_000):
+        counts[shard_of(f"{i:08x}")] += 1
+    assert min(counts) > 800 and max(counts) < 1200
+    assert shard_of("abc") == shard_of("abc")
