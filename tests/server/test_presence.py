@@ -1,0 +1,67 @@
+"""Who is connected, over every instance: in one process, and shared through Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from ghostparty.server.presence import MemoryPresence, RedisPresence
+
+from .helpers import run
+from .test_redis import REDIS, reachable
+
+
+def test_one_process_counts_pages_per_seat() -> None:
+    async def scenario() -> None:
+        presence = MemoryPresence()
+        assert await presence.join("t", [0, 1]) == [0, 1]
+        assert await presence.join("t", [0]) == []  # a second page on seat 0
+        assert await presence.online("t") == {0, 1}
+        assert await presence.leave("t", [0]) == []  # one page of seat 0 still open
+        assert await presence.leave("t", [0, 1]) == [0, 1]
+        assert await presence.online("t") == frozenset() and presence.watched() == []
+
+    run(scenario)
+
+
+async def eventually(check: Callable[[], Awaitable[bool]], seconds: float = 3.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if await check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("not within time")
+
+
+def test_two_instances_see_each_others_pages_and_a_dead_ones_drop_out() -> None:
+    if not run(reachable):
+        pytest.skip(f"no Redis server at {REDIS}; set GHOSTPARTY_TEST_REDIS")
+
+    async def scenario() -> None:
+        prefix = f"gp-test-{uuid.uuid4().hex[:8]}:online:"
+        one = RedisPresence(REDIS, "one", prefix=prefix, ttl=0.9)
+        two = RedisPresence(REDIS, "two", prefix=prefix, ttl=0.9)
+        await one.start()
+        await two.start()
+        try:
+            assert await one.join("t", [0]) == [0]
+            assert await two.join("t", [0, 1]) == [1]  # seat 0 was online already, on one
+            await eventually(lambda: _is(one, "t", {0, 1}))
+            assert await two.leave("t", [0]) == []  # one still holds seat 0
+            assert await one.leave("t", [0]) == [0]
+            await eventually(lambda: _is(two, "t", {1}))
+            # two dies without a word: its fields expire and one stops counting them
+            for task in two._tasks:
+                task.cancel()
+            await eventually(lambda: _is(one, "t", set()), seconds=4)
+        finally:
+            await one.close()
+            await two._redis.aclose()
+
+    run(scenario)
+
+
+async def _is(presence: RedisPresence, table: str, seats: set[int]) -> bool:
+    return await presence.online(table) == seats
