@@ -172,10 +172,15 @@ class Keeping:
         """Shards came to this instance: listen for their notices, take over their games."""
         loop = asyncio.get_running_loop()
         for shard in shards:
+            if shard not in self.core.keeper.held:  # handed back meanwhile
+                continue
+            old = self._listeners.pop(shard, None)
+            if old is not None:
+                old.cancel()
             ready = asyncio.Event()
             self._listeners[shard] = loop.create_task(self._listen(shard, ready))
             await ready.wait()
-        await self.resume(shards=shards)
+        await self.resume(shards=shards & self.core.keeper.held)
 
     async def lost(self, shards: set[int]) -> None:
         """Shards left this instance: stop their work (another instance takes it)."""

@@ -186,6 +186,8 @@ class Keeper:
         #: store never holds up the renewal of the leases.
         self._unready: set[int] = set()
         self._taking: asyncio.Task[None] | None = None
+        #: How many times shards left this instance (a takeover under way then is stale).
+        self._losses = 0
 
     @classmethod
     def alone(cls, instance: str) -> Keeper:
@@ -259,12 +261,14 @@ class Keeper:
 
     async def _take(self, shards: set[int]) -> None:
         assert self._gained is not None
+        losses = self._losses
         try:
             await self._gained(shards & self.held)
         except Exception as error:
             log.warning("taking over shards %s failed (%s); trying again", sorted(shards), error)
         else:
-            self._unready -= shards
+            if self._losses == losses:  # else some were lost meanwhile: their work stopped, take them again
+                self._unready -= shards
 
     async def close(self) -> None:
         if self._alone:
@@ -293,8 +297,13 @@ class Keeper:
                     self._unready = set()
                     await self._call(self._lost, lost)
 
-    @staticmethod
-    async def _call(callback: Callable[[set[int]], Awaitable[None]] | None, shards: set[int]) -> None:
+    async def _call(self, callback: Callable[[set[int]], Awaitable[None]] | None, shards: set[int]) -> None:
+        if callback is self._lost:
+            self._losses += 1
+            if self._taking is not None and not self._taking.done():
+                # a takeover under way must not go on for shards that are gone; what is
+                # still held stays unready and is taken over at the next step
+                self._taking.cancel()
         if callback is not None:
             try:
                 await callback(shards)

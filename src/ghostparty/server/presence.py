@@ -160,7 +160,9 @@ class RedisPresence:
         with contextlib.suppress(Exception):
             pipe = self._redis.pipeline(transaction=False)
             for table_id, seats in self._mine.items():
-                pipe.hdel(self.prefix + table_id, *(f"{self.instance}:{s}" for s in seats))
+                if seats:
+                    pipe.hdel(self.prefix + table_id, *(f"{self.instance}:{s}" for s in seats))
+                pipe.publish(self.prefix + "changed", table_id)
             await pipe.execute()
         with contextlib.suppress(Exception):
             await self._redis.aclose()
