@@ -36,7 +36,7 @@ from ghostparty.server.model import OPEN, PLAYING, Table, now
 from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.play import Play, turn_starts
 from ghostparty.server.presence import MemoryPresence, Presence
-from ghostparty.server.protocol import ROLL_REQUEST, Applied, Message, legal_for, state_message
+from ghostparty.server.protocol import ROLL_REQUEST, Applied, Message, state_message
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.replay import replay_steps
 from ghostparty.server.store import Store
@@ -120,10 +120,6 @@ class TableService:
         )
         if not alone:
             self.keeper.on(gained=self.keeping.gained, lost=self.keeping.lost)
-
-    @property
-    def tables_in_memory(self) -> Tables:
-        return self.core.tables
 
     @property
     def bot_delay(self) -> float:
@@ -249,11 +245,6 @@ class TableService:
         if live.game is None or live.table.status != TABLE_OVER:
             raise ServiceError("not_over", "only a finished game can be replayed")
         return replay_steps(live.game.record())
-
-    @staticmethod
-    def legal(table: Table, position: object, held: Sequence[int]) -> list[dict[str, object]]:
-        """Docs/PROTOCOL.md's ``legal`` for a client holding ``held``."""
-        return legal_for(table, position, held)  # type: ignore[arg-type]
 
     # -- presence ---------------------------------------------------------------------
 
