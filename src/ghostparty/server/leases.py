@@ -300,10 +300,6 @@ class Keeper:
     async def _call(self, callback: Callable[[set[int]], Awaitable[None]] | None, shards: set[int]) -> None:
         if callback is self._lost:
             self._losses += 1
-            if self._taking is not None and not self._taking.done():
-                # a takeover under way must not go on for shards that are gone; what is
-                # still held stays unready and is taken over at the next step
-                self._taking.cancel()
         if callback is not None:
             try:
                 await callback(shards)
