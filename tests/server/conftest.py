@@ -17,6 +17,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
 from ghostparty.server.memory_store import MemoryStore
+from ghostparty.server.db import metadata
 from ghostparty.server.store import SqlStore, Store, database_url
 
 POSTGRES = os.environ.get("GHOSTPARTY_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
@@ -41,6 +42,15 @@ def postgres_schema_url() -> Iterator[str]:
         engine.dispose()
 
 
+def empty_schema(url: str) -> None:
+    """Drop every table of the test schema (the store's migrations build them again)."""
+    engine = create_engine(database_url(url))
+    with engine.begin() as conn:
+        for name in (*reversed(metadata.sorted_tables), "alembic_version"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {getattr(name, 'name', name)} CASCADE"))
+    engine.dispose()
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
     """A URL of an empty store, once on SQLite and once on PostgreSQL."""
@@ -48,11 +58,7 @@ def store_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]
         yield f"sqlite:///{tmp_path}/games.db"
         return
     url = request.getfixturevalue("postgres_schema_url")
-    engine = create_engine(database_url(url))
-    with engine.begin() as conn:  # empty the schema's tables between tests
-        for name in ("gp_actions", "gp_seats", "gp_tables"):
-            conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
-    engine.dispose()
+    empty_schema(url)
     yield url
 
 
@@ -78,11 +84,7 @@ def any_store(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[Stor
         the_store = SqlStore(f"sqlite:///{tmp_path}/games.db")
     else:
         url = request.getfixturevalue("postgres_schema_url")
-        engine = create_engine(database_url(url))
-        with engine.begin() as conn:  # empty the schema's tables between tests
-            for name in ("gp_actions", "gp_seats", "gp_tables"):
-                conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
-        engine.dispose()
+        empty_schema(url)
         the_store = SqlStore(url)
     yield the_store
     the_store.close()

@@ -20,9 +20,8 @@ from typing import Any, ParamSpec, TypeVar
 from ghostparty.bots import Bot
 from ghostparty.rules import Game, action_from_dict
 from ghostparty.rules.events import Event
-from ghostparty.rules.narrate import narrate
 from ghostparty.server.errors import ServiceError, StoreUnavailable
-from ghostparty.server.model import CLOSED, OPEN, ActionRow, Table
+from ghostparty.server.model import CLOSED, OPEN, ActionRow, GameResult, Table
 from ghostparty.server.store import Change, Store
 
 log = logging.getLogger("ghostparty.server")
@@ -37,7 +36,7 @@ class LiveTable:
 
     table: Table
     game: Game | None
-    #: Per action: ``{"index", "seat", "action", "lines"}``.
+    #: Per action: ``{"index", "seat", "action"}`` (clients tell the events in words).
     log: list[dict[str, Any]] = field(default_factory=list)
     #: Each log entry's engine events, kept as the (small, frozen) event values and
     #: written out only for a ``state`` message.
@@ -127,7 +126,9 @@ class Tables:
     def __iter__(self) -> Iterator[LiveTable]:
         return iter(list(self._cache.values()))
 
-    async def save(self, live: LiveTable, table: Table, rows: Sequence[ActionRow] = ()) -> None:
+    async def save(
+        self, live: LiveTable, table: Table, rows: Sequence[ActionRow] = (), result: GameResult | None = None
+    ) -> None:
         """Store ``table`` (and append ``rows``) if the stored version is still
         ``live.table``'s, then make it ``live``'s.
 
@@ -135,13 +136,13 @@ class Tables:
             :class:`StoreUnavailable` if the store failed. Either way ``live`` is
             unchanged and forgotten, so that the next use reads what was stored.
         """
-        change = Change(table, live.table.version, tuple(rows), table.seats != live.table.seats)
+        change = Change(table, live.table.version, tuple(rows), table.seats != live.table.seats, result)
         try:
             if self._batch is not None:
                 saved = await self._batch.save(change, embedded=self.store.embedded)
             else:
                 saved = await self.call(
-                    self.store.save, table, change.expected_version, rows, with_seats=change.with_seats
+                    self.store.save, table, change.expected_version, rows, with_seats=change.with_seats, result=result
                 )
         except asyncio.CancelledError:  # it may or may not have been stored: read it again
             self.forget(table.id)
@@ -238,6 +239,6 @@ def rebuild(table: Table, rows: Sequence[ActionRow]) -> LiveTable:
     live = LiveTable(table, game)
     for row in rows:
         events = game.push(action_from_dict(row.action))
-        live.log.append({"index": row.index, "seat": row.seat, "action": row.action, "lines": narrate(events)})
+        live.log.append({"index": row.index, "seat": row.seat, "action": row.action})
         live.events.append(events)
     return live

@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import secrets
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from random import Random
 
@@ -17,6 +17,7 @@ from ghostparty.server.errors import ServiceError
 from ghostparty.server.live import LiveTable
 from ghostparty.server.model import OPEN, PLAYING, Seat, Table
 from ghostparty.server.protocol import Message
+from ghostparty.server.ratings import BOT_LEVELS, bot_player_name
 
 MAX_NAME = 24
 #: The shortest and longest turn time a table may have, in seconds.
@@ -74,6 +75,8 @@ class Lobby:
     def __init__(self, core: Core, rng: Random | None = None) -> None:
         self.core = core
         self._random = rng
+        #: The player id of a rated bot level (given where the store keeps accounts).
+        self.bot_player: Callable[[str], Awaitable[int]] | None = None
 
     async def create_table(
         self,
@@ -83,8 +86,11 @@ class Lobby:
         *,
         turn_seconds: int | None = None,
         absent_bot: str = "greedy",
+        rated: bool = False,
     ) -> Message:
-        """A new open table; a table of bots only starts at once."""
+        """A new open table; a table of bots only starts at once. A ``rated`` table's
+        people must be registered players (:meth:`join`) and its bots plain levels,
+        which are rated players too."""
         try:
             ruleset(rules)
         except (KeyError, ValueError):
@@ -99,6 +105,15 @@ class Lobby:
             make_bot(absent_bot)
         except ValueError as error:
             raise ServiceError("bad_request", f"absent_bot: {error}") from None
+        if rated:
+            if self.bot_player is None:
+                raise ServiceError("no_accounts", "this server keeps no accounts: its tables can't be rated", 501)
+            if not any(spec.kind == "human" for spec in seats):
+                raise ServiceError("bad_request", "a rated table needs at least one person's seat")
+            plain = [spec.bot for spec in seats if spec.kind == "bot" and (spec.bot or "greedy") not in BOT_LEVELS]
+            if plain:
+                levels = ", ".join(BOT_LEVELS)
+                raise ServiceError("bad_request", f"a rated table's bots are plain levels ({levels}), not {plain[0]!r}")
         table_seats = []
         for i, spec in enumerate(seats):
             if spec.kind == "bot":
@@ -107,7 +122,12 @@ class Lobby:
                     make_bot(level)
                 except ValueError as error:
                     raise ServiceError("bad_request", f"seat {i}: {error}") from None
-                table_seats.append(Seat(i, "bot", bot=level, name=f"{level.split(':')[0].capitalize()} bot"))
+                if rated:
+                    assert self.bot_player is not None
+                    player = await self.bot_player(level)
+                    table_seats.append(Seat(i, "bot", bot=level, name=bot_player_name(level), player_id=player))
+                else:
+                    table_seats.append(Seat(i, "bot", bot=level, name=f"{level.split(':')[0].capitalize()} bot"))
             elif spec.kind == "human":
                 table_seats.append(Seat(i, "human"))
             else:
@@ -124,6 +144,7 @@ class Lobby:
                 first_player=first_player,
                 turn_seconds=turn_seconds,
                 absent_bot=absent_bot,
+                rated=rated,
                 created=stamp,
                 updated=stamp,
             )
@@ -137,9 +158,16 @@ class Lobby:
                 await self._start(live)
         return await self.core.view(live.table)
 
-    async def join(self, table_id: str, seat: int, name: str) -> tuple[str, Message]:
-        """Take an empty human seat; returns its secret token (given out only here)."""
-        name = clean_name(name)
+    async def join(
+        self, table_id: str, seat: int, name: str | None, player: tuple[int, str] | None = None
+    ) -> tuple[str, Message]:
+        """Take an empty human seat; returns its secret token (given out only here).
+
+        A registered ``player`` (id, name) sits under their account's name and the seat
+        is theirs (their history, their rating); a rated table seats only them, once each.
+        """
+        if player is None:
+            name = clean_name(name or "")
         tables = self.core.tables
         async with tables.lock(table_id):
             live = await tables.get(table_id, fresh=True)  # another instance may have changed it
@@ -149,8 +177,17 @@ class Lobby:
             current = seat_of(table, seat)
             if current.taken:
                 raise ServiceError("seat_taken", f"seat {seat} is taken; choose an empty human seat")
+            player_id = None
+            if player is not None:
+                seated = any(s.player_id == player[0] for s in table.seats)
+                if seated and table.rated:
+                    raise ServiceError("seat_taken", "you already have a seat at this rated table")
+                name = player[1]
+                player_id = None if seated else player[0]  # a second seat is a guest's
+            elif table.rated:
+                raise ServiceError("login_required", "a rated table seats registered players: log in to join", 403)
             token = self._token(18)
-            joined = replace(current, name=name, token_hash=hash_token(token))
+            joined = replace(current, name=name, token_hash=hash_token(token), player_id=player_id)
             changed = replace(table.with_seat(joined), version=table.version + 1, updated=self.core.clock())
             await tables.save(live, changed)
             await self.core.publish(live, None)
@@ -165,7 +202,7 @@ class Lobby:
             check_token(table, seat, token)
             if table.status != OPEN:
                 raise ServiceError("not_open", "the game has started: seats can't change now")
-            empty = replace(table.seats[seat], name=None, token_hash=None)
+            empty = replace(table.seats[seat], name=None, token_hash=None, player_id=None)
             await tables.save(
                 live, replace(table.with_seat(empty), version=table.version + 1, updated=self.core.clock())
             )

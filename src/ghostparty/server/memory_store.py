@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from ghostparty.server.model import ActionRow, Status, Table
+from ghostparty.server.model import ActionRow, GameResult, Status, Table
 
 
 class MemoryStore:
@@ -38,6 +38,8 @@ class MemoryStore:
         self._tables: dict[str, Table] = {}
         #: Per table: action index -> (seat, action as JSON text), in index order.
         self._actions: dict[str, dict[int, tuple[int, str]]] = {}
+        #: Each finished game's result, by table id.
+        self.results: dict[str, GameResult] = {}
 
     def create(self, table: Table) -> bool:
         numbers = {seat.seat for seat in table.seats}
@@ -60,8 +62,16 @@ class MemoryStore:
         return table, [ActionRow(index, seat, json.loads(text)) for index, (seat, text) in rows]
 
     def save(
-        self, table: Table, expected_version: int, new_actions: Sequence[ActionRow] = (), *, with_seats: bool = True
+        self,
+        table: Table,
+        expected_version: int,
+        new_actions: Sequence[ActionRow] = (),
+        *,
+        with_seats: bool = True,
+        result: GameResult | None = None,
     ) -> bool:
+        """As :meth:`SqlStore.save`; a ``result`` is kept with the table (no accounts here,
+        so nothing is rated)."""
         rows = [(row.index, row.seat, json.dumps(row.action)) for row in new_actions]  # before anything changes
         indices = [index for index, _, _ in rows]
         if len(set(indices)) != len(indices):
@@ -86,6 +96,8 @@ class MemoryStore:
                 winners=tuple(table.winners),
                 created=stored.created,
             )
+            if result is not None:
+                self.results[table.id] = result
             last = next(reversed(actions), None)
             for index, seat, text in rows:
                 actions[index] = (seat, text)

@@ -35,6 +35,9 @@ class Seat:
     away: bool = False
     #: An away person came back: they play again from their next turn on.
     back: bool = False
+    #: The registered player in the seat (their account's name is ``name``), or the rated
+    #: bot level's player; ``None`` for guests and the bots of unrated tables.
+    player_id: int | None = None
 
     @property
     def taken(self) -> bool:
@@ -77,6 +80,9 @@ class Table:
     turn_seconds: int | None = None
     #: The bot level that plays for an away person.
     absent_bot: str = "greedy"
+    #: Whether the game's result changes the players' ratings (seats of registered
+    #: players and bots only).
+    rated: bool = False
     created: datetime = field(default_factory=now)
     updated: datetime = field(default_factory=now)
 
@@ -88,3 +94,26 @@ class Table:
     @property
     def humans(self) -> tuple[Seat, ...]:
         return tuple(s for s in self.seats if s.kind == "human")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """How one seat ended a game."""
+
+    seat: int
+    player_id: int | None
+    points: int
+    #: 1 for the fewest points, who win (RULES.md §7, §8.7); seats with equal points share
+    #: a place, and the next place counts them (1, 1, 3): the ratings' reading of the scores.
+    place: int
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game's result, kept (and rated) with the game's last action."""
+
+    rules: str
+    rated: bool
+    seats: tuple[SeatResult, ...]
+    ended: datetime

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from random import Random
 
@@ -20,14 +20,14 @@ from ghostparty.rules import (
     legal_actions,
     sample_roll,
 )
-from ghostparty.rules.narrate import narrate
 from ghostparty.server.core import Core
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.live import LiveTable
 from ghostparty.server.lobby import check_token
 from ghostparty.server.model import OVER as TABLE_OVER
-from ghostparty.server.model import PLAYING, ActionRow
+from ghostparty.server.model import PLAYING, ActionRow, GameResult, SeatResult, Table
 from ghostparty.server.protocol import ROLL_REQUEST, Applied, entry_message
+from ghostparty.server.ratings import places
 
 
 class Play:
@@ -107,8 +107,9 @@ class Play:
             if held.back and not (state.to_move == held.seat and state.phase == MOVE and not over):
                 new = new.with_seat(replace(held, away=False, back=False))
         row = ActionRow(index, seat, action_to_dict(action))
+        result = game_result(new, state.scores) if over else None
         try:
-            await self.core.tables.save(live, new, [row])
+            await self.core.tables.save(live, new, [row], result)
         except StoreUnavailable:
             game.undo()
             # the store may have it nevertheless (a commit whose answer was lost): once it
@@ -121,7 +122,7 @@ class Play:
         except ServiceError:
             game.undo()
             raise
-        entry = {"index": index, "seat": seat, "action": row.action, "lines": narrate(events)}
+        entry = {"index": index, "seat": seat, "action": row.action}
         live.log.append(entry)
         live.events.append(events)
         await self.core.publish(live, entry_message(entry, events))
@@ -135,6 +136,23 @@ class Play:
         await self.core.tables.save(live, replace(changed, version=table.version + 1, updated=self.core.clock()))
         await self.core.publish(live, None)
         await self.core.changed(live, always=True)
+
+
+def game_result(table: Table, scores: Sequence[int]) -> GameResult | None:
+    """A finished game's result, if any seat is a registered player's or a rated bot's
+    (it is then kept for their history, and rated if the table is)."""
+    if all(seat.player_id is None for seat in table.seats):
+        return None
+    ranks = places(scores)
+    return GameResult(
+        rules=table.rules,
+        rated=table.rated,
+        seats=tuple(
+            SeatResult(seat.seat, seat.player_id, scores[seat.seat], ranks[seat.seat], seat.seat in table.winners)
+            for seat in table.seats
+        ),
+        ended=table.updated,
+    )
 
 
 def die(live: LiveTable) -> Roll:

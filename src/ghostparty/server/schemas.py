@@ -29,11 +29,13 @@ class CreateTable(Model):
     first_player: SeatNumber | None = None
     turn_seconds: Annotated[int, Field(ge=5, le=3600)] | None = None
     absent_bot: Annotated[str, StringConstraints(min_length=1, max_length=64)] = "greedy"
+    rated: bool = False
 
 
 class Join(Model):
     seat: SeatNumber
-    name: Annotated[str, StringConstraints(max_length=200)]
+    #: A guest's name; a logged-in player sits under their account's name.
+    name: Annotated[str, StringConstraints(max_length=200)] | None = None
 
 
 class SeatToken(Model):
@@ -88,3 +90,35 @@ def problem(error: ValidationError, root: str = "body") -> str:
     where = ".".join(str(part) for part in first["loc"]) or root
     more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
     return f"{where}: {first['msg']}{more}"
+
+
+# -- accounts -----------------------------------------------------------------------------
+
+Text = Annotated[str, StringConstraints(max_length=1000)]
+
+
+class HeldSeat(Model):
+    """A guest seat this browser holds, to become an account's."""
+
+    table: Annotated[str, StringConstraints(min_length=1, max_length=16)]
+    seat: SeatNumber
+    token: Token
+
+
+class Credentials(Model):
+    name: Text
+    password: Text
+    seats: Annotated[list[HeldSeat], Field(max_length=64)] = []
+
+
+class NewPassword(Model):
+    old: Text
+    new: Text
+
+
+class Password(Model):
+    password: Text
+
+
+class HeldSeats(Model):
+    seats: Annotated[list[HeldSeat], Field(max_length=64)]

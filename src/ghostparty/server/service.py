@@ -144,19 +144,36 @@ class TableService:
         *,
         turn_seconds: int | None = None,
         absent_bot: str = "greedy",
+        rated: bool = False,
     ) -> Message:
         """A new open table; a table of bots only starts at once.
 
         ``turn_seconds`` limits each of a person's decisions and rolls; ``absent_bot`` is
-        the level that plays for a person who is away.
+        the level that plays for a person who is away; a ``rated`` table's result moves
+        its players' ratings (registered players and bots only).
         """
         return await self.lobby.create_table(
-            rules, seats, first_player, turn_seconds=turn_seconds, absent_bot=absent_bot
+            rules, seats, first_player, turn_seconds=turn_seconds, absent_bot=absent_bot, rated=rated
         )
 
-    async def join(self, table_id: str, seat: int, name: str) -> tuple[str, Message]:
-        """Take an empty human seat; returns its secret token (given out only here)."""
-        return await self.lobby.join(table_id, seat, name)
+    async def join(
+        self, table_id: str, seat: int, name: str | None, player: tuple[int, str] | None = None
+    ) -> tuple[str, Message]:
+        """Take an empty human seat, as a guest by ``name`` or as a registered ``player``
+        (id, name); returns its secret token (given out only here)."""
+        return await self.lobby.join(table_id, seat, name, player)
+
+    async def seats_changed(self, table_ids: Sequence[str]) -> None:
+        """Seats of these tables were changed outside play (an account took them over or
+        was deleted): read them again and tell their clients."""
+        for table_id in table_ids:
+            async with self.core.tables.lock(table_id):
+                self.core.tables.forget(table_id)
+                try:
+                    live = await self.core.tables.get(table_id, refresh=True)
+                except ServiceError:
+                    continue
+                await self.core.publish(live, None)
 
     async def leave(self, table_id: str, seat: int, token: str) -> Message:
         """Give a seat back before the game starts."""

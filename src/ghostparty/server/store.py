@@ -18,16 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    Column,
-    DateTime,
     Engine,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
     bindparam,
     create_engine,
     event,
@@ -41,50 +32,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from ghostparty.server.model import ActionRow, Seat, Status, Table
-
-metadata = MetaData()
-
-tables = SqlTable(
-    "gp_tables",
-    metadata,
-    Column("id", String(16), primary_key=True),
-    Column("rules", String(32), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("status", String(8), nullable=False, index=True),
-    Column("version", Integer, nullable=False),
-    Column("first_player", Integer),
-    Column("to_move", Integer),
-    Column("winners", JSON, nullable=False),
-    Column("turn_seconds", Integer),
-    Column("absent_bot", String(64), nullable=False),
-    Column("created", DateTime(timezone=True), nullable=False),
-    Column("updated", DateTime(timezone=True), nullable=False, index=True),
-)
-
-seats = SqlTable(
-    "gp_seats",
-    metadata,
-    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(8), nullable=False),
-    Column("bot", String(64)),
-    Column("name", String(64)),
-    Column("token_hash", String(64)),
-    Column("away", Boolean, nullable=False),
-    Column("back", Boolean, nullable=False),
-)
-
-actions = SqlTable(
-    "gp_actions",
-    metadata,
-    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("action", String(200), nullable=False),
-)
-
+from ghostparty.server.accounts_store import SqlAccounts
+from ghostparty.server.db import actions, migrate, seats, tables
+from ghostparty.server.model import ActionRow, GameResult, Seat, Status, Table
+from ghostparty.server.standings import record_result
 
 # The statements of every action, built once (SQLAlchemy then only binds values).
 _UPDATE_TABLE = (
@@ -109,7 +60,7 @@ _UPDATE_TABLE = (
 _UPDATE_SEAT = (
     update(seats)
     .where(seats.c.table_id == bindparam("b_table"), seats.c.seat == bindparam("b_seat"))
-    .values({name: bindparam(name) for name in ("kind", "bot", "name", "token_hash", "away", "back")})
+    .values({name: bindparam(name) for name in ("kind", "bot", "name", "token_hash", "away", "back", "player_id")})
 )
 _INSERT_ACTION = insert(actions)
 
@@ -117,12 +68,14 @@ _INSERT_ACTION = insert(actions)
 @dataclass(frozen=True, slots=True)
 class Change:
     """One :meth:`Store.save`: the table's new row, the version it must still have, the
-    actions to append, whether its seats changed."""
+    actions to append, whether its seats changed, and the game's result if it ended."""
 
     table: Table
     expected_version: int
     new_actions: tuple[ActionRow, ...] = ()
     with_seats: bool = True
+    #: Kept (and the players' ratings changed, if rated) in the same transaction.
+    result: GameResult | None = None
 
 
 class Store(Protocol):
@@ -141,11 +94,18 @@ class Store(Protocol):
         """A table and its actions in order, or ``None`` if there is none by that id."""
 
     def save(
-        self, table: Table, expected_version: int, new_actions: Sequence[ActionRow] = (), *, with_seats: bool = True
+        self,
+        table: Table,
+        expected_version: int,
+        new_actions: Sequence[ActionRow] = (),
+        *,
+        with_seats: bool = True,
+        result: GameResult | None = None,
     ) -> bool:
         """Replace the table's row (and its seats, unless ``with_seats`` is false) and append
         ``new_actions``, all or nothing, if its stored version is still
-        ``expected_version``; ``False`` (and nothing changed) if another change came first."""
+        ``expected_version``; ``False`` (and nothing changed) if another change came first.
+        A game's ``result`` is kept (and rated) with it, all or nothing too."""
 
     def list_tables(self, status: Status, limit: int = 50, *, before: datetime | None = None) -> list[Table]:
         """Tables in ``status``, the most recently changed first; only those last changed at or
@@ -186,7 +146,7 @@ class SqlStore:
         with self.engine.begin() as conn:
             if self.engine.dialect.name == "postgresql":  # instances starting together take turns
                 conn.execute(text("SELECT pg_advisory_xact_lock(7412019)"))
-            metadata.create_all(conn)
+            migrate(conn)
         # Every action's writes, compiled once for this database's driver and run on its
         # cursor: SQLAlchemy's general execution path cost about 0.3 ms of CPU per save.
         dialect = self.engine.dialect
@@ -197,6 +157,7 @@ class SqlStore:
         )
         self._integrity_error: type[Exception] = dialect.loaded_dbapi.IntegrityError
         self._kept: Any = None
+        self._accounts: SqlAccounts | None = None
 
     def create(self, table: Table) -> bool:
         try:
@@ -222,15 +183,34 @@ class SqlStore:
             return table, [ActionRow(r.idx, r.seat, json.loads(r.action)) for r in action_rows]
 
     def save(
-        self, table: Table, expected_version: int, new_actions: Sequence[ActionRow] = (), *, with_seats: bool = True
+        self,
+        table: Table,
+        expected_version: int,
+        new_actions: Sequence[ActionRow] = (),
+        *,
+        with_seats: bool = True,
+        result: GameResult | None = None,
     ) -> bool:
-        return self.save_many([Change(table, expected_version, tuple(new_actions), with_seats)])[0]
+        return self.save_many([Change(table, expected_version, tuple(new_actions), with_seats, result)])[0]
+
+    @property
+    def accounts(self) -> SqlAccounts:
+        """Players, sessions, results and ratings, on this store's database."""
+        if self._accounts is None:
+            self._accounts = SqlAccounts(self.engine, self._writing)
+        return self._accounts
 
     def save_many(self, changes: Sequence[Change]) -> list[bool]:
         """:meth:`save` for each change, in one transaction: each all or nothing on its
         own (a savepoint each where there are several), one commit for all. Several
         actions of many games at once cost little more than one (SQLite writes and syncs
-        its log once per commit)."""
+        its log once per commit). A game's end (a change with a result) is written in a
+        transaction of its own, with the result and the ratings it changes."""
+        batch = [change for change in changes if change.result is None]
+        saved = iter(self._save_batch(batch) if batch else ())
+        return [next(saved) if change.result is None else self._finish(change) for change in changes]
+
+    def _save_batch(self, changes: Sequence[Change]) -> list[bool]:
         with self._writing:
             connection = self._writer()
             try:
@@ -256,6 +236,37 @@ class SqlStore:
             finally:
                 self._done_writing(connection)
         return saved
+
+    def _finish(self, change: Change) -> bool:
+        """A game's last change, its result and the ratings it changes: all or nothing."""
+        assert change.result is not None
+        table = change.table
+        row = _table_row(table)
+        del row["id"], row["created"], row["seed"], row["rules"], row["players"], row["rated"]
+        try:
+            with self._writing, self.engine.begin() as conn:
+                stored = conn.execute(
+                    update(tables)
+                    .where(tables.c.id == table.id, tables.c.version == change.expected_version)
+                    .values(row)
+                )
+                if stored.rowcount != 1:
+                    raise _ChangedMeanwhile
+                if change.with_seats:
+                    for seat in table.seats:
+                        values = _seat_row(table.id, seat)
+                        del values["table_id"], values["seat"]
+                        conn.execute(
+                            update(seats)
+                            .where(seats.c.table_id == table.id, seats.c.seat == seat.seat)
+                            .values(values)
+                        )
+                if change.new_actions:
+                    conn.execute(insert(actions), [_action_row(table.id, a) for a in change.new_actions])
+                record_result(conn, table.id, change.result)
+        except (_ChangedMeanwhile, IntegrityError):
+            return False
+        return True
 
     def _write(self, cursor: Any, change: Change) -> bool:
         table = change.table
@@ -355,6 +366,10 @@ class _Compiled:
         return self.sql, [self._values(row) for row in rows]
 
 
+class _ChangedMeanwhile(Exception):
+    """Another change of the table came first: roll back."""
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -378,6 +393,7 @@ def _table_row(table: Table) -> dict[str, Any]:
         "absent_bot": table.absent_bot,
         "created": table.created,
         "updated": table.updated,
+        "rated": table.rated,
     }
 
 
@@ -391,6 +407,7 @@ def _seat_row(table_id: str, seat: Seat) -> dict[str, Any]:
         "token_hash": seat.token_hash,
         "away": seat.away,
         "back": seat.back,
+        "player_id": seat.player_id,
     }
 
 
@@ -412,6 +429,7 @@ def _seat(row: Any) -> Seat:
         token_hash=row["token_hash"],
         away=bool(row["away"]),
         back=bool(row["back"]),
+        player_id=row["player_id"],
     )
 
 
@@ -431,4 +449,5 @@ def _table(row: Any, seat_list: Iterable[Seat]) -> Table:
         absent_bot=row["absent_bot"],
         created=_utc(row["created"]),
         updated=_utc(row["updated"]),
+        rated=bool(row["rated"]),
     )

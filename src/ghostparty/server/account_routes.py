@@ -1,0 +1,227 @@
+"""The HTTP endpoints of accounts, profiles and leaderboards (docs/PROTOCOL.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ghostparty.server.accounts import SESSION_DAYS, Accounts
+from ghostparty.server.accounts_store import Player, Profile
+from ghostparty.server.bodies import json_body
+from ghostparty.server.codec import time_text
+from ghostparty.server.errors import ServiceError
+from ghostparty.server.ratings import provisional, shown
+from ghostparty.server.schemas import Credentials, HeldSeats, NewPassword, Password
+
+COOKIE = "gp_session"
+CSRF_HEADER = "x-csrf-token"
+
+
+def accounts_of(request: Request) -> Accounts:
+    accounts: Accounts | None = getattr(request.app.state, "accounts", None)
+    if accounts is None:
+        raise ServiceError("no_accounts", "this server keeps no accounts (it has no database)", 501)
+    return accounts
+
+
+async def current(request: Request, *, changing: bool) -> tuple[Player, str] | None:
+    """The logged-in player and their session token, or ``None`` for a guest.
+
+    A request that changes something (``changing``) and relies on the session must carry
+    the session's CSRF token in the ``X-CSRF-Token`` header: ``csrf`` (403) if not.
+    """
+    token = request.cookies.get(COOKIE)
+    if not token or getattr(request.app.state, "accounts", None) is None:
+        return None
+    accounts = accounts_of(request)
+    player = await accounts.session(token)
+    if player is None:
+        return None
+    if changing and not accounts.csrf_ok(token, request.headers.get(CSRF_HEADER)):
+        raise ServiceError("csrf", "this request needs the page's X-CSRF-Token header (reload the page)", 403)
+    return player, token
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _player_json(player: Player) -> dict[str, Any]:
+    return {"name": player.name, "created": time_text(player.created)}
+
+
+def _signed_in(request: Request, player: Player, token: str, status: int = 200) -> Response:
+    response = JSONResponse(
+        {"player": _player_json(player), "csrf": accounts_of(request).csrf(token)}, status_code=status
+    )
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=SESSION_DAYS * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+def _signed_out() -> Response:
+    response = JSONResponse({"player": None})
+    response.delete_cookie(COOKIE, httponly=True, samesite="lax")
+    return response
+
+
+async def account(request: Request) -> Response:
+    found = await current(request, changing=False)
+    if found is None:
+        return JSONResponse({"player": None})
+    player, token = found
+    return JSONResponse({"player": _player_json(player), "csrf": accounts_of(request).csrf(token)})
+
+
+async def register(request: Request) -> Response:
+    accounts = accounts_of(request)
+    body = await json_body(request, Credentials)
+    player, token = await accounts.register(body.name, body.password, _address(request))
+    await accounts.link(player, [(s.table, s.seat, s.token) for s in body.seats])
+    return _signed_in(request, player, token, 201)
+
+
+async def login(request: Request) -> Response:
+    accounts = accounts_of(request)
+    body = await json_body(request, Credentials)
+    player, token = await accounts.login(body.name, body.password, _address(request))
+    await accounts.link(player, [(s.table, s.seat, s.token) for s in body.seats])
+    return _signed_in(request, player, token)
+
+
+async def logout(request: Request) -> Response:
+    found = await current(request, changing=True)
+    if found is not None:
+        await accounts_of(request).logout(found[1])
+    return _signed_out()
+
+
+async def change_password(request: Request) -> Response:
+    player, _token = await _required(request)
+    body = await json_body(request, NewPassword)
+    token = await accounts_of(request).change_password(player, body.old, body.new)
+    return _signed_in(request, player, token)
+
+
+async def delete_account(request: Request) -> Response:
+    player, _token = await _required(request)
+    body = await json_body(request, Password)
+    await accounts_of(request).delete(player, body.password)
+    return _signed_out()
+
+
+async def link_seats(request: Request) -> Response:
+    player, _token = await _required(request)
+    body = await json_body(request, HeldSeats)
+    linked = await accounts_of(request).link(player, [(s.table, s.seat, s.token) for s in body.seats])
+    return JSONResponse({"linked": [{"table": table, "seat": seat} for table, seat in linked]})
+
+
+async def _required(request: Request) -> tuple[Player, str]:
+    found = await current(request, changing=True)
+    if found is None:
+        raise ServiceError("login_required", "log in first", 401)
+    return found
+
+
+async def player_profile(request: Request) -> Response:
+    found = await current(request, changing=False)
+    profile = await accounts_of(request).profile(request.path_params["name"], found[0] if found else None)
+    own = found is not None and found[0].id == profile.player.id
+    return JSONResponse(profile_json(profile, own=own))
+
+
+def profile_json(profile: Profile, *, own: bool) -> dict[str, Any]:
+    player = profile.player
+    data: dict[str, Any] = {
+        "name": player.name,
+        "kind": player.kind,
+        "created": time_text(player.created),
+        "ratings": {
+            stats.rules: {
+                "rating": shown(stats.rating.mu),
+                "provisional": player.kind == "user" and provisional(stats.rating.sigma),
+                "games": stats.games,
+                "rated_games": stats.rated_games,
+                "wins": stats.wins,
+                "mean_points": stats.mean_points,
+                "history": [
+                    {"table": table, "ended": time_text(ended), "rating": shown(rating.mu)}
+                    for table, ended, rating in stats.history
+                ],
+            }
+            for stats in profile.stats
+        },
+        "games": [
+            {
+                "table": game["table_id"],
+                "rules": game["rules"],
+                "ended": time_text(game["ended"]),
+                "seat": game["seat"],
+                "points": game["points"],
+                "place": game["place"],
+                "players": game["players"],
+                "won": bool(game["won"]),
+                "rated": bool(game["rated"]),
+                "rating_change": (
+                    shown(game["mu_after"]) - shown(game["mu_before"]) if game["mu_after"] is not None else None
+                ),
+            }
+            for game in profile.games
+        ],
+    }
+    if own:
+        data["tables"] = [
+            {"id": table, "rules": rules, "status": status, "seat": seat} for table, rules, status, seat in profile.tables
+        ]
+    return data
+
+
+async def leaderboard(request: Request) -> Response:
+    rules = request.path_params["rules"]
+    if rules not in ("hugo", "midnight-party"):
+        raise ServiceError("unknown_rules", f"no rules {rules!r}: expected 'hugo' or 'midnight-party'", 404)
+    try:
+        limit = min(max(int(request.query_params.get("limit", "50")), 1), 200)
+    except ValueError:
+        raise ServiceError("bad_request", "limit must be a whole number, 1 to 200") from None
+    found = await current(request, changing=False)
+    rows = await accounts_of(request).leaderboard(rules)
+    listed = []
+    you = None
+    for rank, (player_id, name, kind, rating, games) in enumerate(rows, start=1):
+        row = {
+            "rank": rank,
+            "name": name,
+            "kind": kind,
+            "rating": shown(rating.mu),
+            "games": games,
+            "provisional": kind == "user" and provisional(rating.sigma),
+        }
+        if rank <= limit:
+            listed.append(row)
+        if found is not None and found[0].id == player_id:
+            you = row
+    return JSONResponse({"rules": rules, "min_games": accounts_of(request).min_games, "rows": listed, "you": you})
+
+
+routes = [
+    Route("/api/account", account, methods=["GET"]),
+    Route("/api/account/register", register, methods=["POST"]),
+    Route("/api/account/login", login, methods=["POST"]),
+    Route("/api/account/logout", logout, methods=["POST"]),
+    Route("/api/account/password", change_password, methods=["POST"]),
+    Route("/api/account/delete", delete_account, methods=["POST"]),
+    Route("/api/account/seats", link_seats, methods=["POST"]),
+    Route("/api/players/{name}", player_profile, methods=["GET"]),
+    Route("/api/leaderboard/{rules}", leaderboard, methods=["GET"]),
+]

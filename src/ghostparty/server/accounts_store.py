@@ -1,0 +1,195 @@
+"""Players and their sessions in the database (the same engine as the games')."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ghostparty.server.db import players, ratings, results, seats, sessions, tables
+from ghostparty.server.ratings import NEW, Rating, bot_player_name
+from ghostparty.server.standings import RuleStats, leaderboard_rows, recent_games, rule_stats
+
+#: The rule sets a new account gets a rating row for.
+RULE_SETS = ("hugo", "midnight-party")
+#: What a deleted account's seats are called from then on.
+FORMER_PLAYER = "former player"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: int
+    name: str
+    kind: str  # "user" or "bot"
+    password_hash: str | None
+    created: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    player: Player
+    stats: list[RuleStats]
+    games: list[dict[str, Any]]
+    #: The player's open and running tables: (table id, rules, status, seat).
+    tables: list[tuple[str, str, str, int]]
+
+
+class SqlAccounts:
+    """Accounts on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
+
+    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any] | None = None) -> None:
+        self.engine = engine
+        self._writing = writing if writing is not None else threading.Lock()
+
+    # -- players --------------------------------------------------------------------------
+
+    def create_player(self, name: str, key: str, password_hash: str, created: datetime) -> Player | None:
+        """A new account; ``None`` if an account of that key exists."""
+        try:
+            with self._writing, self.engine.begin() as conn:
+                inserted = conn.execute(
+                    insert(players).values(
+                        name=name, name_key=key, kind="user", password_hash=password_hash, created=created
+                    )
+                ).inserted_primary_key
+                assert inserted is not None
+                player_id = int(inserted[0])
+                conn.execute(
+                    insert(ratings),
+                    [
+                        {"player_id": player_id, "rules": rules, "mu": NEW.mu, "sigma": NEW.sigma, "games": 0}
+                        for rules in RULE_SETS
+                    ],
+                )
+        except IntegrityError:
+            return None
+        return Player(player_id, name, "user", password_hash, created)
+
+    def bot_player(self, level: str, created: datetime) -> int:
+        """The id of the player a bot level is, made on first use."""
+        name = bot_player_name(level)
+        key = f"bot:{level}"  # no account's key has a ':'
+        with self.engine.connect() as conn:
+            found = conn.execute(select(players.c.id).where(players.c.name_key == key)).scalar()
+        if found is not None:
+            return int(found)
+        with contextlib.suppress(IntegrityError), self._writing, self.engine.begin() as conn:
+            conn.execute(insert(players).values(name=name, name_key=key, kind="bot", created=created))
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(players.c.id).where(players.c.name_key == key)).scalar_one())
+
+    def player_by_key(self, key: str) -> Player | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(players).where(players.c.name_key == key)).first()
+        return _player(row) if row is not None else None
+
+    def set_password(self, player_id: int, password_hash: str) -> None:
+        with self._writing, self.engine.begin() as conn:
+            conn.execute(update(players).where(players.c.id == player_id).values(password_hash=password_hash))
+
+    def delete_player(self, player_id: int) -> list[str]:
+        """Delete the account; its seats stay, called :data:`FORMER_PLAYER`, and its results
+        stay without it. Returns the ids of the tables whose seats changed."""
+        with self._writing, self.engine.begin() as conn:
+            changed = [
+                row.table_id
+                for row in conn.execute(select(seats.c.table_id).where(seats.c.player_id == player_id).distinct())
+            ]
+            conn.execute(
+                update(seats).where(seats.c.player_id == player_id).values(player_id=None, name=FORMER_PLAYER)
+            )
+            conn.execute(delete(sessions).where(sessions.c.player_id == player_id))
+            conn.execute(delete(ratings).where(ratings.c.player_id == player_id))
+            conn.execute(update(results).where(results.c.player_id == player_id).values(player_id=None))
+            conn.execute(delete(players).where(players.c.id == player_id))
+        return changed
+
+    # -- sessions -------------------------------------------------------------------------
+
+    def create_session(self, session_hash: str, player_id: int, created: datetime, expires: datetime) -> None:
+        with self._writing, self.engine.begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.expires < created))
+            conn.execute(
+                insert(sessions).values(id=session_hash, player_id=player_id, created=created, expires=expires)
+            )
+
+    def session_player(self, session_hash: str, now: datetime) -> Player | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(players)
+                .join(sessions, sessions.c.player_id == players.c.id)
+                .where(sessions.c.id == session_hash, sessions.c.expires > now)
+            ).first()
+        return _player(row) if row is not None else None
+
+    def end_session(self, session_hash: str) -> None:
+        with self._writing, self.engine.begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.id == session_hash))
+
+    def end_sessions(self, player_id: int) -> None:
+        with self._writing, self.engine.begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.player_id == player_id))
+
+    # -- seats ----------------------------------------------------------------------------
+
+    def link_seats(self, player: Player, held: Sequence[tuple[str, int, str]]) -> list[tuple[str, int]]:
+        """Make the guest seats held (table id, seat, token hash) the player's: only seats
+        of open or running tables whose token matches and that no account holds yet."""
+        linked = []
+        with self._writing, self.engine.begin() as conn:
+            for table_id, seat, token_hash in held:
+                done = conn.execute(
+                    update(seats)
+                    .where(
+                        seats.c.table_id == table_id,
+                        seats.c.seat == seat,
+                        seats.c.kind == "human",
+                        seats.c.token_hash == token_hash,
+                        seats.c.player_id.is_(None),
+                        seats.c.table_id.in_(select(tables.c.id).where(tables.c.status.in_(["open", "playing"]))),
+                    )
+                    .values(player_id=player.id, name=player.name)
+                )
+                if done.rowcount == 1:
+                    linked.append((table_id, seat))
+        return linked
+
+    # -- reading --------------------------------------------------------------------------
+
+    def profile(self, key: str, *, own: bool) -> Profile | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(players).where(players.c.name_key == key)).first()
+            if row is None:
+                return None
+            player = _player(row)
+            stats = rule_stats(conn, player.id, player.kind, player.name)
+            games = recent_games(conn, player.id)
+            running: list[tuple[str, str, str, int]] = []
+            if own:
+                running = [
+                    (r.id, r.rules, r.status, r.seat)
+                    for r in conn.execute(
+                        select(tables.c.id, tables.c.rules, tables.c.status, seats.c.seat)
+                        .join(seats, seats.c.table_id == tables.c.id)
+                        .where(seats.c.player_id == player.id, tables.c.status.in_(["open", "playing"]))
+                        .order_by(tables.c.updated.desc())
+                        .limit(50)
+                    )
+                ]
+        return Profile(player, stats, games, running)
+
+    def leaderboard(self, rules: str, min_games: int) -> list[tuple[int, str, str, Rating, int]]:
+        with self.engine.connect() as conn:
+            return leaderboard_rows(conn, rules, min_games)
+
+
+def _player(row: Any) -> Player:
+    from ghostparty.server.store import _utc
+
+    return Player(row.id, row.name, row.kind, row.password_hash, _utc(row.created))

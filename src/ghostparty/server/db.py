@@ -1,0 +1,168 @@
+"""The database's tables (SQLAlchemy Core) and the migrations that bring a database to them.
+
+The schema is what :data:`metadata` says; :func:`migrate` brings any database to it with
+Alembic (``ghostparty/server/migrations``): a new database is built by the migrations from
+the first, and a database made by a release from before Alembic (tables made by
+``create_all``, no ``alembic_version``) is stamped as the first revision, then upgraded.
+``tests/server/test_migrations.py`` checks that the migrations build exactly
+:data:`metadata` and that a database of the first release opens with its games.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    false,
+    inspect,
+)
+from sqlalchemy import Table as SqlTable
+
+metadata = MetaData()
+
+tables = SqlTable(
+    "gp_tables",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("rules", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(8), nullable=False, index=True),
+    Column("version", Integer, nullable=False),
+    Column("first_player", Integer),
+    Column("to_move", Integer),
+    Column("winners", JSON, nullable=False),
+    Column("turn_seconds", Integer),
+    Column("absent_bot", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False, index=True),
+    # 0002: whether the game's result changes its players' ratings
+    Column("rated", Boolean, nullable=False, server_default=false()),
+)
+
+seats = SqlTable(
+    "gp_seats",
+    metadata,
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(64)),
+    Column("name", String(64)),
+    Column("token_hash", String(64)),
+    Column("away", Boolean, nullable=False),
+    Column("back", Boolean, nullable=False),
+    # 0002: the registered player (or rated bot level) in the seat; no foreign key, so
+    # that SQLite can add the column in place (an account's deletion clears it)
+    Column("player_id", Integer, index=True),
+)
+
+actions = SqlTable(
+    "gp_actions",
+    metadata,
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(200), nullable=False),
+)
+
+# -- 0002: players, sessions, ratings, results ---------------------------------------------
+
+players = SqlTable(
+    "gp_players",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(32), nullable=False),
+    #: The name's look-alike key (:func:`ghostparty.server.names.name_key`): unique, so
+    #: names that differ only in case or in look-alike letters can't both exist.
+    Column("name_key", String(40), nullable=False, unique=True),
+    Column("kind", String(8), nullable=False),  # "user" or "bot"
+    #: Argon2id (PHC string); ``None`` for bots.
+    Column("password_hash", String(200)),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+sessions = SqlTable(
+    "gp_sessions",
+    metadata,
+    #: SHA-256 of the session cookie's secret, hex: a leaked table grants no session.
+    Column("id", String(64), primary_key=True),
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False, index=True),
+)
+
+ratings = SqlTable(
+    "gp_ratings",
+    metadata,
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), primary_key=True),
+    Column("rules", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+)
+
+results = SqlTable(
+    "gp_results",
+    metadata,
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="SET NULL")),
+    Column("rules", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("points", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    #: The seat's rating before and after the game (rated games of registered players).
+    Column("mu_before", Float),
+    Column("sigma_before", Float),
+    Column("mu_after", Float),
+    Column("sigma_after", Float),
+    Column("ended", DateTime(timezone=True), nullable=False),
+    Index("ix_gp_results_player_ended", "player_id", "ended"),
+)
+
+#: The revision that :data:`metadata` describes (the newest migration).
+HEAD = "0002"
+#: The revision of databases made before migrations (``create_all`` of the first release).
+FIRST = "0001"
+
+
+def migrate(connection: Connection) -> None:
+    """Bring the database on ``connection`` (in a transaction) up to :data:`HEAD`."""
+    from alembic import command
+
+    config = _config(connection)
+    names = set(inspect(connection).get_table_names())
+    if "alembic_version" not in names and "gp_tables" in names:
+        command.stamp(config, FIRST)  # made by the first release's create_all
+    command.upgrade(config, "head")
+
+
+def revision(connection: Connection) -> str | None:
+    """The database's revision (``None`` before any migration)."""
+    from alembic.runtime.migration import MigrationContext
+
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+def _config(connection: Connection) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(files("ghostparty.server") / "migrations"))
+    config.attributes["connection"] = connection
+    return config
