@@ -9,6 +9,7 @@ from ghostparty.cli.analyze import analyze
 from ghostparty.cli.bench import bench
 from ghostparty.cli.loadtest import loadtest
 from ghostparty.cli.play import play
+from ghostparty.cli.ratings import ratings
 from ghostparty.cli.replay import replay
 from ghostparty.cli.scenario import scenario
 from ghostparty.cli.serve import serve
@@ -31,6 +32,7 @@ def cli() -> None:
     ghostparty tournament            bots against bots, with win rates and intervals
     ghostparty analyze               capture odds, heat-maps, the odds of each move
     ghostparty loadtest              concurrent games over WebSockets: actions/s, round trips
+    ghostparty ratings               the bot levels' ratings, measured in rated bot games
     """
 
 
@@ -42,6 +44,7 @@ cli.add_command(bench)
 cli.add_command(tournament)
 cli.add_command(analyze)
 cli.add_command(loadtest)
+cli.add_command(ratings)
 
 
 def main() -> None:
