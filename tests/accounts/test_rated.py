@@ -107,3 +107,29 @@ def test_a_rated_game_against_a_bot_moves_the_rating_and_shows_on_the_profile_an
         other.post("/api/account/login", json={"name": "ann", "password": PASSWORD})
         assert other.get("/api/players/ann").json()["games"][0]["table"] == table_id
     assert client.get("/api/leaderboard/midnight-party").json()["rows"] == []
+
+
+def test_a_player_who_leaves_a_rated_game_is_rated_on_the_result_the_bot_plays_out(client: TestClient) -> None:
+    csrf = register(client, "ann")
+    table_id = rated_table(client, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    token = client.post(f"/api/tables/{table_id}/join", json={"seat": 0}, headers={"X-CSRF-Token": csrf}).json()[
+        "token"
+    ]
+    client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
+    service = client.app.state.service  # type: ignore[attr-defined]
+    portal = client.portal  # type: ignore[attr-defined]
+
+    async def leave() -> None:
+        async with service.core.tables.lock(table_id):
+            live = await service.core.tables.get(table_id)
+            await service.play.set_away(live, 0, away=True)
+
+    portal.call(leave)  # ran out of time, or closed the page: the absent bot plays on
+    for _ in range(200):
+        portal.call(service.idle)
+        if client.get(f"/api/tables/{table_id}").json()["table"]["status"] == "over":
+            break
+    final = client.get(f"/api/tables/{table_id}").json()
+    assert final["table"]["status"] == "over" and final["table"]["seats"][0]["player"] == "ann"
+    hugo = client.get("/api/players/ann").json()["ratings"]["hugo"]
+    assert hugo["rated_games"] == 1 and hugo["rating"] != 1500
