@@ -7,6 +7,7 @@ from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 
 from ghostparty.server.db import players, sessions
+
 from .helpers import PASSWORD, error, make_client, register
 
 
@@ -130,7 +131,9 @@ def test_a_new_password_ends_every_other_session(client: TestClient, db_url: str
     with make_client(db_url) as laptop:
         assert laptop.post("/api/account/login", json={"name": "ann", "password": PASSWORD}).status_code == 200
         wrong = client.post(
-            "/api/account/password", json={"old": "not it at all", "new": "a new long one"}, headers={"X-CSRF-Token": csrf}
+            "/api/account/password",
+            json={"old": "not it at all", "new": "a new long one"},
+            headers={"X-CSRF-Token": csrf},
         )
         assert wrong.status_code == 401
         changed = client.post(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ghostparty.server.calibrate import calibrate, lineup_of
-from ghostparty.server.ratings import MU, BOT_LEVELS, bot_anchors, shown
+from ghostparty.server.ratings import BOT_LEVELS, MU, bot_anchors, shown
 
 
 def test_lineups_seat_two_to_four_distinct_levels() -> None:

@@ -78,7 +78,7 @@ def test_places_follow_the_points_fewest_first_with_ties_shared() -> None:
 def test_the_shown_number_and_provisional() -> None:
     assert shown(25) == 1500
     assert shown(25 + 25 / 6) == 1700  # a beta above: 200 points
-    assert SCALE == pytest.approx(48)
+    assert pytest.approx(48) == SCALE
     assert provisional(NEW.sigma) and not provisional(4.0)
 
 

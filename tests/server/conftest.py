@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from ghostparty.server.memory_store import MemoryStore
 from ghostparty.server.db import metadata
+from ghostparty.server.memory_store import MemoryStore
 from ghostparty.server.store import SqlStore, Store, database_url
 
 POSTGRES = os.environ.get("GHOSTPARTY_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")

@@ -35,9 +35,7 @@ def rated_table(store: SqlStore, table_id: str = "t1") -> tuple[Table, list[int]
 
 def the_end(table: Table, ids: list[int]) -> Change:
     over = replace(table, status=OVER, version=table.version + 1, to_move=None, winners=(1,), updated=WHEN)
-    result = GameResult(
-        "hugo", True, (SeatResult(0, ids[0], 20, 2, False), SeatResult(1, ids[1], 4, 1, True)), WHEN
-    )
+    result = GameResult("hugo", True, (SeatResult(0, ids[0], 20, 2, False), SeatResult(1, ids[1], 4, 1, True)), WHEN)
     return Change(over, table.version, (ActionRow(0, 0, {"roll": 3}),), False, result)
 
 
@@ -108,7 +106,17 @@ def test_a_failure_while_rating_leaves_nothing_half_done_and_the_retry_rates_onc
 
 def test_ends_in_a_batch_with_other_games_actions_each_stand_alone(store: SqlStore) -> None:
     table, ids = rated_table(store)
-    other = Table("t2", "hugo", 2, (Seat(0, "bot", bot="random"), Seat(1, "bot", bot="random")), seed=2, status=PLAYING, version=1, first_player=0, to_move=0)
+    other = Table(
+        "t2",
+        "hugo",
+        2,
+        (Seat(0, "bot", bot="random"), Seat(1, "bot", bot="random")),
+        seed=2,
+        status=PLAYING,
+        version=1,
+        first_player=0,
+        to_move=0,
+    )
     assert store.create(other)
     step = Change(replace(other, version=2), 1, (ActionRow(0, 0, {"roll": 2}),), False)
     stale = Change(replace(other, version=3), 1, (ActionRow(1, 1, {"roll": 2}),), False)

@@ -48,7 +48,9 @@ def ratings(rules: str, games: int, seed: int, jobs: int, write: bool) -> None:
     for column in ("level", "rating", "mu", "sigma", "games"):
         table.add_column(column, justify="left" if column == "level" else "right")
     for level, rating in sorted(result.ratings.items(), key=lambda item: -item[1].mu):
-        table.add_row(level, str(shown(rating.mu)), f"{rating.mu:.2f}", f"{rating.sigma:.2f}", str(result.played[level]))
+        table.add_row(
+            level, str(shown(rating.mu)), f"{rating.mu:.2f}", f"{rating.sigma:.2f}", str(result.played[level])
+        )
     console.print(table)
     console.print(f"{seconds:.0f} s on {jobs} processes (this process {time.process_time() - cpu:.1f} s of CPU)")
     if write:
@@ -62,6 +64,8 @@ def ratings(rules: str, games: int, seed: int, jobs: int, write: bool) -> None:
             "Anchored ratings of the bot levels, measured by `ghostparty ratings --rules RULES --games N "
             "--seed S --write` (the games of each rule set are under 'commands')."
         )
-        data.setdefault("commands", {})[rules] = f"ghostparty ratings --rules {rules} --games {games} --seed {seed} --write"
+        data.setdefault("commands", {})[rules] = (
+            f"ghostparty ratings --rules {rules} --games {games} --seed {seed} --write"
+        )
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         console.print(f"saved to {path}")

@@ -101,9 +101,7 @@ class SqlAccounts:
                 row.table_id
                 for row in conn.execute(select(seats.c.table_id).where(seats.c.player_id == player_id).distinct())
             ]
-            conn.execute(
-                update(seats).where(seats.c.player_id == player_id).values(player_id=None, name=FORMER_PLAYER)
-            )
+            conn.execute(update(seats).where(seats.c.player_id == player_id).values(player_id=None, name=FORMER_PLAYER))
             conn.execute(delete(sessions).where(sessions.c.player_id == player_id))
             conn.execute(delete(ratings).where(ratings.c.player_id == player_id))
             conn.execute(update(results).where(results.c.player_id == player_id).values(player_id=None))

@@ -46,9 +46,7 @@ def check_name(name: object) -> str:
     if not MIN_NAME <= len(name) <= MAX_NAME:
         raise ServiceError("bad_name", f"a name has {MIN_NAME} to {MAX_NAME} characters, not {len(name)}")
     if not _SHAPE.fullmatch(name):
-        raise ServiceError(
-            "bad_name", "a name starts with a letter and has only letters a–z, digits, '_' and '-'"
-        )
+        raise ServiceError("bad_name", "a name starts with a letter and has only letters a–z, digits, '_' and '-'")
     key = name_key(name)
     if key in {name_key(word) for word in RESERVED}:
         raise ServiceError("bad_name", f"{name!r} is reserved")

@@ -42,7 +42,9 @@ def record_result(conn: Connection, table_id: str, result: GameResult) -> None:
         stored = {row.player_id: Rating(row.mu, row.sigma) for row in locked}
         for player_id in people:
             if player_id not in stored:  # registered before the rule set's row existed
-                conn.execute(insert(ratings).values(player_id=player_id, rules=result.rules, mu=NEW.mu, sigma=NEW.sigma, games=0))
+                conn.execute(
+                    insert(ratings).values(player_id=player_id, rules=result.rules, mu=NEW.mu, sigma=NEW.sigma, games=0)
+                )
                 stored[player_id] = NEW
         entries = []
         for seat in result.seats:
@@ -168,4 +170,3 @@ def leaderboard_rows(conn: Connection, rules: str, min_games: int) -> list[tuple
 
 def _float(value: object) -> float | None:
     return None if value is None else round(float(value), 2)  # type: ignore[arg-type]
-

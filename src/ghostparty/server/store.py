@@ -257,9 +257,7 @@ class SqlStore:
                         values = _seat_row(table.id, seat)
                         del values["table_id"], values["seat"]
                         conn.execute(
-                            update(seats)
-                            .where(seats.c.table_id == table.id, seats.c.seat == seat.seat)
-                            .values(values)
+                            update(seats).where(seats.c.table_id == table.id, seats.c.seat == seat.seat).values(values)
                         )
                 if change.new_actions:
                     conn.execute(insert(actions), [_action_row(table.id, a) for a in change.new_actions])

@@ -29,9 +29,7 @@ def upgrade() -> None:
     op.create_table(
         "gp_sessions",
         sa.Column("id", sa.String(64), primary_key=True),
-        sa.Column(
-            "player_id", sa.Integer, sa.ForeignKey("gp_players.id", ondelete="CASCADE"), nullable=False
-        ),
+        sa.Column("player_id", sa.Integer, sa.ForeignKey("gp_players.id", ondelete="CASCADE"), nullable=False),
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
         sa.Column("expires", sa.DateTime(timezone=True), nullable=False),
     )
