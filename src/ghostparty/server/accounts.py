@@ -28,7 +28,7 @@ from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.lobby import hash_token
 from ghostparty.server.model import now
 from ghostparty.server.names import check_name, name_key
-from ghostparty.server.ratings import LEADERBOARD_GAMES, Rating
+from ghostparty.server.ratings import LEADERBOARD_GAMES, Rating, shown
 from ghostparty.server.throttle import PER_ACCOUNT, PER_ADDRESS, MemoryThrottle, Throttle
 
 P = ParamSpec("P")
@@ -158,6 +158,10 @@ class Accounts:
     async def bot_player(self, level: str) -> int:
         """The player id of a bot level (for a rated table's bot seats)."""
         return await self._call(self.store.bot_player, level, self.clock())
+
+    async def shown_rating(self, player_id: int, rules: str) -> int:
+        """A registered player's rating in ``rules`` as shown (for the rated queue)."""
+        return shown((await self._call(self.store.rating, player_id, rules)).mu)
 
     async def leaderboard(self, rules: str) -> list[tuple[int, str, str, Rating, int]]:
         """(player id, name, kind, rating, rated games) of the ranked players, best first."""

@@ -108,6 +108,14 @@ class SqlAccounts:
             conn.execute(delete(players).where(players.c.id == player_id))
         return changed
 
+    def rating(self, player_id: int, rules: str) -> Rating:
+        """A registered player's rating in ``rules`` (a new player's if none is kept)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(ratings.c.mu, ratings.c.sigma).where(ratings.c.player_id == player_id, ratings.c.rules == rules)
+            ).first()
+        return Rating(row.mu, row.sigma) if row is not None else NEW
+
     # -- sessions -------------------------------------------------------------------------
 
     def create_session(self, session_hash: str, player_id: int, created: datetime, expires: datetime) -> None:

@@ -135,8 +135,31 @@ results = SqlTable(
     Index("ix_gp_results_player_ended", "player_id", "ended"),
 )
 
+# -- 0003: the quick-match queue ----------------------------------------------------------
+
+queue = SqlTable(
+    "gp_queue",
+    metadata,
+    #: SHA-256 of the waiting page's ticket, hex.
+    Column("id", String(64), primary_key=True),
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), index=True),
+    Column("name", String(64), nullable=False),
+    Column("rules", String(32), nullable=False),
+    Column("players", Integer),  # None: any number, 2 to 4
+    Column("rated", Boolean, nullable=False),
+    Column("bots_after", Integer),  # seconds; None: never
+    Column("rating", Integer),
+    Column("joined", DateTime(timezone=True), nullable=False),
+    #: When the waiting page last asked: a page closed stops asking, and leaves the queue.
+    Column("seen", DateTime(timezone=True), nullable=False, index=True),
+    #: Once seated: the table, the seat and its token (handed to the page that asks).
+    Column("table_id", String(16)),
+    Column("seat", Integer),
+    Column("token", String(64)),
+)
+
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0002"
+HEAD = "0003"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

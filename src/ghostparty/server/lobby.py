@@ -132,6 +132,25 @@ class Lobby:
                 table_seats.append(Seat(i, "human"))
             else:
                 raise ServiceError("bad_request", f"seat {i}: kind must be 'human' or 'bot', not {spec.kind!r}")
+        live = await self._insert(
+            rules, tuple(table_seats), first_player, turn_seconds=turn_seconds, absent_bot=absent_bot, rated=rated
+        )
+        if not live.table.humans:
+            async with self.core.tables.lock(live.table.id):
+                await self._start(live)
+        return await self.core.view(live.table)
+
+    async def _insert(
+        self,
+        rules: str,
+        seats: tuple[Seat, ...],
+        first_player: int | None,
+        *,
+        turn_seconds: int | None = None,
+        absent_bot: str = "greedy",
+        rated: bool = False,
+    ) -> LiveTable:
+        """Keep a new open table with a free id."""
         stamp = self.core.clock()
         tables = self.core.tables
         for _attempt in range(8):
@@ -139,7 +158,7 @@ class Lobby:
                 id=self._token(6),
                 rules=rules,
                 players=len(seats),
-                seats=tuple(table_seats),
+                seats=seats,
                 seed=self._randbits(62),
                 first_player=first_player,
                 turn_seconds=turn_seconds,
@@ -152,11 +171,47 @@ class Lobby:
                 break
         else:
             raise ServiceError("server_busy", "could not find a free table id; try again", 503)
-        live = tables.remember(LiveTable(table, None))
-        if not table.humans:
-            async with tables.lock(table.id):
-                await self._start(live)
-        return await self.core.view(live.table)
+        return tables.remember(LiveTable(table, None))
+
+    async def create_seated(
+        self,
+        rules: str,
+        people: Sequence[tuple[str, int | None]],
+        *,
+        bots: int,
+        bot_level: str,
+        rated: bool,
+        turn_seconds: int | None = None,
+    ) -> tuple[LiveTable, list[tuple[int, str]]]:
+        """An open table with ``people`` (name, player id) seated in a random order and
+        bots of ``bot_level`` in the other seats (quick-match); returns it and each
+        person's seat and token. :meth:`start_seated` starts it."""
+        players = len(people) + bots
+        order = list(range(players))
+        Random(self._randbits(62)).shuffle(order)
+        seats: list[Seat | None] = [None] * players
+        given = []
+        for (name, player_id), seat in zip(people, order, strict=False):
+            token = self._token(18)
+            seats[seat] = Seat(seat, "human", name=name, token_hash=hash_token(token), player_id=player_id)
+            given.append((seat, token))
+        for seat in order[len(people) :]:
+            if rated:
+                assert self.bot_player is not None
+                player = await self.bot_player(bot_level)
+                seats[seat] = Seat(seat, "bot", bot=bot_level, name=bot_player_name(bot_level), player_id=player)
+            else:
+                seats[seat] = Seat(seat, "bot", bot=bot_level, name=f"{bot_level.capitalize()} bot")
+        assert all(seat is not None for seat in seats)
+        live = await self._insert(
+            rules, tuple(s for s in seats if s is not None), None, rated=rated, turn_seconds=turn_seconds
+        )
+        return live, given
+
+    async def start_seated(self, live: LiveTable) -> None:
+        """Start a table made by :meth:`create_seated`."""
+        async with self.core.tables.lock(live.table.id):
+            await self._start(live)
 
     async def join(
         self, table_id: str, seat: int, name: str | None, player: tuple[int, str] | None = None

@@ -122,3 +122,21 @@ class Password(Model):
 
 class HeldSeats(Model):
     seats: Annotated[list[HeldSeat], Field(max_length=64)]
+
+
+# -- quick-match --------------------------------------------------------------------------
+
+
+class MatchRequest(Model):
+    rules: Literal["hugo", "midnight-party"]
+    #: ``None``: any number (2 to 4).
+    players: Annotated[int, Field(ge=2, le=8)] | None = None
+    rated: bool = False
+    #: Seconds to wait before bots fill the empty seats; ``None``: never.
+    bots_after: Annotated[int, Field(ge=0, le=3600)] | None = 60
+    #: A guest's name (a logged-in player plays under their account's).
+    name: Annotated[str, StringConstraints(max_length=200)] | None = None
+
+
+class MatchTicket(Model):
+    ticket: Annotated[str, StringConstraints(min_length=1, max_length=64)]

@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from ghostparty.server.accounts_store import SqlAccounts
 from ghostparty.server.db import actions, migrate, seats, tables
 from ghostparty.server.model import ActionRow, GameResult, Seat, Status, Table
+from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.standings import record_result
 
 # The statements of every action, built once (SQLAlchemy then only binds values).
@@ -192,6 +193,11 @@ class SqlStore:
         result: GameResult | None = None,
     ) -> bool:
         return self.save_many([Change(table, expected_version, tuple(new_actions), with_seats, result)])[0]
+
+    @property
+    def queue(self) -> SqlQueue:
+        """The quick-match queue, on this store's database."""
+        return SqlQueue(self.engine, self._writing)
 
     @property
     def accounts(self) -> SqlAccounts:

@@ -1,0 +1,53 @@
+"""The HTTP endpoints of quick-match (docs/PROTOCOL.md)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ghostparty.server.account_routes import current
+from ghostparty.server.bodies import json_body
+from ghostparty.server.errors import ServiceError
+from ghostparty.server.quickmatch import QuickMatch
+from ghostparty.server.schemas import MatchRequest, MatchTicket
+
+
+def quick_of(request: Request) -> QuickMatch:
+    quick: QuickMatch | None = getattr(request.app.state, "quick", None)
+    if quick is None:
+        raise ServiceError("no_accounts", "this server has no database: it can't keep a queue", 501)
+    return quick
+
+
+async def join_queue(request: Request) -> Response:
+    quick = quick_of(request)
+    body = await json_body(request, MatchRequest)
+    found = await current(request, changing=True)
+    player = (found[0].id, found[0].name) if found is not None else None
+    if player is None and body.name is None:
+        raise ServiceError("bad_name", "a guest needs a name to play (or log in)")
+    ticket = await quick.join(body.rules, body.players, body.rated, body.bots_after, player=player, name=body.name)
+    return JSONResponse({"ticket": ticket, **(await quick.look(ticket))}, status_code=201)
+
+
+async def look(request: Request) -> Response:
+    body = await json_body(request, MatchTicket)
+    return JSONResponse(await quick_of(request).look(body.ticket))
+
+
+async def leave_queue(request: Request) -> Response:
+    body = await json_body(request, MatchTicket)
+    return JSONResponse({"left": await quick_of(request).leave(body.ticket)})
+
+
+async def waiting(request: Request) -> Response:
+    return JSONResponse({"waiting": await quick_of(request).waiting()})
+
+
+routes = [
+    Route("/api/match", waiting, methods=["GET"]),
+    Route("/api/match", join_queue, methods=["POST"]),
+    Route("/api/match/look", look, methods=["POST"]),
+    Route("/api/match/leave", leave_queue, methods=["POST"]),
+]

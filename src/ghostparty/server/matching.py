@@ -1,0 +1,135 @@
+"""Quick-match: which waiting players make a table (pure; no store, no clock of its own).
+
+Everyone waiting asked for a rule set, a number of players (or any, meaning 2 to 4),
+rated or not, and how long they will wait before bots fill the empty seats (or never).
+:func:`propose` forms tables first come, first served: the longest-waiting player
+anchors a table and is joined by the next-longest-waiting compatible players — same
+rule set, same rated-ness, a number of players both accept, and for rated tables a
+rating within both players' ranges, which widen as they wait
+(:func:`rating_range`). "Any" prefers the largest table it can fill now. Once the anchor
+has waited its ``bots_after``, the table is formed with whoever is compatible and bots
+in the other seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+#: What "any number of players" means.
+ANY_SIZES = (4, 3, 2)
+#: A rated player's range of opponents' ratings: this many points either side at first …
+RANGE_START = 150
+#: … widened by this many points a second of waiting …
+RANGE_GROWTH = 10
+#: … up to this.
+RANGE_MAX = 800
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """One player in the queue."""
+
+    ticket: str
+    rules: str
+    players: int | None
+    rated: bool
+    bots_after: int | None
+    joined: datetime
+    player_id: int | None = None
+    #: The shown rating (rated queue only).
+    rating: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A table to form: who sits (longest waiting first) and how many bots join them."""
+
+    rules: str
+    rated: bool
+    members: tuple[Waiting, ...]
+    bots: int
+
+    @property
+    def size(self) -> int:
+        return len(self.members) + self.bots
+
+
+def waited(entry: Waiting, now: datetime) -> float:
+    return max((now - entry.joined).total_seconds(), 0.0)
+
+
+def rating_range(entry: Waiting, now: datetime) -> tuple[int, int] | None:
+    """The ratings ``entry`` accepts as opponents now (``None``: unrated, any)."""
+    if not entry.rated or entry.rating is None:
+        return None
+    width = min(RANGE_START + RANGE_GROWTH * waited(entry, now), RANGE_MAX)
+    return round(entry.rating - width), round(entry.rating + width)
+
+
+def _accepts(entry: Waiting, other: Waiting, now: datetime) -> bool:
+    limits = rating_range(entry, now)
+    return limits is None or other.rating is None or limits[0] <= other.rating <= limits[1]
+
+
+def _compatible(anchor: Waiting, other: Waiting, now: datetime) -> bool:
+    return (
+        other.rules == anchor.rules
+        and other.rated == anchor.rated
+        and (other.player_id is None or other.player_id != anchor.player_id)
+        and _accepts(anchor, other, now)
+        and _accepts(other, anchor, now)
+    )
+
+
+def _sizes(entry: Waiting) -> tuple[int, ...]:
+    return (entry.players,) if entry.players is not None else ANY_SIZES
+
+
+def propose(queue: Sequence[Waiting], now: datetime) -> list[Group]:
+    """The tables to form from ``queue`` now (each player in one at most)."""
+    waiting = sorted(queue, key=lambda e: (e.joined, e.ticket))
+    taken: set[str] = set()
+    groups = []
+    for anchor in waiting:
+        if anchor.ticket in taken:
+            continue
+        others = [e for e in waiting if e.ticket not in taken and e is not anchor and _compatible(anchor, e, now)]
+        group = _fill(anchor, others, now)
+        if group is not None:
+            groups.append(group)
+            taken.update(member.ticket for member in group.members)
+    return groups
+
+
+def _fill(anchor: Waiting, others: Sequence[Waiting], now: datetime) -> Group | None:
+    for size in _sizes(anchor):
+        members = [anchor]
+        for other in others:
+            if len(members) == size:
+                break
+            if size in _sizes(other) and all(_compatible(m, other, now) for m in members[1:]):
+                members.append(other)
+        if len(members) == size:
+            return Group(anchor.rules, anchor.rated, tuple(members), 0)
+    if anchor.bots_after is None or waited(anchor, now) < anchor.bots_after:
+        return None
+    # bots fill the seats nobody came for: as many people as will fit, the rest bots
+    size = _sizes(anchor)[0]
+    members = [anchor]
+    for other in others:
+        if len(members) == size:
+            break
+        if size in _sizes(other) and all(_compatible(m, other, now) for m in members[1:]):
+            members.append(other)
+    return Group(anchor.rules, anchor.rated, tuple(members), size - len(members))
+
+
+def counts(queue: Sequence[Waiting]) -> list[tuple[str, int | None, bool, int]]:
+    """How many wait per (rules, players, rated), for the lobby."""
+    found: dict[tuple[str, int | None, bool], int] = {}
+    for entry in queue:
+        key = (entry.rules, entry.players, entry.rated)
+        found[key] = found.get(key, 0) + 1
+    return sorted(((*key, n) for key, n in found.items()), key=lambda r: (r[0], r[1] or 0, r[2]))

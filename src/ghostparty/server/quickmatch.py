@@ -1,0 +1,195 @@
+"""Quick-match ("Play now"): players wait in a queue kept in the database, and tables
+are formed from it (:mod:`.matching`) and started.
+
+Forming runs on the instance keeping shard 0 (every second) and, for speed, on the
+instance where someone just joined; two instances forming at once can't seat a player
+twice, since seating claims every member's ticket in one transaction (a
+compare-and-set each: still waiting?) and gives up the table if any was taken first.
+A waiting page asks for its ticket every few seconds; a page that stopped asking for
+:data:`STALE` seconds has left the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any, ParamSpec, TypeVar
+
+from ghostparty.server.errors import ServiceError, StoreUnavailable
+from ghostparty.server.lobby import Lobby, clean_name
+from ghostparty.server.matching import Group, Waiting, counts, propose, rating_range, waited
+from ghostparty.server.model import CLOSED, now
+from ghostparty.server.queue_store import SqlQueue
+
+log = logging.getLogger("ghostparty.server")
+P = ParamSpec("P")
+R = TypeVar("R")
+
+#: Seconds after which a page that stopped asking has left the queue.
+STALE = 20.0
+#: Seconds a seated ticket is kept, for a page whose answer was lost to ask again.
+FORGET = 300.0
+#: The longest wait before bots one may ask for, in seconds.
+MAX_BOTS_AFTER = 3600
+#: The level of the bots that fill empty seats.
+FILL_BOT = "greedy"
+#: Strangers' tables are timed: seconds per decision (then the table's bot plays on).
+TURN_SECONDS = 60
+
+
+def ticket_hash(ticket: str) -> str:
+    return hashlib.sha256(ticket.encode()).hexdigest()
+
+
+class QuickMatch:
+    """The queue and the forming of its tables.
+
+    ``rating`` gives a registered player's shown rating in a rule set (for the rated
+    queue); ``clock`` the time (tests move it).
+    """
+
+    def __init__(
+        self,
+        queue: SqlQueue,
+        lobby: Lobby,
+        *,
+        rating: Callable[[int, str], Awaitable[int]],
+        clock: Callable[[], datetime] = now,
+    ) -> None:
+        self.queue = queue
+        self.lobby = lobby
+        self.rating = rating
+        self.clock = clock
+        self._forming = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+
+    def run(self, keeps: Callable[[], bool], every: float = 1.0) -> None:
+        """Form tables every ``every`` seconds while ``keeps()`` (this instance keeps
+        shard 0: one instance forms in the background, any may after a join)."""
+        self._task = asyncio.get_running_loop().create_task(self._loop(keeps, every))
+
+    async def _loop(self, keeps: Callable[[], bool], every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            if keeps():
+                try:
+                    await self.form()
+                except StoreUnavailable as error:
+                    log.warning("quick-match: the store is unavailable (%s)", error)
+                except Exception:
+                    log.exception("quick-match: forming tables failed")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def join(
+        self,
+        rules: str,
+        players: int | None,
+        rated: bool,
+        bots_after: int | None,
+        *,
+        player: tuple[int, str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Wait for a table; returns the ticket (a secret) the page asks with."""
+        if rules not in ("hugo", "midnight-party"):
+            raise ServiceError("bad_request", f"unknown rules {rules!r}: expected 'hugo' or 'midnight-party'")
+        if players is not None and not 2 <= players <= 8:
+            raise ServiceError("bad_request", f"players must be 2 to 8 or null for any, not {players}")
+        if bots_after is not None and not 0 <= bots_after <= MAX_BOTS_AFTER:
+            raise ServiceError("bad_request", f"bots_after must be 0 to {MAX_BOTS_AFTER} seconds or null (never)")
+        if rated and player is None:
+            raise ServiceError("login_required", "rated games are for registered players: log in to play rated", 403)
+        shown_name = player[1] if player is not None else clean_name(name or "")
+        rating = await self.rating(player[0], rules) if rated and player is not None else None
+        ticket = secrets.token_urlsafe(24)
+        entry = Waiting(
+            ticket_hash(ticket),
+            rules,
+            players,
+            rated,
+            bots_after,
+            self.clock(),
+            player[0] if player is not None else None,
+            rating,
+        )
+        await self._call(self.queue.add, entry.ticket, shown_name, entry)
+        await self.form()
+        return ticket
+
+    async def look(self, ticket: str) -> dict[str, Any]:
+        """Where a ticket stands: waiting (for how long, the ratings it accepts) or seated."""
+        found = await self._call(self.queue.look, ticket_hash(ticket), self.clock())
+        if found is None:
+            raise ServiceError("unknown_ticket", "no such ticket: it was seated long ago, or left the queue", 404)
+        if found.table_id is not None:
+            return {"status": "seated", "table": found.table_id, "seat": found.seat, "token": found.token}
+        now = self.clock()
+        limits = rating_range(found.waiting, now)
+        return {
+            "status": "waiting",
+            "waited": round(waited(found.waiting, now)),
+            "range": list(limits) if limits is not None else None,
+        }
+
+    async def leave(self, ticket: str) -> bool:
+        return await self._call(self.queue.leave, ticket_hash(ticket))
+
+    async def waiting(self) -> list[dict[str, Any]]:
+        """How many wait per setting, for the lobby."""
+        entries = await self._call(self.queue.all_waiting)
+        return [
+            {"rules": rules, "players": players, "rated": rated, "count": n}
+            for rules, players, rated, n in counts(entries)
+        ]
+
+    async def form(self) -> int:
+        """Form and start the tables the queue makes now; how many."""
+        async with self._forming:
+            now = self.clock()
+            tickets = await self._call(
+                self.queue.waiting, now - timedelta(seconds=STALE), now - timedelta(seconds=FORGET)
+            )
+            names = {t.waiting.ticket: t.name for t in tickets}
+            formed = 0
+            for group in propose([t.waiting for t in tickets], now):
+                try:
+                    formed += await self._seat(group, names)
+                except (ServiceError, StoreUnavailable) as error:
+                    log.warning("could not form a quick-match table: %s", error)
+            return formed
+
+    async def _seat(self, group: Group, names: dict[str, str]) -> int:
+        people = [(names[m.ticket], m.player_id) for m in group.members]
+        live, tokens = await self.lobby.create_seated(
+            group.rules, people, bots=group.bots, bot_level=FILL_BOT, rated=group.rated, turn_seconds=TURN_SECONDS
+        )
+        claims = {
+            m.ticket: (live.table.id, seat, token) for m, (seat, token) in zip(group.members, tokens, strict=True)
+        }
+        if not await self._call(self.queue.claim, claims):  # another instance seated one first: give it up
+            tables = self.lobby.core.tables
+            async with tables.lock(live.table.id):
+                table = live.table
+                await tables.save(live, replace(table, status=CLOSED, version=table.version + 1))
+            return 0
+        await self.lobby.start_seated(live)
+        return 1
+
+    async def _call(self, call: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await asyncio.to_thread(call, *args, **kwargs)
+        except ServiceError:
+            raise
+        except Exception as error:
+            raise StoreUnavailable(type(error).__name__) from error
