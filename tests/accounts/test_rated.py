@@ -72,7 +72,7 @@ def test_a_rated_game_against_a_bot_moves_the_rating_and_shows_on_the_profile_an
     seats = joined.json()["table"]["seats"]
     assert seats[0]["name"] == "ann" and seats[0]["player"] == "ann" and seats[1]["player"] == "random-bot"
     assert client.get("/api/players/ann").json()["tables"] == [
-        {"id": table_id, "rules": "hugo", "status": "open", "seat": 0}
+        {"id": table_id, "rules": "hugo", "status": "open", "seat": 0, "your_move": False}
     ]
     client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token}, headers=headers)
     final = play_to_the_end(client, table_id, {0: token})
@@ -133,3 +133,31 @@ def test_a_player_who_leaves_a_rated_game_is_rated_on_the_result_the_bot_plays_o
     assert final["table"]["status"] == "over" and final["table"]["seats"][0]["player"] == "ann"
     hugo = client.get("/api/players/ann").json()["ratings"]["hugo"]
     assert hugo["rated_games"] == 1 and hugo["rating"] != 1500
+
+
+def test_ones_own_profile_lists_the_tables_where_it_is_ones_move_first(client: TestClient, db_url: str) -> None:
+    from .helpers import make_client
+
+    csrf = register(client, "ann")
+    ids = []
+    with make_client(db_url) as bob:
+        for _ in range(2):
+            table = client.post(
+                "/api/tables",
+                json={
+                    "rules": "hugo",
+                    "seats": [{"kind": "human"}, {"kind": "human"}],
+                    "turn_seconds": 86400,
+                    "first_player": 0,
+                },
+            ).json()["table"]
+            ids.append(table["id"])
+            client.post(f"/api/tables/{table['id']}/join", json={"seat": 0}, headers={"X-CSRF-Token": csrf})
+            token = bob.post(f"/api/tables/{table['id']}/join", json={"seat": 1, "name": "Bob"}).json()["token"]
+        # the second table starts, with Ann to move; the first is still open
+        assert bob.post(f"/api/tables/{ids[1]}/start", json={"seat": 1, "token": token}).status_code == 200
+    tables = client.get("/api/players/ann").json()["tables"]
+    assert [(t["id"], t["status"], t["your_move"]) for t in tables] == [
+        (ids[1], "playing", True),
+        (ids[0], "open", False),
+    ]

@@ -181,8 +181,8 @@ def profile_json(profile: Profile, *, own: bool) -> dict[str, Any]:
     }
     if own:
         data["tables"] = [
-            {"id": table, "rules": rules, "status": status, "seat": seat}
-            for table, rules, status, seat in profile.tables
+            {"id": table, "rules": rules, "status": status, "seat": seat, "your_move": mine}
+            for table, rules, status, seat, mine in profile.tables
         ]
     return data
 

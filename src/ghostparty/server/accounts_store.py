@@ -36,8 +36,9 @@ class Profile:
     player: Player
     stats: list[RuleStats]
     games: list[dict[str, Any]]
-    #: The player's open and running tables: (table id, rules, status, seat).
-    tables: list[tuple[str, str, str, int]]
+    #: The player's open and running tables: (table id, rules, status, seat, your move),
+    #: the tables where it is their move first.
+    tables: list[tuple[str, str, str, int, bool]]
 
 
 class SqlAccounts:
@@ -176,18 +177,19 @@ class SqlAccounts:
             player = _player(row)
             stats = rule_stats(conn, player.id, player.kind, player.name)
             games = recent_games(conn, player.id)
-            running: list[tuple[str, str, str, int]] = []
+            running: list[tuple[str, str, str, int, bool]] = []
             if own:
                 running = [
-                    (r.id, r.rules, r.status, r.seat)
+                    (r.id, r.rules, r.status, r.seat, r.status == "playing" and r.to_move == r.seat)
                     for r in conn.execute(
-                        select(tables.c.id, tables.c.rules, tables.c.status, seats.c.seat)
+                        select(tables.c.id, tables.c.rules, tables.c.status, tables.c.to_move, seats.c.seat)
                         .join(seats, seats.c.table_id == tables.c.id)
                         .where(seats.c.player_id == player.id, tables.c.status.in_(["open", "playing"]))
                         .order_by(tables.c.updated.desc())
                         .limit(50)
                     )
                 ]
+                running.sort(key=lambda t: not t[4])  # "your move" first, then the latest
         return Profile(player, stats, games, running)
 
     def leaderboard(self, rules: str, min_games: int) -> list[tuple[int, str, str, Rating, int]]:

@@ -290,6 +290,8 @@ class Keeping:
                     return
                 if seat in await self.core.presence.online(table_id) and version is None:
                     return  # back meanwhile, on another instance
+                if version is None and table.turn_based:
+                    return  # a turn-based game's people come and go: only their time counts
                 await self.play.set_away(live, seat, away=True)
         except ServiceError as error:
             log.info("could not mark a seat away at table %s: %s", table_id, error.message)

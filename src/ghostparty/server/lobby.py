@@ -20,8 +20,8 @@ from ghostparty.server.protocol import Message
 from ghostparty.server.ratings import BOT_LEVELS, bot_player_name
 
 MAX_NAME = 24
-#: The shortest and longest turn time a table may have, in seconds.
-MIN_TURN, MAX_TURN = 5, 3600
+#: The shortest and longest turn time a table may have, in seconds (3 days: turn-based).
+MIN_TURN, MAX_TURN = 5, 3 * 86400
 
 
 @dataclass(frozen=True, slots=True)

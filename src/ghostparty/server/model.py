@@ -14,6 +14,10 @@ PLAYING: Status = "playing"
 OVER: Status = "over"
 #: An open table nobody started in time; kept, but no longer listed.
 CLOSED: Status = "closed"
+#: Tables with at least this many seconds per decision are turn-based: a game over days,
+#: whose people close the page between moves (only running out of time hands a seat to
+#: the bot).
+TURN_BASED_FROM = 3600
 
 
 def now() -> datetime:
@@ -85,6 +89,10 @@ class Table:
     rated: bool = False
     created: datetime = field(default_factory=now)
     updated: datetime = field(default_factory=now)
+
+    @property
+    def turn_based(self) -> bool:
+        return self.turn_seconds is not None and self.turn_seconds >= TURN_BASED_FROM
 
     def with_seat(self, seat: Seat) -> Table:
         seats = list(self.seats)

@@ -27,7 +27,8 @@ class CreateTable(Model):
     rules: Literal["hugo", "midnight-party"]
     seats: Annotated[list[SeatIn], Field(min_length=2, max_length=8)]
     first_player: SeatNumber | None = None
-    turn_seconds: Annotated[int, Field(ge=5, le=3600)] | None = None
+    #: Seconds per decision: a real-time table (up to minutes) or turn-based (an hour or more).
+    turn_seconds: Annotated[int, Field(ge=5, le=3 * 86400)] | None = None
     absent_bot: Annotated[str, StringConstraints(min_length=1, max_length=64)] = "greedy"
     rated: bool = False
 
