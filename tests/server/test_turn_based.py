@@ -12,7 +12,7 @@ def test_closing_the_page_of_a_turn_based_game_keeps_the_seat(sqlite_url: str) -
     async def scenario() -> None:
         clock = Clock()
         svc = service(sqlite_url, clock, away_after=60)
-        table_id, tokens = await seated(svc, [HUMAN, bot("random")], turn_seconds=DAY)
+        table_id, _tokens = await seated(svc, [HUMAN, bot("random")], turn_seconds=DAY)
         view = (await svc.table(table_id))["table"]
         assert view["turn_based"] and view["deadline"] == "2026-11-23T04:00:00Z"
         await svc.connected(table_id, [0])
