@@ -161,3 +161,21 @@ def test_ones_own_profile_lists_the_tables_where_it_is_ones_move_first(client: T
         (ids[1], "playing", True),
         (ids[0], "open", False),
     ]
+
+
+def test_play_again_and_the_series_over_http(client: TestClient) -> None:
+    created = client.post(
+        "/api/tables", json={"rules": "hugo", "seats": [{"kind": "human"}, {"kind": "bot"}], "first_player": 0}
+    )
+    table_id = created.json()["table"]["id"]
+    token = client.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
+    client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
+    play_to_the_end(client, table_id, {0: token})
+    bad = client.post(f"/api/tables/{table_id}/again", json={"seat": 0, "token": "forged"})
+    assert bad.status_code == 403 and error(bad) == "bad_token"
+    again = client.post(f"/api/tables/{table_id}/again", json={"seat": 0, "token": token})
+    second = again.json()["table"]["rematch"]
+    assert second and client.get(f"/api/tables/{second}").json()["table"]["series_index"] == 2
+    series = client.get(f"/api/tables/{second}/series").json()
+    assert series["series"] == table_id and [g["table"] for g in series["games"]] == [table_id, second]
+    assert series["games"][1]["scores"] is None and series["totals"] == series["games"][0]["scores"]

@@ -36,8 +36,8 @@ def table(table_id: str = "abc", **changes: Any) -> Table:
 def full_table(table_id: str = "full") -> Table:
     """A table with every field set to something other than its default."""
     seats = (
-        Seat(0, "human", name="Zoë Ærøskøbing", token_hash="f" * 64, away=True, back=True),
-        Seat(1, "bot", bot="mcts", name="幽霊 Hugo 👻"),
+        Seat(0, "human", name="Zoë Ærøskøbing", token_hash="f" * 64, away=True, back=True, player_id=7, again=True),
+        Seat(1, "bot", bot="mcts", name="幽霊 Hugo 👻", player_id=2**31 - 1),
         Seat(2, "human", name="Ann", token_hash="a1" * 32, away=True),
         Seat(3, "bot", bot="expectimax"),
     )
@@ -54,6 +54,11 @@ def full_table(table_id: str = "full") -> Table:
         winners=(0, 2),
         turn_seconds=45,
         absent_bot="mcts",
+        rated=True,
+        series="first1",
+        series_index=12,
+        rematch="next1",
+        rematch_fill="empty",
         created=datetime(2025, 1, 31, 23, 59, 58, 123456, tzinfo=UTC),
         updated=datetime(2026, 7, 4, 12, 0, 1, 999999, tzinfo=UTC),
     )
@@ -379,3 +384,12 @@ def test_an_action_comes_back_as_json_would_give_it(any_store: Store) -> None:
 def test_the_store_says_whether_it_is_embedded(any_store: Store) -> None:
     assert isinstance(any_store.embedded, bool)
     assert MemoryStore().embedded
+
+
+def test_a_series_is_its_first_table_and_those_naming_it_in_order(any_store: Store) -> None:
+    assert any_store.create(table("first"))
+    assert any_store.create(table("third", series="first", series_index=3))
+    assert any_store.create(table("second", series="first", series_index=2))
+    assert any_store.create(table("other", series="elsewhere", series_index=2))
+    assert [t.id for t in any_store.series("first")] == ["first", "second", "third"]
+    assert [t.id for t in any_store.series("nothing")] == []

@@ -51,6 +51,11 @@ tables = SqlTable(
     Column("updated", DateTime(timezone=True), nullable=False, index=True),
     # 0002: whether the game's result changes its players' ratings
     Column("rated", Boolean, nullable=False, server_default=false()),
+    # 0004: series of games played again
+    Column("series", String(16), index=True),
+    Column("series_index", Integer, nullable=False, server_default="1"),
+    Column("rematch", String(16)),
+    Column("rematch_fill", String(8), nullable=False, server_default="bot"),
 )
 
 seats = SqlTable(
@@ -67,6 +72,8 @@ seats = SqlTable(
     # 0002: the registered player (or rated bot level) in the seat; no foreign key, so
     # that SQLite can add the column in place (an account's deletion clears it)
     Column("player_id", Integer, index=True),
+    # 0004: said "Play again" after the game
+    Column("again", Boolean, nullable=False, server_default=false()),
 )
 
 actions = SqlTable(
@@ -159,7 +166,7 @@ queue = SqlTable(
 )
 
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0003"
+HEAD = "0004"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

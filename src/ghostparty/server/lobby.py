@@ -9,6 +9,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from random import Random
+from typing import Any
 
 from ghostparty.bots import make_bot
 from ghostparty.rules import Game, ruleset
@@ -87,6 +88,7 @@ class Lobby:
         turn_seconds: int | None = None,
         absent_bot: str = "greedy",
         rated: bool = False,
+        rematch_fill: str = "bot",
     ) -> Message:
         """A new open table; a table of bots only starts at once. A ``rated`` table's
         people must be registered players (:meth:`join`) and its bots plain levels,
@@ -132,15 +134,23 @@ class Lobby:
                 table_seats.append(Seat(i, "human"))
             else:
                 raise ServiceError("bad_request", f"seat {i}: kind must be 'human' or 'bot', not {spec.kind!r}")
-        live = await self._insert(
-            rules, tuple(table_seats), first_player, turn_seconds=turn_seconds, absent_bot=absent_bot, rated=rated
+        if rematch_fill not in ("bot", "empty"):
+            raise ServiceError("bad_request", f"rematch_fill must be 'bot' or 'empty', not {rematch_fill!r}")
+        live = await self.insert(
+            rules,
+            tuple(table_seats),
+            first_player,
+            turn_seconds=turn_seconds,
+            absent_bot=absent_bot,
+            rated=rated,
+            rematch_fill=rematch_fill,
         )
         if not live.table.humans:
             async with self.core.tables.lock(live.table.id):
-                await self._start(live)
+                await self.begin(live)
         return await self.core.view(live.table)
 
-    async def _insert(
+    async def insert(
         self,
         rules: str,
         seats: tuple[Seat, ...],
@@ -149,8 +159,9 @@ class Lobby:
         turn_seconds: int | None = None,
         absent_bot: str = "greedy",
         rated: bool = False,
+        **more: Any,
     ) -> LiveTable:
-        """Keep a new open table with a free id."""
+        """Keep a new open table with a free id (``more``: other :class:`Table` fields)."""
         stamp = self.core.clock()
         tables = self.core.tables
         for _attempt in range(8):
@@ -166,6 +177,7 @@ class Lobby:
                 rated=rated,
                 created=stamp,
                 updated=stamp,
+                **more,
             )
             if await tables.read(tables.store.create, table):
                 break
@@ -203,7 +215,7 @@ class Lobby:
             else:
                 seats[seat] = Seat(seat, "bot", bot=bot_level, name=f"{bot_level.capitalize()} bot")
         assert all(seat is not None for seat in seats)
-        live = await self._insert(
+        live = await self.insert(
             rules, tuple(s for s in seats if s is not None), None, rated=rated, turn_seconds=turn_seconds
         )
         return live, given
@@ -211,7 +223,7 @@ class Lobby:
     async def start_seated(self, live: LiveTable) -> None:
         """Start a table made by :meth:`create_seated`."""
         async with self.core.tables.lock(live.table.id):
-            await self._start(live)
+            await self.begin(live)
 
     async def join(
         self, table_id: str, seat: int, name: str | None, player: tuple[int, str] | None = None
@@ -275,10 +287,10 @@ class Lobby:
             empty = [s.seat for s in live.table.seats if not s.taken]
             if empty:
                 raise ServiceError("seats_empty", f"seats {empty} have nobody yet: wait for them or make them bots")
-            await self._start(live)
+            await self.begin(live)
             return live
 
-    async def _start(self, live: LiveTable) -> None:
+    async def begin(self, live: LiveTable) -> None:
         table = live.table
         first = table.first_player
         if first is None:

@@ -95,6 +95,10 @@ class MemoryStore:
                 seed=stored.seed,
                 winners=tuple(table.winners),
                 created=stored.created,
+                rated=stored.rated,
+                series=stored.series,
+                series_index=stored.series_index,
+                rematch_fill=stored.rematch_fill,
             )
             if result is not None:
                 self.results[table.id] = result
@@ -104,6 +108,12 @@ class MemoryStore:
             if indices and ((last is not None and indices[0] < last) or indices != sorted(indices)):
                 self._actions[table.id] = dict(sorted(actions.items()))
         return True
+
+    def series(self, first: str) -> list[Table]:
+        """The tables of the series that began with table ``first``, in order."""
+        with self._lock:
+            found = [t for t in self._tables.values() if first in (t.id, t.series)]
+        return sorted(found, key=lambda t: t.series_index)
 
     def list_tables(self, status: Status, limit: int = 50, *, before: datetime | None = None) -> list[Table]:
         with self._lock:

@@ -39,6 +39,8 @@ class Seat:
     away: bool = False
     #: An away person came back: they play again from their next turn on.
     back: bool = False
+    #: After the game: this person said "Play again".
+    again: bool = False
     #: The registered player in the seat (their account's name is ``name``), or the rated
     #: bot level's player; ``None`` for guests and the bots of unrated tables.
     player_id: int | None = None
@@ -87,6 +89,13 @@ class Table:
     #: Whether the game's result changes the players' ratings (seats of registered
     #: players and bots only).
     rated: bool = False
+    #: A series of games played again by the same people: the first table's id (``None``
+    #: for a first game), this game's number in it, and the next game's table once made.
+    series: str | None = None
+    series_index: int = 1
+    rematch: str | None = None
+    #: Who fills the seat of a person who doesn't play again: a bot or nobody (an open seat).
+    rematch_fill: str = "bot"
     created: datetime = field(default_factory=now)
     updated: datetime = field(default_factory=now)
 

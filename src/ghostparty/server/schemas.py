@@ -31,6 +31,8 @@ class CreateTable(Model):
     turn_seconds: Annotated[int, Field(ge=5, le=3 * 86400)] | None = None
     absent_bot: Annotated[str, StringConstraints(min_length=1, max_length=64)] = "greedy"
     rated: bool = False
+    #: Who takes the seat of a person who doesn't play again: the table's bot, or nobody.
+    rematch_fill: Literal["bot", "empty"] = "bot"
 
 
 class Join(Model):
@@ -141,3 +143,10 @@ class MatchRequest(Model):
 
 class MatchTicket(Model):
     ticket: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class Again(Model):
+    seat: SeatNumber
+    token: Token
+    #: Go on with those who said yes, without waiting for the others.
+    now: bool = False

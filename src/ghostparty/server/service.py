@@ -38,6 +38,7 @@ from ghostparty.server.play import Play, turn_starts
 from ghostparty.server.presence import MemoryPresence, Presence
 from ghostparty.server.protocol import ROLL_REQUEST, Applied, Message, state_message
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
+from ghostparty.server.rematch import Rematch
 from ghostparty.server.replay import replay_steps
 from ghostparty.server.store import Store
 
@@ -109,6 +110,7 @@ class TableService:
         tables = Tables(store, cache_size=cache_size, shared=shared)
         self.core = Core(tables, pubsub, self.presence, self.keeper, clock)
         self.lobby = Lobby(self.core, rng)
+        self.rematch = Rematch(self.core, self.lobby)
         self.play = Play(self.core)
         self.keeping = Keeping(
             self.core,
@@ -145,6 +147,7 @@ class TableService:
         turn_seconds: int | None = None,
         absent_bot: str = "greedy",
         rated: bool = False,
+        rematch_fill: str = "bot",
     ) -> Message:
         """A new open table; a table of bots only starts at once.
 
@@ -153,7 +156,13 @@ class TableService:
         its players' ratings (registered players and bots only).
         """
         return await self.lobby.create_table(
-            rules, seats, first_player, turn_seconds=turn_seconds, absent_bot=absent_bot, rated=rated
+            rules,
+            seats,
+            first_player,
+            turn_seconds=turn_seconds,
+            absent_bot=absent_bot,
+            rated=rated,
+            rematch_fill=rematch_fill,
         )
 
     async def join(

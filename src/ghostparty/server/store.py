@@ -54,6 +54,7 @@ _UPDATE_TABLE = (
                 "turn_seconds",
                 "absent_bot",
                 "updated",
+                "rematch",
             )
         }
     )
@@ -61,7 +62,9 @@ _UPDATE_TABLE = (
 _UPDATE_SEAT = (
     update(seats)
     .where(seats.c.table_id == bindparam("b_table"), seats.c.seat == bindparam("b_seat"))
-    .values({name: bindparam(name) for name in ("kind", "bot", "name", "token_hash", "away", "back", "player_id")})
+    .values(
+        {name: bindparam(name) for name in ("kind", "bot", "name", "token_hash", "away", "back", "player_id", "again")}
+    )
 )
 _INSERT_ACTION = insert(actions)
 
@@ -107,6 +110,9 @@ class Store(Protocol):
         ``new_actions``, all or nothing, if its stored version is still
         ``expected_version``; ``False`` (and nothing changed) if another change came first.
         A game's ``result`` is kept (and rated) with it, all or nothing too."""
+
+    def series(self, first: str) -> list[Table]:
+        """The tables of the series that began with table ``first``, in order."""
 
     def list_tables(self, status: Status, limit: int = 50, *, before: datetime | None = None) -> list[Table]:
         """Tables in ``status``, the most recently changed first; only those last changed at or
@@ -248,7 +254,8 @@ class SqlStore:
         assert change.result is not None
         table = change.table
         row = _table_row(table)
-        del row["id"], row["created"], row["seed"], row["rules"], row["players"], row["rated"]
+        for fixed in ("id", "created", "seed", "rules", "players", "rated", "series", "series_index", "rematch_fill"):
+            del row[fixed]
         try:
             with self._writing, self.engine.begin() as conn:
                 stored = conn.execute(
@@ -315,6 +322,23 @@ class SqlStore:
             self._kept = None
         with contextlib.suppress(Exception):
             connection.invalidate()
+
+    def series(self, first: str) -> list[Table]:
+        """The tables of the series that began with table ``first``, in order."""
+        with self.engine.connect() as conn:
+            rows = list(
+                conn.execute(
+                    select(tables)
+                    .where((tables.c.id == first) | (tables.c.series == first))
+                    .order_by(tables.c.series_index)
+                    .limit(200)
+                ).mappings()
+            )
+            found = []
+            for row in rows:
+                seat_rows = conn.execute(select(seats).where(seats.c.table_id == row["id"]).order_by(seats.c.seat))
+                found.append(_table(row, [_seat(r) for r in seat_rows.mappings()]))
+        return found
 
     def list_tables(self, status: Status, limit: int = 50, *, before: datetime | None = None) -> list[Table]:
         query = select(tables).where(tables.c.status == status)
@@ -398,6 +422,10 @@ def _table_row(table: Table) -> dict[str, Any]:
         "created": table.created,
         "updated": table.updated,
         "rated": table.rated,
+        "series": table.series,
+        "series_index": table.series_index,
+        "rematch": table.rematch,
+        "rematch_fill": table.rematch_fill,
     }
 
 
@@ -412,6 +440,7 @@ def _seat_row(table_id: str, seat: Seat) -> dict[str, Any]:
         "away": seat.away,
         "back": seat.back,
         "player_id": seat.player_id,
+        "again": seat.again,
     }
 
 
@@ -434,6 +463,7 @@ def _seat(row: Any) -> Seat:
         away=bool(row["away"]),
         back=bool(row["back"]),
         player_id=row["player_id"],
+        again=bool(row["again"]),
     )
 
 
@@ -454,4 +484,8 @@ def _table(row: Any, seat_list: Iterable[Seat]) -> Table:
         created=_utc(row["created"]),
         updated=_utc(row["updated"]),
         rated=bool(row["rated"]),
+        series=row["series"],
+        series_index=row["series_index"],
+        rematch=row["rematch"],
+        rematch_fill=row["rematch_fill"],
     )

@@ -1,0 +1,122 @@
+"""Playing again: after a game, the people who say "Play again" get a new table with
+the same rule set, seats and bots, and the games so made are a series.
+
+Each person answers for their seat (:meth:`Rematch.again`). Once every person has said
+yes — or one who said yes asks to go on without the others (``now``) — the next table
+is made: the same rules, seat count, bots, timer and rated-ness, a first player drawn
+again, each person who said yes in their seat under the same name and the same secret
+token (the pages that hold it take it over: nobody needs a new one), and the seats of
+those who didn't say yes given to the table's bot or left open, as the table's creator
+chose (``rematch_fill``). The finished table then names its ``rematch``, which every page
+watching it hears of; a series is the first table and those with its id as ``series``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ghostparty.server.core import Core
+from ghostparty.server.errors import ServiceError
+from ghostparty.server.lobby import Lobby, check_token
+from ghostparty.server.model import CLOSED, OVER, Seat, Table
+from ghostparty.server.protocol import Message
+from ghostparty.server.ratings import BOT_LEVELS, bot_player_name
+
+
+class Rematch:
+    def __init__(self, core: Core, lobby: Lobby) -> None:
+        self.core = core
+        self.lobby = lobby
+
+    async def again(self, table_id: str, seat: int, token: str, *, now: bool = False) -> Message:
+        """``seat``'s person plays again; the next table is made once every person has
+        said so, or at once with ``now``. Returns the finished table's view (its
+        ``rematch`` names the next table once made)."""
+        tables = self.core.tables
+        async with tables.lock(table_id):
+            live = await tables.get(table_id, fresh=True)
+            table = live.table
+            check_token(table, seat, token)
+            if table.status != OVER:
+                raise ServiceError("not_over", "play again once the game is over")
+            if table.rematch is None:
+                if not table.seats[seat].again:
+                    agreed = table.with_seat(replace(table.seats[seat], again=True))
+                    await tables.save(live, replace(agreed, version=table.version + 1, updated=self.core.clock()))
+                    table = live.table
+                people = [s for s in table.seats if s.kind == "human"]
+                if now or all(s.again for s in people):
+                    await self._next(live.table, live)
+                await self.core.publish(live, None)
+            return await self.core.view(live.table)
+
+    async def _next(self, table: Table, live: Any) -> None:
+        seats = tuple([await self._seat_again(table, held) for held in table.seats])
+        rated = table.rated
+        nxt = await self.lobby.insert(
+            table.rules,
+            seats,
+            None,
+            turn_seconds=table.turn_seconds,
+            absent_bot=table.absent_bot,
+            rated=rated,
+            series=table.series or table.id,
+            series_index=table.series_index + 1,
+            rematch_fill=table.rematch_fill,
+        )
+        tables = self.core.tables
+        try:
+            await tables.save(live, replace(table, rematch=nxt.table.id, version=table.version + 1))
+        except ServiceError:  # another instance made the next table first: give this one up
+            async with tables.lock(nxt.table.id):
+                closing = replace(nxt.table, status=CLOSED, version=nxt.table.version + 1)
+                await tables.save(nxt, closing)
+            raise
+        if all(s.taken for s in seats):
+            async with tables.lock(nxt.table.id):
+                await self.lobby.begin(nxt)
+
+    async def _seat_again(self, table: Table, held: Seat) -> Seat:
+        if held.kind == "bot":
+            return Seat(held.seat, "bot", bot=held.bot, name=held.name, player_id=held.player_id)
+        if held.again:  # the same person, name and token
+            return Seat(held.seat, "human", name=held.name, token_hash=held.token_hash, player_id=held.player_id)
+        if table.rematch_fill == "empty":
+            return Seat(held.seat, "human")
+        level = table.absent_bot
+        if table.rated and level in BOT_LEVELS and self.lobby.bot_player is not None:
+            player = await self.lobby.bot_player(level)
+            return Seat(held.seat, "bot", bot=level, name=bot_player_name(level), player_id=player)
+        if table.rated:  # a rated table's bots are plain levels
+            rated_bot = await self.lobby.bot_player("greedy") if self.lobby.bot_player is not None else None
+            return Seat(held.seat, "bot", bot="greedy", name=bot_player_name("greedy"), player_id=rated_bot)
+        return Seat(held.seat, "bot", bot=level, name=f"{level.split(':')[0].capitalize()} bot")
+
+    async def series(self, table_id: str) -> Message:
+        """The games of the series ``table_id`` belongs to, with each seat's points and
+        the running totals."""
+        tables = self.core.tables
+        live = await tables.get(table_id, fresh=True)
+        first = live.table.series or live.table.id
+        games = []
+        totals = [0] * live.table.players
+        for table in await tables.read(tables.store.series, first):
+            if table.status == CLOSED:
+                continue
+            entry: dict[str, Any] = {
+                "table": table.id,
+                "index": table.series_index,
+                "status": table.status,
+                "winners": list(table.winners),
+                "scores": None,
+            }
+            if table.status == OVER:
+                game = (await tables.get(table.id)).game
+                if game is not None:
+                    scores = list(game.state.scores)
+                    entry["scores"] = scores
+                    if len(scores) == len(totals):
+                        totals = [a + b for a, b in zip(totals, scores, strict=True)]
+            games.append(entry)
+        return {"series": first, "games": games, "totals": totals}
