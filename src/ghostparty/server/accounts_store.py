@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.db import players, ratings, results, seats, sessions, tables
 from ghostparty.server.ratings import NEW, Rating, bot_player_name
+from ghostparty.server.rows import utc
 from ghostparty.server.standings import RuleStats, leaderboard_rows, recent_games, rule_stats
 
 #: The rule sets a new account gets a rating row for.
@@ -198,6 +199,4 @@ class SqlAccounts:
 
 
 def _player(row: Any) -> Player:
-    from ghostparty.server.store import _utc
-
-    return Player(row.id, row.name, row.kind, row.password_hash, _utc(row.created))
+    return Player(row.id, row.name, row.kind, row.password_hash, utc(row.created))

@@ -12,6 +12,7 @@ from sqlalchemy import Engine, delete, insert, select, update
 
 from ghostparty.server.db import queue
 from ghostparty.server.matching import Waiting
+from ghostparty.server.rows import utc
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,15 +102,13 @@ class _Taken(Exception):
 
 
 def _ticket(row: Any) -> Ticket:
-    from ghostparty.server.store import _utc
-
     waiting = Waiting(
         ticket=row.id,
         rules=row.rules,
         players=row.players,
         rated=bool(row.rated),
         bots_after=row.bots_after,
-        joined=_utc(row.joined),
+        joined=utc(row.joined),
         player_id=row.player_id,
         rating=row.rating,
     )

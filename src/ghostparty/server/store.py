@@ -12,9 +12,9 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import (
@@ -27,15 +27,21 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy import (
-    Table as SqlTable,
-)
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.accounts_store import SqlAccounts
 from ghostparty.server.db import actions, migrate, seats, tables
 from ghostparty.server.model import ActionRow, GameResult, Seat, Status, Table
 from ghostparty.server.queue_store import SqlQueue
+from ghostparty.server.rows import (
+    Compiled,
+    action_row,
+    seat_of_row,
+    seat_row,
+    sqlite_pragmas,
+    table_of_row,
+    table_row,
+)
 from ghostparty.server.standings import record_result
 
 # The statements of every action, built once (SQLAlchemy then only binds values).
@@ -149,7 +155,7 @@ class SqlStore:
         # turns here instead keeps the waits short and fair. Other databases lock rows.
         self._writing: contextlib.AbstractContextManager[Any] = threading.Lock() if sqlite else contextlib.nullcontext()
         if sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", sqlite_pragmas)
         with self.engine.begin() as conn:
             if self.engine.dialect.name == "postgresql":  # instances starting together take turns
                 conn.execute(text("SELECT pg_advisory_xact_lock(7412019)"))
@@ -157,9 +163,9 @@ class SqlStore:
         # Every action's writes, compiled once for this database's driver and run on its
         # cursor: SQLAlchemy's general execution path cost about 0.3 ms of CPU per save.
         dialect = self.engine.dialect
-        self._update_table = _Compiled(_UPDATE_TABLE, dialect, tables)
-        self._update_seat = _Compiled(_UPDATE_SEAT, dialect, seats)
-        self._insert_action = _Compiled(
+        self._update_table = Compiled(_UPDATE_TABLE, dialect, tables)
+        self._update_seat = Compiled(_UPDATE_SEAT, dialect, seats)
+        self._insert_action = Compiled(
             _INSERT_ACTION.values({c.name: bindparam(c.name) for c in actions.c}), dialect, actions
         )
         self._integrity_error: type[Exception] = dialect.loaded_dbapi.IntegrityError
@@ -169,8 +175,8 @@ class SqlStore:
     def create(self, table: Table) -> bool:
         try:
             with self._writing, self.engine.begin() as conn:
-                conn.execute(insert(tables).values(_table_row(table)))
-                conn.execute(insert(seats), [_seat_row(table.id, seat) for seat in table.seats])
+                conn.execute(insert(tables).values(table_row(table)))
+                conn.execute(insert(seats), [seat_row(table.id, seat) for seat in table.seats])
         except IntegrityError:
             return False
         return True
@@ -186,7 +192,7 @@ class SqlStore:
                 .where(actions.c.table_id == table_id)
                 .order_by(actions.c.idx)
             )
-            table = _table(row, [_seat(r) for r in seat_rows.mappings()])
+            table = table_of_row(row, [seat_of_row(r) for r in seat_rows.mappings()])
             return table, [ActionRow(r.idx, r.seat, json.loads(r.action)) for r in action_rows]
 
     def save(
@@ -253,7 +259,7 @@ class SqlStore:
         """A game's last change, its result and the ratings it changes: all or nothing."""
         assert change.result is not None
         table = change.table
-        row = _table_row(table)
+        row = table_row(table)
         for fixed in ("id", "created", "seed", "rules", "players", "rated", "series", "series_index", "rematch_fill"):
             del row[fixed]
         try:
@@ -267,13 +273,13 @@ class SqlStore:
                     raise _ChangedMeanwhile
                 if change.with_seats:
                     for seat in table.seats:
-                        values = _seat_row(table.id, seat)
+                        values = seat_row(table.id, seat)
                         del values["table_id"], values["seat"]
                         conn.execute(
                             update(seats).where(seats.c.table_id == table.id, seats.c.seat == seat.seat).values(values)
                         )
                 if change.new_actions:
-                    conn.execute(insert(actions), [_action_row(table.id, a) for a in change.new_actions])
+                    conn.execute(insert(actions), [action_row(table.id, a) for a in change.new_actions])
                 record_result(conn, table.id, change.result)
         except (_ChangedMeanwhile, IntegrityError):
             return False
@@ -281,7 +287,7 @@ class SqlStore:
 
     def _write(self, cursor: Any, change: Change) -> bool:
         table = change.table
-        row = _table_row(table)
+        row = table_row(table)
         del row["id"], row["created"], row["seed"], row["rules"], row["players"]
         row |= {"b_id": table.id, "b_version": change.expected_version}
         try:
@@ -290,12 +296,12 @@ class SqlStore:
                 return False
             if change.with_seats:
                 seat_rows = [
-                    _seat_row(table.id, seat) | {"b_table": table.id, "b_seat": seat.seat} for seat in table.seats
+                    seat_row(table.id, seat) | {"b_table": table.id, "b_seat": seat.seat} for seat in table.seats
                 ]
                 cursor.executemany(*self._update_seat.bind_many(seat_rows))
             if change.new_actions:
                 cursor.executemany(
-                    *self._insert_action.bind_many([_action_row(table.id, a) for a in change.new_actions])
+                    *self._insert_action.bind_many([action_row(table.id, a) for a in change.new_actions])
                 )
         except self._integrity_error:  # an action of that index exists: it came first
             return False
@@ -337,7 +343,7 @@ class SqlStore:
             found = []
             for row in rows:
                 seat_rows = conn.execute(select(seats).where(seats.c.table_id == row["id"]).order_by(seats.c.seat))
-                found.append(_table(row, [_seat(r) for r in seat_rows.mappings()]))
+                found.append(table_of_row(row, [seat_of_row(r) for r in seat_rows.mappings()]))
         return found
 
     def list_tables(self, status: Status, limit: int = 50, *, before: datetime | None = None) -> list[Table]:
@@ -353,8 +359,8 @@ class SqlStore:
                 select(seats).where(seats.c.table_id.in_(list(by_table))).order_by(seats.c.table_id, seats.c.seat)
             )
             for r in seat_rows.mappings():
-                by_table[r["table_id"]].append(_seat(r))
-            return [_table(row, by_table[row["id"]]) for row in rows]
+                by_table[r["table_id"]].append(seat_of_row(r))
+            return [table_of_row(row, by_table[row["id"]]) for row in rows]
 
     def close(self) -> None:
         if self._kept is not None:
@@ -364,128 +370,5 @@ class SqlStore:
         self.engine.dispose()
 
 
-class _Compiled:
-    """A statement compiled once for a dialect, bound to driver parameters by hand: the
-    SQL text, the parameters' names in order (or by name) and their types' converters."""
-
-    def __init__(self, statement: Any, dialect: Any, table: SqlTable) -> None:
-        compiled = statement.compile(dialect=dialect)
-        self.sql: str = str(compiled)
-        self.positional: bool = bool(compiled.positional)
-        self.names: list[str] = list(compiled.positiontup or []) if self.positional else list(compiled.binds)
-        self.converters: dict[str, Any] = {}
-        for name in self.names:
-            # A value's type is its column's (the b_ parameters of WHERE are plain keys).
-            kind = table.c[name].type if name in table.c else compiled.binds[name].type
-            processor = kind.dialect_impl(dialect).bind_processor(dialect)
-            if processor is not None:
-                self.converters[name] = processor
-
-    def _values(self, row: dict[str, Any]) -> Any:
-        converters = self.converters
-        if self.positional:
-            return tuple(converters[n](row[n]) if n in converters else row[n] for n in self.names)
-        return {n: converters[n](row[n]) if n in converters else row[n] for n in self.names}
-
-    def bind(self, row: dict[str, Any]) -> tuple[str, Any]:
-        return self.sql, self._values(row)
-
-    def bind_many(self, rows: Sequence[dict[str, Any]]) -> tuple[str, list[Any]]:
-        return self.sql, [self._values(row) for row in rows]
-
-
 class _ChangedMeanwhile(Exception):
     """Another change of the table came first: roll back."""
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
-
-
-def _table_row(table: Table) -> dict[str, Any]:
-    return {
-        "id": table.id,
-        "rules": table.rules,
-        "players": table.players,
-        "seed": table.seed,
-        "status": table.status,
-        "version": table.version,
-        "first_player": table.first_player,
-        "to_move": table.to_move,
-        "winners": list(table.winners),
-        "turn_seconds": table.turn_seconds,
-        "absent_bot": table.absent_bot,
-        "created": table.created,
-        "updated": table.updated,
-        "rated": table.rated,
-        "series": table.series,
-        "series_index": table.series_index,
-        "rematch": table.rematch,
-        "rematch_fill": table.rematch_fill,
-    }
-
-
-def _seat_row(table_id: str, seat: Seat) -> dict[str, Any]:
-    return {
-        "table_id": table_id,
-        "seat": seat.seat,
-        "kind": seat.kind,
-        "bot": seat.bot,
-        "name": seat.name,
-        "token_hash": seat.token_hash,
-        "away": seat.away,
-        "back": seat.back,
-        "player_id": seat.player_id,
-        "again": seat.again,
-    }
-
-
-def _action_row(table_id: str, row: ActionRow) -> dict[str, Any]:
-    return {"table_id": table_id, "idx": row.index, "seat": row.seat, "action": json.dumps(row.action)}
-
-
-def _utc(value: datetime) -> datetime:
-    # SQLite hands back naive datetimes; every time the store writes is UTC.
-    return value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
-def _seat(row: Any) -> Seat:
-    return Seat(
-        seat=row["seat"],
-        kind=row["kind"],
-        bot=row["bot"],
-        name=row["name"],
-        token_hash=row["token_hash"],
-        away=bool(row["away"]),
-        back=bool(row["back"]),
-        player_id=row["player_id"],
-        again=bool(row["again"]),
-    )
-
-
-def _table(row: Any, seat_list: Iterable[Seat]) -> Table:
-    return Table(
-        id=row["id"],
-        rules=row["rules"],
-        players=row["players"],
-        seats=tuple(seat_list),
-        seed=row["seed"],
-        status=row["status"],
-        version=row["version"],
-        first_player=row["first_player"],
-        to_move=row["to_move"],
-        winners=tuple(row["winners"]),
-        turn_seconds=row["turn_seconds"],
-        absent_bot=row["absent_bot"],
-        created=_utc(row["created"]),
-        updated=_utc(row["updated"]),
-        rated=bool(row["rated"]),
-        series=row["series"],
-        series_index=row["series_index"],
-        rematch=row["rematch"],
-        rematch_fill=row["rematch_fill"],
-    )

@@ -1,0 +1,135 @@
+"""Tables, seats and actions as database rows, and statements compiled once for a driver."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Table as SqlTable
+
+from ghostparty.server.model import ActionRow, Seat, Table
+
+
+class Compiled:
+    """A statement compiled once for a dialect, bound to driver parameters by hand: the
+    SQL text, the parameters' names in order (or by name) and their types' converters."""
+
+    def __init__(self, statement: Any, dialect: Any, table: SqlTable) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql: str = str(compiled)
+        self.positional: bool = bool(compiled.positional)
+        self.names: list[str] = list(compiled.positiontup or []) if self.positional else list(compiled.binds)
+        self.converters: dict[str, Any] = {}
+        for name in self.names:
+            # A value's type is its column's (the b_ parameters of WHERE are plain keys).
+            kind = table.c[name].type if name in table.c else compiled.binds[name].type
+            processor = kind.dialect_impl(dialect).bind_processor(dialect)
+            if processor is not None:
+                self.converters[name] = processor
+
+    def _values(self, row: dict[str, Any]) -> Any:
+        converters = self.converters
+        if self.positional:
+            return tuple(converters[n](row[n]) if n in converters else row[n] for n in self.names)
+        return {n: converters[n](row[n]) if n in converters else row[n] for n in self.names}
+
+    def bind(self, row: dict[str, Any]) -> tuple[str, Any]:
+        return self.sql, self._values(row)
+
+    def bind_many(self, rows: Sequence[dict[str, Any]]) -> tuple[str, list[Any]]:
+        return self.sql, [self._values(row) for row in rows]
+
+
+def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def table_row(table: Table) -> dict[str, Any]:
+    return {
+        "id": table.id,
+        "rules": table.rules,
+        "players": table.players,
+        "seed": table.seed,
+        "status": table.status,
+        "version": table.version,
+        "first_player": table.first_player,
+        "to_move": table.to_move,
+        "winners": list(table.winners),
+        "turn_seconds": table.turn_seconds,
+        "absent_bot": table.absent_bot,
+        "created": table.created,
+        "updated": table.updated,
+        "rated": table.rated,
+        "series": table.series,
+        "series_index": table.series_index,
+        "rematch": table.rematch,
+        "rematch_fill": table.rematch_fill,
+    }
+
+
+def seat_row(table_id: str, seat: Seat) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seat": seat.seat,
+        "kind": seat.kind,
+        "bot": seat.bot,
+        "name": seat.name,
+        "token_hash": seat.token_hash,
+        "away": seat.away,
+        "back": seat.back,
+        "player_id": seat.player_id,
+        "again": seat.again,
+    }
+
+
+def action_row(table_id: str, row: ActionRow) -> dict[str, Any]:
+    return {"table_id": table_id, "idx": row.index, "seat": row.seat, "action": json.dumps(row.action)}
+
+
+def utc(value: datetime) -> datetime:
+    # SQLite hands back naive datetimes; every time the store writes is UTC.
+    return value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def seat_of_row(row: Any) -> Seat:
+    return Seat(
+        seat=row["seat"],
+        kind=row["kind"],
+        bot=row["bot"],
+        name=row["name"],
+        token_hash=row["token_hash"],
+        away=bool(row["away"]),
+        back=bool(row["back"]),
+        player_id=row["player_id"],
+        again=bool(row["again"]),
+    )
+
+
+def table_of_row(row: Any, seat_list: Iterable[Seat]) -> Table:
+    return Table(
+        id=row["id"],
+        rules=row["rules"],
+        players=row["players"],
+        seats=tuple(seat_list),
+        seed=row["seed"],
+        status=row["status"],
+        version=row["version"],
+        first_player=row["first_player"],
+        to_move=row["to_move"],
+        winners=tuple(row["winners"]),
+        turn_seconds=row["turn_seconds"],
+        absent_bot=row["absent_bot"],
+        created=utc(row["created"]),
+        updated=utc(row["updated"]),
+        rated=bool(row["rated"]),
+        series=row["series"],
+        series_index=row["series_index"],
+        rematch=row["rematch"],
+        rematch_fill=row["rematch_fill"],
+    )
