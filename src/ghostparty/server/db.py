@@ -165,8 +165,25 @@ queue = SqlTable(
     Column("token", String(64)),
 )
 
+# -- 0005: chat ----------------------------------------------------------------------------
+
+chat = SqlTable(
+    "gp_chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("channel", String(12), nullable=False),  # "players" or "spectators"
+    Column("seat", Integer),
+    Column("name", String(64), nullable=False),
+    Column("text", String(400)),
+    Column("phrase", String(32)),
+    #: Written while the game was under way (a spectators' line is then hidden from players).
+    Column("during_game", Boolean, nullable=False),
+    Column("sent", DateTime(timezone=True), nullable=False),
+)
+
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0004"
+HEAD = "0005"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

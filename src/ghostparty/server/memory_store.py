@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from ghostparty.server.model import ActionRow, GameResult, Status, Table
+from ghostparty.server.model import ActionRow, ChatLine, GameResult, Status, Table
 
 
 class MemoryStore:
@@ -40,6 +40,8 @@ class MemoryStore:
         self._actions: dict[str, dict[int, tuple[int, str]]] = {}
         #: Each finished game's result, by table id.
         self.results: dict[str, GameResult] = {}
+        self._chat: dict[str, list[ChatLine]] = {}
+        self._chat_id = 0
 
     def create(self, table: Table) -> bool:
         numbers = {seat.seat for seat in table.seats}
@@ -108,6 +110,16 @@ class MemoryStore:
             if indices and ((last is not None and indices[0] < last) or indices != sorted(indices)):
                 self._actions[table.id] = dict(sorted(actions.items()))
         return True
+
+    def add_chat(self, line: ChatLine) -> int:
+        with self._lock:
+            self._chat_id += 1
+            self._chat.setdefault(line.table_id, []).append(replace(line, id=self._chat_id))
+            return self._chat_id
+
+    def chat(self, table_id: str, limit: int = 500) -> list[ChatLine]:
+        with self._lock:
+            return list(self._chat.get(table_id, [])[-limit:]) if limit > 0 else []
 
     def series(self, first: str) -> list[Table]:
         """The tables of the series that began with table ``first``, in order."""

@@ -134,3 +134,19 @@ class GameResult:
     rated: bool
     seats: tuple[SeatResult, ...]
     ended: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """One line of a table's chat: a text, or a quick phrase's key (each reader's page
+    shows it in their language)."""
+
+    table_id: str
+    channel: str  # "players" or "spectators"
+    seat: int | None
+    name: str
+    text: str | None
+    phrase: str | None
+    during_game: bool
+    sent: datetime
+    id: int = 0

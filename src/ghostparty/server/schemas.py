@@ -82,8 +82,18 @@ class Ping(Model):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | WsAct | Sync | Ping, Field(discriminator="type")]
-client_message: TypeAdapter[Hello | WsAct | Sync | Ping] = TypeAdapter(ClientMessage)
+class Say(Model):
+    """A chat line: a text or a quick phrase's key; a spectator may give a name."""
+
+    type: Literal["chat"]
+    channel: Literal["players", "spectators"] = "players"
+    text: Annotated[str, StringConstraints(max_length=1000)] | None = None
+    phrase: Annotated[str, StringConstraints(max_length=32)] | None = None
+    name: Annotated[str, StringConstraints(max_length=200)] | None = None
+
+
+ClientMessage = Annotated[Hello | WsAct | Sync | Ping | Say, Field(discriminator="type")]
+client_message: TypeAdapter[Hello | WsAct | Sync | Ping | Say] = TypeAdapter(ClientMessage)
 
 
 def problem(error: ValidationError, root: str = "body") -> str:

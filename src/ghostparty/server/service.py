@@ -26,6 +26,7 @@ from datetime import datetime
 from random import Random
 
 from ghostparty.rules import Position, position_to_dict
+from ghostparty.server.chat import Chat
 from ghostparty.server.core import Core
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.keeping import Keeping
@@ -111,6 +112,7 @@ class TableService:
         self.core = Core(tables, pubsub, self.presence, self.keeper, clock)
         self.lobby = Lobby(self.core, rng)
         self.rematch = Rematch(self.core, self.lobby)
+        self.chat = Chat(self.core)
         self.play = Play(self.core)
         self.keeping = Keeping(
             self.core,
@@ -270,7 +272,7 @@ class TableService:
         live = await self.core.tables.get(table_id, fresh=True)
         if live.game is None or live.table.status != TABLE_OVER:
             raise ServiceError("not_over", "only a finished game can be replayed")
-        return replay_steps(live.game.record())
+        return {**replay_steps(live.game.record()), "chat": await self.chat.lines(table_id, ())}
 
     # -- presence ---------------------------------------------------------------------
 

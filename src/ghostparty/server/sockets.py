@@ -16,12 +16,14 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ghostparty.server.bodies import MAX_MESSAGE
+from ghostparty.server.chat import chat_channel
 from ghostparty.server.protocol import Frame, Message, dumps
 from ghostparty.server.pubsub import OVERFLOW, PubSub
 from ghostparty.server.pubsub import Message as PubSubMessage
 from ghostparty.server.schemas import (
     Hello,
     Ping,
+    Say,
     Sync,
     WsAct,
     client_message,
@@ -33,6 +35,8 @@ from ghostparty.server.service import ServiceError, TableService
 RATE, BURST = 30.0, 60.0
 #: Messages over the limit after which a flooding client is disconnected.
 MAX_STRIKES = 200
+#: Chat lines one page may write: one every two seconds, bursts of five.
+CHAT_RATE, CHAT_BURST = 0.5, 5.0
 
 
 class RateLimit:
@@ -85,6 +89,7 @@ class Connection:
         #: While saying hello: updates wait until the client has its state.
         self.holding = False
         self.limit = RateLimit(RATE, BURST)
+        self.chat_limit = RateLimit(CHAT_RATE, CHAT_BURST)
         self.strikes = 0
 
     async def send(self, message: Message) -> None:
@@ -116,6 +121,23 @@ class Connection:
     async def send_state(self) -> None:
         await self.send(await self.service.state(self.table_id, self.tokens))
 
+    async def deliver_chat(self, data: PubSubMessage) -> None:
+        """A chat line from the pub/sub (``s``: for spectators only, while the game is on)."""
+        if data == OVERFLOW:  # missed lines: send the chat again
+            await self.send_chat_log()
+            return
+        if not isinstance(data, bytes) or (data[:1] == b"s" and self.held):
+            return
+        text = data[1:].decode()
+        if self.send_lock.locked() or self.holding:
+            self.backlog.append(text)
+            return
+        await self.send_text(text)
+
+    async def send_chat_log(self) -> None:
+        lines = await self.service.chat.lines(self.table_id, self.held)
+        await self.send({"type": "chat_log", "lines": lines})
+
     async def handle(self, text: str) -> None:
         try:
             message = client_message.validate_json(text)
@@ -137,6 +159,17 @@ class Connection:
                 await self.send_state()
             elif isinstance(message, Ping):
                 await self.send({"type": "pong"})
+            elif isinstance(message, Say):
+                if not self.chat_limit.allow():
+                    raise ServiceError("rate_limited", "at most one chat line every two seconds (bursts of five)")
+                await self.service.chat.say(
+                    self.table_id,
+                    self.held,
+                    message.channel,
+                    text=message.text,
+                    phrase=message.phrase,
+                    name=message.name,
+                )
         except ServiceError as error:
             await self.error(error.code, error.message)
 
@@ -160,6 +193,7 @@ class Connection:
         finally:
             self.holding = False
         await self.send_state()
+        await self.send_chat_log()
 
     async def receive(self) -> None:
         while True:
@@ -203,7 +237,10 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.close(code=4404)
         return
     try:
-        async with pubsub.listen(table_id, connection.deliver):
+        async with (
+            pubsub.listen(table_id, connection.deliver),
+            pubsub.listen(chat_channel(table_id), connection.deliver_chat),
+        ):
             await connection.receive()
     except (WebSocketDisconnect, WebSocketDisconnected, OSError):
         pass  # the client went away, perhaps while we were answering it

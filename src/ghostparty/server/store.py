@@ -31,7 +31,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.accounts_store import SqlAccounts
 from ghostparty.server.db import actions, migrate, seats, tables
-from ghostparty.server.model import ActionRow, GameResult, Seat, Status, Table
+from ghostparty.server.db import chat as chat_lines
+from ghostparty.server.model import ActionRow, ChatLine, GameResult, Seat, Status, Table
 from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.rows import (
     Compiled,
@@ -41,6 +42,7 @@ from ghostparty.server.rows import (
     sqlite_pragmas,
     table_of_row,
     table_row,
+    utc,
 )
 from ghostparty.server.standings import record_result
 
@@ -119,6 +121,12 @@ class Store(Protocol):
 
     def series(self, first: str) -> list[Table]:
         """The tables of the series that began with table ``first``, in order."""
+
+    def add_chat(self, line: ChatLine) -> int:
+        """Keep a chat line; its id (increasing with each line of a table)."""
+
+    def chat(self, table_id: str, limit: int = 500) -> list[ChatLine]:
+        """The table's last ``limit`` chat lines, oldest first."""
 
     def list_tables(self, status: Status, limit: int = 50, *, before: datetime | None = None) -> list[Table]:
         """Tables in ``status``, the most recently changed first; only those last changed at or
@@ -328,6 +336,31 @@ class SqlStore:
             self._kept = None
         with contextlib.suppress(Exception):
             connection.invalidate()
+
+    def add_chat(self, line: ChatLine) -> int:
+        values = {
+            k: getattr(line, k)
+            for k in ("table_id", "channel", "seat", "name", "text", "phrase", "during_game", "sent")
+        }
+        with self._writing, self.engine.begin() as conn:
+            inserted = conn.execute(insert(chat_lines).values(values)).inserted_primary_key
+        assert inserted is not None
+        return int(inserted[0])
+
+    def chat(self, table_id: str, limit: int = 500) -> list[ChatLine]:
+        with self.engine.connect() as conn:
+            rows = list(
+                conn.execute(
+                    select(chat_lines)
+                    .where(chat_lines.c.table_id == table_id)
+                    .order_by(chat_lines.c.id.desc())
+                    .limit(limit)
+                )
+            )
+        return [
+            ChatLine(r.table_id, r.channel, r.seat, r.name, r.text, r.phrase, bool(r.during_game), utc(r.sent), r.id)
+            for r in reversed(rows)
+        ]
 
     def series(self, first: str) -> list[Table]:
         """The tables of the series that began with table ``first``, in order."""

@@ -1,0 +1,112 @@
+"""Chat at the table: the players' channel, and the spectators' own, which the players
+don't see while the game is under way (as on the big sites).
+
+Lines are kept with the game (shown again after a reload, and in the replay), at most
+:data:`MAX_TEXT` characters of plain text — the pages show them as text, never HTML —
+or one of the quick :data:`PHRASES`, sent as its key so that every reader sees it in
+their own language. Muting is each reader's own, in their page. A line is published
+on the table's chat channel (``chat:{table}``), prefixed ``s`` when only spectators may
+see it now, ``a`` otherwise.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import replace
+from typing import Any
+
+from ghostparty.server.core import Core
+from ghostparty.server.errors import ServiceError
+from ghostparty.server.lobby import clean_name
+from ghostparty.server.model import PLAYING, ChatLine
+from ghostparty.server.protocol import dumps
+
+MAX_TEXT = 200
+#: The quick phrases' keys (the client's i18n files hold their words: ``chat.phrase.<key>``).
+PHRASES = ("good_luck", "well_played", "oops", "thanks")
+CHANNELS = ("players", "spectators")
+
+
+def chat_channel(table_id: str) -> str:
+    return f"chat:{table_id}"
+
+
+def line_json(line: ChatLine) -> dict[str, Any]:
+    return {
+        "id": line.id,
+        "channel": line.channel,
+        "seat": line.seat,
+        "name": line.name,
+        "text": line.text,
+        "phrase": line.phrase,
+        "sent": line.sent.strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+
+
+def clean_text(text: str) -> str:
+    """A chat text as it is kept: one line, trimmed, without control or format characters."""
+    text = unicodedata.normalize("NFC", text)
+    kept = "".join(
+        " " if unicodedata.category(c) in {"Cc", "Zl", "Zp"} else c  # control characters, line breaks
+        for c in text
+        if unicodedata.category(c) != "Cf"  # invisible format characters (bidi overrides …)
+    )
+    return " ".join(kept.split())
+
+
+class Chat:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def say(
+        self,
+        table_id: str,
+        held: tuple[int, ...],
+        channel: str,
+        *,
+        text: str | None = None,
+        phrase: str | None = None,
+        name: str | None = None,
+    ) -> ChatLine:
+        """Write a line: ``held`` are the seats the writer's page holds (the players'
+        channel needs one; the spectators' channel is for pages that hold none)."""
+        if channel not in CHANNELS:
+            raise ServiceError("bad_request", f"channel must be 'players' or 'spectators', not {channel!r}")
+        if (text is None) == (phrase is None):
+            raise ServiceError("bad_request", "a chat line is a text or a phrase")
+        if phrase is not None and phrase not in PHRASES:
+            raise ServiceError("bad_request", f"phrase must be one of {', '.join(PHRASES)}")
+        if text is not None:
+            text = clean_text(text)
+            if not text:
+                raise ServiceError("bad_request", "a chat line needs at least one visible character")
+            if len(text) > MAX_TEXT:
+                raise ServiceError("too_large", f"a chat line has at most {MAX_TEXT} characters, this one {len(text)}")
+        tables = self.core.tables
+        table = (await tables.get(table_id)).table
+        seat = None
+        if channel == "players":
+            if not held:
+                raise ServiceError("not_seated", "the players' chat is for the players: spectators write to theirs")
+            seat = held[0]
+            writer = table.seats[seat].name or "?"
+        else:
+            if held:
+                raise ServiceError("not_spectator", "the spectators' chat is for those watching: write to the players'")
+            writer = clean_name(name) if name else "spectator"
+        line = ChatLine(table_id, channel, seat, writer, text, phrase, table.status == PLAYING, self.core.clock())
+        kept = await tables.read(tables.store.add_chat, line)
+        line = replace(line, id=kept)
+        hidden = channel == "spectators" and line.during_game
+        payload = (b"s" if hidden else b"a") + dumps({"type": "chat", "line": line_json(line)}).encode()
+        await self.core.pubsub.publish(chat_channel(table_id), payload)
+        return line
+
+    async def lines(self, table_id: str, held: tuple[int, ...]) -> list[dict[str, Any]]:
+        """The lines a page holding ``held`` may see: the spectators' lines written during
+        the game are hidden from players until it is over."""
+        tables = self.core.tables
+        live = await tables.get(table_id)
+        playing = live.table.status == PLAYING
+        kept = await tables.read(tables.store.chat, table_id)
+        return [line_json(line) for line in kept if line.channel == "players" or not held or not playing]

@@ -1,0 +1,92 @@
+"""Chat at the table over the WebSocket: channels, who sees what, limits, keeping."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+
+from .test_app import HUMAN, create, join, server, until
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    with server(sqlite_url) as c:
+        yield c
+
+
+def chat_lines(ws: object) -> list[dict[str, object]]:
+    log = until(ws, lambda m: m["type"] == "chat_log")
+    lines: list[dict[str, object]] = log["lines"]
+    return lines
+
+
+def test_players_and_spectators_talk_in_their_channels(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, HUMAN])
+    ann = join(client, table_id, 0, "Ann")
+    bob = join(client, table_id, 1, "Bob")
+    client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": ann})
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}") as a,
+        client.websocket_connect(f"/ws/tables/{table_id}") as b,
+        client.websocket_connect(f"/ws/tables/{table_id}") as watcher,
+    ):
+        for ws, tokens in ((a, {"0": ann}), (b, {"1": bob}), (watcher, {})):
+            ws.send_json({"type": "hello", "tokens": tokens})
+            assert chat_lines(ws) == []
+        a.send_json({"type": "chat", "text": "  <b>hello</b>\u202e\n  all "})
+        for ws in (a, b, watcher):
+            line = until(ws, lambda m: m["type"] == "chat")["line"]
+            assert line["text"] == "<b>hello</b> all" and line["name"] == "Ann" and line["seat"] == 0
+            assert line["channel"] == "players"
+        b.send_json({"type": "chat", "phrase": "good_luck"})
+        assert until(watcher, lambda m: m["type"] == "chat")["line"]["phrase"] == "good_luck"
+        watcher.send_json({"type": "chat", "channel": "spectators", "text": "Ann will lose", "name": "Cy"})
+        seen = until(watcher, lambda m: m["type"] == "chat")["line"]
+        assert seen["channel"] == "spectators" and seen["name"] == "Cy"
+        # the players never hear it: the next thing Bob hears is Ann's next line
+        a.send_json({"type": "chat", "text": "your move"})
+        assert until(b, lambda m: m["type"] == "chat")["line"]["phrase"] == "good_luck"
+        assert until(b, lambda m: m["type"] == "chat")["line"]["text"] == "your move"
+        # wrong channels
+        watcher.send_json({"type": "chat", "text": "hi"})
+        assert until(watcher, lambda m: m["type"] == "error")["code"] == "not_seated"
+        a.send_json({"type": "chat", "channel": "spectators", "text": "hi"})
+        assert until(a, lambda m: m["type"] == "error")["code"] == "not_spectator"
+    # kept with the game: a reload shows each what they may see
+    with client.websocket_connect(f"/ws/tables/{table_id}") as again:
+        again.send_json({"type": "hello", "tokens": {"0": ann}})
+        assert [line["text"] or line["phrase"] for line in chat_lines(again)] == [
+            "<b>hello</b> all",
+            "good_luck",
+            "your move",
+        ]
+    with client.websocket_connect(f"/ws/tables/{table_id}") as spectator:
+        spectator.send_json({"type": "hello", "tokens": {}})
+        assert len(chat_lines(spectator)) == 4
+
+
+def test_chat_lines_are_limited_in_length_and_rate(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, HUMAN])
+    ann = join(client, table_id, 0, "Ann")
+    with client.websocket_connect(f"/ws/tables/{table_id}") as a:
+        a.send_json({"type": "hello", "tokens": {"0": ann}})
+        chat_lines(a)
+        a.send_json({"type": "chat", "text": "x" * 201})
+        assert until(a, lambda m: m["type"] == "error")["code"] == "too_large"
+        a.send_json({"type": "chat", "text": " \u200b "})
+        assert until(a, lambda m: m["type"] == "error")["code"] == "bad_request"
+        a.send_json({"type": "chat", "phrase": "rude_word"})
+        assert until(a, lambda m: m["type"] == "error")["code"] == "bad_request"
+        a.send_json({"type": "chat", "text": "a", "phrase": "oops"})
+        assert until(a, lambda m: m["type"] == "error")["code"] == "bad_request"
+    with client.websocket_connect(f"/ws/tables/{table_id}") as a:  # bad lines count too: a fresh page
+        a.send_json({"type": "hello", "tokens": {"0": ann}})
+        chat_lines(a)
+        codes = []
+        for i in range(8):
+            a.send_json({"type": "chat", "text": f"line {i}"})
+            message = until(a, lambda m: m["type"] in {"chat", "error"})
+            codes.append(message.get("code", "ok"))
+        assert codes[:5] == ["ok"] * 5 and "rate_limited" in codes[5:]
