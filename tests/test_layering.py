@@ -76,7 +76,7 @@ def test_bots_do_not_import_the_cli(path: Path) -> None:
     assert not bad, f"{path.name} imports: " + "; ".join(bad)
 
 
-_INNER = [path for folder in ("rules", "bots", "sim", "analysis") for path in _modules(PACKAGE / folder)]
+_INNER = [path for folder in ("rules", "bots", "sim", "analysis", "rl") for path in _modules(PACKAGE / folder)]
 
 
 @pytest.mark.parametrize("path", _INNER, ids=lambda p: f"{p.parent.name}/{p.name}")
