@@ -172,7 +172,7 @@ def test_turn_time_and_the_absent_bot_are_checked(sqlite_url: str) -> None:
     async def scenario() -> list[str]:
         svc = service(sqlite_url, Clock())
         codes = []
-        for options in ({"turn_seconds": 2}, {"turn_seconds": 4000}, {"absent_bot": "nobody"}):
+        for options in ({"turn_seconds": 2}, {"turn_seconds": 3 * 86400 + 1}, {"absent_bot": "nobody"}):
             try:
                 await svc.create_table("hugo", [HUMAN, HUMAN], **options)
             except Exception as error:
