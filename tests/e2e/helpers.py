@@ -151,3 +151,55 @@ def expected_board(position: dict[str, Any]) -> dict[str, Any]:
     """:func:`shown_board` of the server's position."""
     guests = {str(seat): sorted(locs) for seat, locs in enumerate(position["guests"]) if locs}
     return {"guests": guests, "hugo": position["hugo"]}
+
+
+def replay_positions(replay: dict[str, Any]) -> list[dict[str, Any]]:
+    """The position after each action of a replay (docs/PROTOCOL.md): the record's start
+    with every step's ``changes`` laid over it in turn."""
+    positions = []
+    position = dict(replay["record"]["start"])
+    for step in replay["steps"]:
+        position = {**position, **step["changes"]}
+        positions.append(position)
+    return positions
+
+
+#: Nothing on the board is still moving or glowing for a moment: no flash, no rolling
+#: die, no token appearing, no banner (what a screenshot waits for).
+STILL = """() => document.querySelector('main').dataset.busy === 'false'
+  && !document.querySelector('[data-testid=board] :is(.flash, .flash-red, .flash-green, .flash-capture, .rolling, .appear)')
+  && document.querySelector('[data-testid=banner]').hidden"""
+
+
+def still(page: Any) -> None:
+    """Wait until the board has settled (see :data:`STILL`)."""
+    page.wait_for_function(STILL)
+
+
+#: Whether the page shows the guests and Hugo of the position given as the argument.
+SHOWS = """(expected) => {
+  if (document.querySelector('main').dataset.busy !== 'false') return false;
+  const guests = {};
+  for (const node of document.querySelectorAll('[data-testid=guest]')) (guests[node.dataset.seat] ??= []).push(node.dataset.loc);
+  for (const list of Object.values(guests)) list.sort();
+  const hugo = document.querySelector('[data-testid=hugo]').dataset.loc;
+  return JSON.stringify({guests, hugo}) === JSON.stringify(expected);
+}"""
+
+
+def agrees_with_the_server(page: Any, base_url: str, table_id: str, timeout: float = 10.0) -> None:
+    """Wait until the page shows the server's position (which bots may still change:
+    the position is asked for again whenever the page has not caught up with it)."""
+    import time
+
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    deadline = time.monotonic() + timeout
+    while True:
+        expected = expected_board(api_get(base_url, f"/api/tables/{table_id}")["position"])
+        expected["guests"] = {seat: locs for seat, locs in sorted(expected["guests"].items())}
+        try:
+            page.wait_for_function(SHOWS, arg=expected, timeout=2000)
+            return
+        except PlaywrightTimeoutError:
+            assert time.monotonic() < deadline, f"the page shows {shown_board(page)}, the server {expected}"

@@ -13,13 +13,22 @@ Skipped with a message when Playwright or /usr/bin/chromium is missing; never ru
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .helpers import NEXT, act, api_get, expected_board, new_page, offer, screenshot_path, shown_board
+from .helpers import (
+    act,
+    agrees_with_the_server,
+    api_get,
+    expected_board,
+    new_page,
+    offer,
+    screenshot_path,
+    shown_board,
+    still,
+)
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
@@ -81,7 +90,7 @@ def test_a_whole_game_against_a_bot_by_clicking(browser: Any, base_url: str, tmp
 
     def chosen(page: Any) -> None:
         if not shots and _interesting(page):
-            page.wait_for_timeout(1000)  # let the last flashes fade
+            still(page)  # the last flashes have faded
             page.screenshot(path=str(shot))
             shots.append(True)
 
@@ -180,40 +189,43 @@ def test_two_people_and_a_spectator_see_each_other_live(browser: Any, base_url: 
     ann.get_by_test_id("connection").wait_for(state="hidden")
 
     # Play on, each person on their own page, until both have rolled and moved once.
+    table_id = link.rsplit("/", 1)[1]
     rolled: set[str] = set()
     moved: set[str] = set()
+    people = {"0": ("ann", ann), "1": ("bob", bob)}
     for _ in range(200):
         if rolled >= {"ann", "bob"} and moved >= {"ann", "bob"}:
             break
-        for name, page in (("ann", ann), ("bob", bob)):
-            kind = page.evaluate(NEXT)
-            if kind in (None, "over"):
-                continue
-            action = act(page, kind)
-            if action == "roll":
-                rolled.add(name)
-            elif "→" in action:
-                moved.add(name)
-        time.sleep(0.05)
+        mover = str(api_get(base_url, f"/api/tables/{table_id}")["table"]["to_move"])
+        if mover not in people:  # the bot's turn: wait until the pages show the next one
+            ann.wait_for_function(
+                "s => document.querySelector('#seats [data-to-move=true]')?.dataset.seat !== s", arg=mover
+            )
+            continue
+        name, page = people[mover]
+        action = act(page, offer(page))
+        if action == "roll":
+            rolled.add(name)
+        elif "→" in action:
+            moved.add(name)
+        page.wait_for_function("() => document.querySelector('main').dataset.busy === 'false'")  # the server took it
     else:
         pytest.fail(f"rolled {rolled}, moved {moved}")
 
     # Every page ends up showing the server's position and the same log.
-    table_id = link.rsplit("/", 1)[1]
     for page in (ann, bob, guest):
         page.wait_for_function("() => document.querySelector('main').dataset.busy === 'false'")
-    deadline = time.monotonic() + 10
-    while True:
-        answer = api_get(base_url, f"/api/tables/{table_id}")
-        logs = [page.get_by_test_id("log-entry").all_inner_texts() for page in (ann, bob, guest)]
-        boards = [shown_board(page) for page in (ann, bob, guest)]
-        expected = expected_board(answer["position"])
-        if all(board == expected for board in boards) and logs[0] == logs[1] == logs[2]:
-            break
-        assert time.monotonic() < deadline, (
-            f"pages differ: {boards} vs {expected}; logs {[sorted(set(log) - set(logs[0])) for log in logs]} {[sorted(set(logs[0]) - set(log)) for log in logs]}"
+    for page in (ann, bob, guest):
+        agrees_with_the_server(page, base_url, table_id)
+    answer = api_get(base_url, f"/api/tables/{table_id}")
+    for page in (ann, bob, guest):  # every page shows every action, told alike
+        page.wait_for_function(
+            "n => document.querySelectorAll('[data-testid=log-entry]').length === n", arg=answer["table"]["version"] - 3
         )
-        time.sleep(0.2)
+    logs = [page.get_by_test_id("log-entry").all_inner_texts() for page in (ann, bob, guest)]
+    assert logs[0] == logs[1] == logs[2]
+    told = ann.locator("[data-testid=log-entry] .log-text").all_inner_texts()
+    assert any(text.startswith(("Ann ", "Bob ")) for text in told), told  # the players by their names
     assert len(logs[0]) == answer["table"]["version"] - 3  # every action; not the two joins and the start
     assert guest.locator("[data-testid=board] [data-legal=true]").count() == 0
     assert guest.get_by_test_id("roll").count() == 0

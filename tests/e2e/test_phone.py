@@ -24,7 +24,18 @@ from typing import Any
 
 import pytest
 
-from .helpers import act, api_get, expected_board, new_page, offer, screenshot_path, shown_board
+from .helpers import (
+    act,
+    agrees_with_the_server,
+    api_get,
+    expected_board,
+    new_page,
+    offer,
+    replay_positions,
+    screenshot_path,
+    shown_board,
+    still,
+)
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
@@ -34,8 +45,9 @@ PHONE = (390, 844)
 SIDEWAYS = (844, 390)
 #: A phone: two device pixels per CSS pixel, a touch screen, the meta viewport honoured.
 DEVICE = {"device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-#: A gallery square must be at least this wide and high to be tapped (CSS pixels).
-FINGER = 32
+#: A gallery square, a button must be at least this wide and high to be tapped (CSS
+#: pixels): the usual touch target.
+FINGER = 44
 #: More UI actions than placing and a few moves need.
 MAX_ACTIONS = 120
 
@@ -100,32 +112,39 @@ def _check_landscape(page: Any) -> None:
     assert shape["scrollWidth"] <= shape["innerWidth"], "the page scrolls sideways"
 
 
-#: Where the dock and the roll button are with the page scrolled to its top, and how far
-#: the board's lowest part stays from the dock with the page scrolled to its end.
+#: Where the dock and the roll button are; then each square scrolled into view in turn:
+#: whether it ends above the dock and is what a finger touching its middle touches.
 DOCK = """() => {
   const rect = (node) => node.getBoundingClientRect();
-  scrollTo(0, 0);
   const dock = rect(document.querySelector('[data-testid=dock]'));
   const roll = rect(document.querySelector('[data-testid=roll]'));
-  scrollTo(0, document.documentElement.scrollHeight);
-  const parts = [...document.querySelectorAll('[data-testid=board] [data-testid=square], [data-testid=board] [data-testid=room]')];
-  const lowest = Math.max(...parts.map((node) => rect(node).bottom));
-  const dockTop = rect(document.querySelector('[data-testid=dock]')).top;
-  scrollTo(0, 0);
-  return {dockTop: dock.top, dockBottom: dock.bottom, rollTop: roll.top, rollBottom: roll.bottom,
-          innerHeight, lowest, dockTopAtEnd: dockTop};
+  const buttons = [...document.querySelectorAll('[data-testid=dock] button')].map((b) => rect(b).height);
+  const hidden = [];
+  for (const node of document.querySelectorAll('[data-testid=board] [data-testid=square]')) {
+    node.scrollIntoView({block: 'nearest'});
+    const r = rect(node);
+    const touched = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (r.bottom > dock.top + 0.5 || touched?.closest('[data-square]') !== node) {
+      hidden.push(`${node.dataset.square} (${Math.round(r.top)}–${Math.round(r.bottom)}: ${touched?.tagName}.${touched?.getAttribute('class')})`);
+    }
+  }
+  document.body.scrollTo(0, 0);
+  return {dockTop: dock.top, dockBottom: dock.bottom, rollTop: roll.top, rollBottom: roll.bottom, innerHeight,
+          buttons, hidden, pageBottom: rect(document.body).bottom};
 }"""
 
 
 def _check_dock(page: Any) -> None:
     """What to do next is in view without scrolling past the tall board: the roll button
-    sits in the dock at the bottom of the window; scrolled to its end, the page shows
-    the whole board above the dock."""
+    sits in the dock at the bottom of the window, a strip whose buttons are big enough
+    to tap; the page scrolls above it, so that the dock never covers a square."""
     where = page.evaluate(DOCK)
     assert where["dockBottom"] == pytest.approx(where["innerHeight"], abs=1), where
-    assert where["dockTop"] > where["innerHeight"] / 2, where  # a strip, not half the phone
+    assert where["dockTop"] > where["innerHeight"] * 0.75, where  # a strip, not a quarter of the phone
     assert where["dockTop"] <= where["rollTop"] < where["rollBottom"] <= where["innerHeight"], where
-    assert where["lowest"] <= where["dockTopAtEnd"] + 1, where
+    assert all(height >= FINGER for height in where["buttons"]), where
+    assert where["hidden"] == [], f"squares under the dock: {where['hidden']}"
+    assert where["pageBottom"] <= where["dockTop"] + 1, where
 
 
 def _settled(page: Any) -> str:
@@ -137,13 +156,7 @@ def _settled(page: Any) -> str:
 
 def _agrees_with_the_server(page: Any, base_url: str, table_id: str) -> None:
     """The page ends up showing the server's position (the bot may still be moving)."""
-    deadline = time.monotonic() + 10
-    while True:
-        page.wait_for_function("() => document.querySelector('main').dataset.busy === 'false'")
-        if shown_board(page) == expected_board(api_get(base_url, f"/api/tables/{table_id}")["position"]):
-            return
-        assert time.monotonic() < deadline, "the page and the server disagree"
-        time.sleep(0.2)
+    agrees_with_the_server(page, base_url, table_id)
 
 
 def _turn(page: Any, size: tuple[int, int], check: Any) -> None:
@@ -184,8 +197,8 @@ def test_a_phone_plays_on_the_portrait_board_by_touch(browser: Any, base_url: st
         hugo_out = (page.get_by_test_id("hugo").get_attribute("data-loc") or "").startswith("G")
         if picture.get("hugo_out") or ("png" in picture and not hugo_out):
             return
-        page.evaluate("window.scrollTo(0, 0)")
-        page.wait_for_timeout(600)  # let the last flashes fade
+        page.evaluate("document.body.scrollTo(0, 0); window.scrollTo(0, 0)")
+        still(page)  # the last flashes have faded
         picture.update(png=page.screenshot(), hugo_out=hugo_out)
 
     tapped_source = checked_dock = False
@@ -209,7 +222,7 @@ def test_a_phone_plays_on_the_portrait_board_by_touch(browser: Any, base_url: st
 
     # Sideways: the wide board, the same pieces and highlights, and tapping still plays.
     _turn(page, SIDEWAYS, _check_landscape)
-    square = page.locator("[data-testid=square]").first.bounding_box()
+    square = page.locator("[data-testid=square]").first.bounding_box()  # sideways: still big enough
     assert square is not None and square["width"] >= FINGER
     done.append(act(page, _settled(page), tap=True))
     # Upright again: tall again, and it still plays.
@@ -248,7 +261,7 @@ def test_the_replay_page_turns_with_the_phone(browser: Any, base_url: str) -> No
         "i => document.querySelector('main').dataset.step === String(i) && document.querySelector('main').dataset.busy === 'false'",
         arg=middle,
     )
-    expected = expected_board(replay["steps"][middle]["position"])
+    expected = expected_board(replay_positions(replay)[middle])
     assert shown_board(page) == expected
     page.set_viewport_size({"width": SIDEWAYS[0], "height": SIDEWAYS[1]})
     _check_landscape(page)
@@ -256,5 +269,41 @@ def test_the_replay_page_turns_with_the_phone(browser: Any, base_url: str) -> No
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     _check_portrait(page)
     assert shown_board(page) == expected
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_the_result_is_in_view_at_the_end_on_a_phone(browser: Any, base_url: str, tmp_path: Path) -> None:
+    """At the end the result panel (who won, everyone's points) is on the screen, above
+    the dock, not somewhere below the tall board."""
+    table = _api_post(
+        base_url,
+        "/api/tables",
+        {"rules": "hugo", "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]},
+    )
+    table_id = table["table"]["id"]
+    page = new_page(browser, speed="off", viewport=PHONE, **DEVICE)
+    page.goto(f"{base_url}/t/{table_id}")
+    page.wait_for_function("() => document.querySelector('main').dataset.status === 'over'", timeout=60000)
+    result = page.get_by_test_id("result")
+    result.wait_for(state="visible")
+    page.wait_for_function(
+        """() => {
+          const r = document.querySelector('[data-testid=result]').getBoundingClientRect();
+          const dock = document.querySelector('[data-testid=dock]').getBoundingClientRect();
+          return r.top >= 0 && r.top < dock.top - 100;
+        }"""
+    )
+    box = result.bounding_box()
+    dock = page.get_by_test_id("dock").bounding_box()
+    assert box is not None and dock is not None
+    assert box["y"] >= 0
+    winners = page.get_by_test_id("result-winners")
+    winner_box = winners.bounding_box()
+    assert winner_box is not None and winner_box["y"] + winner_box["height"] <= dock["y"], (winner_box, dock)
+    for link in page.locator("[data-testid=result] a").all():
+        link_box = link.bounding_box()
+        assert link_box is not None and link_box["height"] >= FINGER
+    page.screenshot(path=str(screenshot_path("screenshot-phone-result.png", tmp_path)))
     assert not page.errors, page.errors
     page.context.close()

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from .helpers import replay_positions
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
 
@@ -109,7 +111,7 @@ def _assert_at(page: Any, replay: dict[str, Any], index: int) -> None:
         shown = page.evaluate("JSON.stringify(document.querySelector('main').dataset)")
         pytest.fail(f"the page did not reach step {index}: {shown}, errors {page.errors}")
     shown = _board_state(page)
-    position = replay["start"] if index < 0 else replay["steps"][index]["position"]
+    position = replay["record"]["start"] if index < 0 else replay_positions(replay)[index]
     assert shown["step"] == index
     assert {"guests": shown["guests"], "hugo": shown["hugo"]} == _expected(position)
     slider = page.get_by_test_id("replay-slider").input_value()
@@ -176,10 +178,10 @@ def test_replay_steps_forward_back_and_jumps(browser: Any, base_url: str, finish
     page.get_by_test_id("replay-back").click()
     _assert_at(page, replay, 2)
     # The shown action's sentences: the die's face for a roll.
-    step = replay["steps"][2]
+    action = replay["record"]["actions"][2]
     assert page.get_by_test_id("step-line").count() >= 1
-    if "roll" in step["action"]:
-        face = "HUGO" if step["action"]["roll"] == "hugo" else str(step["action"]["roll"])
+    if "roll" in action:
+        face = "HUGO" if action["roll"] == "hugo" else str(action["roll"])
         assert face in page.get_by_test_id("step-lines").inner_text()
     # Jumps: the slider, a click on the log, the ends.
     _slide(page, n // 2)
@@ -205,7 +207,7 @@ def test_replay_animates_forward_and_plays(browser: Any, base_url: str, finished
     page.goto(f"{base_url}/r/{finished['id']}")
     page.wait_for_function("() => document.querySelector('main').dataset.steps !== '0'")
     # Find a step that moves Hugo and animate up to it: the board ends where the step says.
-    target = next(s["index"] for s in replay["steps"] if any(e["type"] == "hugo_moved" for e in s["events"]))
+    target = next(i for i, s in enumerate(replay["steps"]) if any(e["type"] == "hugo_moved" for e in s["events"]))
     _slide(page, target)  # shows the position before the step
     _assert_at(page, replay, target - 1)
     page.get_by_test_id("replay-forward").click()
@@ -245,6 +247,10 @@ def test_uploaded_record_replays(browser: Any, base_url: str, finished: dict[str
     error.wait_for(state="visible")
     en, _ = _load_strings()
     assert error.inner_text() == en["error.bad_record"]
+    # … and the server's reason: which action, and what is wrong with it.
+    reason = page.get_by_test_id("upload-reason")
+    assert reason.is_visible()
+    assert "action 1" in reason.inner_text() and "G0" in reason.inner_text(), reason.inner_text()
     # The real record replays like the table's replay.
     page.get_by_test_id("record-file").set_input_files(str(good))
     page.get_by_test_id("upload").click()
@@ -426,7 +432,8 @@ def test_game_page_rules_help_and_odds_match_the_server(browser: Any, base_url: 
         expected = [[o["location"], o["chance"], o["probability"]] for o in last["odds"]]
         assert sorted(odds) == sorted(expected)
         labels = page.get_by_test_id("odds-label").evaluate_all("nodes => nodes.map(n => n.dataset.location)")
-        assert sorted(labels) == sorted(o["location"] for o in last["odds"])
+        # Figures over the board only where Hugo may reach: no "0 %" on every guest.
+        assert sorted(labels) == sorted(o["location"] for o in last["odds"] if o["chance"] > 0)
         for location, chance, _ in expected:
             shown = page.locator(f"[data-testid=odds-guest][data-location='{location}'] .odds-percent").inner_text()
             assert shown.replace("\u00a0", "").replace(" ", "") == f"{round(chance * 100)}%"

@@ -18,18 +18,23 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from argon2 import PasswordHasher
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as ASGIMessage
 
 from ghostparty.bots import bot_names
 from ghostparty.rules import GameRecord, InvalidRecord
+from ghostparty.server.account_routes import current
+from ghostparty.server.account_routes import routes as account_routes
+from ghostparty.server.accounts import Accounts
+from ghostparty.server.assets import Assets
 from ghostparty.server.bodies import (
     MAX_DEPTH,
     MAX_RECORD,
@@ -39,10 +44,13 @@ from ghostparty.server.bodies import (
     raw_body,
 )
 from ghostparty.server.codec import board_view
+from ghostparty.server.match_routes import routes as match_routes
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
+from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.replay import MAX_ACTIONS, replay_steps
 from ghostparty.server.schemas import (
     Act,
+    Again,
     CreateTable,
     Join,
     SeatToken,
@@ -50,6 +58,7 @@ from ghostparty.server.schemas import (
 from ghostparty.server.service import SeatSpec, ServiceError, TableService, instance_name
 from ghostparty.server.sockets import AddressLimits, table_socket
 from ghostparty.server.store import SqlStore, Store
+from ghostparty.server.throttle import MemoryThrottle, RedisThrottle
 
 log = logging.getLogger("ghostparty.server")
 
@@ -103,6 +112,7 @@ def create_app(
     bot_delay: float = 0.5,
     seed: int | None = None,
     tables_per_minute: float = 30.0,
+    hasher: PasswordHasher | None = None,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -111,7 +121,8 @@ def create_app(
     notices between server instances through Redis (else in-process, or give a
     ``pubsub``); ``tables_per_minute`` is how many tables one address may create a
     minute (bursts of as many); ``seed`` makes table ids,
-    seeds and tokens reproducible (tests only).
+    seeds and tokens reproducible (tests only); ``hasher`` hashes passwords (Argon2id with
+    argon2-cffi's defaults, unless given: tests give a cheaper one).
     """
 
     @contextlib.asynccontextmanager
@@ -148,6 +159,19 @@ def create_app(
             **shared,
         )
         app.state.service = service
+        accounts_store = getattr(the_store, "accounts", None)
+        if accounts_store is not None:
+            throttle = RedisThrottle(redis_url) if redis_url is not None else MemoryThrottle()
+            app.state.accounts = Accounts(
+                accounts_store, throttle=throttle, hasher=hasher, seats_changed=service.seats_changed
+            )
+            service.lobby.bot_player = app.state.accounts.bot_player
+            app.state.quick = QuickMatch(
+                the_store.queue,  # type: ignore[attr-defined]
+                service.lobby,
+                rating=app.state.accounts.shown_rating,
+            )
+            app.state.quick.run(lambda: 0 in service.keeper.held)
         app.state.creation_limits = AddressLimits(tables_per_minute / 60, tables_per_minute)
         app.state.pubsub = the_pubsub
         if shared:
@@ -161,9 +185,13 @@ def create_app(
         try:
             yield
         finally:
+            if accounts_store is not None:
+                await app.state.quick.close()
             await service.close()
             await the_pubsub.close()
             await service.presence.close()
+            if accounts_store is not None:
+                await app.state.accounts.throttle.close()
             if shared:
                 await shared["keeper"].leases.close()
             if store is None:
@@ -172,7 +200,11 @@ def create_app(
     routes = [
         Route("/", _page("index.html")),
         Route("/t/{table_id}", _page("table.html")),
-        Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Route("/login", _page("account.html")),
+        Route("/players/{name}", _page("player.html")),
+        Route("/leaderboard", _page("leaderboard.html")),
+        Route("/assets/{version}/{path:path}", ASSETS.asset),
+        Mount("/static", app=ASSETS.plain, name="static"),
         Route("/api/health", health),
         Route("/api/boards/{rules}", boards),
         Route("/api/bots", bots),
@@ -186,10 +218,14 @@ def create_app(
         Route("/api/tables/{table_id}/actions", act, methods=["POST"]),
         Route("/api/tables/{table_id}/record", record),
         Route("/api/tables/{table_id}/replay", replay_table),
+        Route("/api/tables/{table_id}/again", play_again, methods=["POST"]),
+        Route("/api/tables/{table_id}/series", series),
         Route("/api/replay", replay_upload, methods=["POST"]),
         Route("/r/{table_id}", _page("replay.html")),
         Route("/replay", _page("replay.html")),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        *account_routes,
+        *match_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,
@@ -200,7 +236,7 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         exception_handlers=handlers,
-        middleware=[Middleware(_SecurityHeaders)],
+        middleware=[Middleware(_SecurityHeaders), Middleware(GZipMiddleware, minimum_size=500)],
     )
 
 
@@ -238,14 +274,17 @@ class _SecurityHeaders:
 # -- HTTP ---------------------------------------------------------------------------------
 
 
-def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
-    async def page(request: Request) -> Response:
-        path = STATIC / name
-        if not path.is_file():
-            raise ServiceError("not_found", f"the client file {name} is missing from this installation", 404)
-        return FileResponse(path, headers={"Cache-Control": "no-cache"})
+#: The client's files (assets.py: versioned URLs, cache headers).
+ASSETS = Assets(STATIC)
 
-    return page
+
+def _missing(name: str) -> Exception:
+    return ServiceError("not_found", f"the client file {name} is missing from this installation", 404)
+
+
+def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    """An HTML page whose links name the client's files by their versioned URL."""
+    return ASSETS.page(name, _missing)
 
 
 def _service(request: Request) -> TableService:
@@ -256,7 +295,8 @@ def _service(request: Request) -> TableService:
 async def boards(request: Request) -> Response:
     rules = request.path_params["rules"]
     try:
-        return JSONResponse(board_view(rules))
+        # The board is the rules' and the palette's: it changes only with a new version.
+        return JSONResponse(board_view(rules), headers={"Cache-Control": "public, max-age=300"})
     except (KeyError, ValueError):
         raise ServiceError("unknown_rules", f"no rules {rules!r}: expected 'hugo' or 'midnight-party'", 404) from None
 
@@ -304,7 +344,13 @@ async def create_table(request: Request) -> Response:
     body = await json_body(request, CreateTable)
     seats = [SeatSpec(seat.kind, seat.bot) for seat in body.seats]
     table = await _service(request).create_table(
-        body.rules, seats, body.first_player, turn_seconds=body.turn_seconds, absent_bot=body.absent_bot
+        body.rules,
+        seats,
+        body.first_player,
+        turn_seconds=body.turn_seconds,
+        absent_bot=body.absent_bot,
+        rated=body.rated,
+        rematch_fill=body.rematch_fill,
     )
     return JSONResponse({"table": table}, status_code=201)
 
@@ -315,7 +361,11 @@ async def get_table(request: Request) -> Response:
 
 async def join(request: Request) -> Response:
     body = await json_body(request, Join)
-    token, table = await _service(request).join(request.path_params["table_id"], body.seat, body.name)
+    found = await current(request, changing=True)  # a logged-in player sits as themselves
+    player = (found[0].id, found[0].name) if found is not None else None
+    if player is None and body.name is None:
+        raise ServiceError("bad_name", "a guest needs a name to sit down (or log in)")
+    token, table = await _service(request).join(request.path_params["table_id"], body.seat, body.name, player)
     return JSONResponse({"seat": body.seat, "token": token, "table": table})
 
 
@@ -337,6 +387,17 @@ async def act(request: Request) -> Response:
     service = _service(request)
     applied = await service.act(request.path_params["table_id"], body.seat, body.token, body.version, body.action)
     return JSONResponse(await service.reply(applied))
+
+
+async def play_again(request: Request) -> Response:
+    body = await json_body(request, Again)
+    service = _service(request)
+    table = await service.rematch.again(request.path_params["table_id"], body.seat, body.token, now=body.now)
+    return JSONResponse({"table": table})
+
+
+async def series(request: Request) -> Response:
+    return JSONResponse(await _service(request).rematch.series(request.path_params["table_id"]))
 
 
 async def record(request: Request) -> Response:

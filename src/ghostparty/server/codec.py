@@ -42,7 +42,7 @@ def events_to_list(events: Iterable[Event]) -> list[dict[str, Any]]:
 
 
 @lru_cache(maxsize=4096)
-def _time(value: datetime) -> str:
+def time_text(value: datetime) -> str:
     """ISO 8601 in UTC, to the second (the same few times recur in every update)."""
     return value.strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -69,17 +69,63 @@ def table_view(table: Table, online: Collection[int] = ()) -> dict[str, Any]:
                 "online": s.kind == "bot" or s.seat in online,
                 "away": s.away,
                 "back": s.back,
+                # a registered player's (or rated bot's) name, for a link to their profile
+                "player": s.name if s.player_id is not None else None,
+                "again": s.again,
             }
             for s in table.seats
         ],
         "to_move": table.to_move if table.status == PLAYING else None,
         "turn_seconds": table.turn_seconds,
+        "turn_based": table.turn_based,
         "absent_bot": table.absent_bot,
-        "deadline": _time(deadline) if deadline is not None else None,
+        "deadline": time_text(deadline) if deadline is not None else None,
         "winners": list(table.winners),
-        "created": _time(table.created),
-        "updated": _time(table.updated),
+        "rated": table.rated,
+        "series": table.series or table.id,
+        "series_index": table.series_index,
+        "rematch": table.rematch,
+        "rematch_fill": table.rematch_fill,
+        "created": time_text(table.created),
+        "updated": time_text(table.updated),
     }
+
+
+#: The seats' colours on screen, by RULES.md §1.5's names: chosen so that every two stay at
+#: least 10 apart (CIEDE2000) in normal vision and as people with protanopia, deuteranopia
+#: or tritanopia see them (Machado et al. 2009's simulation; tests/server/test_palette.py
+#: checks it). Tokens also carry the seat's letter, a second cue.
+PALETTE: dict[str, str] = {
+    "red": "#dd0912",
+    "blue": "#0068ff",
+    "turquoise": "#1fb4a8",
+    "yellow": "#ffc741",
+    "black": "#343131",
+    "green": "#1b8153",
+    "white": "#f0e4e2",
+    "purple": "#75528e",
+}
+
+#: The two inks a seat's letter may be written in: the one that contrasts more is used.
+INKS = ("#ffffff", "#1d1a22")
+
+
+def _luminance(hex_colour: str) -> float:
+    """WCAG 2's relative luminance of ``#rrggbb``."""
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG 2's contrast ratio of two ``#rrggbb`` colours (1 to 21)."""
+    light, dark = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def ink_on(fill: str) -> str:
+    """The ink of :data:`INKS` that reads best on ``fill``."""
+    return max(INKS, key=lambda ink: contrast(ink, fill))
 
 
 def board_view(rules: str) -> dict[str, Any]:
@@ -98,6 +144,13 @@ def board_view(rules: str) -> dict[str, Any]:
         "start": "START" if board.has_start else None,
         "guests_per_player": {str(n): k for n, k in GUESTS_PER_PLAYER.items()},
         "colours": list(COLOURS),
+        # How each seat's colour is drawn: fill and the ink of its letter (PALETTE).
+        "palette": {name: {"fill": PALETTE[name], "ink": ink_on(PALETTE[name])} for name in COLOURS},
+        # §7: a score at or above this ends a hugo game (null: no such end).
+        "end_score": rule_set.end_score or None,
+        # §4.5/§8.5: what a red or green room adds; during play (hugo) or at a round's end.
+        "shield_points": {"red": rule_set.red_points, "green": rule_set.green_points},
+        "scores_during_play": rule_set.scores_during_play,
         # §5.3: Hugo's move points from each clock time on (null: 5:00 ends the game) …
         "clock": [
             {"time": time, "speed": rule_set.clock_speeds[i] if i < len(rule_set.clock_speeds) else None}

@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 
-from ghostparty.rules import ROLL, Position, action_to_dict, legal_actions, position_to_dict
-from ghostparty.rules.events import Event
+from ghostparty.rules import ROLL, Move, Position, action_to_dict, apply, legal_actions, position_to_dict
+from ghostparty.rules.events import Captured, Event, GameOver, GuestExpelled, RoomEntered, RoundEnded
 from ghostparty.rules.odds import capture_odds
 from ghostparty.server.codec import events_to_list, table_view
 from ghostparty.server.model import PLAYING, Table
@@ -45,14 +45,45 @@ class Applied:
 
 def legal_for(table: Table, position: Position | None, held: Collection[int]) -> list[dict[str, Any]]:
     """Docs/PROTOCOL.md's ``legal`` for a client holding ``held``."""
-    mover = table.to_move
-    if table.status != PLAYING or mover is None or mover not in held or position is None:
-        return []
-    if table.seats[mover].away:  # a bot plays this turn for them
+    if position is None or not _decides(table, held):
         return []
     if position.phase == ROLL:
         return [dict(ROLL_REQUEST)]
     return [action_to_dict(a) for a in legal_actions(position)]
+
+
+def _decides(table: Table, held: Collection[int]) -> bool:
+    """Whether a client holding ``held`` decides the table's next action now."""
+    mover = table.to_move
+    if table.status != PLAYING or mover is None or mover not in held:
+        return False
+    return not table.seats[mover].away  # else a bot plays this turn for them
+
+
+def effects_for(table: Table, position: Position | None, held: Collection[int]) -> list[list[dict[str, Any]]]:
+    """Docs/PROTOCOL.md's ``effects``: for each of :func:`legal_for`'s actions, in the same
+    order, the notable events it would cause (a capture, an expulsion, a shield's points,
+    the end of the round or game); ``[]`` for a roll, a placement or a pass."""
+    if position is None or position.phase == ROLL or not _decides(table, held):
+        return []
+    return _effects(position)
+
+
+def _notable(event: Event) -> bool:
+    if isinstance(event, RoomEntered):
+        return event.shield != "neutral"
+    return isinstance(event, (Captured, GuestExpelled, RoundEnded, GameOver))
+
+
+@lru_cache(maxsize=4096)
+def _effects(position: Position) -> list[list[dict[str, Any]]]:
+    effects: list[list[dict[str, Any]]] = []
+    for action in legal_actions(position):
+        events: list[Event] = []
+        if type(action) is Move:
+            apply(position, action, events)
+        effects.append(events_to_list(event for event in events if _notable(event)))
+    return effects
 
 
 def odds_for(table: Table, position: Position | None) -> list[dict[str, Any]]:
@@ -153,7 +184,8 @@ def update_frame(table: Table, online: Collection[int], position: Position | Non
     if table.to_move is None or table.status != PLAYING:
         return Frame(table.id, table.version, table.to_move, everyone, everyone, everyone)
     legal = legal_for(table, position, (table.to_move,))
-    with_legal = {**message, "legal": legal} if legal else message
+    effects = effects_for(table, position, (table.to_move,))
+    with_legal = {**message, "legal": legal, "effects": effects} if legal else message
     plain = dumps(with_legal) if legal else everyone
     return Frame(table.id, table.version, table.to_move, everyone, plain, None, build=(table, position, with_legal))
 
@@ -179,6 +211,7 @@ def state_message(
         "position": position_to_dict(position) if position is not None else None,
         "seats": list(held),
         "legal": legal_for(table, position, held),
+        "effects": effects_for(table, position, held),
         "odds": odds_for(table, position) if mover_held else [],
         "log": [entry_message(entry, happened) for entry, happened in zip(log, events, strict=True)],
     }

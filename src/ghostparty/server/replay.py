@@ -1,11 +1,10 @@
-"""A game record as the steps of a replay: each action with its events, words and position."""
+"""A game record as the steps of a replay: each action's seat, events and what it changed."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ghostparty.rules import Event, GameRecord, position_to_dict
-from ghostparty.rules.narrate import narrate
 from ghostparty.server.codec import events_to_list
 
 #: The most actions a replayed record may hold (a long 8-player Midnight Party game has
@@ -13,21 +12,30 @@ from ghostparty.server.codec import events_to_list
 MAX_ACTIONS = 5000
 
 
+def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The top-level fields of position ``after`` that differ from ``before`` (a field
+    that is gone is ``None``): ``{**before, **changes(before, after)}`` is ``after``."""
+    changed = {key: value for key, value in after.items() if before.get(key) != value}
+    changed.update({key: None for key in before.keys() - after.keys()})
+    return changed
+
+
 def replay_steps(record: GameRecord) -> dict[str, Any]:
-    """``{"record": …, "start": P, "steps": [{"index", "seat", "action", "lines", "events",
-    "position"}, …]}``: everything a page needs to step through a game and back."""
+    """``{"record": …, "steps": [{"seat", "events", "changes"}, …]}``: everything a page
+    needs to step through a game and back. Action ``i`` is ``record["actions"][i]``; the
+    position after it is ``record["start"]`` with every step's ``changes`` up to ``i``
+    laid over it in order (docs/PROTOCOL.md, Replays)."""
     events: list[list[Event]] = []
     positions = record.replay(events)
     data = record.to_dict()
+    dicts = [position_to_dict(position) for position in positions]
+    dicts[0] = data["start"]
     steps = [
         {
-            "index": index,
             "seat": positions[index].to_move,
-            "action": action,
-            "lines": narrate(happened),
             "events": events_to_list(happened),
-            "position": position_to_dict(positions[index + 1]),
+            "changes": changes(dicts[index], dicts[index + 1]),
         }
-        for index, (action, happened) in enumerate(zip(data["actions"], events, strict=True))
+        for index, happened in enumerate(events)
     ]
-    return {"record": data, "start": data["start"], "steps": steps}
+    return {"record": data, "steps": steps}

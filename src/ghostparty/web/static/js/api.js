@@ -9,8 +9,27 @@ export class ApiError extends Error {
   }
 }
 
+// The session's CSRF token (GET /api/account, register, login): every POST carries it
+// while logged in. The first POST of a page waits for the session to be known; a POST
+// refused for a stale token (logged in or out on another page) is sent once more with
+// the session asked again.
+let csrf = null;
+let session = null;
+
 async function request(method, path, body) {
+  try {
+    return await send(method, path, body);
+  } catch (error) {
+    if (error.code !== "csrf" || method !== "POST") throw error;
+    await account({ fresh: true });
+    return send(method, path, body);
+  }
+}
+
+async function send(method, path, body) {
   const options = { method, headers: { Accept: "application/json" } };
+  if (method === "POST" && !path.startsWith("/api/account")) await account().catch(() => null);
+  if (method === "POST" && csrf) options.headers["X-CSRF-Token"] = csrf;
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -34,6 +53,33 @@ async function request(method, path, body) {
   return data;
 }
 
+/** An account call: its answer's csrf (or its logging out) is remembered. */
+async function accountRequest(method, path, body) {
+  const answer = await request(method, path, body);
+  if (answer && "player" in answer) {
+    csrf = answer.player ? (answer.csrf ?? csrf) : null;
+    session = Promise.resolve(answer);
+  }
+  return answer;
+}
+
+/**
+ * The session, {player: {name, created} | null, csrf}: asked once per page (again with
+ * fresh); a guest's where the server has no accounts.
+ */
+export function account({ fresh = false } = {}) {
+  if (!session || fresh) {
+    session = accountRequest("GET", "/api/account").catch((error) => {
+      if (error.status === 404) return { player: null };
+      session = null;
+      throw error;
+    });
+  }
+  return session;
+}
+
+const enc = encodeURIComponent;
+
 export const api = {
   bots: () => request("GET", "/api/bots"),
   board: (rules) => request("GET", `/api/boards/${encodeURIComponent(rules)}`),
@@ -43,6 +89,14 @@ export const api = {
   join: (id, seat, name) => request("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
   leave: (id, seat, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { seat, token }),
   start: (id, seat, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, { seat, token }),
+  register: (name, password, seats) => accountRequest("POST", "/api/account/register", { name, password, seats }),
+  login: (name, password, seats) => accountRequest("POST", "/api/account/login", { name, password, seats }),
+  logout: () => accountRequest("POST", "/api/account/logout", {}),
+  changePassword: (old, next) => accountRequest("POST", "/api/account/password", { old, new: next }),
+  deleteAccount: (password) => accountRequest("POST", "/api/account/delete", { password }),
+  linkSeats: (seats) => request("POST", "/api/account/seats", { seats }),
+  player: (name) => request("GET", `/api/players/${enc(name)}`),
+  leaderboard: (rules, limit = 50) => request("GET", `/api/leaderboard/${enc(rules)}?limit=${limit}`),
 };
 
 /** A table's share link. */

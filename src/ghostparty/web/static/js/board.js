@@ -1,10 +1,19 @@
 // The board in SVG: gallery, rooms, cellar steps, clock, die, guests and Hugo.
 // Drawn once per board; afterwards only tokens, highlights and the centre change.
+//
+// For screen readers and keyboards: every square, room, cellar step and Hugo's start is
+// a button named by what it is and what stands on it ("G12: Ann's guest (Red), Hugo"),
+// and disabled unless it may be clicked now; the board has one tab stop, and the arrow
+// keys go from one location to the next (from one clickable target to the next while
+// there are any; Home and End to the first and the last), Enter or Space clicks. A
+// hidden paragraph describes the whole position (the board's aria-describedby).
 
-import { svg, clear } from "./dom.js";
+import { el, svg, clear } from "./dom.js";
 import { S, makeLayout, slot, boxOf } from "./layout.js";
-import { colourHex, inkOn, seatLetter } from "./seats.js";
-import { t } from "./i18n.js";
+import { colourHex, colourText, inkOn, seatLetter, useBoard } from "./seats.js";
+import { api } from "./api.js";
+import { t, tn } from "./i18n.js";
+import { place } from "./narrate.js";
 
 const SHIELD_FILL = { neutral: "#c9c2b3", red: "#c8352c", green: "#2f9a52" };
 
@@ -67,6 +76,16 @@ function roomLabel(x, y, text, width, room) {
   return label;
 }
 
+/**
+ * The board of `rules` (GET /api/boards/{rules}) drawn in `container`: the seats'
+ * colours are taken from it too (seats.js useBoard). Returns {data, view}.
+ */
+export async function openBoard(container, rules, onPick, options = {}) {
+  const data = await api.board(rules);
+  useBoard(data);
+  return { data, view: new BoardView(container, data, onPick, options) };
+}
+
 /** When the board takes its portrait layout: a phone held upright. */
 export const PORTRAIT_QUERY = "(max-width: 640px) and (orientation: portrait)";
 
@@ -87,14 +106,23 @@ export class BoardView {
    * @param {(location: string) => void} onPick called with a location when clicked
    * @param {{portrait?: boolean}} options the tall layout for a phone held upright
    */
-  constructor(container, board, onPick, { portrait = false } = {}) {
+  constructor(container, board, onPick, { portrait = false, who = colourText, onHint = () => {} } = {}) {
     this.board = board;
     this.container = container;
     this.onPick = onPick;
+    this.onHint = onHint; // a destination is hovered or focused (its location), or left (null)
+    this.who = who; // how a seat is named: "Ann", "Blue"
     this.portrait = Boolean(portrait);
+    this.focusLoc = null; // the board's tab stop
     // What is shown, to draw it again after a change of layout.
     this.shown = { guests: [], hugo: null, centre: null, die: null, targets: {}, hop: null };
     this.build();
+  }
+
+  /** Name the seats (who(seat) -> "Ann") in the board's labels and description. */
+  setNames(who) {
+    this.who = who;
+    this.describe();
   }
 
   /**
@@ -127,7 +155,8 @@ export class BoardView {
     this.root = svg("svg", {
       class: "board",
       viewBox: `0 0 ${width} ${height}`,
-      role: "img",
+      role: "group",
+      tabindex: "-1", // not a tab stop itself: its locations are (one at a time)
       "aria-label": t("board.aria", { rules: t(`rules.${board.rules}`) }),
       "data-testid": "board",
       "data-rules": board.rules,
@@ -136,11 +165,15 @@ export class BoardView {
     this.defs();
     this.root.append(svg("rect", { x: 0, y: 0, width, height, rx: 24, class: "board-bg" }));
     this.drawInside();
+    // The locations' visible words and numbers, kept out of the buttons (whose names say
+    // more) and out of the pointer's way.
+    this.textLayer = svg("g", { class: "board-text", "aria-hidden": "true" });
     this.drawRooms();
     this.drawGallery();
     this.drawStairs();
+    this.root.append(this.textLayer);
     this.tokenLayer = svg("g", { class: "tokens" });
-    this.hugo = svg("g", { class: "hugo", "data-testid": "hugo", "data-loc": "" }, hugoFigure(S * 0.9));
+    this.hugo = svg("g", { class: "hugo", "data-testid": "hugo", "data-loc": "", "aria-hidden": "true" }, hugoFigure(S * 0.9));
     this.root.append(this.tokenLayer, this.hugo);
     this.root.addEventListener("click", (event) => {
       const target = event.target.closest("[data-square],[data-location],[data-guest]");
@@ -148,8 +181,73 @@ export class BoardView {
       const loc = target.dataset.square || target.dataset.location || target.dataset.loc;
       if (loc) this.onPick(loc);
     });
-    clear(this.container).append(this.root);
+    this.places = [...this.root.querySelectorAll("[data-square],[data-location]")];
+    this.byLoc = new Map(this.places.map((node) => [node.dataset.square || node.dataset.location, node]));
+    this.watchKeys();
+    this.setTabStop(this.focusLoc);
+    this.description = el("p", { id: "board-description", class: "visually-hidden", "data-testid": "board-description" });
+    this.root.setAttribute("aria-describedby", "board-description");
+    clear(this.container).append(this.root, this.description);
     this.fitLabels();
+    this.describe();
+  }
+
+  /** The arrow keys, Home, End, Enter and Space on the board; hints on hover and focus. */
+  watchKeys() {
+    this.root.addEventListener("keydown", (event) => {
+      const node = event.target.closest?.("[data-square],[data-location]");
+      if (!node) return;
+      const loc = node.dataset.square || node.dataset.location;
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        this.onPick(loc);
+        return;
+      }
+      const targets = this.targetOrder();
+      const ring = targets.length ? targets : this.places.map((n) => n.dataset.square || n.dataset.location);
+      const at = ring.indexOf(loc);
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+      let next = null;
+      if (step) next = ring[at < 0 ? (step > 0 ? 0 : ring.length - 1) : (at + step + ring.length) % ring.length];
+      else if (event.key === "Home") next = ring[0];
+      else if (event.key === "End") next = ring[ring.length - 1];
+      if (!next) return;
+      event.preventDefault();
+      this.focus(next);
+    });
+    const hint = (event) => {
+      const node = event.target.closest?.("[data-square],[data-location]");
+      this.onHint(node?.dataset.legalKind === "dest" ? node.dataset.square || node.dataset.location : null);
+    };
+    this.root.addEventListener("focusin", hint);
+    this.root.addEventListener("pointerover", hint);
+    this.root.addEventListener("pointerleave", () => this.onHint(null));
+    this.root.addEventListener("focusout", (event) => {
+      if (!this.root.contains(event.relatedTarget)) this.onHint(null);
+    });
+  }
+
+  /** The clickable targets in the order the keys visit them (as setTargets was given them). */
+  targetOrder() {
+    const { places = new Set(), sources = new Set(), dests = new Set() } = this.shown.targets;
+    return [...places, ...dests, ...[...sources].filter((loc) => !dests.has(loc))];
+  }
+
+  /** Make `loc` the board's tab stop, and focus it. */
+  focus(loc) {
+    this.setTabStop(loc);
+    this.byLoc.get(loc)?.focus();
+  }
+
+  /** Whether the keyboard's focus is on the board. */
+  hasFocus() {
+    return this.root.contains(document.activeElement);
+  }
+
+  setTabStop(loc) {
+    const node = this.byLoc.get(loc) ?? this.places[0];
+    this.focusLoc = node.dataset.square || node.dataset.location;
+    for (const other of this.places) other.setAttribute("tabindex", other === node ? "0" : "-1");
   }
 
   /** Shrink the rooms' names that the estimate let stick out of their room (the fonts differ). */
@@ -213,6 +311,7 @@ export class BoardView {
       const door = this.layout.squares[box.doorSquare];
       const room = svg("g", {
         class: `room shield-${box.shield}`,
+        role: "button",
         "data-testid": "room",
         "data-location": box.location,
         "data-shield": box.shield,
@@ -229,21 +328,22 @@ export class BoardView {
       room.append(svg("rect", { x: box.x, y: box.y, width: box.w, height: box.h, rx: 8, class: "room-glow" }));
       const cx = box.x + box.w / 2;
       const name = t(`room.${box.id}`);
+      const shallow = box.h < 90; // a phone's portrait board: the shield goes in a corner
       if (vertical) {
-        const lines = name.length * 6.1 > box.w - 6 ? name.split(/\s+/).slice(0, 3) : [name];
-        lines.forEach((line, i) => room.append(roomLabel(cx, box.y + 15 + i * 12, line, box.w - 6, box.w)));
-        room.append(svg("path", { d: shieldPath(cx, box.y + 46, 18), class: "shield" }));
+        const lines = name.length * 6.1 > box.w - 6 ? name.split(/\s+/).slice(0, shallow ? 2 : 3) : [name];
+        lines.forEach((line, i) => this.textLayer.append(roomLabel(cx, box.y + 15 + i * 12, line, box.w - 6, box.w)));
+        room.append(svg("path", { d: shallow ? shieldPath(box.x + 11, box.y + box.h - 14, 15) : shieldPath(cx, box.y + 46, 18), class: "shield" }));
       } else {
-        room.append(roomLabel(cx, box.y + 15, name, box.w - 8, box.w));
+        this.textLayer.append(roomLabel(cx, box.y + 15, name, box.w - 8, box.w));
         room.append(svg("path", { d: shieldPath(box.x + 15, box.y + 38, 17), class: "shield" }));
       }
       room.querySelector(".shield").setAttribute("fill", SHIELD_FILL[box.shield] ?? SHIELD_FILL.neutral);
       if (box.shield !== "neutral") {
         const mark = box.shield === "red" ? "+1" : "−3";
-        const [sx, sy] = vertical ? [cx, box.y + 50] : [box.x + 15, box.y + 42];
-        room.append(svg("text", { x: sx, y: sy, class: "shield-mark" }, mark));
+        const [sx, sy] = vertical ? (shallow ? [box.x + 11, box.y + box.h - 11] : [cx, box.y + 50]) : [box.x + 15, box.y + 42];
+        this.textLayer.append(svg("text", { x: sx, y: sy, class: "shield-mark" }, mark));
       }
-      room.append(svg("title", {}, t("board.room_title", { room: name, shield: t(`shield.${box.shield}`), door: box.doorSquare })));
+      room.dataset.name = t("board.room_title", { room: name, shield: t(`shield.${box.shield}`), door: box.doorSquare });
       g.append(room);
     }
     this.root.append(g);
@@ -254,13 +354,22 @@ export class BoardView {
     const doors = new Map(Object.values(this.layout.rooms).map((r) => [r.doorSquare, r]));
     for (const cell of Object.values(this.layout.squares)) {
       const isArrow = cell.name === this.board.arrow;
+      const door = doors.get(cell.name);
       const sq = svg("g", {
-        class: `square${isArrow ? " arrow" : ""}${doors.has(cell.name) ? " door" : ""}`,
+        class: `square${isArrow ? " arrow" : ""}${door ? " door" : ""}`,
+        role: "button",
         "data-testid": "square",
         "data-square": cell.name,
+        "data-name": isArrow
+          ? t("board.arrow_square", { square: cell.name })
+          : door
+            ? t("board.door_square", { square: cell.name, room: t(`room.${door.id}`) })
+            : cell.name,
       });
+      // The whole cell takes a tap or a click, the gaps between the stones too.
+      sq.append(svg("rect", { x: cell.x, y: cell.y, width: S, height: S, class: "square-hit" }));
       sq.append(svg("rect", { x: cell.x + 1, y: cell.y + 1, width: S - 2, height: S - 2, rx: 5, class: "square-box" }));
-      sq.append(svg("text", { x: cell.x + 5, y: cell.y + 13, class: "square-num" }, cell.name.slice(1)));
+      this.textLayer.append(svg("text", { x: cell.x + 5, y: cell.y + 13, class: `square-num${isArrow ? " on-arrow" : ""}` }, cell.name.slice(1)));
       if (isArrow) sq.append(this.arrowMark(cell));
       g.append(sq);
     }
@@ -285,18 +394,30 @@ export class BoardView {
     const total = this.layout.stepCount;
     for (const box of boxes) {
       const shade = 0.12 + (0.5 * box.depth) / Math.max(1, total - 1);
-      const step = svg("g", { class: "step", "data-testid": "step", "data-location": box.location, "data-value": box.value });
+      const step = svg("g", {
+        class: "step",
+        role: "button",
+        "data-testid": "step",
+        "data-location": box.location,
+        "data-value": box.value,
+        "data-name": t("board.step_title", { value: box.value }),
+      });
       step.append(svg("rect", { x: box.x + 1, y: box.y + 1, width: box.w - 2, height: box.h - 2, rx: 3, class: "step-box" }));
       step.append(svg("rect", { x: box.x + 1, y: box.y + 1, width: box.w - 2, height: box.h - 2, rx: 3, class: "step-shade", "fill-opacity": shade.toFixed(2) }));
-      step.append(svg("text", { x: box.x + box.w / 2, y: box.y + 14, class: "step-value" }, String(box.value)));
-      step.append(svg("title", {}, t("board.step_title", { value: box.value })));
+      this.textLayer.append(svg("text", { x: box.x + box.w / 2, y: box.y + 14, class: "step-value" }, String(box.value)));
       g.append(step);
     }
     const start = this.layout.start;
     if (start) {
-      const cell = svg("g", { class: "step start", "data-testid": "hugo-start", "data-location": start.location });
+      const cell = svg("g", {
+        class: "step start",
+        role: "button",
+        "data-testid": "hugo-start",
+        "data-location": start.location,
+        "data-name": t("board.start_title"),
+      });
       cell.append(svg("rect", { x: start.x + 1, y: start.y + 1, width: start.w - 2, height: start.h - 2, rx: 3, class: "start-box" }));
-      cell.append(svg("text", { x: start.x + start.w / 2, y: start.y + 14, class: "step-value" }, t("board.start")));
+      this.textLayer.append(svg("text", { x: start.x + start.w / 2, y: start.y + 14, class: "step-value" }, t("board.start")));
       g.append(cell);
     }
     const where = this.layout.pieces.stairsLabel;
@@ -308,9 +429,83 @@ export class BoardView {
     this.root.append(g);
   }
 
+  /** Name every location by what stands there, and describe the position, soon (once
+   * however many changes come in one go). */
+  describe() {
+    if (this.relabelling) return;
+    this.relabelling = true;
+    queueMicrotask(() => {
+      this.relabelling = false;
+      this.relabel();
+    });
+  }
+
+  /** "Ann (Red)", or "Red" where the seat has no other name. */
+  whoFull(seat) {
+    const name = this.who(seat);
+    const colour = colourText(seat);
+    return name === colour ? colour : t("board.who", { who: name, colour });
+  }
+
+  relabel() {
+    const here = new Map();
+    for (const guest of this.shown.guests) {
+      if (!here.has(guest.loc)) here.set(guest.loc, new Map());
+      const seats = here.get(guest.loc);
+      seats.set(guest.seat, (seats.get(guest.seat) ?? 0) + 1);
+    }
+    const { places = new Set(), sources = new Set(), dests = new Set(), selected = null, notes = new Map() } = this.shown.targets;
+    for (const node of this.places) {
+      const loc = node.dataset.square || node.dataset.location;
+      const parts = [...(here.get(loc) ?? new Map())].map(([seat, n]) => tn("board.guests_of", n, { who: this.whoFull(seat) }));
+      if (this.shown.hugo === loc) parts.push(t("board.hugo_here"));
+      let label = parts.length ? t("board.holds", { place: node.dataset.name, what: parts.join(", ") }) : node.dataset.name;
+      if (loc === selected) label += `. ${t("board.chosen")}`;
+      if (places.has(loc)) label += `. ${t("board.can_place")}`;
+      else if (dests.has(loc)) label += `. ${t("board.can_move", { notes: notes.get(loc) ?? t("board.no_effect") })}`;
+      else if (sources.has(loc) && loc !== selected) label += `. ${t("board.can_choose")}`;
+      node.setAttribute("aria-label", label);
+      const clickable = places.has(loc) || dests.has(loc) || sources.has(loc);
+      node.setAttribute("aria-disabled", clickable ? "false" : "true");
+      let title = node.querySelector(":scope > title");
+      if (!title) node.append((title = svg("title")));
+      title.textContent = label;
+    }
+    this.description.textContent = this.positionText();
+  }
+
+  /** The whole position in words: Hugo, the clock or the round, the die, every seat. */
+  positionText() {
+    const [position] = this.shown.centre ?? [null];
+    const parts = [t("board.aria", { rules: t(`rules.${this.board.rules}`) })];
+    if (this.shown.hugo) parts.push(t("board.hugo_on", { place: place(this.shown.hugo) }));
+    if (position?.clock) parts.push(t("board.clock_now", { time: position.clock }));
+    else if (position?.round) parts.push(t("board.round_now", { round: position.round }));
+    if (this.shown.die !== null) parts.push(this.shown.die === "hugo" ? t("board.die_hugo") : t("board.die", { face: this.shown.die }));
+    const seats = new Map();
+    for (const guest of this.shown.guests) {
+      if (!seats.has(guest.seat)) seats.set(guest.seat, []);
+      seats.get(guest.seat).push(place(guest.loc));
+    }
+    const count = Math.max(position?.scores?.length ?? 0, ...[...seats.keys()].map((s) => s + 1));
+    for (let seat = 0; seat < count; seat++) {
+      const where = seats.get(seat) ?? [];
+      const score = position?.scores?.[seat];
+      parts.push(
+        t("board.seat_summary", {
+          who: this.whoFull(seat),
+          points: score ?? "–",
+          where: where.length ? where.sort().join(", ") : t("board.nowhere"),
+        }),
+      );
+    }
+    return `${parts.join(". ")}.`;
+  }
+
   /** Draw the guests: [{id, seat, loc}] (ids keep each token's element across moves). */
   setGuests(guests, { appear = true } = {}) {
     this.shown.guests = guests.map(({ id, seat, loc }) => ({ id, seat, loc }));
+    this.describe();
     const byLoc = new Map();
     for (const guest of guests) {
       if (!byLoc.has(guest.loc)) byLoc.set(guest.loc, []);
@@ -345,7 +540,7 @@ export class BoardView {
   makeToken(guest, appear = true) {
     const token = svg(
       "g",
-      { class: "guest", "data-testid": "guest" },
+      { class: "guest", "data-testid": "guest", "aria-hidden": "true" },
       svg("circle", { r: 17, class: "guest-disc", fill: colourHex(guest.seat) }),
       svg("circle", { r: 13, class: "guest-ring" }),
       svg("text", { y: 5.5, class: "guest-letter", fill: inkOn(guest.seat) }, seatLetter(guest.seat)),
@@ -359,6 +554,7 @@ export class BoardView {
 
   setHugo(loc) {
     this.shown.hugo = loc ?? null;
+    this.describe();
     const box = loc ? boxOf(this.layout, loc) : null;
     if (!this.hugo.dataset.loc && box) {
       // His first appearance: no glide in from the corner.
@@ -382,6 +578,7 @@ export class BoardView {
   /** The centre: the clock (hugo) or the round (midnight-party). */
   setCentre(position, players) {
     this.shown.centre = [position, players];
+    this.describe();
     clear(this.centre);
     if (!position) return;
     if (position.clock) {
@@ -426,6 +623,7 @@ export class BoardView {
   /** Show the die: 1, 2, 4, 5, "hugo", or null to hide. */
   showDie(face, { rolling = false } = {}) {
     this.shown.die = face ?? null;
+    this.describe();
     clear(this.dieBox);
     this.dieBox.dataset.face = face === null || face === undefined ? "" : String(face);
     if (face === null || face === undefined) return;
@@ -442,11 +640,13 @@ export class BoardView {
   }
 
   /**
-   * Mark what may be clicked: {places, sources, dests: Set of locations, selected}.
-   * Clickable targets get data-legal="true".
+   * Mark what may be clicked: {places, sources, dests: Set of locations, selected,
+   * notes: Map of a destination to what moving there does}. Clickable targets get
+   * data-legal="true"; the keys visit them in the Sets' order, and the first becomes
+   * the board's tab stop (focused, if the focus was on the board).
    */
-  setTargets({ places = new Set(), sources = new Set(), dests = new Set(), selected = null } = {}) {
-    this.shown.targets = { places, sources, dests, selected };
+  setTargets({ places = new Set(), sources = new Set(), dests = new Set(), selected = null, notes = new Map() } = {}) {
+    this.shown.targets = { places, sources, dests, selected, notes };
     const mark = (node, kind) => {
       if (kind) {
         node.dataset.legal = "true";
@@ -468,6 +668,19 @@ export class BoardView {
       token.classList.toggle("selected", loc === selected);
     }
     this.root.classList.toggle("picking", places.size + sources.size + dests.size > 0);
+    // The tab stop moves to the first place or destination (once a guest is chosen, to
+    // where it may go), else to the first guest that may move.
+    const order = this.targetOrder();
+    const primary = [...places, ...dests].filter((loc) => this.byLoc.has(loc));
+    const within = primary.length ? primary : order.filter((loc) => this.byLoc.has(loc));
+    const first = within[0];
+    if (first && !within.includes(this.focusLoc)) {
+      if (this.hasFocus()) this.focus(first);
+      else this.setTabStop(first);
+    } else if (!this.focusLoc) {
+      this.setTabStop(null);
+    }
+    this.describe();
   }
 
   /** A short glow on a location (capture, room entry). */

@@ -50,6 +50,12 @@ export function pickLanguage(offered, remembered, preferred) {
   return codes.includes(FALLBACK) ? FALLBACK : (codes[0] ?? FALLBACK);
 }
 
+/** A language's file beside this module: under the same versioned URL as the page's
+ * scripts (/assets/{version}/i18n/…), so that browsers keep it as long as they may. */
+function languageFile(language) {
+  return new URL(`../i18n/${encodeURIComponent(language)}.json`, import.meta.url).href;
+}
+
 async function fetchJson(path) {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -67,10 +73,10 @@ export async function initI18n() {
   const preferred = navigator.languages?.length ? navigator.languages : [navigator.language];
   code = pickLanguage(languages, stored(), preferred);
   try {
-    strings = await fetchJson(`/static/i18n/${encodeURIComponent(code)}.json`);
+    strings = await fetchJson(languageFile(code));
   } catch {
     code = FALLBACK;
-    strings = await fetchJson(`/static/i18n/${FALLBACK}.json`).catch(() => ({}));
+    strings = await fetchJson(languageFile(FALLBACK)).catch(() => ({}));
   }
   document.documentElement.lang = code;
   document.documentElement.dataset.lang = code;

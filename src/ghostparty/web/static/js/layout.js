@@ -13,10 +13,13 @@
 // their side there, so red rooms are only drawn towards the top, green ones the bottom.
 
 export const S = 64; // gallery square size
+// How far the rooms reach out from the gallery, and the margin round the ring; on a phone
+// held upright the rooms are shallower, so that a square is 44 CSS px wide on a 390 px screen.
 const ROOM_DEPTH = 96;
-const MARGIN = ROOM_DEPTH + 14;
+const PORTRAIT_ROOM_DEPTH = 74;
+const GAP = 14;
 const LANDSCAPE_COLS = 14; // the ring's preferred width, in squares
-const PORTRAIT_COLS = 6; // … and on a phone held upright
+const PORTRAIT_COLS = 5; // … and on a phone held upright: a square ≥ 44 CSS px on a 390 px phone
 const SIDES = ["top", "right", "bottom", "left"];
 const OUTWARD = { top: [0, -1], right: [1, 0], bottom: [0, 1], left: [-1, 0] };
 
@@ -102,6 +105,8 @@ function portraitScore(board, w, h, off) {
 export function makeLayout(board, { portrait = false } = {}) {
   const { w, h, off } = chooseRing(board, { portrait });
   const n = board.squares;
+  const ROOM = portrait ? PORTRAIT_ROOM_DEPTH : ROOM_DEPTH;
+  const MARGIN = ROOM + (portrait ? 10 : GAP);
   const width = w * S + 2 * MARGIN;
   const height = h * S + 2 * MARGIN;
   const squares = {};
@@ -127,14 +132,14 @@ export function makeLayout(board, { portrait = false } = {}) {
         .map((other) => Math.abs(other.col - door.col));
       const nearest = apart.length ? Math.min(...apart) : 4;
       box.w = Math.max(S - 6, Math.min(Math.round(S * 1.75), nearest * S - 10));
-      box.h = ROOM_DEPTH;
+      box.h = ROOM;
       box.x = door.x + S / 2 - box.w / 2;
-      box.y = dy < 0 ? door.y - gap - ROOM_DEPTH : door.y + S + gap;
+      box.y = dy < 0 ? door.y - gap - ROOM : door.y + S + gap;
     } else {
-      box.w = ROOM_DEPTH;
+      box.w = ROOM;
       box.h = S - 6;
       box.y = door.y + 3;
-      box.x = dx < 0 ? door.x - gap - ROOM_DEPTH : door.x + S + gap;
+      box.x = dx < 0 ? door.x - gap - ROOM : door.x + S + gap;
     }
     // Where the room's guest stands: below the name and shield.
     box.anchor = dx === 0 ? { x: box.x + box.w / 2, y: box.y + box.h - 22, r: 16 } : { x: box.x + box.w / 2 + 14, y: box.y + 37, r: 14 };

@@ -5,20 +5,24 @@
 // turn-seconds ("" = no limit), absent-bot, your-name, sit-at ("" = don't sit),
 // create, create-error; open-tables, playing-tables and finished-tables (lists; each
 // row open-table / playing-table / finished-table with data-table, and its link
-// open-table-link / playing-table-link / finished-table-link); upload-link; language.
+// open-table-link / playing-table-link / finished-table-link; tag-rated on a rated
+// table); upload-link; language; rated (checkbox, shown when logged in); the top bar's
+// account links (js/session.js).
 
 import { api } from "./api.js";
 import { el, fill, toast } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { chip } from "./panels.js";
 import { rulesHelpButton } from "./rules-help.js";
-import { colourText, seatLabel } from "./seats.js";
+import { colourText, seatLabel, useBoard } from "./seats.js";
+import { accountError, mountAccountNav } from "./session.js";
 import { loadName, saveName, saveToken } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
 
 let bots = ["random", "greedy"];
+let player = null; // the logged-in account, {name, created}, or null for a guest
 const kinds = []; // per seat: "human" or "bot:<level>"
 
 function defaultBot() {
@@ -86,6 +90,7 @@ async function create(event) {
     turn_seconds: seconds === "" ? null : Number(seconds),
     absent_bot: $("absent-bot").value || defaultBot(),
   };
+  if (player && $("rated").checked) body.rated = true;
   const button = $("create-form").querySelector("button[type=submit]");
   button.disabled = true;
   try {
@@ -93,11 +98,11 @@ async function create(event) {
     if (sitAt !== "") {
       const joined = await api.join(table.id, Number(sitAt), name);
       saveToken(table.id, joined.seat, joined.token);
-      saveName(name);
+      if (!player) saveName(name);
     }
     location.href = `/t/${encodeURIComponent(table.id)}`;
   } catch (err) {
-    error.textContent = errorText(err);
+    error.textContent = accountError(err);
     error.hidden = false;
     button.disabled = false;
   }
@@ -119,7 +124,8 @@ function tableRow(table, kind) {
       : kind === "finished" && table.winners?.length
         ? ` · ${t("lobby.winners", { who: table.winners.map((s) => seatLabel(table, s)).join(t("panel.and")) })}`
         : "";
-  const info = el("div", { class: "table-info" }, el("strong", {}, title), el("span", { class: "hint" }, extra), el("div", { class: "table-people" }, people));
+  const rated = table.rated ? el("span", { class: "tag tag-rated", "data-testid": "tag-rated" }, t("account.rated")) : null;
+  const info = el("div", { class: "table-info" }, el("strong", {}, title), " ", rated, el("span", { class: "hint" }, extra), el("div", { class: "table-people" }, people));
   const id = encodeURIComponent(table.id);
   const link = el("a", { class: "button", href: LINKS[kind].href(id), "data-testid": `${kind}-table-link` }, t(LINKS[kind].text));
   return el("li", { "data-testid": `${kind}-table`, "data-table": table.id }, info, link);
@@ -142,6 +148,16 @@ async function refresh() {
   }
 }
 
+/** Logged in: the seat is taken as the account (its name, read-only) and a table may be rated. */
+function useAccount(account) {
+  player = account;
+  $("rated-field").hidden = !player;
+  const name = $("your-name");
+  name.readOnly = Boolean(player);
+  if (player) name.value = player.name;
+  name.dataset.account = player ? "true" : "false";
+}
+
 function renderAbsentBot() {
   const select = $("absent-bot");
   fill(select, ...bots.map((bot) => el("option", { value: bot }, t(`bot.${bot}`))));
@@ -158,6 +174,8 @@ async function main() {
   players.addEventListener("change", renderSeatList);
   $("your-name").value = loadName();
   $("create-form").addEventListener("submit", create);
+  mountAccountNav().then(useAccount);
+  await api.board("hugo").then(useBoard, () => {}); // the seats' colours: names and palette
   try {
     const answer = await api.bots();
     if (Array.isArray(answer.bots) && answer.bots.length) bots = answer.bots;

@@ -1,6 +1,7 @@
 // The odds panel for the player to move: for each of their guests on the board, the
 // engine's chance that Hugo reaches it before their next turn (docs/PROTOCOL.md, `odds`
-// in state and update). Shown as a list and as small percentages over the board.
+// in state and update). Shown as a list, and as small percentages over the board on the
+// guests Hugo may reach.
 //
 // Hooks: odds (the panel; data-count), odds-guest (one per location: data-location,
 // data-chance, data-probability), odds-label (the figure over the board, data-location).
@@ -54,7 +55,9 @@ export function renderOdds(container, board, odds, visible = true) {
   if (board) drawLabels(board, list);
 }
 
-function drawLabels(board, list) {
+/** The figures over the board, only on guests Hugo may reach (a 0 % on every other is noise). */
+function drawLabels(board, odds) {
+  const list = odds.filter((entry) => entry.chance > 0);
   let layer = board.root.querySelector(".odds-layer");
   if (!layer) layer = svg("g", { class: "odds-layer", "aria-hidden": "true" });
   board.root.append(layer); // always on top of the tokens and Hugo

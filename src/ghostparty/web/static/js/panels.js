@@ -1,12 +1,32 @@
-// The side panels of the game page: seats and scores, the score sheet, the log and
-// the result. Plain DOM built with createElement; every name goes in as text.
+// The side panels of the game and replay pages: seats and scores, the score sheet, the
+// log and the result. Plain DOM built with createElement; every name goes in as text.
 
 import { el, fill } from "./dom.js";
-import { currentLanguage, t } from "./i18n.js";
-import { describeAction, narrate } from "./narrate.js";
-import { colourHex, colourText, inkOn, seatLabel, seatLetter, seatShort } from "./seats.js";
+import { t } from "./i18n.js";
+import { narrate } from "./narrate.js";
+import { actorName, colourHex, colourText, inkOn, seatLabel, seatLetter, seatShort } from "./seats.js";
+import { playerLink } from "./session.js";
 
-const TRAIL_END = 46; // RULES.md §7: a score of 46 ends a hugo game
+/**
+ * The points a seat's guests will score when the round ends (RULES.md §8.5), for rule
+ * sets that score only then (`scores_during_play` false in GET /api/boards): each
+ * guest's cellar step, and the shields' points of the rooms it is in. Null otherwise.
+ */
+export function pendingPoints(position, board, seat) {
+  if (!position || !board || board.scores_during_play !== false || position.phase === "over") return null;
+  const shields = new Map((board.rooms ?? []).map((room) => [room.location, room.shield]));
+  let sum = 0;
+  for (const loc of position.guests[seat] ?? []) {
+    const step = (board.steps ?? []).find((s) => s.location === loc);
+    if (step) sum += step.value;
+    else if (shields.get(loc) === "red" || shields.get(loc) === "green") sum += board.shield_points?.[shields.get(loc)] ?? 0;
+  }
+  return sum;
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
 
 export function chip(seat) {
   const node = el("span", { class: "chip", "aria-hidden": "true" }, seatLetter(seat));
@@ -30,8 +50,11 @@ function guestSummary(position, seat) {
   return parts.join(" · ");
 }
 
-/** The seats while playing: colour, name, score (spooky trail or total), whose turn. */
-export function renderSeats(container, { table, position, held, scores }) {
+/**
+ * The seats while playing or in a replay: colour, name, score (spooky trail or total),
+ * the round's pending points, whose turn. `board` is GET /api/boards/{rules}.
+ */
+export function renderSeats(container, { table, position, held = new Set(), scores, board }) {
   const rows = table.seats.map((info) => {
     const seat = info.seat;
     const toMove = table.status === "playing" && table.to_move === seat;
@@ -44,7 +67,7 @@ export function renderSeats(container, { table, position, held, scores }) {
       "data-away": info.away ? "true" : "false",
     });
     row.style.setProperty("--seat", colourHex(seat));
-    const name = el("span", { class: "seat-name" }, seatShort(table, seat));
+    const name = el("span", { class: "seat-name" }, playerLink(info, seatShort(table, seat)));
     const tags = el("span", { class: "seat-tags" });
     if (held.has(seat)) tags.append(el("span", { class: "tag tag-you" }, t("seat.you")));
     if (info.back) tags.append(el("span", { class: "tag tag-away" }, t("seat.back")));
@@ -55,10 +78,21 @@ export function renderSeats(container, { table, position, held, scores }) {
       head.append(el("span", { class: "seat-score", "data-testid": "score", "data-seat": seat, title: t("seat.points") }, String(score)));
     }
     row.append(head);
+    const pending = pendingPoints(position, board, seat);
+    if (pending !== null) {
+      head.append(
+        el(
+          "span",
+          { class: "tag tag-pending", "data-testid": "pending", "data-seat": seat, "data-points": pending, title: t("panel.pending_hint") },
+          t("panel.pending", { points: signed(pending) }),
+        ),
+      );
+    }
     if (position) {
-      if (position.rules === "hugo" && score !== undefined) {
-        const bar = el("div", { class: "trail", title: t("panel.trail", { score, end: TRAIL_END }) }, el("div", { class: "trail-fill" }));
-        bar.firstChild.style.width = `${Math.min(100, (100 * score) / TRAIL_END)}%`;
+      const end = board?.end_score;
+      if (end && score !== undefined) {
+        const bar = el("div", { class: "trail", title: t("panel.trail", { score, end }) }, el("div", { class: "trail-fill" }));
+        bar.firstChild.style.width = `${Math.min(100, (100 * score) / end)}%`;
         row.append(bar);
       }
       const summary = guestSummary(position, seat);
@@ -80,10 +114,10 @@ export function renderOpenSeats(container, { table, held }, handlers, defaultNam
     row.style.setProperty("--seat", colourHex(seat));
     const head = el("div", { class: "seat-head" }, chip(seat));
     if (info.kind === "bot") {
-      head.append(el("span", { class: "seat-name" }, seatShort(table, seat)));
+      head.append(el("span", { class: "seat-name" }, playerLink(info, seatShort(table, seat))));
       row.append(head);
     } else if (info.name) {
-      head.append(el("span", { class: "seat-name" }, info.name));
+      head.append(el("span", { class: "seat-name" }, playerLink(info, info.name)));
       if (held.has(seat)) {
         head.append(el("span", { class: "tag tag-you" }, t("seat.you")));
         head.append(
@@ -117,44 +151,43 @@ export function renderOpenSeats(container, { table, held }, handlers, defaultNam
 }
 
 /**
- * An entry's sentences in the page's language: in English the server's lines; in
- * another language told from its events when it has them (live updates), else the
- * action alone in words (the log of a state message carries no events).
+ * One log entry, {index, seat, events}: who, then what happened in words, told from its
+ * events with the players' names (`table` names them; null: by colour). With `jump`
+ * the entry is a button that calls jump(index) (the replay).
  */
-function entryLines(entry) {
-  if (currentLanguage() === "en" && entry.lines?.length) return entry.lines;
-  if (Array.isArray(entry.events)) return narrate(entry.events);
-  if (entry.action && entry.seat !== null && entry.seat !== undefined) return [describeAction(entry.seat, entry.action)];
-  return entry.lines ?? [];
-}
-
-/** One log entry: who, then what happened in words. */
-export function logItem(entry) {
+export function logItem(entry, table, { jump = null } = {}) {
   const item = el("li", { class: "log-entry", "data-testid": "log-entry", "data-index": entry.index });
-  if (entry.seat !== null && entry.seat !== undefined) item.append(chip(entry.seat));
   const text = el("span", { class: "log-text" });
-  entryLines(entry).forEach((line, i) => {
+  narrate(entry.events ?? [], (seat) => actorName(table, seat)).forEach((line, i) => {
     if (i) text.append(el("br"));
     text.append(line);
   });
-  item.append(text);
+  const who = entry.seat !== null && entry.seat !== undefined ? chip(entry.seat) : null;
+  if (!jump) {
+    item.append(...[who, text].filter(Boolean));
+    return item;
+  }
+  item.classList.add("replay-entry");
+  const number = el("span", { class: "log-number" }, String(entry.index + 1));
+  item.append(el("button", { type: "button", class: "log-jump", onclick: () => jump(entry.index) }, number, who, text));
   return item;
 }
 
-export function renderLog(list, entries) {
-  fill(list, ...entries.map(logItem));
+export function renderLog(list, entries, table, options = {}) {
+  fill(list, ...entries.map((entry) => logItem(entry, table, options)));
   list.scrollTop = list.scrollHeight;
 }
 
-export function appendLog(list, entry) {
+export function appendLog(list, entry, table) {
   if (list.querySelector(`[data-index="${entry.index}"]`)) return;
   const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  list.append(logItem(entry));
+  list.append(logItem(entry, table));
   if (nearBottom) list.scrollTop = list.scrollHeight;
 }
 
-/** The Midnight Party score sheet: one row per scored round, the totals last. */
-export function renderSheet(container, { table, position }) {
+/** The Midnight Party score sheet: one row per scored round, the round under way's
+ * pending points (`board`: GET /api/boards/{rules}), the totals last. */
+export function renderSheet(container, { table, position, board }) {
   if (!position || position.rules !== "midnight-party") {
     container.hidden = true;
     return;
@@ -164,6 +197,17 @@ export function renderSheet(container, { table, position }) {
   const rows = position.round_scores.map((scores, i) =>
     el("tr", {}, el("td", {}, String(i + 1)), ...scores.map((v) => el("td", {}, v > 0 ? `+${v}` : String(v)))),
   );
+  const pending = table.seats.map((s) => pendingPoints(position, board, s.seat));
+  if (pending.every((v) => v !== null)) {
+    rows.push(
+      el(
+        "tr",
+        { class: "pending", "data-testid": "sheet-pending", title: t("panel.pending_hint") },
+        el("td", {}, t("panel.round_so_far", { round: position.round })),
+        ...pending.map((v) => el("td", {}, signed(v))),
+      ),
+    );
+  }
   const total = el("tr", { class: "total" }, el("td", {}, t("panel.total")), ...position.scores.map((v) => el("td", {}, String(v))));
   fill(container, el("h3", {}, t("panel.sheet")), el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, ...rows, total)));
 }
@@ -186,7 +230,7 @@ export function renderResult(container, { table, position }) {
         "li",
         { class: winners.includes(seat) ? "winner" : "", "data-testid": "result-row", "data-seat": seat, "data-score": scores[seat] ?? "" },
         chip(seat),
-        el("span", { class: "seat-name" }, seatLabel(table, seat)),
+        el("span", { class: "seat-name" }, playerLink(table.seats[seat], seatLabel(table, seat))),
         el("span", { class: "seat-score" }, t("panel.points", { n: scores[seat] ?? "?" })),
       ),
     ),
@@ -203,6 +247,7 @@ export function renderResult(container, { table, position }) {
       el("a", { href: `/r/${id}`, class: "button", "data-testid": "replay-link" }, t("table.replay")),
       el("a", { href: `/api/tables/${id}/record`, class: "button", "data-testid": "download", download: "" }, t("table.download")),
       el("a", { href: "/", class: "button" }, t("table.back_lobby")),
+      table.rated ? el("a", { href: `/leaderboard?rules=${encodeURIComponent(table.rules)}`, class: "button", "data-testid": "result-leaderboard" }, t("leaderboard.link")) : null,
     ),
   );
 }

@@ -10,25 +10,32 @@
 //   log            every action, log-entry per action (data-index, click to jump;
 //                  aria-current="step" on the one shown)
 //   download       the game record; upload-panel, record-file, upload, upload-error
+//                  (upload-reason: the server's reason for a record it refused)
+//
+// The seats, the log, the narration and the board are the game page's (panels.js,
+// narrate.js, board.js); the replay (docs/PROTOCOL.md) sends each action's events and
+// what it changed in the position, and the positions are laid out here once.
 //   board (data-layout), guest (data-seat, data-loc), hugo (data-loc), die (data-face) as in play
 //   seats          seat (data-seat) with score (data-seat) per seat
 
 import { api } from "./api.js";
 import { play, Scene } from "./animate.js";
-import { BoardView, watchPortrait } from "./board.js";
+import { openBoard, watchPortrait } from "./board.js";
 import { banner, el, fill, sleep } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t } from "./i18n.js";
-import { colour, narrate } from "./narrate.js";
+import { narrate } from "./narrate.js";
 import { rulesHelpButton } from "./rules-help.js";
-import { chip } from "./panels.js";
-import { colourHex, setColours } from "./seats.js";
+import { renderLog, renderSeats } from "./panels.js";
+import { actorName } from "./seats.js";
 import { loadSpeed, saveSpeed } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
 const PLAY_PAUSE = { normal: 700, fast: 200, off: 120 };
 
 const R = {
-  data: null, // {record, start, steps}
+  data: null, // {record, steps}: GET /api/tables/{id}/replay
+  positions: [], // the position after each action
+  boardData: null, // GET /api/boards/{rules}
   table: null, // the table (names) for /r/{id}
   board: null,
   boardRules: null,
@@ -42,7 +49,23 @@ const R = {
 };
 
 function positionAt(index) {
-  return index < 0 ? R.data.start : R.data.steps[index].position;
+  return index < 0 ? R.data.record.start : R.positions[index];
+}
+
+/** Every action's position: the start with each step's changes laid over it in turn. */
+function layOut(data) {
+  const positions = [];
+  let position = data.record.start;
+  for (const step of data.steps) {
+    position = { ...position, ...step.changes };
+    positions.push(position);
+  }
+  return positions;
+}
+
+/** How the story names a seat: the player's name at a table's replay, else the colour. */
+function who(seat) {
+  return actorName(R.table, seat);
 }
 
 function stepCount() {
@@ -57,16 +80,14 @@ let portrait = watchPortrait((on) => {
 
 async function ensureBoard(rules) {
   if (R.boardRules === rules) return;
-  const data = await api.board(rules);
-  setColours(data.colours);
-  R.board = new BoardView($("board-wrap"), data, () => {}, { portrait });
+  ({ data: R.boardData, view: R.board } = await openBoard($("board-wrap"), rules, () => {}, { portrait, who }));
   R.boardRules = rules;
 }
 
 /** The face the die shows after action `index`: the last roll so far. */
 function dieAt(index) {
   for (let i = index; i >= 0; i--) {
-    const action = R.data.steps[i].action;
+    const action = R.data.record.actions[i];
     if (action && "roll" in action) return action.roll;
   }
   return null;
@@ -86,7 +107,7 @@ async function animate(step, generation, scores) {
     isCurrent: () => generation === R.generation,
     score: (seat, value) => {
       scores[seat] = value;
-      renderSeats(scores);
+      renderSeats_(scores);
     },
     clock: (time) => R.board.setCentre({ ...positionAt(step.index - 1), clock: time }, R.data.record.players),
     banner: () => {},
@@ -108,7 +129,7 @@ async function go(index, { animate: animated = false } = {}) {
   R.current = target;
   renderControls();
   if (forward) {
-    const step = R.data.steps[target];
+    const step = { ...R.data.steps[target], index: target };
     setBusy(true);
     R.scene.reconcile(positionAt(target - 1));
     R.board.setGuests(R.scene.guests);
@@ -131,7 +152,7 @@ function showPosition() {
   const root = $("replay");
   root.dataset.step = String(R.current);
   root.dataset.phase = position.phase ?? "";
-  renderSeats(position.scores ?? []);
+  renderSeats_(position.scores ?? []);
 }
 
 function setBusy(busy) {
@@ -141,35 +162,23 @@ function setBusy(busy) {
 
 // ---------------------------------------------------------------- panels
 
-function seatName(seat) {
-  const info = R.table?.seats?.[seat];
-  const name = info?.kind === "bot" ? t("seat.bot_name", { level: t(`bot.${info.bot}`) }) : info?.name;
-  return name ? `${colour(seat)} · ${name}` : colour(seat);
+/** The table as the seats panel reads it, at the shown position: names from the
+ * finished table's (none for an uploaded record), whose turn, the winners. */
+function tableAt(position) {
+  const players = R.data.record.players;
+  const seats = Array.from({ length: players }, (_, seat) => R.table?.seats?.[seat] ?? { seat, kind: "human", name: null });
+  const over = position.phase === "over";
+  return {
+    seats: seats.map((info, seat) => ({ ...info, seat, away: false, back: false, online: true })),
+    status: over ? "over" : "playing",
+    to_move: over ? null : position.to_move,
+    winners: over ? (position.winners ?? []) : [],
+  };
 }
 
-function renderSeats(scores) {
-  const players = R.data.record.players;
+function renderSeats_(scores) {
   const position = positionAt(R.current);
-  const winners = position.phase === "over" ? (position.winners ?? []) : [];
-  const rows = [];
-  for (let seat = 0; seat < players; seat++) {
-    const toMove = position.phase !== "over" && position.to_move === seat;
-    const row = el(
-      "li",
-      { class: `seat${toMove ? " to-move" : ""}`, "data-testid": "seat", "data-seat": seat, "data-to-move": toMove ? "true" : "false" },
-      el(
-        "div",
-        { class: "seat-head" },
-        chip(seat),
-        el("span", { class: "seat-name" }, seatName(seat)),
-        winners.includes(seat) ? el("span", { class: "tag tag-win" }, t("seat.winner")) : null,
-        el("span", { class: "seat-score", "data-testid": "score", "data-seat": seat, title: t("seat.points") }, String(scores[seat] ?? "")),
-      ),
-    );
-    row.style.setProperty("--seat", colourHex(seat));
-    rows.push(row);
-  }
-  fill($("seats"), ...rows);
+  renderSeats($("seats"), { table: tableAt(position), position, scores, board: R.boardData });
 }
 
 function renderControls() {
@@ -185,7 +194,7 @@ function renderControls() {
   slider.max = String(n);
   slider.value = String(i + 1);
   $("counter").textContent = i < 0 ? t("replay.at_start", { n }) : t("replay.counter", { k: i + 1, n });
-  const lines = i < 0 ? [t("replay.start_lines")] : narrate(R.data.steps[i].events ?? []);
+  const lines = i < 0 ? [t("replay.start_lines")] : narrate(R.data.steps[i].events ?? [], who);
   fill($("step-lines"), ...lines.map((line) => el("p", { class: "step-line", "data-testid": "step-line" }, line)));
   $("replay").dataset.playing = R.playing ? "true" : "false";
   for (const item of $("log").querySelectorAll(".current")) {
@@ -204,34 +213,14 @@ function renderControls() {
   }
 }
 
-function renderLog() {
-  const items = R.data.steps.map((step) => {
-    const text = el("span", { class: "log-text" });
-    narrate(step.events ?? []).forEach((line, k) => {
-      if (k) text.append(el("br"));
-      text.append(line);
-    });
-    const item = el(
-      "li",
-      { class: "log-entry replay-entry", "data-testid": "log-entry", "data-index": step.index, tabindex: "0", role: "button" },
-      el("span", { class: "log-number" }, String(step.index + 1)),
-      step.seat !== null && step.seat !== undefined ? chip(step.seat) : null,
-      text,
-    );
-    const jump = () => {
-      stop();
-      go(step.index);
-    };
-    item.addEventListener("click", jump);
-    item.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        jump();
-      }
-    });
-    return item;
-  });
-  fill($("log"), ...items);
+function showLog() {
+  const entries = R.data.steps.map((step, index) => ({ index, seat: step.seat, events: step.events }));
+  const jump = (index) => {
+    stop();
+    go(index);
+  };
+  renderLog($("log"), entries, R.table, { jump });
+  $("log").scrollTop = 0;
 }
 
 // ---------------------------------------------------------------- playing
@@ -262,6 +251,7 @@ async function playAll() {
 
 async function show(data, { name, download }) {
   R.data = data;
+  R.positions = layOut(data);
   R.current = -1;
   R.playing = false;
   await ensureBoard(data.record.rules);
@@ -281,7 +271,7 @@ async function show(data, { name, download }) {
     link.href = R.blobUrl;
     link.setAttribute("download", "ghostparty-record.json");
   }
-  renderLog();
+  showLog();
   R.scene = new Scene();
   await go(-1);
 }
@@ -290,6 +280,7 @@ async function upload(event) {
   event.preventDefault();
   const error = $("upload-error");
   error.hidden = true;
+  $("upload-reason").hidden = true;
   const file = $("record-file").files[0];
   if (!file) {
     error.textContent = t("replay.no_file");
@@ -307,8 +298,13 @@ async function upload(event) {
   }
   const data = await response.json().catch(() => null);
   if (!response.ok || !data) {
-    error.textContent = errorText(data?.error ?? { code: "http", message: `HTTP ${response.status}` });
+    const problem = data?.error ?? { code: "http", message: `HTTP ${response.status}` };
+    error.textContent = errorText(problem);
     error.hidden = false;
+    // What exactly is wrong, in the server's words: which action, and why.
+    const reason = $("upload-reason");
+    reason.textContent = problem.message ?? "";
+    reason.hidden = !problem.message || problem.message === error.textContent;
     return;
   }
   R.table = null;
@@ -347,7 +343,7 @@ function setupChrome() {
     go(value - 1);
   });
   document.addEventListener("keydown", (event) => {
-    if (!R.data || event.target.closest("input, select, textarea, [role=button]")) return;
+    if (!R.data || event.target.closest("input, select, textarea, .log-jump")) return;
     if (event.key === "ArrowRight") {
       stop();
       go(R.current + 1, { animate: true });

@@ -1,29 +1,18 @@
-// Seat colours and letters (RULES.md §1.5), and how to name a seat in the page's language.
+// Seat colours and letters (RULES.md §1.5) as GET /api/boards/{rules} draws them (its
+// colours and palette: the one place they are set, checked for colour vision by
+// tests/server/test_palette.py), and how to name a seat in the page's language.
 
 import { t } from "./i18n.js";
 
-const HEX = {
-  red: "#d8413a",
-  blue: "#3a74d8",
-  turquoise: "#2bb3a8",
-  yellow: "#f2c53d",
-  black: "#2a2a2e",
-  green: "#3fa04f",
-  white: "#f3f0e8",
-  purple: "#9155c9",
-};
-
 const LETTER = { black: "K" };
 
-const LIGHT = new Set(["yellow", "white", "turquoise"]);
+let colours = [];
+let palette = {};
 
-const DEFAULT_COLOURS = ["red", "blue", "turquoise", "yellow", "black", "green", "white", "purple"];
-
-let colours = DEFAULT_COLOURS;
-
-/** Use the colour names of the board endpoint. */
-export function setColours(names) {
-  if (Array.isArray(names) && names.length) colours = names;
+/** Take the seats' colour names and palette from a board (GET /api/boards/{rules}). */
+export function useBoard(board) {
+  if (Array.isArray(board?.colours) && board.colours.length) colours = board.colours;
+  if (board?.palette && typeof board.palette === "object") palette = board.palette;
 }
 
 /** The colour's id: "red", "blue", … (not translated; see colourText). */
@@ -38,7 +27,12 @@ export function colourText(seat) {
 }
 
 export function colourHex(seat) {
-  return HEX[colourName(seat)] ?? "#888";
+  return palette[colourName(seat)]?.fill ?? "#888888";
+}
+
+/** The colour the seat's letter is written in on its colour (the palette's ink). */
+export function inkOn(seat) {
+  return palette[colourName(seat)]?.ink ?? "#ffffff";
 }
 
 /** The seat's letter: R B T Y K G W P (the game's letters in every language). */
@@ -47,18 +41,12 @@ export function seatLetter(seat) {
   return LETTER[name] ?? name.charAt(0).toUpperCase();
 }
 
-/** Text colour that reads on the seat's colour. */
-export function inkOn(seat) {
-  return LIGHT.has(colourName(seat)) ? "#1d1a22" : "#ffffff";
-}
-
 /** Who sits there: the person's name, "greedy bot", or null for an empty seat. */
 export function seatName(table, seat) {
   const info = table?.seats?.[seat];
   if (!info) return null;
   if (info.kind === "bot") return t("seat.bot_name", { level: t(`bot.${info.bot}`) });
-  if (!info.name) return null;
-  return info.away ? t("seat.away_label", { name: info.name }) : info.name;
+  return info.name || null;
 }
 
 /** "Red · Ann", "Blue · greedy bot", "Red · (empty)". */
@@ -66,7 +54,18 @@ export function seatLabel(table, seat) {
   return t("seat.label", { colour: colourText(seat), name: seatName(table, seat) ?? t("seat.empty") });
 }
 
-/** The player's name if any, else the colour. */
+/** The player's name if any ("Ann (bot playing)" while a bot plays for them), else the colour. */
 export function seatShort(table, seat) {
-  return seatName(table, seat) ?? colourText(seat);
+  const name = seatName(table, seat);
+  if (name && table.seats[seat]?.away) return t("seat.away_label", { name });
+  return name ?? colourText(seat);
+}
+
+/**
+ * How the game's story names a seat: the person's name, else the colour ("Ann rolls 4",
+ * "Blue rolls 4"); a table is optional (an uploaded record has no names).
+ */
+export function actorName(table, seat) {
+  const info = table?.seats?.[seat];
+  return info?.kind === "human" && info.name ? info.name : colourText(seat);
 }

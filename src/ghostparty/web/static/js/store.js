@@ -3,8 +3,10 @@
 const NAME_KEY = "ghostparty:name";
 const SPEED_KEY = "ghostparty:speed";
 
+const TOKENS_PREFIX = "ghostparty:tokens:";
+
 function tokensKey(tableId) {
-  return `ghostparty:tokens:${tableId}`;
+  return `${TOKENS_PREFIX}${tableId}`;
 }
 
 function read(key, fallback) {
@@ -42,6 +44,24 @@ export function dropToken(tableId, seat) {
   delete tokens[String(seat)];
   write(tokensKey(tableId), tokens);
   return tokens;
+}
+
+/** Every seat this browser holds, of every table: [{table, seat, token}]. */
+export function heldSeats() {
+  const held = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key?.startsWith(TOKENS_PREFIX)) continue;
+      const table = key.slice(TOKENS_PREFIX.length);
+      for (const [seat, token] of Object.entries(loadTokens(table))) {
+        if (typeof token === "string" && /^\d+$/.test(seat)) held.push({ table, seat: Number(seat), token });
+      }
+    }
+  } catch {
+    // No storage: no seats.
+  }
+  return held;
 }
 
 export function loadName() {

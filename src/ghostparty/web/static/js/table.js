@@ -36,14 +36,15 @@
 
 import { api, tableUrl, TableSocket } from "./api.js";
 import { play, Scene } from "./animate.js";
-import { BoardView, watchPortrait } from "./board.js";
+import { openBoard, watchPortrait } from "./board.js";
 import { banner, el, fill, toast } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
-import { place } from "./narrate.js";
+import { effectNotes, place } from "./narrate.js";
 import { renderOdds } from "./odds.js";
 import { appendLog, renderLog, renderOpenSeats, renderResult, renderSeats, renderSheet } from "./panels.js";
 import { rulesHelpButton } from "./rules-help.js";
-import { seatLabel, setColours } from "./seats.js";
+import { actorName, seatLabel } from "./seats.js";
+import { mountAccountNav } from "./session.js";
 import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveSpeed, saveToken } from "./store.js";
 import { TurnTimer } from "./timer.js";
 
@@ -71,6 +72,9 @@ const S = {
   speed: loadSpeed(),
   connected: false,
   odds: [],
+  effects: [], // what each legal action would do (docs/PROTOCOL.md), in legal's order
+  boardData: null, // GET /api/boards/{rules}
+  hint: null, // the destination hovered or focused on the board
 };
 
 const timer = new TurnTimer(document.getElementById("turn-timer"), (table) => seatLabel(table, table.to_move));
@@ -97,6 +101,7 @@ async function onState(msg) {
   S.table = msg.table;
   S.position = msg.position;
   S.legal = msg.legal ?? [];
+  S.effects = msg.effects ?? [];
   S.held = new Set((msg.seats ?? []).map(Number));
   S.log = msg.log ?? [];
   S.odds = msg.odds ?? [];
@@ -107,7 +112,7 @@ async function onState(msg) {
   S.scene.reconcile(S.position);
   const lastRoll = [...S.log].reverse().find((entry) => entry.action && "roll" in entry.action);
   S.board.showDie(S.position?.phase === "move" ? S.position.roll : (lastRoll?.action.roll ?? null));
-  renderLog($("log"), S.log);
+  renderLog($("log"), S.log, S.table);
   renderAll();
 }
 
@@ -166,13 +171,14 @@ async function applyUpdate(msg, generation) {
   await ensureBoard(msg.table.rules);
   if (generation !== S.generation) return;
   if (msg.entry) {
-    appendLog($("log"), msg.entry);
+    appendLog($("log"), msg.entry, msg.table);
     await animate(msg.entry, generation);
     if (generation !== S.generation) return;
   }
   S.table = msg.table;
   S.position = msg.position;
   S.legal = msg.legal ?? [];
+  S.effects = msg.effects ?? [];
   S.odds = msg.odds ?? [];
   S.scores = null;
   S.pending = false;
@@ -220,9 +226,31 @@ let portrait = watchPortrait((on) => {
 async function ensureBoard(rules) {
   if (S.boardRules === rules) return;
   S.boardRules = rules;
-  const data = await api.board(rules);
-  setColours(data.colours);
-  S.board = new BoardView($("board-wrap"), data, onPick, { portrait });
+  const who = (seat) => actorName(S.table, seat);
+  const onHint = (loc) => {
+    S.hint = loc;
+    renderHint();
+  };
+  ({ data: S.boardData, view: S.board } = await openBoard($("board-wrap"), rules, onPick, { portrait, who, onHint }));
+}
+
+/** Where Hugo comes onto the gallery first: the squares he reaches soonest are riskiest. */
+function safetyOrder(squares) {
+  const n = S.boardData?.squares ?? 40;
+  const entry = Number(String(S.boardData?.arrow ?? "G0").slice(1));
+  const ahead = (loc) => (Number(loc.slice(1)) - entry + n) % n; // how soon Hugo gets there
+  return [...squares].sort((a, b) => ahead(b) - ahead(a));
+}
+
+/** The legal placements, safest first (the default for the keyboard and the list). */
+function placements() {
+  return safetyOrder(S.legal.filter((a) => "place" in a).map((a) => a.place));
+}
+
+/** What moving from `from` to `to` would do, in words ("" for nothing notable). */
+function effectText(from, to) {
+  const i = S.legal.findIndex((a) => a.from === from && a.to === to);
+  return effectNotes(S.effects[i] ?? [], (seat) => actorName(S.table, seat)).join(", ");
 }
 
 function sources() {
@@ -264,7 +292,7 @@ function renderTargets() {
   }
   const phase = S.position?.phase;
   if (phase === "place") {
-    S.board.setTargets({ places: new Set(S.legal.filter((a) => "place" in a).map((a) => a.place)) });
+    S.board.setTargets({ places: new Set(placements()) });
     return;
   }
   if (phase === "move") {
@@ -272,7 +300,8 @@ function renderTargets() {
     if (from.size === 1) S.selected = [...from][0];
     if (S.selected && !from.has(S.selected)) S.selected = null;
     const dests = S.selected ? destinations(S.selected) : new Set();
-    S.board.setTargets({ sources: from, dests, selected: S.selected });
+    const notes = new Map([...dests].map((to) => [to, effectText(S.selected, to)]).filter(([, text]) => text));
+    S.board.setTargets({ sources: from, dests, selected: S.selected, notes });
     return;
   }
   S.board.setTargets();
@@ -288,6 +317,7 @@ function act(action) {
     return;
   }
   S.pending = true;
+  S.acted = true;
   S.selected = null;
   renderTargets();
   renderControls();
@@ -364,16 +394,18 @@ function renderSidePanels() {
   $("open-panel").hidden = !open;
   $("seats").hidden = open;
   if (open) {
-    renderOpenSeats($("open-seats"), { table, held: S.held }, { join, leave }, loadName());
+    renderOpenSeats($("open-seats"), { table, held: S.held }, { join, leave }, S.account?.name ?? loadName());
     const ready = table.seats.every((s) => s.kind === "bot" || s.name);
     const button = $("start");
     button.disabled = !ready || S.held.size === 0;
     button.title = S.held.size === 0 ? t("table.start_join") : ready ? "" : t("table.start_all");
   } else {
-    renderSeats($("seats"), { table, position, held: S.held, scores: S.scores });
+    renderSeats($("seats"), { table, position, held: S.held, scores: S.scores, board: S.boardData });
   }
-  renderSheet($("sheet"), { table, position });
+  renderSheet($("sheet"), { table, position, board: S.boardData });
+  const wasOver = !$("result").hidden;
   renderResult($("result"), { table, position });
+  if (!wasOver && !$("result").hidden) showResult();
   renderOdds($("odds"), S.board, S.odds, showOdds());
   timer.update(table);
   $("status").textContent = statusText();
@@ -388,11 +420,26 @@ function describeMove(action) {
   return t("table.move", { from: place(action.from), to: place(action.to) });
 }
 
+/** A seat this page holds that a bot plays for (its person was away), if any. */
+function awaySeat() {
+  return [...S.held].find((seat) => S.table?.status === "playing" && S.table.seats[seat]?.away);
+}
+
 function renderControls() {
   const box = $("controls");
   const enabled = interactive();
   const legal = S.legal;
   const parts = [];
+  const away = awaySeat();
+  if (away !== undefined) {
+    // Back from an absent seat: saying hello again takes it back (from the next turn if
+    // the bot is halfway through this one).
+    const back = S.table.seats[away].back;
+    parts.push(
+      el("p", { class: "hint", "data-testid": "away-note" }, t(back ? "table.back_next_turn" : "table.away_note", { who: seatLabel(S.table, away) })),
+    );
+    if (!back) parts.push(el("button", { type: "button", class: "big", "data-testid": "im-back", onclick: () => socket.hello() }, t("table.im_back")));
+  }
   if (legal.some((a) => a.roll === true)) {
     parts.push(el("button", { type: "button", class: "big", "data-testid": "roll", disabled: !enabled, onclick: () => act({ roll: true }) }, t("table.roll")));
   }
@@ -401,11 +448,13 @@ function renderControls() {
     const shown = S.selected ? moves.filter((a) => a.from === S.selected) : moves;
     const list = el("div", { class: "moves", "data-testid": "moves", role: "group", "aria-label": t("table.moves") });
     for (const move of shown) {
+      const effect = effectText(move.from, move.to);
       list.append(
         el(
           "button",
           { type: "button", class: "move", "data-testid": "move", "data-from": move.from, "data-to": move.to, disabled: !enabled, onclick: () => act(move) },
           describeMove(move),
+          effect ? el("span", { class: "effect", "data-testid": "move-effect" }, ` · ${effect}`) : null,
         ),
       );
     }
@@ -414,14 +463,16 @@ function renderControls() {
         el("button", { type: "button", class: "move other", disabled: !enabled, onclick: () => { S.selected = null; renderTargets(); renderControls(); } }, t("table.another")),
       );
     }
-    parts.push(list);
+    parts.push(list, el("p", { class: "move-hint", id: "move-hint", "data-testid": "move-hint", hidden: true }));
   }
   if (legal.some((a) => a.pass === true)) {
     parts.push(el("button", { type: "button", "data-testid": "pass", disabled: !enabled, onclick: () => act({ pass: true }) }, t("table.pass")));
   }
-  const places = legal.filter((a) => "place" in a).map((a) => a.place);
+  const places = placements();
   if (places.length) {
-    const select = el("select", { "data-testid": "place-select", "aria-label": t("table.place_select"), disabled: !enabled }, ...places.map((p) => el("option", { value: p }, p)));
+    const entry = S.boardData?.arrow;
+    const options = places.map((p) => el("option", { value: p }, p === entry ? t("table.place_entry", { square: p }) : p));
+    const select = el("select", { "data-testid": "place-select", "aria-label": t("table.place_select"), disabled: !enabled }, ...options);
     parts.push(
       el(
         "div",
@@ -434,6 +485,42 @@ function renderControls() {
   }
   fill(box, ...parts);
   box.hidden = parts.length === 0;
+  renderHint();
+  keepFocus();
+}
+
+/** What moving to the hovered or focused destination would do, under the moves. */
+function renderHint() {
+  const node = $("move-hint");
+  if (!node) return;
+  const to = S.hint;
+  const text = to && S.selected ? effectText(S.selected, to) : "";
+  node.hidden = !to || !S.selected;
+  node.textContent = node.hidden ? "" : `${describeMove({ from: S.selected, to })}: ${text || t("board.no_effect")}`;
+}
+
+/**
+ * After an action of this page's, the keyboard's focus follows the decision: to the roll
+ * button, or to the board's first target (the safest square when placing). Only when
+ * the focus was lost (the button pressed is gone) or is on the board.
+ */
+function keepFocus() {
+  if (!S.acted || !interactive() || !S.board) return;
+  const active = document.activeElement;
+  const lost = !active || active === document.body;
+  if (!lost && !S.board.hasFocus()) return;
+  const button = document.querySelector("[data-testid=roll]:not([disabled])");
+  if (button) button.focus();
+  else if (lost) S.board.focus(S.board.focusLoc);
+}
+
+/** The end of the game: the result panel scrolled into view (on a phone it is below the board). */
+function showResult() {
+  const result = $("result");
+  const box = result.getBoundingClientRect();
+  const dock = $("dock").getBoundingClientRect();
+  const bottom = getComputedStyle($("dock")).position === "fixed" ? dock.top : innerHeight;
+  if (box.top < 0 || box.bottom > bottom) result.scrollIntoView({ block: "start", behavior: "auto" });
 }
 
 function statusText() {
@@ -498,14 +585,15 @@ function setupChrome() {
 
 /**
  * On a narrow screen the dock (status, timer, controls) is fixed to the bottom of the
- * window: the page keeps --dock-height of room below its content so that the end of the
- * board and the panels can be scrolled clear of it.
+ * window: the page (css/style.css) scrolls in the window's height less --dock-height,
+ * so that the dock never covers the board.
  */
 function watchDock() {
   const dock = $("dock");
   const measure = () => {
     const docked = getComputedStyle(dock).position === "fixed";
-    document.documentElement.style.setProperty("--dock-height", `${docked ? dock.offsetHeight : 0}px`);
+    const height = docked ? Math.ceil(dock.getBoundingClientRect().height) : 0; // whole pixels, rounded up
+    document.documentElement.style.setProperty("--dock-height", `${height}px`);
   };
   if (typeof ResizeObserver === "function") new ResizeObserver(measure).observe(dock);
   window.addEventListener("resize", measure);
@@ -515,6 +603,7 @@ function watchDock() {
 async function main() {
   await initI18n();
   setupChrome();
+  mountAccountNav().then((player) => (S.account = player));
   watchDock();
   if (!tableId) {
     $("status").textContent = t("table.no_table");

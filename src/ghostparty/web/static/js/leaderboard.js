@@ -1,0 +1,115 @@
+// The leaderboard, /leaderboard?rules=hugo|midnight-party: the top players of a rule set
+// (with a minimum of games), the bots' rows among them, and where the viewer stands.
+//
+// Hooks for tests (data-testid): leaderboard (<main>, data-state = loading | ok | error,
+// data-rules); tab-hugo, tab-midnight-party (aria-selected); leaderboard-table with
+// leaderboard-row per player (data-name, data-kind = user | bot, data-rank, data-rating,
+// data-you = "true" on the viewer's row) and its player-name-link; you-row (the viewer's
+// row below the top ones when not among them); leaderboard-note, you-note.
+
+import { api } from "./api.js";
+import { el, fill } from "./dom.js";
+import { applyI18n, initI18n, languageSwitch, t, tn } from "./i18n.js";
+import { accountError, loginUrl, mountAccountNav, profileUrl, ratingText } from "./session.js";
+
+const $ = (id) => document.getElementById(id);
+
+const RULES = ["hugo", "midnight-party"];
+
+let viewer = null;
+let generation = 0;
+
+function chosenRules() {
+  const rules = new URLSearchParams(location.search).get("rules");
+  return RULES.includes(rules) ? rules : RULES[0];
+}
+
+function row(entry, { you = false, below = false } = {}) {
+  const bot = entry.kind === "bot";
+  const name = el("a", { href: profileUrl(entry.name), "data-testid": "player-name-link" }, entry.name);
+  return el(
+    "tr",
+    {
+      class: [bot ? "bot" : "", you ? "you" : "", below ? "below" : ""].filter(Boolean).join(" "),
+      "data-testid": below ? "you-row" : "leaderboard-row",
+      "data-name": entry.name,
+      "data-kind": entry.kind ?? "user",
+      "data-rank": entry.rank,
+      "data-rating": Math.round(entry.rating),
+      "data-you": you ? "true" : "false",
+      "aria-current": you ? "true" : null,
+    },
+    el("td", { class: "num" }, String(entry.rank ?? "–")),
+    el(
+      "td",
+      {},
+      name,
+      bot ? el("span", { class: "tag tag-bot" }, t("leaderboard.bot")) : null,
+      you ? el("span", { class: "tag tag-you" }, t("leaderboard.you")) : null,
+    ),
+    el("td", { class: `num${entry.provisional ? " provisional" : ""}`, title: entry.provisional ? t("player.provisional") : null }, ratingText(entry)),
+    el("td", { class: "num" }, String(entry.games ?? 0)),
+  );
+}
+
+function render(board) {
+  const rows = board.rows ?? [];
+  const you = board.you ?? null;
+  const mine = (entry) => you && entry.name.toLowerCase() === you.name.toLowerCase();
+  const shown = rows.map((entry) => row(entry, { you: mine(entry) }));
+  if (!rows.length) shown.push(el("tr", { class: "empty" }, el("td", { colspan: 4 }, t("leaderboard.empty"))));
+  if (you && !rows.some(mine)) {
+    shown.push(el("tr", { class: "gap", "aria-hidden": "true" }, el("td", { colspan: 4 }, "⋯")));
+    shown.push(row({ ...you, kind: "user" }, { you: true, below: true }));
+  }
+  fill($("rows"), ...shown);
+  $("leaderboard-note").textContent = tn("leaderboard.min_games", board.min_games ?? 0);
+  const note = $("you-note");
+  note.hidden = Boolean(you);
+  if (!viewer) {
+    fill(note, el("a", { href: loginUrl(), "data-testid": "you-login" }, t("leaderboard.login_to_see")));
+  } else if (!you) {
+    note.textContent = t("leaderboard.not_rated", { rules: t(`rules.${board.rules}`) });
+  }
+}
+
+async function show(rules, push) {
+  const mine = ++generation;
+  const main = $("leaderboard");
+  main.dataset.state = "loading";
+  main.dataset.rules = rules;
+  for (const tab of document.querySelectorAll("#tabs [role=tab]")) {
+    const selected = tab.dataset.rules === rules;
+    tab.setAttribute("aria-selected", selected ? "true" : "false");
+    tab.classList.toggle("selected", selected);
+  }
+  document.title = t("leaderboard.page_title", { rules: t(`rules.${rules}`) });
+  if (push) history.pushState({ rules }, "", `/leaderboard?rules=${encodeURIComponent(rules)}`);
+  try {
+    const board = await api.leaderboard(rules);
+    if (mine !== generation) return;
+    render(board);
+    main.dataset.state = "ok";
+  } catch (error) {
+    if (mine !== generation) return;
+    fill($("rows"), el("tr", { class: "empty" }, el("td", { colspan: 4 }, t("leaderboard.cannot_load", { message: accountError(error) }))));
+    main.dataset.state = "error";
+  }
+}
+
+async function main() {
+  await initI18n();
+  applyI18n();
+  $("lang-slot").replaceWith(languageSwitch());
+  for (const tab of document.querySelectorAll("#tabs [role=tab]")) {
+    tab.addEventListener("click", (event) => {
+      event.preventDefault();
+      show(tab.dataset.rules, tab.dataset.rules !== $("leaderboard").dataset.rules);
+    });
+  }
+  window.addEventListener("popstate", () => show(chosenRules(), false));
+  viewer = await mountAccountNav();
+  await show(chosenRules(), false);
+}
+
+main();
