@@ -90,3 +90,21 @@ def test_chat_lines_are_limited_in_length_and_rate(client: TestClient) -> None:
             message = until(a, lambda m: m["type"] in {"chat", "error"})
             codes.append(message.get("code", "ok"))
         assert codes[:5] == ["ok"] * 5 and "rate_limited" in codes[5:]
+
+
+def test_a_client_that_shows_no_chat_is_sent_none(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, HUMAN])
+    ann = join(client, table_id, 0, "Ann")
+    bob = join(client, table_id, 1, "Bob")
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}") as a,
+        client.websocket_connect(f"/ws/tables/{table_id}") as program,
+    ):
+        a.send_json({"type": "hello", "tokens": {"0": ann}})
+        chat_lines(a)
+        program.send_json({"type": "hello", "tokens": {"1": bob}, "chat": False})
+        assert until(program, lambda m: m["type"] in {"state", "chat_log"})["type"] == "state"
+        a.send_json({"type": "chat", "text": "hello"})
+        until(a, lambda m: m["type"] == "chat")
+        program.send_json({"type": "ping"})
+        assert until(program, lambda m: m["type"] in {"pong", "chat", "chat_log"})["type"] == "pong"

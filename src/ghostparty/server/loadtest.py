@@ -126,7 +126,7 @@ class _Seat:
         from websockets.asyncio.client import connect
 
         async with connect(url, max_size=1 << 20, compression=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "tokens": {str(seat): token}, "odds": self.odds}))
+            await ws.send(json.dumps({"type": "hello", "tokens": {str(seat): token}, "odds": self.odds, "chat": False}))
             while time.perf_counter() < deadline:
                 try:
                     raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.perf_counter()))

@@ -62,6 +62,9 @@ class Hello(Model):
     #: Whether this client shows the odds of the seat to move (bots and other programs
     #: that don't, say false: the server then need not compute them for it).
     odds: bool = True
+    #: Whether this client shows the table's chat (its log follows the state; a program
+    #: that doesn't, says false: no chat is read or sent to it).
+    chat: bool = True
 
     def seat_tokens(self) -> dict[int, str]:
         return {int(seat): token for seat, token in self.tokens.items()}

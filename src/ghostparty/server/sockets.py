@@ -81,8 +81,9 @@ class Connection:
         self.table_id = table_id
         self.held: tuple[int, ...] = ()
         self.tokens: dict[int, str] = {}
-        #: Whether the client shows the mover's odds (its hello says).
+        #: Whether the client shows the mover's odds, and the chat (its hello says).
         self.odds = True
+        self.chat = True
         self.send_lock = asyncio.Lock()
         self.backlog: collections.deque[str] = collections.deque()
         self.resync: asyncio.Task[None] | None = None
@@ -124,9 +125,10 @@ class Connection:
     async def deliver_chat(self, data: PubSubMessage) -> None:
         """A chat line from the pub/sub (``s``: for spectators only, while the game is on)."""
         if data == OVERFLOW:  # missed lines: send the chat again
-            await self.send_chat_log()
+            if self.chat:
+                await self.send_chat_log()
             return
-        if not isinstance(data, bytes) or (data[:1] == b"s" and self.held):
+        if not self.chat or not isinstance(data, bytes) or (data[:1] == b"s" and self.held):
             return
         text = data[1:].decode()
         if self.send_lock.locked() or self.holding:
@@ -147,6 +149,7 @@ class Connection:
         try:
             if isinstance(message, Hello):
                 self.odds = message.odds
+                self.chat = message.chat
                 await self.hello(message.seat_tokens())
             elif isinstance(message, WsAct):
                 token = self.tokens.get(message.seat)
@@ -193,7 +196,8 @@ class Connection:
         finally:
             self.holding = False
         await self.send_state()
-        await self.send_chat_log()
+        if self.chat:
+            await self.send_chat_log()
 
     async def receive(self) -> None:
         while True:
