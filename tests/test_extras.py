@@ -94,7 +94,7 @@ def test_the_command_without_the_cli_extra_says_what_to_install(bare_python: Pat
         )
 
 
-@pytest.mark.parametrize("missing", SERVER)
+@pytest.mark.parametrize("missing", [{"argon2-cffi": "argon2"}.get(name, name) for name in SERVER])
 def test_serve_without_the_server_extra_says_what_to_install(missing: str) -> None:
     """Here click and rich are installed, and the server's packages refused one at a time."""
     pytest.importorskip("click")

@@ -11,8 +11,12 @@ EXTRAS = {
     "click": ("cli", "command line"),
     "rich": ("cli", "command line"),
     **dict.fromkeys(
-        ["starlette", "uvicorn", "sqlalchemy", "pydantic", "orjson", "websockets"], ("server", "game server")
+        ["starlette", "uvicorn", "sqlalchemy", "pydantic", "orjson", "websockets", "alembic", "argon2", "openskill"],
+        ("server", "game server"),
     ),
+    "numba": ("fast", "compiled simulator"),
+    "gymnasium": ("rl", "reinforcement-learning environments"),
+    "pettingzoo": ("rl", "reinforcement-learning environments"),
     "matplotlib": ("analysis", "drawing"),
     "psycopg": ("postgres", "PostgreSQL store"),
     "redis": ("redis", "Redis link between servers"),

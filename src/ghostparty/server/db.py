@@ -13,6 +13,9 @@ from __future__ import annotations
 from importlib.resources import files
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -190,8 +193,6 @@ FIRST = "0001"
 
 def migrate(connection: Connection) -> None:
     """Bring the database on ``connection`` (in a transaction) up to :data:`HEAD`."""
-    from alembic import command
-
     config = _config(connection)
     names = set(inspect(connection).get_table_names())
     if "alembic_version" not in names and "gp_tables" in names:
@@ -201,14 +202,10 @@ def migrate(connection: Connection) -> None:
 
 def revision(connection: Connection) -> str | None:
     """The database's revision (``None`` before any migration)."""
-    from alembic.runtime.migration import MigrationContext
-
     return MigrationContext.configure(connection).get_current_revision()
 
 
 def _config(connection: Connection) -> Any:
-    from alembic.config import Config
-
     config = Config()
     config.set_main_option("script_location", str(files("ghostparty.server") / "migrations"))
     config.attributes["connection"] = connection

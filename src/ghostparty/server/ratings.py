@@ -27,6 +27,8 @@ from functools import cache
 from importlib.resources import files
 from typing import NamedTuple
 
+from openskill.models import PlackettLuce
+
 MU = 25.0
 SIGMA = MU / 3
 BETA = SIGMA / 2
@@ -63,9 +65,7 @@ def bot_player_name(level: str) -> str:
 
 
 @cache
-def _model() -> object:
-    from openskill.models import PlackettLuce
-
+def _model() -> PlackettLuce:
     return PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA)
 
 
@@ -75,8 +75,8 @@ def rate(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     if len(before) != len(places) or not 2 <= len(before) <= 8:
         raise ValueError(f"a rated game has 2 to 8 seats with a place each, not {len(before)} and {len(places)}")
     model = _model()
-    teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]  # type: ignore[attr-defined]
-    after = model.rate(teams, ranks=[float(p) for p in places])  # type: ignore[attr-defined]
+    teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+    after = model.rate(teams, ranks=[float(p) for p in places])
     return [Rating(team[0].mu, team[0].sigma) for team in after]
 
 
