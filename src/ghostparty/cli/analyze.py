@@ -19,8 +19,10 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from ghostparty import fast
 from ghostparty.analysis.heatmap import INSTALL_HINT, heatmap_paths, matplotlib_available, save_heatmap, top_squares
 from ghostparty.analysis.position import PositionAnalysis, analyze_position, options
 from ghostparty.analysis.simulate import HORIZONS, PLACEMENTS, Settings, Simulation, default_jobs, simulate, workers
@@ -29,6 +31,8 @@ from ghostparty.cli.progress import progress_bar
 from ghostparty.rules import COLOURS, RULESETS, InvalidPosition, position_from_dict
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: ``--engine``: the compiled simulator where it applies, or the typed rules core.
+ENGINES = ("auto", "compiled", "typed")
 
 
 def _check_bot(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -100,6 +104,14 @@ def run_options(games_default: int, placement_default: str) -> Callable[[F], F]:
                     default=0,
                     help="Worker processes (default 0: every core). The numbers do not depend on it.",
                 ),
+                click.option(
+                    "--engine",
+                    type=click.Choice(ENGINES),
+                    default="auto",
+                    show_default=True,
+                    help="compiled: the Numba simulator (random bot only; other random numbers than the typed "
+                    "engine's); typed: the rules core; auto: compiled where it applies and numba is installed.",
+                ),
                 click.option("--json", "as_json", is_flag=True, help="Print the numbers as JSON."),
                 click.option("--no-progress", is_flag=True, help="No progress bar."),
             ]
@@ -125,15 +137,39 @@ def running(
         yield pool, lambda n: progress.advance(task, n)
 
 
-def _simulate(settings: Settings, jobs: int, console: Console, show: bool) -> Simulation:
+def choose_engine(engine: str, settings: Settings, console: Console) -> str:
+    """``"compiled"`` or ``"typed"``: what ``--engine`` asks for, where it can run; says why on a fallback.
+
+    :raises click.ClickException: for ``--engine compiled`` where it cannot run.
+    """
+    applies = settings.bot == "random"
+    if engine == "typed" or (engine == "auto" and not applies):
+        return "typed"
+    if not applies:
+        raise click.ClickException(f"--engine compiled plays the random bot only, not {settings.bot!r}")
+    if not fast.available():
+        if engine == "compiled":
+            raise click.ClickException(fast.INSTALL_HINT)
+        console.print(f"[yellow]{escape(fast.INSTALL_HINT)}[/]; using the typed engine (slower)")
+        return "typed"
+    return "compiled"
+
+
+def _simulate(settings: Settings, jobs: int, console: Console, show: bool, engine: str = "typed") -> Simulation:
     try:
         settings.check()
     except ValueError as error:
         raise click.ClickException(str(error)) from None
-    with running(console, settings.games, f"{settings.rules} {settings.players}p, {settings.bot}", jobs, show) as (
-        pool,
-        advance,
-    ):
+    what = f"{settings.rules} {settings.players}p, {settings.bot}"
+    if engine == "compiled":
+        from ghostparty.fast.analysis import simulate_compiled
+        from ghostparty.fast.runs import warm_up
+
+        with console.status("compiling the simulator (or loading it from Numba's cache)"):
+            warm_up()  # before the workers fork, so that they inherit it
+        with running(console, settings.games, f"{what}, compiled", jobs, show) as (pool, advance):
+            return simulate_compiled(settings, jobs, advance, pool)
+    with running(console, settings.games, what, jobs, show) as (pool, advance):
         return simulate(settings, jobs, advance, pool)
 
 
@@ -180,6 +216,7 @@ def squares(
     games: int,
     seed: int,
     jobs: int,
+    engine: str,
     as_json: bool,
     no_progress: bool,
     horizon: str,
@@ -206,12 +243,14 @@ def squares(
     console = Console(highlight=False, stderr=as_json)
     settings = Settings(rules, players, bot, placement, horizon, games, seed)
     jobs = _jobs(jobs)
-    simulation = _simulate(settings, jobs, console, not no_progress)
+    engine = choose_engine(engine, settings, console)
+    simulation = _simulate(settings, jobs, console, not no_progress, engine)
     written = save_heatmap(simulation, paths, min_samples=min_samples) if paths else []
     stats = simulation.squares()
     if as_json:
         data = {
             **simulation.settings_dict(),
+            "engine": engine,
             "min_samples": min_samples,
             "squares": [s.as_dict() for s in stats],
             "files": [str(p) for p in written],
@@ -262,7 +301,15 @@ def squares(
         console.print(f"{thin_count} squares have fewer than {min_samples} samples (dim; hatched in the heat-map).")
     for path in written:
         console.print(f"wrote {path}")
-    console.print(f"{games:,} games in {simulation.seconds:.1f} s on {jobs} process{'es' if jobs > 1 else ''}")
+    console.print(_timing(simulation, engine))
+
+
+def _timing(simulation: Simulation, engine: str) -> str:
+    jobs = simulation.jobs
+    return (
+        f"{simulation.settings.games:,} games in {simulation.seconds:.1f} s on {jobs} process{'es' if jobs > 1 else ''}"
+        f" ({engine} engine)"
+    )
 
 
 # -- seats -----------------------------------------------------------------------------------------
@@ -278,6 +325,7 @@ def seats(
     games: int,
     seed: int,
     jobs: int,
+    engine: str,
     as_json: bool,
     no_progress: bool,
 ) -> None:
@@ -287,12 +335,14 @@ def seats(
     console = Console(highlight=False, stderr=as_json)
     settings = Settings(rules, players, bot, placement, "round", games, seed)
     jobs = _jobs(jobs)
-    simulation = _simulate(settings, jobs, console, not no_progress)
+    engine = choose_engine(engine, settings, console)
+    simulation = _simulate(settings, jobs, console, not no_progress, engine)
     stats = simulation.seats()
     fair = 1 / players
     if as_json:
         data = {
             **simulation.settings_dict(),
+            "engine": engine,
             "fair_share": round(fair, 5),
             "seats": [s.as_dict() for s in stats],
         }
@@ -321,7 +371,7 @@ def seats(
         f"[{pct(first.ci_low)}–{pct(first.ci_high)}]: {verdict} the fair share at 95%. "
         f"Game ends: {', '.join(f'{k} {v:,}' for k, v in sorted(simulation.tally.ends.items()))}."
     )
-    console.print(f"{games:,} games in {simulation.seconds:.1f} s on {jobs} process{'es' if jobs > 1 else ''}")
+    console.print(_timing(simulation, engine))
 
 
 # -- position --------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""``ghostparty bench``: how fast the rules engine plays random games, and — with
-``--bots`` — how long each bot level takes to choose a move."""
+"""``ghostparty bench``: how fast the rules engine plays random games (typed API, JSON
+interface, compiled simulator), and — with ``--bots`` — how long each bot level takes to
+choose a move."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ import json
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from ghostparty import fast
+from ghostparty.analysis.simulate import default_jobs
 from ghostparty.cli.progress import progress_bar
 from ghostparty.cli.tournament import parse_bots
 from ghostparty.rules import RULESETS, ruleset
-from ghostparty.sim.bench import INTERFACES, BenchResult, machine
+from ghostparty.sim.bench import INTERFACES, BenchResult, compile_kernel, machine
 from ghostparty.sim.bench import bench as run_bench
 from ghostparty.sim.thinktime import ThinkTime, decision_positions, think_time
 
@@ -20,6 +24,8 @@ from ghostparty.sim.thinktime import ThinkTime, decision_positions, think_time
 #: whose positions the bots are timed on.
 ENGINE_GAMES = 300
 BOT_GAMES = 3
+#: Games per setting of the compiled simulator when none is given.
+COMPILED_GAMES = 200_000
 
 
 @click.command("bench")
@@ -41,7 +47,25 @@ BOT_GAMES = 3
     help="Player counts (default: 2, 4, 8; with --bots 2 and 4).",
 )
 @click.option(
-    "--interface", "interfaces", multiple=True, type=click.Choice(INTERFACES), help="fast (typed API) and/or json."
+    "--interface",
+    "interfaces",
+    multiple=True,
+    type=click.Choice(INTERFACES),
+    help="fast (typed API), json, compiled (the Numba simulator; default: all three, compiled if numba is installed).",
+)
+@click.option(
+    "--compiled-games",
+    type=click.IntRange(1),
+    default=COMPILED_GAMES,
+    show_default=True,
+    help="Games per setting for the compiled interface.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(0),
+    default=1,
+    show_default=True,
+    help="Processes for the compiled interface (0: every core); the others run on one core.",
 )
 @click.option(
     "--bots",
@@ -56,13 +80,17 @@ def bench_command(
     rules: tuple[str, ...],
     players: tuple[int, ...],
     interfaces: tuple[str, ...],
+    compiled_games: int,
+    jobs: int,
     bots_text: str | None,
     seed: int,
     as_json: bool,
 ) -> None:
     """Play random games (uniform legal choices, the real die) on one core and print
-    games per second and microseconds per action, through the fast typed API and
-    through FORMAT.md's JSON interface.
+    games per second and microseconds per action (wall clock, and process CPU time, the
+    steadier figure on a shared machine), through the fast typed API, through
+    FORMAT.md's JSON interface and through the compiled simulator (numba; its compile or
+    cache-load time is measured apart, before the games).
 
     With --bots: time each bot choosing a move at every decision (more than one legal
     move) of seeded greedy games, the same positions for every bot, one core; print the
@@ -81,18 +109,31 @@ def bench_command(
         _bench_bots(console, bots, settings, games or BOT_GAMES, seed, as_json)
         return
     games = games or ENGINE_GAMES
-    jobs = [
-        (r, p, i)
-        for r in (rules or ("hugo", "midnight-party"))
-        for p in (players or (2, 4, 8))
-        for i in (interfaces or INTERFACES)
-    ]
+    chosen = interfaces or INTERFACES
+    if "compiled" in chosen and not fast.available():
+        if interfaces:
+            raise click.ClickException(fast.INSTALL_HINT)
+        console.print(f"[yellow]{escape(fast.INSTALL_HINT)}[/]: timing the typed engine only")
+        chosen = tuple(i for i in chosen if i != "compiled")
+    compiled: dict[str, object] = {}
+    if "compiled" in chosen:
+        with console.status("compiling the simulator (or loading it from Numba's cache)"):
+            wall, cpu, cached = compile_kernel()
+        compiled = {"compile_seconds": round(wall, 2), "compile_cpu_seconds": round(cpu, 2), "from_cache": cached}
+        console.print(
+            f"compiled simulator ready in {wall:.1f} s ({cpu:.1f} s CPU, {'loaded from cache' if cached else 'compiled'})"
+        )
+    processes = jobs or default_jobs()
+    plan = [(r, p, i) for r in (rules or ("hugo", "midnight-party")) for p in (players or (2, 4, 8)) for i in chosen]
     results: list[BenchResult] = []
     with progress_bar(console) as progress:
-        task = progress.add_task("benchmarking", total=len(jobs))
-        for r, p, i in jobs:
+        task = progress.add_task("benchmarking", total=len(plan))
+        for r, p, i in plan:
             progress.update(task, description=f"{r} {p}p {i}")
-            results.append(run_bench(ruleset(r), p, i, games, seed))
+            if i == "compiled":
+                results.append(run_bench(ruleset(r), p, i, compiled_games, seed, processes))
+            else:
+                results.append(run_bench(ruleset(r), p, i, games, seed))
             progress.advance(task)
     if as_json:
         print(
@@ -103,9 +144,13 @@ def bench_command(
                         "players": x.players,
                         "interface": x.interface,
                         "games": x.games,
+                        "jobs": x.jobs,
                         "games_per_second": round(x.games_per_second, 1),
-                        "us_per_action": round(x.microseconds_per_action, 2),
+                        "us_per_action": round(x.microseconds_per_action, 3),
+                        "cpu_games_per_second": round(x.cpu_games_per_second, 1),
+                        "cpu_us_per_action": round(x.cpu_microseconds_per_action, 3),
                         "actions_per_game": round(x.actions_per_game, 1),
+                        **(compiled if x.interface == "compiled" else {}),
                     }
                     for x in results
                 ],
@@ -113,19 +158,26 @@ def bench_command(
             )
         )
         return
-    table = Table(title=f"random games, one core — {machine()}")
-    for column in ("rules", "players", "interface", "games/s", "µs/action", "actions/game"):
+    table = Table(title=f"random games — {machine()}")
+    for column in ("rules", "players", "interface", "games/s", "CPU games/s", "CPU µs/action", "actions/game"):
         table.add_column(column, justify="left" if column in ("rules", "interface") else "right")
     for x in results:
         table.add_row(
             x.rules,
             str(x.players),
-            x.interface,
+            x.interface + (f" ×{x.jobs}" if x.jobs > 1 else ""),
             f"{x.games_per_second:,.0f}",
-            f"{x.microseconds_per_action:.2f}",
+            f"{x.cpu_games_per_second:,.0f}",
+            _us(x.cpu_microseconds_per_action),
             f"{x.actions_per_game:.0f}",
         )
     console.print(table)
+    counts = sorted({(x.interface == "compiled", x.games) for x in results})
+    console.print(
+        f"{' and '.join(f'{n:,} games ({what})' for c, n in counts for what in ['compiled' if c else 'typed, json'])} "
+        "per row. games/s by the wall clock; CPU: by the CPU time of the processes that played (the compiled "
+        "workers' summed), the steadier figure on a shared machine."
+    )
 
 
 bench = bench_command
@@ -153,6 +205,11 @@ def _bench_bots(
     for x in results:
         table.add_row(x.bot, x.rules, str(x.players), str(x.decisions), _ms(x.median_ms), _ms(x.p90_ms), _ms(x.max_ms))
     console.print(table)
+
+
+def _us(value: float) -> str:
+    """``9.87``, ``0.153``: microseconds with three significant digits."""
+    return f"{value:#.3g}".rstrip(".")
 
 
 def _ms(value: float) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from ghostparty.rules.actions import Action, Move, Pass, Place, Roll
+from ghostparty.rules.actions import HUGO, Action, Move, Pass, Place, Roll
 from ghostparty.rules.chance import sample_roll
 from ghostparty.rules.errors import IllegalAction
 from ghostparty.rules.events import Event
@@ -54,8 +54,8 @@ class Game:
         self.rng = Random(seed)
         self._positions = [start]
         self._actions: list[Action] = []
-        #: What happened during the last action applied (empty before the first).
-        self.last_events: list[Event] = []
+        # What the last action did; None until asked for (see last_events).
+        self._events: list[Event] | None = []
 
     @classmethod
     def from_position(cls, position: Mapping[str, Any] | Position, *, seed: int | None = None) -> Game:
@@ -77,7 +77,10 @@ class Game:
     def legal_actions(self) -> list[dict[str, Any]]:
         """Every legal action as an action dict: the five die outcomes in phase ``"roll"``,
         every decision in ``"place"`` and ``"move"``, none in ``"over"``."""
-        return [action_to_dict(action) for action in legal_actions(self._positions[-1])]
+        position = self._positions[-1]
+        if position.phase == ROLL:
+            return [{"roll": 1}, {"roll": 2}, {"roll": 4}, {"roll": 5}, {"roll": HUGO}]
+        return [action_to_dict(action) for action in legal_actions(position)]
 
     def apply(self, action: Mapping[str, Any] | Action) -> None:
         """Apply an action dict (or action value); events go to :attr:`last_events`.
@@ -85,7 +88,21 @@ class Game:
         :raises IllegalAction: (or its subclass :class:`InvalidAction` when malformed) if
             the action is not legal now; the game is then unchanged.
         """
-        self.push(action if type(action) in _ACTION_TYPES else action_from_dict(action))  # type: ignore[arg-type]
+        value = action if type(action) in _ACTION_TYPES else action_from_dict(action)
+        # The events are worked out only if last_events is read: apply is pure, so
+        # applying the action again to the same position tells the same story.
+        self._positions.append(apply(self._positions[-1], value))  # type: ignore[arg-type]
+        self._actions.append(value)  # type: ignore[arg-type]
+        self._events = None
+
+    @property
+    def last_events(self) -> list[Event]:
+        """What happened during the last action applied (empty before the first, and after :meth:`undo`)."""
+        if self._events is None:
+            events: list[Event] = []
+            apply(self._positions[-2], self._actions[-1], events)
+            self._events = events
+        return self._events
 
     # -- typed interface -----------------------------------------------------------------
 
@@ -131,7 +148,7 @@ class Game:
         events: list[Event] = []
         self._positions.append(apply(self._positions[-1], action, events))
         self._actions.append(action)
-        self.last_events = events
+        self._events = events
         return events
 
     def roll(self) -> Roll:
@@ -153,7 +170,7 @@ class Game:
         if not self._actions:
             raise IndexError("no action to undo")
         self._positions.pop()
-        self.last_events = []
+        self._events = []
         return self._actions.pop()
 
     def record(self) -> GameRecord:

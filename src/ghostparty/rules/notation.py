@@ -59,6 +59,16 @@ def action_from_dict(data: object) -> Action:
 
     :raises InvalidAction: if ``data`` is not one of the four action shapes.
     """
+    if type(data) is dict:  # the common case, without building a set of the keys
+        size = len(data)
+        if size == 2 and "from" in data and "to" in data:
+            source, target = data["from"], data["to"]
+            if type(source) is str and type(target) is str:
+                return Move(source, target)
+        elif size == 1 and "roll" in data:
+            face = data["roll"]
+            if face == HUGO or (type(face) is int and face in (1, 2, 4, 5)):
+                return Roll(face)
     if not isinstance(data, Mapping):
         raise InvalidAction(f"an action must be a JSON object, got {data!r}")
     keys = set(data)
@@ -91,24 +101,26 @@ def action_from_dict(data: object) -> Action:
 
 def position_to_dict(position: Position) -> dict[str, Any]:
     """The position as a fresh ``hugo-position/1`` dict."""
-    board = position.ruleset.board
-    names = board.names
+    ruleset, players, first, round_, phase, to_move, roll, clock, hugo, scores, rounds, guests, queue, winners = (
+        position
+    )
+    name = ruleset.board.names.__getitem__
     return {
         "format": FORMAT,
-        "rules": position.ruleset.id,
-        "players": position.players,
-        "first_player": position.first_player,
-        "round": position.round,
-        "phase": position.phase,
-        "to_move": position.to_move,
-        "roll": position.roll,
-        "clock": position.clock_time,
-        "hugo": names[position.hugo],
-        "scores": list(position.scores),
-        "round_scores": [list(scores) for scores in position.round_scores],
-        "guests": [[names[loc] for loc in locs] for locs in position.guests],
-        "place_queue": list(position.place_queue),
-        "winners": list(position.winners),
+        "rules": ruleset.id,
+        "players": players,
+        "first_player": first,
+        "round": round_,
+        "phase": phase,
+        "to_move": to_move,
+        "roll": roll,
+        "clock": None if clock is None else ruleset.clock_times[clock],
+        "hugo": name(hugo),
+        "scores": list(scores),
+        "round_scores": [list(row) for row in rounds],
+        "guests": [list(map(name, locs)) for locs in guests],
+        "place_queue": list(queue),
+        "winners": list(winners),
     }
 
 

@@ -92,10 +92,30 @@ def _apply_place(position: Position, action: Place, events: list[Event] | None) 
     if events is not None:
         events.append(Placed(seat, action.square))
     if queue:
-        return position._replace(guests=tuple(guests), place_queue=queue, to_move=queue[0])
-    if events is not None:
-        events.append(TurnStarted(position.first_player))
-    return position._replace(guests=tuple(guests), place_queue=(), to_move=position.first_player, phase=ROLL)
+        phase, to_move = PLACE, queue[0]
+    else:
+        phase, to_move = ROLL, position.first_player
+        if events is not None:
+            events.append(TurnStarted(to_move))
+    return _new(
+        Position,
+        (
+            position.ruleset,
+            position.players,
+            position.first_player,
+            position.round,
+            phase,
+            to_move,
+            position.roll,
+            position.clock,
+            position.hugo,
+            position.scores,
+            position.round_scores,
+            tuple(guests),
+            queue,
+            position.winners,
+        ),
+    )
 
 
 # -- the die (RULES.md §3.1) ------------------------------------------------------------

@@ -1,7 +1,9 @@
-"""The engine benchmark: random games through the typed API and the JSON interface.
+"""The engine benchmark: random games through the typed API, the JSON interface and the
+compiled bulk simulator (:mod:`ghostparty.fast`, when numba is installed).
 
-Both interfaces play the same kind of game: every decision uniform among the legal
-actions, every die roll from the real die (RULES.md §1.4).
+Every interface plays the same kind of game: every decision uniform among the legal
+actions, every die roll from the real die (RULES.md §1.4). Times are wall-clock and
+process CPU time: on a shared machine the CPU time per action is the steadier figure.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
-from ghostparty.rules import OVER, ROLL, Action, Game, Ruleset, apply, legal_actions, sample_roll, start_position
+from ghostparty.rules import OVER, ROLL, Action, Game, Ruleset, apply, legal_actions, start_position
 from ghostparty.rules.actions import DIE_FACES
 from ghostparty.rules.notation import action_to_dict
 
-INTERFACES = ("fast", "json")
+#: ``fast`` is the typed API, ``json`` FORMAT.md's interface, ``compiled`` the Numba simulator.
+INTERFACES = ("fast", "json", "compiled")
 
 
 def play_fast(ruleset: Ruleset, players: int, rng: Random) -> int:
@@ -26,7 +29,7 @@ def play_fast(ruleset: Ruleset, players: int, rng: Random) -> int:
     while position.phase != OVER:
         action: Action
         if position.phase == ROLL:
-            action = sample_roll(rng)
+            action = DIE_FACES[int(rng.random() * 6)]  # sample_roll's draw, without the call
         else:
             actions = legal_actions(position)
             action = actions[int(rng.random() * len(actions))]
@@ -65,6 +68,10 @@ class BenchResult:
     games: int
     actions: int
     seconds: float
+    #: CPU time of every process that played (the compiled interface's workers summed).
+    cpu_seconds: float = 0.0
+    #: Processes that played.
+    jobs: int = 1
 
     @property
     def games_per_second(self) -> float:
@@ -75,20 +82,51 @@ class BenchResult:
         return self.seconds / self.actions * 1e6
 
     @property
+    def cpu_games_per_second(self) -> float:
+        """Games per CPU second: what one core plays when it is not shared."""
+        return self.games / self.cpu_seconds if self.cpu_seconds else float("nan")
+
+    @property
+    def cpu_microseconds_per_action(self) -> float:
+        return self.cpu_seconds / self.actions * 1e6
+
+    @property
     def actions_per_game(self) -> float:
         return self.actions / self.games
 
 
-def bench(ruleset: Ruleset, players: int, interface: str, games: int, seed: int = 0) -> BenchResult:
-    """Time ``games`` random games on one core."""
+def bench(ruleset: Ruleset, players: int, interface: str, games: int, seed: int = 0, jobs: int = 1) -> BenchResult:
+    """Time ``games`` random games: on one core, or (compiled only) over ``jobs`` processes.
+
+    The compiled interface must be ready (see :func:`compile_kernel`): its compile time
+    is not part of the result.
+    """
+    if interface == "compiled":
+        from ghostparty.fast.runs import simulate
+
+        run = simulate(ruleset.id, players, games, seed, ("random",), jobs)
+        return BenchResult(
+            ruleset.id, players, interface, games, int(run.actions.sum()), run.seconds, run.cpu_seconds, run.jobs
+        )
     play = PLAYERS[interface]
     rng = Random(seed)
     actions = 0
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for _ in range(games):
         actions += play(ruleset, players, rng)
-    seconds = time.perf_counter() - started
-    return BenchResult(ruleset.id, players, interface, games, actions, seconds)
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return BenchResult(ruleset.id, players, interface, games, actions, seconds, cpu)
+
+
+def compile_kernel() -> tuple[float, float, bool]:
+    """Make the compiled simulator ready: wall and CPU seconds, and whether Numba's cache served it.
+
+    :raises ModuleNotFoundError: without numba (see :data:`ghostparty.fast.INSTALL_HINT`).
+    """
+    from ghostparty.fast.runs import warm_up
+
+    ready = warm_up()
+    return ready.seconds, ready.cpu_seconds, ready.from_cache
 
 
 def machine() -> str:
