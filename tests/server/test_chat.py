@@ -108,3 +108,28 @@ def test_a_client_that_shows_no_chat_is_sent_none(client: TestClient) -> None:
         until(a, lambda m: m["type"] == "chat")
         program.send_json({"type": "ping"})
         assert until(program, lambda m: m["type"] in {"pong", "chat", "chat_log"})["type"] == "pong"
+
+
+def test_at_the_end_the_players_pages_read_the_spectators_chat(client: TestClient) -> None:
+    table_id = create(client, [HUMAN, {"kind": "bot", "bot": "random"}])
+    ann = join(client, table_id, 0, "Ann")
+    client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": ann})
+    service = client.app.state.service  # type: ignore[attr-defined]
+    portal = client.portal  # type: ignore[attr-defined]
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}") as a,
+        client.websocket_connect(f"/ws/tables/{table_id}") as watcher,
+    ):
+        a.send_json({"type": "hello", "tokens": {"0": ann}})
+        watcher.send_json({"type": "hello", "tokens": {}})
+        chat_lines(a)
+        chat_lines(watcher)
+        watcher.send_json({"type": "chat", "channel": "spectators", "text": "go Ann", "name": "Cy"})
+        until(watcher, lambda m: m["type"] == "chat")
+        for _ in range(2000):
+            portal.call(service.idle)
+            state = portal.call(service.state, table_id, {0: ann})
+            if state["table"]["status"] != "playing":
+                break
+            portal.call(service.act, table_id, 0, ann, state["table"]["version"], state["legal"][0])
+        assert [line["text"] for line in chat_lines(a)] == ["go Ann"]

@@ -6,7 +6,7 @@ Lines are kept with the game (shown again after a reload, and in the replay), at
 or one of the quick :data:`PHRASES`, sent as its key so that every reader sees it in
 their own language. Muting is each reader's own, in their page. A line is published
 on the table's chat channel (``chat:{table}``), prefixed ``s`` when only spectators may
-see it now, ``a`` otherwise.
+see it now, ``a`` otherwise; ``o`` alone says the game is over.
 """
 
 from __future__ import annotations
@@ -25,6 +25,11 @@ MAX_TEXT = 200
 #: The quick phrases' keys (the client's i18n files hold their words: ``chat.phrase.<key>``).
 PHRASES = ("good_luck", "well_played", "oops", "thanks")
 CHANNELS = ("players", "spectators")
+
+
+#: Published on the chat channel when the game ends: pages holding seats read the chat
+#: again (the spectators' lines are theirs to see from now on).
+GAME_OVER = b"o"
 
 
 def chat_channel(table_id: str) -> str:

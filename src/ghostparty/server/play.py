@@ -20,6 +20,7 @@ from ghostparty.rules import (
     legal_actions,
     sample_roll,
 )
+from ghostparty.server.chat import GAME_OVER, chat_channel
 from ghostparty.server.core import Core
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.live import LiveTable
@@ -127,6 +128,8 @@ class Play:
         live.events.append(events)
         await self.core.publish(live, entry_message(entry, events))
         await self.core.changed(live, always=over)
+        if over:  # the players may now read the spectators' chat: their pages read it again
+            await self.core.pubsub.publish(chat_channel(live.table.id), GAME_OVER)
         return Applied(live.table, state, tuple(events), index)
 
     async def set_away(self, live: LiveTable, seat: int, *, away: bool, back: bool = False) -> None:

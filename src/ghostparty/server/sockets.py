@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ghostparty.server.bodies import MAX_MESSAGE
-from ghostparty.server.chat import chat_channel
+from ghostparty.server.chat import GAME_OVER, chat_channel
 from ghostparty.server.protocol import Frame, Message, dumps
 from ghostparty.server.pubsub import OVERFLOW, PubSub
 from ghostparty.server.pubsub import Message as PubSubMessage
@@ -129,6 +129,10 @@ class Connection:
                 await self.send_chat_log()
             return
         if not self.chat or not isinstance(data, bytes) or (data[:1] == b"s" and self.held):
+            return
+        if data == GAME_OVER:
+            if self.held:
+                await self.send_chat_log()
             return
         text = data[1:].decode()
         if self.send_lock.locked() or self.holding:
