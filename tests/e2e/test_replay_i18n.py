@@ -331,12 +331,17 @@ def test_lobby_lists_finished_games_with_replays_and_creates_timed_tables(
     row = page.locator(f"[data-testid=finished-table][data-table='{finished['id']}']")
     row.wait_for()
     assert page.get_by_test_id("upload-link").get_attribute("href") == "/replay"
-    # The create form: a turn timer and the level of the bot for absent players.
+    # The create form: a turn timer (real-time, or turn-based: an hour to three days a
+    # move) and the level of the bot for absent players.
     assert page.get_by_test_id("turn-seconds").evaluate("n => [...n.options].map(o => o.value)") == [
         "",
         "30",
         "60",
         "120",
+        "3600",
+        "43200",
+        "86400",
+        "259200",
     ]
     page.get_by_test_id("turn-seconds").select_option("30")
     page.get_by_test_id("absent-bot").select_option("random")

@@ -97,6 +97,12 @@ export const api = {
   linkSeats: (seats) => request("POST", "/api/account/seats", { seats }),
   player: (name) => request("GET", `/api/players/${enc(name)}`),
   leaderboard: (rules, limit = 50) => request("GET", `/api/leaderboard/${enc(rules)}?limit=${limit}`),
+  matchWaiting: () => request("GET", "/api/match"),
+  quickMatch: (body) => request("POST", "/api/match", body),
+  matchLook: (ticket) => request("POST", "/api/match/look", { ticket }),
+  matchLeave: (ticket) => request("POST", "/api/match/leave", { ticket }),
+  again: (id, seat, token, now = false) => request("POST", `/api/tables/${enc(id)}/again`, { seat, token, now }),
+  series: (id) => request("GET", `/api/tables/${enc(id)}/series`),
 };
 
 /** A table's share link. */

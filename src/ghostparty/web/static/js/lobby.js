@@ -7,16 +7,19 @@
 // row open-table / playing-table / finished-table with data-table, and its link
 // open-table-link / playing-table-link / finished-table-link; tag-rated on a rated
 // table); upload-link; language; rated (checkbox, shown when logged in); the top bar's
-// account links (js/session.js).
+// account links (js/session.js); Play now (js/quickmatch.js); your games (js/turns.js);
+// rematch-fill ("bot" or "empty": who takes the seat of one who doesn't play again).
 
 import { api } from "./api.js";
 import { el, fill, toast } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { chip } from "./panels.js";
+import { QuickMatch } from "./quickmatch.js";
 import { rulesHelpButton } from "./rules-help.js";
 import { colourText, seatLabel, useBoard } from "./seats.js";
 import { accountError, mountAccountNav } from "./session.js";
 import { loadName, saveName, saveToken } from "./store.js";
+import { MyGames } from "./turns.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
@@ -24,6 +27,8 @@ const REFRESH_MS = 5000;
 let bots = ["random", "greedy"];
 let player = null; // the logged-in account, {name, created}, or null for a guest
 const kinds = []; // per seat: "human" or "bot:<level>"
+const quick = new QuickMatch();
+let mine = null; // the "Your games" card (js/turns.js)
 
 function defaultBot() {
   return bots.includes("greedy") ? "greedy" : bots[0];
@@ -89,6 +94,7 @@ async function create(event) {
     first_player: firstValue === "" ? null : Number(firstValue),
     turn_seconds: seconds === "" ? null : Number(seconds),
     absent_bot: $("absent-bot").value || defaultBot(),
+    rematch_fill: $("rematch-fill").value === "empty" ? "empty" : "bot",
   };
   if (player && $("rated").checked) body.rated = true;
   const button = $("create-form").querySelector("button[type=submit]");
@@ -156,6 +162,8 @@ function useAccount(account) {
   name.readOnly = Boolean(player);
   if (player) name.value = player.name;
   name.dataset.account = player ? "true" : "false";
+  quick.usePlayer(player);
+  mine.usePlayer(player);
 }
 
 function renderAbsentBot() {
@@ -174,6 +182,9 @@ async function main() {
   players.addEventListener("change", renderSeatList);
   $("your-name").value = loadName();
   $("create-form").addEventListener("submit", create);
+  quick.mount();
+  mine = new MyGames(document.title);
+  mine.mount();
   mountAccountNav().then(useAccount);
   await api.board("hugo").then(useBoard, () => {}); // the seats' colours: names and palette
   try {

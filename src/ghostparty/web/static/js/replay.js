@@ -17,10 +17,12 @@
 // what it changed in the position, and the positions are laid out here once.
 //   board (data-layout), guest (data-seat, data-loc), hugo (data-loc), die (data-face) as in play
 //   seats          seat (data-seat) with score (data-seat) per seat
+//   chat           the game's chat, read-only (js/chat.js; hidden when nobody wrote)
 
 import { api } from "./api.js";
 import { play, Scene } from "./animate.js";
 import { openBoard, watchPortrait } from "./board.js";
+import { ChatPanel } from "./chat.js";
 import { banner, el, fill, sleep } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t } from "./i18n.js";
 import { narrate } from "./narrate.js";
@@ -272,8 +274,19 @@ async function show(data, { name, download }) {
     link.setAttribute("download", "ghostparty-record.json");
   }
   showLog();
+  showChat(data.chat ?? []);
   R.scene = new Scene();
   await go(-1);
+}
+
+/** The game's chat as it was kept (both channels: the game is over), read-only. */
+function showChat(lines) {
+  const box = $("chat");
+  box.hidden = lines.length === 0;
+  if (!lines.length) return;
+  const panel = new ChatPanel(box);
+  panel.load(lines);
+  panel.setSeats([], "over");
 }
 
 async function upload(event) {

@@ -33,10 +33,15 @@
 //                per guest (data-location, data-chance), odds-label over the board
 //   turn-timer   the countdown of a timed table (data-seconds); rules-help-button opens
 //                rules-help; language: the language switch (js/i18n.js)
+//   chat         the table's chat (js/chat.js); again, series: play again and the series
+//                on the result panel (js/again.js); table-name has data-series-index;
+//                notify-button asks for notifications (turn-based tables, js/turns.js)
 
+import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "./again.js";
 import { api, tableUrl, TableSocket } from "./api.js";
 import { play, Scene } from "./animate.js";
 import { openBoard, watchPortrait } from "./board.js";
+import { ChatPanel } from "./chat.js";
 import { banner, el, fill, toast } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { effectNotes, place } from "./narrate.js";
@@ -47,6 +52,7 @@ import { actorName, seatLabel } from "./seats.js";
 import { mountAccountNav } from "./session.js";
 import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveSpeed, saveToken } from "./store.js";
 import { TurnTimer } from "./timer.js";
+import { notifyButton, notifyYourMove } from "./turns.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -83,6 +89,8 @@ const socket = new TableSocket(tableId, () => loadTokens(tableId), {
   state: onState,
   update: onUpdate,
   error: onError,
+  chat: (msg) => chat?.add(msg.line),
+  chat_log: (msg) => chat?.load(msg.lines),
   pong: () => {},
   connection: (up) => {
     S.connected = up;
@@ -113,6 +121,7 @@ async function onState(msg) {
   const lastRoll = [...S.log].reverse().find((entry) => entry.action && "roll" in entry.action);
   S.board.showDie(S.position?.phase === "move" ? S.position.roll : (lastRoll?.action.roll ?? null));
   renderLog($("log"), S.log, S.table);
+  chat?.setSeats(S.held, S.table.status);
   renderAll();
 }
 
@@ -133,6 +142,7 @@ let syncDelay = 0;
 let syncTimer = null;
 
 function onError(msg) {
+  if (chat?.handleError(msg)) return; // a chat line's answer (rate limit …): told in the chat
   S.pending = false;
   toast(errorText(msg));
   if (syncTimer === null) {
@@ -385,6 +395,12 @@ function renderAll() {
   renderControls();
   renderSidePanels();
   const mine = S.legal.length > 0;
+  if (mine && !S.wasMine && S.table.turn_based && document.hidden) notifyYourMove(tableId, t("table.name", { id: tableId }));
+  S.wasMine = mine;
+  $("notify-button").classList.toggle("for-table", Boolean(S.table.turn_based));
+  const index = S.table.series_index ?? 1;
+  $("table-name").dataset.seriesIndex = String(index);
+  $("table-name").textContent = index > 1 ? `${t("table.name", { id: tableId })} · ${t("again.game", { n: index })}` : t("table.name", { id: tableId });
   document.title = `${mine ? t("table.your_turn_title") : ""}${t("table.page_title", { id: tableId })}`;
 }
 
@@ -405,10 +421,37 @@ function renderSidePanels() {
   renderSheet($("sheet"), { table, position, board: S.boardData });
   const wasOver = !$("result").hidden;
   renderResult($("result"), { table, position });
+  renderPlayAgain();
   if (!wasOver && !$("result").hidden) showResult();
   renderOdds($("odds"), S.board, S.odds, showOdds());
   timer.update(table);
   $("status").textContent = statusText();
+}
+
+/** Play again and the series, on the result panel of a finished game; once the next
+ * table is made, the pages whose people play again take their seats there. */
+function renderPlayAgain() {
+  const { table } = S;
+  if ($("result").hidden) return;
+  if (table.rematch && !S.leaving && takeSeatsAgain(table, S.held)) {
+    S.leaving = true;
+    location.href = `/t/${encodeURIComponent(table.rematch)}`;
+  }
+  const again = el("div", { class: "again", "data-testid": "again" });
+  renderAgain(again, { table, held: S.held }, (now) => playAgain(S.table, S.held, now));
+  const series = el("div", { class: "series", "data-testid": "series", hidden: true });
+  renderSeries(series, { table, series: S.series });
+  $("result").append(again, series);
+  if (S.seriesOf !== table.id) {
+    S.seriesOf = table.id;
+    api.series(tableId).then(
+      (answer) => {
+        S.series = answer;
+        renderSeries(series, { table: S.table, series: answer });
+      },
+      () => {},
+    );
+  }
 }
 
 /** The odds are for the seat to move: shown to whoever holds it, when settled. */
@@ -600,9 +643,13 @@ function watchDock() {
   measure();
 }
 
+let chat = null;
+
 async function main() {
   await initI18n();
   setupChrome();
+  chat = new ChatPanel($("chat"), { send: (message) => socket.send(message), name: () => S.account?.name ?? (loadName() || null) });
+  notifyButton($("notify-button"));
   mountAccountNav().then((player) => (S.account = player));
   watchDock();
   if (!tableId) {

@@ -1,5 +1,7 @@
 // The turn timer: a countdown to the table's `deadline` (docs/PROTOCOL.md), shown to
-// everyone. Hook: turn-timer (data-deadline, data-seconds; hidden without a deadline).
+// everyone; at a turn-based table (hours or days a move) the deadline's date and time
+// instead. Hook: turn-timer (data-deadline, data-seconds; data-turn-based; hidden
+// without a deadline).
 
 import { t } from "./i18n.js";
 
@@ -32,6 +34,17 @@ export class TurnTimer {
 
   tick() {
     if (this.deadline === null) return;
+    if (this.table?.turn_based) {
+      // A game over days: when the move is due, not a countdown in seconds.
+      clearInterval(this.interval);
+      this.interval = null;
+      this.node.dataset.turnBased = "true";
+      this.node.classList.remove("urgent");
+      const time = new Date(this.deadline).toLocaleString(document.documentElement.lang, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+      this.node.textContent = t("timer.until", { who: this.who(this.table), time });
+      return;
+    }
+    this.node.dataset.turnBased = "false";
     const seconds = Math.max(0, Math.ceil((this.deadline - Date.now()) / 1000));
     this.node.dataset.seconds = String(seconds);
     this.node.classList.toggle("urgent", seconds <= 10);
