@@ -106,7 +106,17 @@ def test_a_rated_game_against_a_bot_moves_the_rating_and_shows_on_the_profile_an
     with make_client(str(client.app.state.service.store.url)) as other:  # type: ignore[attr-defined]
         other.post("/api/account/login", json={"name": "ann", "password": PASSWORD})
         assert other.get("/api/players/ann").json()["games"][0]["table"] == table_id
-    assert client.get("/api/leaderboard/midnight-party").json()["rows"] == []
+    other = client.get("/api/leaderboard/midnight-party").json()
+    assert [row["kind"] for row in other["rows"]] == ["bot"] * 4  # the bots' anchors, always listed
+    assert [row["games"] for row in other["rows"]] == [0] * 4
+    assert other["you"] == {
+        "rank": None,
+        "name": "ann",
+        "kind": "user",
+        "rating": 1500,
+        "games": 0,
+        "provisional": True,
+    }
 
 
 def test_a_player_who_leaves_a_rated_game_is_rated_on_the_result_the_bot_plays_out(client: TestClient) -> None:

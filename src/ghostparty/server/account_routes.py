@@ -212,6 +212,16 @@ async def leaderboard(request: Request) -> Response:
             listed.append(row)
         if found is not None and found[0].id == player_id:
             you = row
+    if found is not None and you is None:  # not ranked yet: where they stand all the same
+        rating, games = await accounts_of(request).standing(found[0].id, rules)
+        you = {
+            "rank": None,
+            "name": found[0].name,
+            "kind": "user",
+            "rating": shown(rating.mu),
+            "games": games,
+            "provisional": provisional(rating.sigma),
+        }
     return JSONResponse({"rules": rules, "min_games": accounts_of(request).min_games, "rows": listed, "you": you})
 
 

@@ -163,7 +163,11 @@ class Accounts:
         """A registered player's rating in ``rules`` as shown (for the rated queue)."""
         return shown((await self._call(self.store.rating, player_id, rules)).mu)
 
-    async def leaderboard(self, rules: str) -> list[tuple[int, str, str, Rating, int]]:
+    async def standing(self, player_id: int, rules: str) -> tuple[Rating, int]:
+        """A registered player's rating in ``rules`` and their rated games in it."""
+        return await self._call(self.store.rating_and_games, player_id, rules)
+
+    async def leaderboard(self, rules: str) -> list[tuple[int | None, str, str, Rating, int]]:
         """(player id, name, kind, rating, rated games) of the ranked players, best first."""
         return await self._call(self.store.leaderboard, rules, self.min_games)
 

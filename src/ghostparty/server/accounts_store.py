@@ -112,11 +112,17 @@ class SqlAccounts:
 
     def rating(self, player_id: int, rules: str) -> Rating:
         """A registered player's rating in ``rules`` (a new player's if none is kept)."""
+        return self.rating_and_games(player_id, rules)[0]
+
+    def rating_and_games(self, player_id: int, rules: str) -> tuple[Rating, int]:
+        """A registered player's rating in ``rules`` and their rated games in it."""
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(ratings.c.mu, ratings.c.sigma).where(ratings.c.player_id == player_id, ratings.c.rules == rules)
+                select(ratings.c.mu, ratings.c.sigma, ratings.c.games).where(
+                    ratings.c.player_id == player_id, ratings.c.rules == rules
+                )
             ).first()
-        return Rating(row.mu, row.sigma) if row is not None else NEW
+        return (Rating(row.mu, row.sigma), row.games) if row is not None else (NEW, 0)
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -193,7 +199,7 @@ class SqlAccounts:
                 running.sort(key=lambda t: not t[4])  # "your move" first, then the latest
         return Profile(player, stats, games, running)
 
-    def leaderboard(self, rules: str, min_games: int) -> list[tuple[int, str, str, Rating, int]]:
+    def leaderboard(self, rules: str, min_games: int) -> list[tuple[int | None, str, str, Rating, int]]:
         with self.engine.connect() as conn:
             return leaderboard_rows(conn, rules, min_games)
 

@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Integer, func, insert, select, update
 
 from ghostparty.server.db import players, ratings, results
 from ghostparty.server.model import GameResult
-from ghostparty.server.ratings import NEW, Rating, bot_rating, rate
+from ghostparty.server.ratings import BOT_LEVELS, NEW, Rating, bot_player_name, bot_rating, rate
 
 
 def record_result(conn: Connection, table_id: str, result: GameResult) -> None:
@@ -143,11 +143,11 @@ def recent_games(conn: Connection, player_id: int, limit: int = 20) -> list[dict
     return [dict(row._mapping) for row in rows]
 
 
-def leaderboard_rows(conn: Connection, rules: str, min_games: int) -> list[tuple[int, str, str, Rating, int]]:
+def leaderboard_rows(conn: Connection, rules: str, min_games: int) -> list[tuple[int | None, str, str, Rating, int]]:
     """(player id, name, kind, rating, rated games) of everyone with ``min_games`` rated
-    games in ``rules``, people and bots, best first (by the shown rating, then the fewer
-    games, then the name)."""
-    rows: list[tuple[int, str, str, Rating, int]] = [
+    games in ``rules``, and of every bot level (their anchors were measured over many
+    games), best first (by the shown rating, then the fewer games, then the name)."""
+    rows: list[tuple[int | None, str, str, Rating, int]] = [
         (row.id, row.name, "user", Rating(row.mu, row.sigma), row.games)
         for row in conn.execute(
             select(players.c.id, players.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.games)
@@ -155,15 +155,19 @@ def leaderboard_rows(conn: Connection, rules: str, min_games: int) -> list[tuple
             .where(ratings.c.rules == rules, ratings.c.games >= min_games, players.c.kind == "user")
         )
     ]
-    bot_games = conn.execute(
-        select(players.c.id, players.c.name, func.count(results.c.seat))
-        .join(results, results.c.player_id == players.c.id)
-        .where(players.c.kind == "bot", results.c.rules == rules, results.c.rated)
-        .group_by(players.c.id, players.c.name)
-    )
-    for player_id, name, games in bot_games:
-        if games >= min_games:
-            rows.append((player_id, name, "bot", bot_rating(rules, name.removesuffix("-bot")), games))
+    played = {
+        name: (player_id, games)
+        for player_id, name, games in conn.execute(
+            select(players.c.id, players.c.name, func.count(results.c.seat))
+            .join(results, results.c.player_id == players.c.id)
+            .where(players.c.kind == "bot", results.c.rules == rules, results.c.rated)
+            .group_by(players.c.id, players.c.name)
+        )
+    }
+    for level in BOT_LEVELS:
+        name = bot_player_name(level)
+        player_id, games = played.get(name, (None, 0))
+        rows.append((player_id, name, "bot", bot_rating(rules, level), games))
     rows.sort(key=lambda r: (-r[3].mu, r[4], r[1]))
     return rows
 
