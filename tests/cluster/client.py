@@ -114,7 +114,11 @@ class SeatClient:
                         self.reconnects += 1
                     delay = 0.05
                     self.pending = None  # the state after hello tells whether it applied
-                    await ws.send(json.dumps({"type": "hello", "tokens": {str(self.seat): self.token}, "odds": False, "chat": False}))
+                    await ws.send(
+                        json.dumps(
+                            {"type": "hello", "tokens": {str(self.seat): self.token}, "odds": False, "chat": False}
+                        )
+                    )
                     await self._session(ws, deadline)
             except (OSError, TimeoutError, WebSocketException):
                 pass  # refused, handshake refused or timed out, or closed mid-session
