@@ -123,13 +123,12 @@ def test_register_play_rated_see_the_rating_and_find_the_history_again(
 
     # A rated table against a random bot: the seats link to the players' profiles.
     table_id = _create_rated_table(page, base_url)
-    seat = page.locator("[data-testid=seat][data-seat='0'] [data-testid=player-link]")
+    seat = page.locator("#open-seats [data-testid=seat][data-seat='0'] [data-testid=player-link]")
     assert seat.get_attribute("data-player") == NAME
     page.get_by_test_id("start").click()
     page.wait_for_function("() => document.querySelector('main').dataset.status !== 'open'")
-    assert page.locator("[data-testid=seat][data-seat='1'] [data-testid=player-link]").get_attribute("href") == (
-        "/players/random-bot"
-    )
+    bot = page.locator("#seats [data-testid=seat][data-seat='1'] [data-testid=player-link]")
+    assert bot.get_attribute("href") == "/players/random-bot"
     _play_to_the_end(page)
     page.get_by_test_id("result-leaderboard").wait_for()
 
@@ -146,26 +145,50 @@ def test_register_play_rated_see_the_rating_and_find_the_history_again(
     assert card.get_by_test_id("rating").get_attribute("data-provisional") == str(hugo["provisional"]).lower()
     assert card.get_by_test_id("stat-games").inner_text() == "1"
     assert card.get_by_test_id("stat-wins").inner_text() == ("1" if game["won"] else "0")
-    assert card.get_by_test_id("rating-chart").get_attribute("data-points") == str(len(hugo["history"]))
+    assert card.get_by_test_id("rating-chart").get_attribute("data-points") == "1"
     row = page.locator(f"[data-testid=game-row][data-table='{table_id}']")
     assert row.get_attribute("data-rated") == "true"
     change = round(game["rating_change"])
-    assert re.search(rf"(\+{change}|−{-change})\b", row.inner_text())
+    assert re.search(rf"(\+{change}|−{-change})(?!\d)", row.inner_text())
     assert row.get_by_test_id("replay-link").get_attribute("href") == f"/r/{table_id}"
+
+    # Not on the leaderboard before the minimum of rated games: the page says why.
+    page.get_by_test_id("leaderboard-link").click()
+    _state(page, "ok")
+    min_games = api_get(base_url, "/api/leaderboard/hugo")["min_games"]
+    assert page.locator(f"[data-testid=leaderboard-row][data-name={NAME}], [data-testid=you-row]").count() == 0
+    assert f"at least {min_games} rated games" in page.get_by_test_id("you-note").inner_text()
+
+    # The games up to the minimum, each rated once: the rating moves with each of them.
+    shown = [_rating_shown(hugo)]
+    for _ in range(min_games - 1):
+        _create_rated_table(page, base_url)
+        page.get_by_test_id("start").click()
+        _play_to_the_end(page)
+        shown.append(_rating_shown(api_get(base_url, f"/api/players/{NAME}")["ratings"]["hugo"]))
+    hugo = api_get(base_url, f"/api/players/{NAME}")["ratings"]["hugo"]
+    assert hugo["rated_games"] == min_games and len(hugo["history"]) == min_games
+    page.goto(f"{base_url}/players/{NAME}")
+    _state(page, "ok")
+    assert card.get_by_test_id("rating").inner_text() == shown[-1]
+    assert card.get_by_test_id("stat-games").inner_text() == str(min_games)
+    assert card.get_by_test_id("rating-chart").get_attribute("data-points") == str(min_games)
+    assert page.get_by_test_id("game-row").count() == min_games
     page.screenshot(path=str(screenshot_path("screenshot-profile.png", tmp_path)), full_page=True)
 
-    # The leaderboard: the viewer's row (among the top or below them), the bots marked.
+    # The leaderboard: the viewer's row highlighted, the bot's row marked.
     page.get_by_test_id("leaderboard-link").click()
     _state(page, "ok")
     mine = page.locator("[data-testid=leaderboard-row][data-you=true], [data-testid=you-row]")
     assert mine.count() == 1
     assert mine.get_attribute("data-name") == NAME
-    assert NAME in mine.inner_text() and _rating_shown(hugo) in mine.inner_text()
+    assert NAME in mine.inner_text() and shown[-1] in mine.inner_text()
     board = api_get(base_url, "/api/leaderboard/hugo")
     bots = [r["name"] for r in board["rows"] if r["kind"] == "bot"]
-    assert bots, "the bots' anchored rows are on the leaderboard"
+    assert "random-bot" in bots
     for name in bots:
         assert page.locator(f"[data-testid=leaderboard-row][data-name='{name}'] .tag-bot").count() == 1
+    assert page.get_by_test_id("leaderboard-row").count() == len(board["rows"])
     page.screenshot(path=str(screenshot_path("screenshot-leaderboard.png", tmp_path)), full_page=True)
 
     # Log out: the account page says so and the top bar offers to log in again.

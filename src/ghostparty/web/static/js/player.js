@@ -12,7 +12,7 @@
 import { api } from "./api.js";
 import { el, fill, svg } from "./dom.js";
 import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./i18n.js";
-import { colourText } from "./seats.js";
+import { colourText, useBoard } from "./seats.js";
 import { accountError, mountAccountNav, ratingText } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -209,9 +209,11 @@ async function main() {
     (profile) => ({ profile }),
     (error) => ({ error }),
   );
+  const board = api.board("hugo").catch(() => null); // the seats' colour names
   const viewer = await mountAccountNav();
   const { profile, error } = await loading;
   if (profile) {
+    if (profile.tables?.length) useBoard(await board);
     render(profile, viewer);
     return;
   }
