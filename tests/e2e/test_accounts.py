@@ -152,11 +152,14 @@ def test_register_play_rated_see_the_rating_and_find_the_history_again(
     assert re.search(rf"(\+{change}|−{-change})(?!\d)", row.inner_text())
     assert row.get_by_test_id("replay-link").get_attribute("href") == f"/r/{table_id}"
 
-    # Not on the leaderboard before the minimum of rated games: the page says why.
+    # Not ranked before the minimum of rated games: one's row below the ranks, unranked,
+    # and the page says why.
     page.get_by_test_id("leaderboard-link").click()
     _state(page, "ok")
     min_games = api_get(base_url, "/api/leaderboard/hugo")["min_games"]
-    assert page.locator(f"[data-testid=leaderboard-row][data-name={NAME}], [data-testid=you-row]").count() == 0
+    assert page.locator(f"[data-testid=leaderboard-row][data-name={NAME}]").count() == 0
+    assert page.get_by_test_id("you-row").count() == 1
+    assert page.get_by_test_id("you-row").locator("td").first.inner_text() == "–"
     assert f"at least {min_games} rated games" in page.get_by_test_id("you-note").inner_text()
 
     # The games up to the minimum, each rated once: the rating moves with each of them.

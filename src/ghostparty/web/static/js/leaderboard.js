@@ -65,10 +65,11 @@ function render(board) {
   fill($("rows"), ...shown);
   $("leaderboard-note").textContent = tn("leaderboard.min_games", board.min_games ?? 0);
   const note = $("you-note");
-  note.hidden = Boolean(you);
+  const ranked = Boolean(you && you.rank != null); // an unranked viewer's row comes with rank null
+  note.hidden = ranked;
   if (!viewer) {
     fill(note, el("a", { href: loginUrl(), "data-testid": "you-login" }, t("leaderboard.login_to_see")));
-  } else if (!you) {
+  } else if (!ranked) {
     note.textContent = t("leaderboard.not_rated", { n: board.min_games ?? 0, rules: t(`rules.${board.rules}`) });
   }
 }
