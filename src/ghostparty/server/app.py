@@ -13,6 +13,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
 from random import Random
@@ -45,6 +46,7 @@ from ghostparty.server.bodies import (
 )
 from ghostparty.server.codec import board_view
 from ghostparty.server.match_routes import routes as match_routes
+from ghostparty.server.model import now
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.replay import MAX_ACTIONS, replay_steps
@@ -113,6 +115,7 @@ def create_app(
     seed: int | None = None,
     tables_per_minute: float = 30.0,
     hasher: PasswordHasher | None = None,
+    clock: Callable[[], datetime] | None = None,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -122,7 +125,8 @@ def create_app(
     ``pubsub``); ``tables_per_minute`` is how many tables one address may create a
     minute (bursts of as many); ``seed`` makes table ids,
     seeds and tokens reproducible (tests only); ``hasher`` hashes passwords (Argon2id with
-    argon2-cffi's defaults, unless given: tests give a cheaper one).
+    argon2-cffi's defaults, unless given: tests give a cheaper one); ``clock`` gives the
+    time to the tables' timers (tests move it).
     """
 
     @contextlib.asynccontextmanager
@@ -156,6 +160,7 @@ def create_app(
             bot_delay=bot_delay,
             rng=Random(seed) if seed is not None else None,
             instance=instance,
+            clock=clock or now,
             **shared,
         )
         app.state.service = service
