@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ghostparty.rules import Game, legal_actions
+from ghostparty.rules import Game, Roll, legal_actions
 from ghostparty.server import protocol
 from ghostparty.server.model import PLAYING, Seat, Table
 from ghostparty.server.protocol import Frame, update_frame
@@ -75,3 +75,14 @@ def test_a_frame_crosses_processes_as_bytes_unchanged() -> None:
         again = Frame.from_bytes(frame.to_bytes())
         assert (again.table_id, again.version, again.to_move) == (frame.table_id, frame.version, frame.to_move)
         assert (again.everyone, again.plain, again.mover) == (frame.everyone, frame.plain, frame.mover)
+
+
+def test_the_moves_effects_go_only_to_a_client_that_shows_them() -> None:
+    table, game = _playing()
+    game.push(Roll(5))  # a move to choose next
+    table = replace(table, to_move=game.state.to_move)
+    frame = update_frame(table, (), game.state, None)
+    plain, mover = json.loads(frame.plain), json.loads(frame.mover)
+    assert plain["legal"] and plain["effects"] == []  # a program that shows no odds: nothing computed
+    assert len(mover["effects"]) == len(mover["legal"]) == len(plain["legal"])
+    assert mover["effects"] == protocol.effects_for(table, game.state, (table.to_move,))

@@ -135,11 +135,14 @@ class Frame:
 
     @property
     def mover(self) -> str:
-        """The text for the clients holding the seat to move that show odds."""
+        """The text for the clients holding the seat to move that show odds (and the
+        moves' effects): both computed on the first call."""
         if self._mover is None:
             assert self._table is not None and self._message is not None
             odds = odds_for(self._table, self._position)
-            self._mover = dumps({**self._message, "odds": odds}) if odds else self.plain
+            effects = effects_for(self._table, self._position, (self.to_move,) if self.to_move is not None else ())
+            shown = {**self._message, "odds": odds, "effects": effects}
+            self._mover = dumps(shown) if odds or effects else self.plain
             self._table = self._position = self._message = None
         return self._mover
 
@@ -184,8 +187,8 @@ def update_frame(table: Table, online: Collection[int], position: Position | Non
     if table.to_move is None or table.status != PLAYING:
         return Frame(table.id, table.version, table.to_move, everyone, everyone, everyone)
     legal = legal_for(table, position, (table.to_move,))
-    effects = effects_for(table, position, (table.to_move,))
-    with_legal = {**message, "legal": legal, "effects": effects} if legal else message
+    # the moves' effects, like the odds, only for the clients that show them (Frame.mover)
+    with_legal = {**message, "legal": legal, "effects": []} if legal else message
     plain = dumps(with_legal) if legal else everyone
     return Frame(table.id, table.version, table.to_move, everyone, plain, None, build=(table, position, with_legal))
 
