@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -265,5 +266,22 @@ def test_the_pages_in_german_a_bot_and_an_unknown_player(browser: Any, base_url:
         if path.startswith("/leaderboard"):
             assert page.get_by_test_id("tab-midnight-party").get_attribute("aria-selected") == "true"
             assert page.get_by_test_id("you-login").inner_text() == "Anmelden, um deinen Platz zu sehen."
+    assert not page.errors
+    page.context.close()
+
+
+def test_a_guest_at_a_rated_table_is_led_to_log_in(browser: Any, base_url: str) -> None:
+    body = json.dumps({"rules": "hugo", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}], "rated": True})
+    request = urllib.request.Request(
+        base_url + "/api/tables", data=body.encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        table_id = json.loads(response.read())["table"]["id"]
+    page = new_page(browser, speed="off")
+    page.goto(f"{base_url}/t/{table_id}")
+    link = page.get_by_test_id("login-to-sit-0")
+    link.wait_for()
+    assert link.get_attribute("href") == f"/login?next=%2Ft%2F{table_id}"
+    assert page.get_by_test_id("join-0").count() == 0
     assert not page.errors
     page.context.close()

@@ -107,7 +107,7 @@ export function renderSeats(container, { table, position, held = new Set(), scor
  * The seats of an open table with join and leave controls.
  * handlers: {join(seat, name), leave(seat)}; defaultName fills the name fields.
  */
-export function renderOpenSeats(container, { table, held }, handlers, defaultName) {
+export function renderOpenSeats(container, { table, held }, handlers, defaultName, { account = null } = {}) {
   const rows = table.seats.map((info) => {
     const seat = info.seat;
     const row = el("li", { class: "seat open-seat", "data-testid": "seat", "data-seat": seat });
@@ -127,6 +127,12 @@ export function renderOpenSeats(container, { table, held }, handlers, defaultNam
         head.append(el("span", { class: "tag tag-off" }, t("seat.offline")));
       }
       row.append(head);
+    } else if (table.rated && !account) {
+      // a rated table seats registered players only: say so, and lead to the log-in
+      head.append(el("span", { class: "seat-name empty" }, t("table.free_seat", { colour: colourText(seat) })));
+      const next = encodeURIComponent(`/t/${table.id}`);
+      const login = el("a", { class: "button small", href: `/login?next=${next}`, "data-testid": `login-to-sit-${seat}` }, t("table.login_to_sit"));
+      row.append(head, el("p", { class: "join-form" }, login));
     } else {
       head.append(el("span", { class: "seat-name empty" }, t("table.free_seat", { colour: colourText(seat) })));
       const input = el("input", {
@@ -137,7 +143,8 @@ export function renderOpenSeats(container, { table, held }, handlers, defaultNam
         "data-testid": `name-${seat}`,
         autocomplete: "nickname",
       });
-      input.value = held.size ? "" : defaultName;
+      input.value = account ? account.name : held.size ? "" : defaultName;
+      if (account) input.readOnly = true; // one sits under one's account's name
       const form = el("form", { class: "join-form" }, input, el("button", { type: "submit", "data-testid": `join-${seat}` }, t("table.join")));
       form.addEventListener("submit", (event) => {
         event.preventDefault();

@@ -410,7 +410,7 @@ function renderSidePanels() {
   $("open-panel").hidden = !open;
   $("seats").hidden = open;
   if (open) {
-    renderOpenSeats($("open-seats"), { table, held: S.held }, { join, leave }, S.account?.name ?? loadName());
+    renderOpenSeats($("open-seats"), { table, held: S.held }, { join, leave }, S.account?.name ?? loadName(), { account: S.account ?? null });
     const ready = table.seats.every((s) => s.kind === "bot" || s.name);
     const button = $("start");
     button.disabled = !ready || S.held.size === 0;
@@ -650,7 +650,10 @@ async function main() {
   setupChrome();
   chat = new ChatPanel($("chat"), { send: (message) => socket.send(message), name: () => S.account?.name ?? (loadName() || null) });
   notifyButton($("notify-button"));
-  mountAccountNav().then((player) => (S.account = player));
+  mountAccountNav().then((player) => {
+    S.account = player;
+    if (S.table?.status === "open") renderSidePanels(); // the open seats: sit as oneself, or log in
+  });
   watchDock();
   if (!tableId) {
     $("status").textContent = t("table.no_table");
