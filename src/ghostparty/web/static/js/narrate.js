@@ -67,7 +67,8 @@ export function describe(event, who = colourText) {
       return t("narrate.round_started", { round: event.round, who: who(event.first_player) });
     case "game_over": {
       const scores = event.scores.map((p, s) => `${who(s)} ${p}`).join(", ");
-      return tn("narrate.game_over", new Set(event.winners).size, { why: t(`narrate.why.${event.reason}`), who: listOf(event.winners, who), scores });
+      const why = t(`narrate.why.${event.reason}`, { top: Math.max(...event.scores) }); // "a score reached 48"
+      return tn("narrate.game_over", new Set(event.winners).size, { why, who: listOf(event.winners, who), scores });
     }
     default:
       return null;
