@@ -82,18 +82,22 @@ def app_from_environment() -> Starlette:
 
 
 def tune_gc() -> None:
-    """Make the garbage collector's pauses rare for a long-running server.
+    """Make the garbage collector's pauses rare and short for a long-running server.
 
     Measured with ``ghostparty loadtest`` (200 games): CPython's default thresholds ran a
     full collection every few seconds that held the event loop for 75–160 ms, the whole
     of the round trip's 99th percentile. Everything alive at start-up (modules, boards,
     the app) is moved out of the collector's sight (``gc.freeze``), and the young
-    generation is collected after 20,000 new objects instead of 700; cycles are still
-    collected, just in fewer, larger batches.
+    generation is collected after 20,000 new objects instead of 700. The middle
+    generation is collected every second young collection instead of every tenth: what
+    survives young collections (each action's log entry and events, kept while the
+    table is in memory) then passes through it in small batches — its pauses went from
+    250–350 ms to 60–140 ms and the closed loop's p99 from 221–230 ms to 165–173 ms
+    (interleaved runs, 2026-11-25).
     """
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 20, 100)
+    gc.set_threshold(20_000, 2, 100)
 
 
 def default_database_url() -> str:
