@@ -203,3 +203,17 @@ def agrees_with_the_server(page: Any, base_url: str, table_id: str, timeout: flo
             return
         except PlaywrightTimeoutError:
             assert time.monotonic() < deadline, f"the page shows {shown_board(page)}, the server {expected}"
+
+
+def create_against_random(page: Any, base_url: str, name: str, *, turn_seconds: str = "") -> str:
+    """Create, from the lobby, a two-seat hugo table: ``name`` first, against ``random``
+    (``turn_seconds`` as the lobby offers it, "" for no limit); its id, the page on it."""
+    page.goto(base_url + "/")
+    page.get_by_test_id("players").select_option("2")
+    page.get_by_test_id("seat-kind-1").select_option("bot:random")
+    page.get_by_test_id("first-player").select_option("0")
+    page.get_by_test_id("turn-seconds").select_option(turn_seconds)
+    page.get_by_test_id("your-name").fill(name)
+    with page.expect_navigation(url="**/t/*"):
+        page.get_by_test_id("create").click()
+    return str(page.url.rsplit("/", 1)[1])

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import act, api_get, new_page, offer, screenshot_path, still
+from .helpers import act, api_get, create_against_random, new_page, offer, screenshot_path, still
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
@@ -224,15 +224,7 @@ def test_a_spectators_line_stays_off_the_players_page(browser: Any, base_url: st
 
 def test_a_turn_based_game_shows_its_deadline_and_the_lobby_counts_your_moves(browser: Any, base_url: str) -> None:
     page = new_page(browser, speed="off")
-    page.goto(base_url + "/")
-    page.get_by_test_id("players").select_option("2")
-    page.get_by_test_id("seat-kind-1").select_option("bot:random")
-    page.get_by_test_id("first-player").select_option("0")
-    page.get_by_test_id("turn-seconds").select_option("86400")  # a day a move
-    page.get_by_test_id("your-name").fill("Ann")
-    with page.expect_navigation(url="**/t/*"):
-        page.get_by_test_id("create").click()
-    table_id = page.url.rsplit("/", 1)[1]
+    table_id = create_against_random(page, base_url, "Ann", turn_seconds="86400")  # a day a move
     page.get_by_test_id("start").click()
     assert offer(page) == "place"
 

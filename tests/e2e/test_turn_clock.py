@@ -11,7 +11,7 @@ import pytest
 
 from serving import serving  # tests/serving.py
 
-from .helpers import act, new_page, offer
+from .helpers import act, create_against_random, new_page, offer
 
 
 class Clock:
@@ -42,14 +42,7 @@ def deadline(page: Any) -> str:
 
 def test_a_day_a_move_with_the_clock_moved_between_moves(browser: Any, base_url: str) -> None:
     page = new_page(browser, speed="off")
-    page.goto(base_url + "/")
-    page.get_by_test_id("players").select_option("2")
-    page.get_by_test_id("seat-kind-1").select_option("bot:random")
-    page.get_by_test_id("first-player").select_option("0")
-    page.get_by_test_id("turn-seconds").select_option("86400")  # a day a move
-    page.get_by_test_id("your-name").fill("Ann")
-    with page.expect_navigation(url="**/t/*"):
-        page.get_by_test_id("create").click()
+    create_against_random(page, base_url, "Ann", turn_seconds="86400")  # a day a move
     page.get_by_test_id("start").click()
     assert offer(page) == "place"
     assert deadline(page) == "2026-11-26T09:00:00Z"  # a day from now, as a date

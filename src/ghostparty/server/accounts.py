@@ -18,21 +18,17 @@ import hmac
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
-from typing import ParamSpec, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ghostparty.server.accounts_store import Player, Profile, SqlAccounts
-from ghostparty.server.errors import ServiceError, StoreUnavailable
+from ghostparty.server.errors import ServiceError, in_thread
 from ghostparty.server.lobby import hash_token
 from ghostparty.server.model import now
 from ghostparty.server.names import check_name, name_key
 from ghostparty.server.ratings import LEADERBOARD_GAMES, Rating, shown
 from ghostparty.server.throttle import PER_ACCOUNT, PER_ADDRESS, MemoryThrottle, Throttle
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
 SESSION_DAYS = 30
@@ -87,7 +83,7 @@ class Accounts:
         if await self.throttle.wait([key]):
             raise ServiceError("rate_limited", "too many new accounts from this address: try again later", 429)
         hashed = await asyncio.to_thread(self.hasher.hash, password)
-        player = await self._call(self.store.create_player, name, name_key(name), hashed, self.clock())
+        player = await in_thread(self.store.create_player, name, name_key(name), hashed, self.clock())
         if player is None:
             raise ServiceError("name_taken", f"the name {name!r} (or one that reads like it) is taken", 409)
         await self.throttle.failed([key])  # counts registrations
@@ -100,7 +96,7 @@ class Accounts:
         wait = await self.throttle.wait(keys)
         if wait:
             raise ServiceError("rate_limited", f"too many failed log-ins: try again in {int(wait) + 1} s", 429)
-        player = await self._call(self.store.player_by_key, key)
+        player = await in_thread(self.store.player_by_key, key)
         if not isinstance(password, str) or len(password) > MAX_PASSWORD:
             password = ""
         stored = player.password_hash if player is not None and player.kind == "user" else None
@@ -109,38 +105,38 @@ class Accounts:
             raise ServiceError("bad_login", _BAD_LOGIN, 401)
         assert player is not None
         if self.hasher.check_needs_rehash(stored):
-            await self._call(self.store.set_password, player.id, await asyncio.to_thread(self.hasher.hash, password))
+            await in_thread(self.store.set_password, player.id, await asyncio.to_thread(self.hasher.hash, password))
         return player, await self._open_session(player)
 
     async def session(self, token: str | None) -> Player | None:
         """The player of a session token, if it is a current session."""
         if not token or len(token) > 128:
             return None
-        return await self._call(self.store.session_player, session_hash(token), self.clock())
+        return await in_thread(self.store.session_player, session_hash(token), self.clock())
 
     async def logout(self, token: str) -> None:
-        await self._call(self.store.end_session, session_hash(token))
+        await in_thread(self.store.end_session, session_hash(token))
 
     async def change_password(self, player: Player, old: object, new: object) -> str:
         """Set a new password; every session of the account ends and a new one begins."""
         check_password(new, player.name)
         assert isinstance(new, str)
         await self._check(player, old)
-        await self._call(self.store.set_password, player.id, await asyncio.to_thread(self.hasher.hash, new))
-        await self._call(self.store.end_sessions, player.id)
+        await in_thread(self.store.set_password, player.id, await asyncio.to_thread(self.hasher.hash, new))
+        await in_thread(self.store.end_sessions, player.id)
         return await self._open_session(player)
 
     async def delete(self, player: Player, password: object) -> None:
         """Delete the account (its games stay, under a neutral name)."""
         await self._check(player, password)
-        changed = await self._call(self.store.delete_player, player.id)
+        changed = await in_thread(self.store.delete_player, player.id)
         if self.seats_changed is not None and changed:
             await self.seats_changed(changed)
 
     async def link(self, player: Player, held: Sequence[tuple[str, int, str]]) -> list[tuple[str, int]]:
         """Make the guest seats whose tokens this browser holds the player's."""
         hashed = [(table, seat, hash_token(token)) for table, seat, token in held]
-        linked = await self._call(self.store.link_seats, player, hashed)
+        linked = await in_thread(self.store.link_seats, player, hashed)
         if self.seats_changed is not None and linked:
             await self.seats_changed(sorted({table for table, _ in linked}))
         return linked
@@ -150,26 +146,26 @@ class Accounts:
             raise ServiceError("unknown_player", f"no player {name!r}", 404)
         key = f"bot:{name.removesuffix('-bot')}" if name.endswith("-bot") else name_key(name)
         own = viewer is not None and viewer.name.casefold() == name.casefold()
-        found = await self._call(self.store.profile, key, own=own)
+        found = await in_thread(self.store.profile, key, own=own)
         if found is None:
             raise ServiceError("unknown_player", f"no player {name!r}", 404)
         return found
 
     async def bot_player(self, level: str) -> int:
         """The player id of a bot level (for a rated table's bot seats)."""
-        return await self._call(self.store.bot_player, level, self.clock())
+        return await in_thread(self.store.bot_player, level, self.clock())
 
     async def shown_rating(self, player_id: int, rules: str) -> int:
         """A registered player's rating in ``rules`` as shown (for the rated queue)."""
-        return shown((await self._call(self.store.rating, player_id, rules)).mu)
+        return shown((await in_thread(self.store.rating, player_id, rules)).mu)
 
     async def standing(self, player_id: int, rules: str) -> tuple[Rating, int]:
         """A registered player's rating in ``rules`` and their rated games in it."""
-        return await self._call(self.store.rating_and_games, player_id, rules)
+        return await in_thread(self.store.rating_and_games, player_id, rules)
 
     async def leaderboard(self, rules: str) -> list[tuple[int | None, str, str, Rating, int]]:
         """(player id, name, kind, rating, rated games) of the ranked players, best first."""
-        return await self._call(self.store.leaderboard, rules, self.min_games)
+        return await in_thread(self.store.leaderboard, rules, self.min_games)
 
     @staticmethod
     def csrf(token: str) -> str:
@@ -183,7 +179,7 @@ class Accounts:
         keys = [("acct:" + name_key(player.name), PER_ACCOUNT)]
         if await self.throttle.wait(keys):
             raise ServiceError("rate_limited", "too many wrong passwords: try again later", 429)
-        stored = (await self._call(self.store.player_by_key, name_key(player.name)) or player).password_hash
+        stored = (await in_thread(self.store.player_by_key, name_key(player.name)) or player).password_hash
         if not isinstance(password, str) or not stored or not await asyncio.to_thread(self._verify, stored, password):
             await self.throttle.failed(keys)
             raise ServiceError("bad_login", "wrong password", 401)
@@ -197,15 +193,7 @@ class Accounts:
     async def _open_session(self, player: Player) -> str:
         token = secrets.token_urlsafe(32)
         created = self.clock()
-        await self._call(
+        await in_thread(
             self.store.create_session, session_hash(token), player.id, created, created + timedelta(days=SESSION_DAYS)
         )
         return token
-
-    async def _call(self, call: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return await asyncio.to_thread(call, *args, **kwargs)
-        except ServiceError:
-            raise
-        except Exception as error:
-            raise StoreUnavailable(type(error).__name__) from error

@@ -124,12 +124,7 @@ class Lobby:
                     make_bot(level)
                 except ValueError as error:
                     raise ServiceError("bad_request", f"seat {i}: {error}") from None
-                if rated:
-                    assert self.bot_player is not None
-                    player = await self.bot_player(level)
-                    table_seats.append(Seat(i, "bot", bot=level, name=bot_player_name(level), player_id=player))
-                else:
-                    table_seats.append(Seat(i, "bot", bot=level, name=f"{level.split(':')[0].capitalize()} bot"))
+                table_seats.append(await self.bot_seat(i, level, rated=rated))
             elif spec.kind == "human":
                 table_seats.append(Seat(i, "human"))
             else:
@@ -208,12 +203,7 @@ class Lobby:
             seats[seat] = Seat(seat, "human", name=name, token_hash=hash_token(token), player_id=player_id)
             given.append((seat, token))
         for seat in order[len(people) :]:
-            if rated:
-                assert self.bot_player is not None
-                player = await self.bot_player(bot_level)
-                seats[seat] = Seat(seat, "bot", bot=bot_level, name=bot_player_name(bot_level), player_id=player)
-            else:
-                seats[seat] = Seat(seat, "bot", bot=bot_level, name=f"{bot_level.capitalize()} bot")
+            seats[seat] = await self.bot_seat(seat, bot_level, rated=rated)
         assert all(seat is not None for seat in seats)
         live = await self.insert(
             rules, tuple(s for s in seats if s is not None), None, rated=rated, turn_seconds=turn_seconds
@@ -224,6 +214,16 @@ class Lobby:
         """Start a table made by :meth:`create_seated`."""
         async with self.core.tables.lock(live.table.id):
             await self.begin(live)
+
+    async def bot_seat(self, seat: int, level: str, *, rated: bool) -> Seat:
+        """A bot's seat: at a rated table the level's player (``greedy-bot``), else a
+        bot named by its level."""
+        if rated:
+            if self.bot_player is None:
+                raise ServiceError("no_accounts", "this server keeps no accounts: its tables can't be rated", 501)
+            player = await self.bot_player(level)
+            return Seat(seat, "bot", bot=level, name=bot_player_name(level), player_id=player)
+        return Seat(seat, "bot", bot=level, name=f"{level.split(':', maxsplit=1)[0].capitalize()} bot")
 
     async def join(
         self, table_id: str, seat: int, name: str | None, player: tuple[int, str] | None = None

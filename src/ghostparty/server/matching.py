@@ -105,25 +105,27 @@ def propose(queue: Sequence[Waiting], now: datetime) -> list[Group]:
 
 def _fill(anchor: Waiting, others: Sequence[Waiting], now: datetime) -> Group | None:
     for size in _sizes(anchor):
-        members = [anchor]
-        for other in others:
-            if len(members) == size:
-                break
-            if size in _sizes(other) and all(_compatible(m, other, now) for m in members[1:]):
-                members.append(other)
+        members = _gather(anchor, others, size, now)
         if len(members) == size:
             return Group(anchor.rules, anchor.rated, tuple(members), 0)
     if anchor.bots_after is None or waited(anchor, now) < anchor.bots_after:
         return None
     # bots fill the seats nobody came for: as many people as will fit, the rest bots
     size = _sizes(anchor)[0]
+    members = _gather(anchor, others, size, now)
+    return Group(anchor.rules, anchor.rated, tuple(members), size - len(members))
+
+
+def _gather(anchor: Waiting, others: Sequence[Waiting], size: int, now: datetime) -> list[Waiting]:
+    """The anchor and, longest waiting first, up to ``size - 1`` others who accept a table
+    of ``size`` and each other."""
     members = [anchor]
     for other in others:
         if len(members) == size:
             break
         if size in _sizes(other) and all(_compatible(m, other, now) for m in members[1:]):
             members.append(other)
-    return Group(anchor.rules, anchor.rated, tuple(members), size - len(members))
+    return members
 
 
 def counts(queue: Sequence[Waiting]) -> list[tuple[str, int | None, bool, int]]:

@@ -19,17 +19,15 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
-from ghostparty.server.errors import ServiceError, StoreUnavailable
+from ghostparty.server.errors import ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.lobby import Lobby, clean_name
 from ghostparty.server.matching import Group, Waiting, counts, propose, rating_range, waited
 from ghostparty.server.model import CLOSED, now
 from ghostparty.server.queue_store import SqlQueue
 
 log = logging.getLogger("ghostparty.server")
-P = ParamSpec("P")
-R = TypeVar("R")
 
 #: Seconds after which a page that stopped asking has left the queue.
 STALE = 20.0
@@ -123,13 +121,13 @@ class QuickMatch:
             player[0] if player is not None else None,
             rating,
         )
-        await self._call(self.queue.add, entry.ticket, shown_name, entry)
+        await in_thread(self.queue.add, entry.ticket, shown_name, entry)
         await self.form()
         return ticket
 
     async def look(self, ticket: str) -> dict[str, Any]:
         """Where a ticket stands: waiting (for how long, the ratings it accepts) or seated."""
-        found = await self._call(self.queue.look, ticket_hash(ticket), self.clock())
+        found = await in_thread(self.queue.look, ticket_hash(ticket), self.clock())
         if found is None:
             raise ServiceError("unknown_ticket", "no such ticket: it was seated long ago, or left the queue", 404)
         if found.table_id is not None:
@@ -143,11 +141,11 @@ class QuickMatch:
         }
 
     async def leave(self, ticket: str) -> bool:
-        return await self._call(self.queue.leave, ticket_hash(ticket))
+        return await in_thread(self.queue.leave, ticket_hash(ticket))
 
     async def waiting(self) -> list[dict[str, Any]]:
         """How many wait per setting, for the lobby."""
-        entries = await self._call(self.queue.all_waiting)
+        entries = await in_thread(self.queue.all_waiting)
         return [
             {"rules": rules, "players": players, "rated": rated, "count": n}
             for rules, players, rated, n in counts(entries)
@@ -157,7 +155,7 @@ class QuickMatch:
         """Form and start the tables the queue makes now; how many."""
         async with self._forming:
             now = self.clock()
-            tickets = await self._call(
+            tickets = await in_thread(
                 self.queue.waiting, now - timedelta(seconds=STALE), now - timedelta(seconds=FORGET)
             )
             names = {t.waiting.ticket: t.name for t in tickets}
@@ -177,7 +175,7 @@ class QuickMatch:
         claims = {
             m.ticket: (live.table.id, seat, token) for m, (seat, token) in zip(group.members, tokens, strict=True)
         }
-        if not await self._call(self.queue.claim, claims):  # another instance seated one first: give it up
+        if not await in_thread(self.queue.claim, claims):  # another instance seated one first: give it up
             tables = self.lobby.core.tables
             async with tables.lock(live.table.id):
                 table = live.table
@@ -185,11 +183,3 @@ class QuickMatch:
             return 0
         await self.lobby.start_seated(live)
         return 1
-
-    async def _call(self, call: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return await asyncio.to_thread(call, *args, **kwargs)
-        except ServiceError:
-            raise
-        except Exception as error:
-            raise StoreUnavailable(type(error).__name__) from error

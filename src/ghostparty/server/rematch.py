@@ -21,7 +21,7 @@ from ghostparty.server.errors import ServiceError
 from ghostparty.server.lobby import Lobby, check_token
 from ghostparty.server.model import CLOSED, OVER, Seat, Table
 from ghostparty.server.protocol import Message
-from ghostparty.server.ratings import BOT_LEVELS, bot_player_name
+from ghostparty.server.ratings import BOT_LEVELS
 
 
 class Rematch:
@@ -85,13 +85,9 @@ class Rematch:
         if table.rematch_fill == "empty":
             return Seat(held.seat, "human")
         level = table.absent_bot
-        if table.rated and level in BOT_LEVELS and self.lobby.bot_player is not None:
-            player = await self.lobby.bot_player(level)
-            return Seat(held.seat, "bot", bot=level, name=bot_player_name(level), player_id=player)
-        if table.rated:  # a rated table's bots are plain levels
-            rated_bot = await self.lobby.bot_player("greedy") if self.lobby.bot_player is not None else None
-            return Seat(held.seat, "bot", bot="greedy", name=bot_player_name("greedy"), player_id=rated_bot)
-        return Seat(held.seat, "bot", bot=level, name=f"{level.split(':')[0].capitalize()} bot")
+        if table.rated and level not in BOT_LEVELS:  # a rated table's bots are plain levels
+            level = "greedy"
+        return await self.lobby.bot_seat(held.seat, level, rated=table.rated)
 
     async def series(self, table_id: str) -> Message:
         """The games of the series ``table_id`` belongs to, with each seat's points and
