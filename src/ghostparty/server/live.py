@@ -21,8 +21,8 @@ from ghostparty.bots import Bot
 from ghostparty.rules import Game, action_from_dict
 from ghostparty.rules.events import Event
 from ghostparty.server.errors import ServiceError, StoreUnavailable
-from ghostparty.server.model import CLOSED, OPEN, ActionRow, GameResult, Table
-from ghostparty.server.store import Change, Store
+from ghostparty.server.model import CLOSED, OPEN, ActionRow, Change, GameResult, Table
+from ghostparty.server.store import Store
 
 log = logging.getLogger("ghostparty.server")
 

@@ -150,3 +150,16 @@ class ChatLine:
     during_game: bool
     sent: datetime
     id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One :meth:`Store.save`: the table's new row, the version it must still have, the
+    actions to append, whether its seats changed, and the game's result if it ended."""
+
+    table: Table
+    expected_version: int
+    new_actions: tuple[ActionRow, ...] = ()
+    with_seats: bool = True
+    #: Kept (and the players' ratings changed, if rated) in the same transaction.
+    result: GameResult | None = None

@@ -13,13 +13,11 @@ import contextlib
 import json
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import (
     Engine,
-    bindparam,
     create_engine,
     event,
     insert,
@@ -32,10 +30,9 @@ from sqlalchemy.exc import IntegrityError
 from ghostparty.server.accounts_store import SqlAccounts
 from ghostparty.server.db import actions, migrate, seats, tables
 from ghostparty.server.db import chat as chat_lines
-from ghostparty.server.model import ActionRow, ChatLine, GameResult, Seat, Status, Table
+from ghostparty.server.model import ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
 from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.rows import (
-    Compiled,
     action_row,
     seat_of_row,
     seat_row,
@@ -45,49 +42,7 @@ from ghostparty.server.rows import (
     utc,
 )
 from ghostparty.server.standings import record_result
-
-# The statements of every action, built once (SQLAlchemy then only binds values).
-_UPDATE_TABLE = (
-    update(tables)
-    .where(tables.c.id == bindparam("b_id"), tables.c.version == bindparam("b_version"))
-    .values(
-        {
-            name: bindparam(name)
-            for name in (
-                "status",
-                "version",
-                "first_player",
-                "to_move",
-                "winners",
-                "turn_seconds",
-                "absent_bot",
-                "updated",
-                "rematch",
-            )
-        }
-    )
-)
-_UPDATE_SEAT = (
-    update(seats)
-    .where(seats.c.table_id == bindparam("b_table"), seats.c.seat == bindparam("b_seat"))
-    .values(
-        {name: bindparam(name) for name in ("kind", "bot", "name", "token_hash", "away", "back", "player_id", "again")}
-    )
-)
-_INSERT_ACTION = insert(actions)
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One :meth:`Store.save`: the table's new row, the version it must still have, the
-    actions to append, whether its seats changed, and the game's result if it ended."""
-
-    table: Table
-    expected_version: int
-    new_actions: tuple[ActionRow, ...] = ()
-    with_seats: bool = True
-    #: Kept (and the players' ratings changed, if rated) in the same transaction.
-    result: GameResult | None = None
+from ghostparty.server.writer import Writes
 
 
 class Store(Protocol):
@@ -168,26 +123,12 @@ class SqlStore:
             if self.engine.dialect.name == "postgresql":  # instances starting together take turns
                 conn.execute(text("SELECT pg_advisory_xact_lock(7412019)"))
             migrate(conn)
-        # Every action's writes, compiled once for this database's driver and run on its
-        # cursor: SQLAlchemy's general execution path cost about 0.3 ms of CPU per save.
-        dialect = self.engine.dialect
-        self._update_table = Compiled(_UPDATE_TABLE, dialect, tables)
-        self._update_seat = Compiled(_UPDATE_SEAT, dialect, seats)
-        self._insert_action = Compiled(
-            _INSERT_ACTION.values({c.name: bindparam(c.name) for c in actions.c}), dialect, actions
-        )
-        self._integrity_error: type[Exception] = dialect.loaded_dbapi.IntegrityError
-        self._kept: Any = None
+        # Every action's and new table's writes, through the driver (writer.py).
+        self._writes = Writes(self.engine, self._writing)
         self._accounts: SqlAccounts | None = None
 
     def create(self, table: Table) -> bool:
-        try:
-            with self._writing, self.engine.begin() as conn:
-                conn.execute(insert(tables).values(table_row(table)))
-                conn.execute(insert(seats), [seat_row(table.id, seat) for seat in table.seats])
-        except IntegrityError:
-            return False
-        return True
+        return self._writes.create(table)
 
     def load(self, table_id: str) -> tuple[Table, list[ActionRow]] | None:
         with self.engine.connect() as conn:
@@ -233,35 +174,8 @@ class SqlStore:
         its log once per commit). A game's end (a change with a result) is written in a
         transaction of its own, with the result and the ratings it changes."""
         batch = [change for change in changes if change.result is None]
-        saved = iter(self._save_batch(batch) if batch else ())
+        saved = iter(self._writes.save_batch(batch) if batch else ())
         return [next(saved) if change.result is None else self._finish(change) for change in changes]
-
-    def _save_batch(self, changes: Sequence[Change]) -> list[bool]:
-        with self._writing:
-            connection = self._writer()
-            try:
-                cursor = connection.cursor()
-                if len(changes) == 1:
-                    saved = [self._write(cursor, changes[0])]
-                    if not saved[0]:
-                        connection.rollback()
-                        return saved
-                else:
-                    if self.embedded:  # else a savepoint would begin (and its release end) the transaction
-                        cursor.execute("BEGIN IMMEDIATE")
-                    saved = []
-                    for change in changes:
-                        cursor.execute("SAVEPOINT gp_change")
-                        ok = self._write(cursor, change)
-                        cursor.execute("RELEASE SAVEPOINT gp_change" if ok else "ROLLBACK TO SAVEPOINT gp_change")
-                        saved.append(ok)
-                connection.commit()
-            except BaseException:
-                self._drop_writer(connection)
-                raise
-            finally:
-                self._done_writing(connection)
-        return saved
 
     def _finish(self, change: Change) -> bool:
         """A game's last change, its result and the ratings it changes: all or nothing."""
@@ -292,50 +206,6 @@ class SqlStore:
         except (_ChangedMeanwhile, IntegrityError):
             return False
         return True
-
-    def _write(self, cursor: Any, change: Change) -> bool:
-        table = change.table
-        row = table_row(table)
-        del row["id"], row["created"], row["seed"], row["rules"], row["players"]
-        row |= {"b_id": table.id, "b_version": change.expected_version}
-        try:
-            cursor.execute(*self._update_table.bind(row))
-            if cursor.rowcount != 1:  # another change, maybe by another instance, came first
-                return False
-            if change.with_seats:
-                seat_rows = [
-                    seat_row(table.id, seat) | {"b_table": table.id, "b_seat": seat.seat} for seat in table.seats
-                ]
-                cursor.executemany(*self._update_seat.bind_many(seat_rows))
-            if change.new_actions:
-                cursor.executemany(
-                    *self._insert_action.bind_many([action_row(table.id, a) for a in change.new_actions])
-                )
-        except self._integrity_error:  # an action of that index exists: it came first
-            return False
-        return True
-
-    def _writer(self) -> Any:
-        """A driver connection to write through: SQLite's one, kept open; else a pooled one."""
-        if self._kept is not None:
-            return self._kept
-        connection = self.engine.raw_connection()
-        if self.embedded:
-            self._kept = connection
-        return connection
-
-    def _done_writing(self, connection: Any) -> None:
-        if connection is not self._kept and connection.dbapi_connection is not None:
-            connection.close()  # back to the pool
-
-    def _drop_writer(self, connection: Any) -> None:
-        """After a failure mid-write: never reuse that connection."""
-        with contextlib.suppress(Exception):
-            connection.rollback()
-        if connection is self._kept:
-            self._kept = None
-        with contextlib.suppress(Exception):
-            connection.invalidate()
 
     def add_chat(self, line: ChatLine) -> int:
         values = {
@@ -396,10 +266,7 @@ class SqlStore:
             return [table_of_row(row, by_table[row["id"]]) for row in rows]
 
     def close(self) -> None:
-        if self._kept is not None:
-            with contextlib.suppress(Exception):
-                self._kept.close()
-            self._kept = None
+        self._writes.close()
         self.engine.dispose()
 
 

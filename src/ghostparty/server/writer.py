@@ -1,0 +1,174 @@
+"""Tables' and actions' writes through the database driver, with statements compiled once.
+
+SQLAlchemy's general execution path cost about 0.3 ms of CPU per action's save and about
+4 ms per new table, more than a whole game's saves: these writes bind their values by hand
+(:class:`~ghostparty.server.rows.Compiled`) and run them on the driver's cursor. SQLite's
+writer connection is kept open; other databases lend one from the pool per write.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Engine, bindparam, insert, update
+from sqlalchemy import Table as SqlTable
+
+from ghostparty.server.db import actions, seats, tables
+from ghostparty.server.model import Change, Table
+from ghostparty.server.rows import Compiled, action_row, seat_row, table_row
+
+# The statements of every action, built once (SQLAlchemy then only binds values).
+_UPDATE_TABLE = (
+    update(tables)
+    .where(tables.c.id == bindparam("b_id"), tables.c.version == bindparam("b_version"))
+    .values(
+        {
+            name: bindparam(name)
+            for name in (
+                "status",
+                "version",
+                "first_player",
+                "to_move",
+                "winners",
+                "turn_seconds",
+                "absent_bot",
+                "updated",
+                "rematch",
+            )
+        }
+    )
+)
+_UPDATE_SEAT = (
+    update(seats)
+    .where(seats.c.table_id == bindparam("b_table"), seats.c.seat == bindparam("b_seat"))
+    .values(
+        {name: bindparam(name) for name in ("kind", "bot", "name", "token_hash", "away", "back", "player_id", "again")}
+    )
+)
+_INSERT_ACTION = insert(actions)
+_INSERT_TABLE = insert(tables)
+_INSERT_SEAT = insert(seats)
+
+
+class Writes:
+    """A new table, and batches of changes of tables, written through the driver."""
+
+    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
+        self.engine = engine
+        self.embedded = engine.dialect.name == "sqlite"
+        #: Taken around every write (SQLite lets one writer in at a time).
+        self._writing = writing
+        dialect = engine.dialect
+        self._update_table = Compiled(_UPDATE_TABLE, dialect, tables)
+        self._update_seat = Compiled(_UPDATE_SEAT, dialect, seats)
+        self._insert_action = _insert(_INSERT_ACTION, dialect, actions)
+        self._insert_table = _insert(_INSERT_TABLE, dialect, tables)
+        self._insert_seat = _insert(_INSERT_SEAT, dialect, seats)
+        self._integrity_error: type[Exception] = dialect.loaded_dbapi.IntegrityError
+        self._kept: Any = None
+
+    def create(self, table: Table) -> bool:
+        """Keep a new table and its seats; ``False`` (and nothing kept) if its id is taken."""
+        with self._writing:
+            connection = self._writer()
+            try:
+                cursor = connection.cursor()
+                try:
+                    cursor.execute(*self._insert_table.bind(table_row(table)))
+                    cursor.executemany(*self._insert_seat.bind_many([seat_row(table.id, s) for s in table.seats]))
+                except self._integrity_error:
+                    connection.rollback()
+                    return False
+                connection.commit()
+            except BaseException:
+                self._drop_writer(connection)
+                raise
+            finally:
+                self._done_writing(connection)
+        return True
+
+    def save_batch(self, changes: Sequence[Change]) -> list[bool]:
+        """Each change all or nothing (a savepoint each where there are several), one
+        commit for all; ``False`` for a change whose table's version moved on."""
+        with self._writing:
+            connection = self._writer()
+            try:
+                cursor = connection.cursor()
+                if len(changes) == 1:
+                    saved = [self._write(cursor, changes[0])]
+                    if not saved[0]:
+                        connection.rollback()
+                        return saved
+                else:
+                    if self.embedded:  # else a savepoint would begin (and its release end) the transaction
+                        cursor.execute("BEGIN IMMEDIATE")
+                    saved = []
+                    for change in changes:
+                        cursor.execute("SAVEPOINT gp_change")
+                        ok = self._write(cursor, change)
+                        cursor.execute("RELEASE SAVEPOINT gp_change" if ok else "ROLLBACK TO SAVEPOINT gp_change")
+                        saved.append(ok)
+                connection.commit()
+            except BaseException:
+                self._drop_writer(connection)
+                raise
+            finally:
+                self._done_writing(connection)
+        return saved
+
+    def _write(self, cursor: Any, change: Change) -> bool:
+        table = change.table
+        row = table_row(table)
+        del row["id"], row["created"], row["seed"], row["rules"], row["players"]
+        row |= {"b_id": table.id, "b_version": change.expected_version}
+        try:
+            cursor.execute(*self._update_table.bind(row))
+            if cursor.rowcount != 1:  # another change, maybe by another instance, came first
+                return False
+            if change.with_seats:
+                seat_rows = [
+                    seat_row(table.id, seat) | {"b_table": table.id, "b_seat": seat.seat} for seat in table.seats
+                ]
+                cursor.executemany(*self._update_seat.bind_many(seat_rows))
+            if change.new_actions:
+                cursor.executemany(
+                    *self._insert_action.bind_many([action_row(table.id, a) for a in change.new_actions])
+                )
+        except self._integrity_error:  # an action of that index exists: it came first
+            return False
+        return True
+
+    def _writer(self) -> Any:
+        """A driver connection to write through: SQLite's one, kept open; else a pooled one."""
+        if self._kept is not None:
+            return self._kept
+        connection = self.engine.raw_connection()
+        if self.embedded:
+            self._kept = connection
+        return connection
+
+    def _done_writing(self, connection: Any) -> None:
+        if connection is not self._kept and connection.dbapi_connection is not None:
+            connection.close()  # back to the pool
+
+    def _drop_writer(self, connection: Any) -> None:
+        """After a failure mid-write: never reuse that connection."""
+        with contextlib.suppress(Exception):
+            connection.rollback()
+        if connection is self._kept:
+            self._kept = None
+        with contextlib.suppress(Exception):
+            connection.invalidate()
+
+    def close(self) -> None:
+        if self._kept is not None:
+            with contextlib.suppress(Exception):
+                self._kept.close()
+            self._kept = None
+
+
+def _insert(statement: Any, dialect: Any, table: SqlTable) -> Compiled:
+    """An INSERT of every column, compiled for ``dialect``."""
+    return Compiled(statement.values({c.name: bindparam(c.name) for c in table.c}), dialect, table)
