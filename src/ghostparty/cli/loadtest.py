@@ -12,12 +12,16 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
 
 from ghostparty.cli.progress import progress_bar
+
+if TYPE_CHECKING:
+    from ghostparty.server.loadtest import LoadReport
 
 
 @click.command()
@@ -95,7 +99,7 @@ def loadtest(
     with _server(url, database, redis, workers) as (base, store, cpu), progress_bar(console, show=not as_json) as bar:
         tune_gc()  # the client's own collector pauses would count as round-trip time
         task = bar.add_task(f"actions, {games} games, {seconds:.0f} s", total=None)
-        report = asyncio.run(
+        report = _event_loop_runner()(
             run_load(
                 base,
                 games=games,
@@ -136,8 +140,22 @@ def loadtest(
         click.echo(f"  server CPU: {report.server_cpu:.1f} s, {per_action:.3f} ms per action ({report.cpu_source})")
     else:
         click.echo("  server CPU: unknown (several instances behind --url: read each one's /api/health)")
+    if report.client_cpu_ms_per_action is not None:
+        click.echo(
+            f"  load client CPU: {report.client_cpu_ms_per_action:.3f} ms per action (this process, on the same cores)"
+        )
     if report.errors:
         click.echo("  errors: " + ", ".join(f"{k} {v}" for k, v in sorted(report.errors.items())))
+
+
+def _event_loop_runner() -> Callable[[Coroutine[Any, Any, LoadReport]], LoadReport]:
+    """uvloop's runner where installed (as the server's, with uvicorn's extras): the
+    client's own event loop then takes less of the cores it shares with the server."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run
+    return uvloop.run
 
 
 @contextlib.contextmanager

@@ -35,6 +35,8 @@ class LoadReport:
     server_cpu: float | None = None
     #: How the server's CPU time was read.
     cpu_source: str = "unknown"
+    #: The load client's own CPU seconds over the run (it shares the machine's cores).
+    client_cpu: float | None = None
     #: Whether actions are counted now (after the warm-up, before the end).
     counting: bool = True
 
@@ -44,6 +46,13 @@ class LoadReport:
         if self.server_cpu is None or not self.actions:
             return None
         return self.server_cpu / self.actions * 1000
+
+    @property
+    def client_cpu_ms_per_action(self) -> float | None:
+        """The load client's CPU time per applied action, in milliseconds."""
+        if self.client_cpu is None or not self.actions:
+            return None
+        return self.client_cpu / self.actions * 1000
 
     @property
     def actions_per_second(self) -> float:
@@ -70,6 +79,9 @@ class LoadReport:
             "server_cpu_seconds": None if self.server_cpu is None else round(self.server_cpu, 3),
             "server_cpu_ms_per_action": None if self.cpu_ms_per_action is None else round(self.cpu_ms_per_action, 4),
             "server_cpu_source": self.cpu_source,
+            "client_cpu_ms_per_action": None
+            if self.client_cpu_ms_per_action is None
+            else round(self.client_cpu_ms_per_action, 4),
         }
 
 
@@ -234,9 +246,10 @@ async def run_load(
         await asyncio.sleep(max(0.0, warmup))
         before = await loop.run_in_executor(reader, read_cpu)
         report.counting = True
-        began = time.perf_counter()
+        began, client_began = time.perf_counter(), time.process_time()
         await asyncio.sleep(max(0.0, deadline - began))
         report.counting = False
+        report.client_cpu = time.process_time() - client_began
         after = await loop.run_in_executor(reader, read_cpu)
         reader.shutdown(wait=False)
         report.seconds = time.perf_counter() - began

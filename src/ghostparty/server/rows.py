@@ -28,12 +28,18 @@ class Compiled:
             processor = kind.dialect_impl(dialect).bind_processor(dialect)
             if processor is not None:
                 self.converters[name] = processor
+        # Worked out once: the names bound as they are and those converted (most are plain).
+        self._plain = [n for n in self.names if n not in self.converters]
+        self._converted = list(self.converters.items())
+        self._pairs = [(n, self.converters.get(n)) for n in self.names]
 
     def _values(self, row: dict[str, Any]) -> Any:
-        converters = self.converters
         if self.positional:
-            return tuple(converters[n](row[n]) if n in converters else row[n] for n in self.names)
-        return {n: converters[n](row[n]) if n in converters else row[n] for n in self.names}
+            return tuple([row[n] if convert is None else convert(row[n]) for n, convert in self._pairs])
+        values = {n: row[n] for n in self._plain}
+        for name, convert in self._converted:
+            values[name] = convert(row[name])
+        return values
 
     def bind(self, row: dict[str, Any]) -> tuple[str, Any]:
         return self.sql, self._values(row)
