@@ -116,6 +116,17 @@ def test_an_unknown_id_loads_as_none(any_store: Store) -> None:
     assert any_store.load("") is None
 
 
+def test_the_version_is_read_alone_and_follows_each_save(any_store: Store) -> None:
+    assert any_store.version("abc") is None
+    any_store.create(table())
+    assert any_store.version("abc") == 0
+    assert any_store.save(table(version=3), 0, [ActionRow(0, 0, {"place": "G3"})])
+    assert any_store.version("abc") == 3
+    assert not any_store.save(table(version=9), 0)  # refused: the version stays
+    assert any_store.version("abc") == 3
+    assert any_store.version("abd") is None and any_store.version("") is None
+
+
 @pytest.mark.parametrize("make", [full_table, sparse_table], ids=["full", "sparse"])
 def test_every_field_comes_back_as_it_was_kept(any_store: Store, make: Callable[[str], Table]) -> None:
     kept = make("t")

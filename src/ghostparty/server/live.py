@@ -78,12 +78,20 @@ class Tables:
         """The table, from memory unless ``refresh`` (or ``fresh`` where other instances
         change tables too), or the copy there is older than ``min_version`` or than a
         version heard of; ``unknown_table`` if there is none."""
-        live = None if refresh or (fresh and self.shared) else self._cache.get(table_id)
+        live = None if refresh else self._cache.get(table_id)
         if live is not None:
             newest = max(min_version, self._heard.get(table_id, 0))
             if live.table.version >= newest:
-                self._cache.move_to_end(table_id)
-                return live
+                if fresh and self.shared:  # another instance may have changed it: ask the store
+                    stored = await self.read(self.store.version, table_id)
+                    if stored is None:
+                        raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
+                    current = stored == live.table.version
+                else:
+                    current = True
+                if current:
+                    self._cache.move_to_end(table_id)
+                    return live
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 16:
             raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
         loaded = await self.read(self.store.load, table_id)

@@ -63,6 +63,11 @@ class MemoryStore:
             rows = list(self._actions[table_id].items())
         return table, [ActionRow(index, seat, json.loads(text)) for index, (seat, text) in rows]
 
+    def version(self, table_id: str) -> int | None:
+        with self._lock:
+            table = self._tables.get(table_id)
+        return None if table is None else table.version
+
     def save(
         self,
         table: Table,

@@ -60,6 +60,10 @@ class Store(Protocol):
     def load(self, table_id: str) -> tuple[Table, list[ActionRow]] | None:
         """A table and its actions in order, or ``None`` if there is none by that id."""
 
+    def version(self, table_id: str) -> int | None:
+        """The table's stored version, or ``None`` if there is none by that id: a cheap check
+        that a copy in memory is current, without reading the game's actions."""
+
     def save(
         self,
         table: Table,
@@ -143,6 +147,11 @@ class SqlStore:
             )
             table = table_of_row(row, [seat_of_row(r) for r in seat_rows.mappings()])
             return table, [ActionRow(r.idx, r.seat, json.loads(r.action)) for r in action_rows]
+
+    def version(self, table_id: str) -> int | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(tables.c.version).where(tables.c.id == table_id)).scalar()
+        return None if found is None else int(found)
 
     def save(
         self,
