@@ -129,7 +129,9 @@ class Workers:
         as_completed = _distributed().as_completed
         futures = [self.client.submit(_call, (i, func, task), pure=False) for i, task in enumerate(tasks)]
         try:
-            yield from _in_order((future.result() for future in as_completed(futures, loop=self.client.loop)), progress, weights)
+            yield from _in_order(
+                (future.result() for future in as_completed(futures, loop=self.client.loop)), progress, weights
+            )
         finally:
             self.client.cancel(futures)
 

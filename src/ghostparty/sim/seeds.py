@@ -20,8 +20,8 @@ The hash's text says ``tournament`` because tournaments used this scheme first; 
 it keeps every tournament of the README playing the games it played.
 
 >>> game_seed(1, 0)
-200843740839426
->>> die_rng(game_seed(1, 0)).random() == Random(200843740839426).random()
+115017845125509
+>>> die_rng(game_seed(1, 0)).random() == Random(115017845125509).random()
 True
 """
 
