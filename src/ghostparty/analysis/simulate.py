@@ -106,8 +106,9 @@ class Settings:
 
 
 def policies(bot: str, placement: str, players: int) -> list[Bot]:
-    """A new ``bot`` per seat; with ``placement="uniform"`` each places uniformly at random."""
-    if placement == "uniform":
+    """A new ``bot`` per seat; with ``placement="uniform"`` each places uniformly at random
+    (which the random bot does anyway, with the same draw: it is left unwrapped)."""
+    if placement == "uniform" and bot != "random":
         return [UniformPlacement(make_bot(bot)) for _ in range(players)]
     return [make_bot(bot) for _ in range(players)]
 
