@@ -28,7 +28,7 @@ from ghostparty.cli.board_view import (
 from ghostparty.cli.choices import consequences, parse_choice, resolve_location, square_ranges
 from ghostparty.cli.main import cli
 from ghostparty.cli.play import DEFAULT_BOT
-from ghostparty.cli.seats import bot_rng, seat_labels, seat_plan
+from ghostparty.cli.seats import seat_labels, seat_plan
 from ghostparty.rules import (
     COLOURS,
     Game,
@@ -41,6 +41,7 @@ from ghostparty.rules import (
     position_from_dict,
     position_to_dict,
 )
+from ghostparty.sim.seeds import bot_rng
 
 # -- helpers ---------------------------------------------------------------------------------
 

@@ -3,7 +3,8 @@
 * :mod:`.tracker` — follows individual guests through a game's events;
 * :mod:`.simulate` — many games with one bot policy: capture odds per starting square
   (:meth:`Simulation.squares`) and wins per seat with 95 % intervals
-  (:meth:`Simulation.seats`), over several processes, deterministic per seed;
+  (:meth:`Simulation.seats`), over several processes or a Dask cluster, deterministic
+  per seed (the games are :mod:`ghostparty.sim.playout`'s, seeded by :mod:`ghostparty.sim.seeds`);
 * :mod:`.danger` — exact: the chance that Hugo reaches each guest before its owner's
   next turn (:func:`capture_odds`), by the rules core's own moves;
 * :mod:`.position` — the odds of each legal move in a given position;
@@ -27,8 +28,8 @@ from ghostparty.analysis.simulate import (
     simulate,
     workers,
 )
-from ghostparty.analysis.stats import WinTally
 from ghostparty.analysis.tracker import GuestTracker, RoundLedger, TrackedGuest, TrackingError
+from ghostparty.sim.stats import WinTally
 
 __all__ = [
     "HORIZONS",

@@ -8,8 +8,9 @@ mean spooky points still to come (final score minus the score now; lower is bett
 the mean final score. In phase ``"roll"`` the same is done for each die outcome: HUGO
 (one entry, Hugo's move), and each number with every move it allows.
 
-Continuation ``j`` uses the same random sources after every action (common random
-numbers), so differences between actions are not blurred by different dice.
+Continuation ``j`` is seeded ``game_seed(seed, j)`` after every action (the one seeding
+scheme, :mod:`ghostparty.sim.seeds`): the same random sources after every action (common
+random numbers), so differences between actions are not blurred by different dice.
 """
 
 from __future__ import annotations
@@ -19,12 +20,10 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from fractions import Fraction
-from multiprocessing.pool import Pool
 from typing import Any
 
-from ghostparty.analysis.simulate import PLACEMENTS, game_rngs, play_out, run_jobs, workers
-from ghostparty.analysis.stats import WinTally
-from ghostparty.bots import bot_names, make_bot
+from ghostparty.analysis.simulate import PLACEMENTS, policies
+from ghostparty.bots import bot_names
 from ghostparty.rules import (
     DIE,
     HUGO,
@@ -45,6 +44,10 @@ from ghostparty.rules import (
     position_from_dict,
     position_to_dict,
 )
+from ghostparty.sim.parallel import Workers, workers
+from ghostparty.sim.playout import seeded_playout
+from ghostparty.sim.seeds import game_seed
+from ghostparty.sim.stats import WinTally
 
 
 def action_label(action: Action) -> str:
@@ -184,11 +187,12 @@ def continue_chunk(
     position = position_from_dict(position_data)
     for data in action_data:
         position = apply(position, action_from_dict(data))
-    bots = [make_bot(bot) for _ in range(position.players)]
+    seats = policies(bot, placement, position.players)
     tally = WinTally(position.players)
     for game in range(start, stop):
-        die, rng = game_rngs(seed, game)
-        final = play_out(position, bots, placement, die, rng)
+        final = position
+        for step in seeded_playout(position, seats, game_seed(seed, game)):
+            final = step.after
         tally.add(final.winners, final.scores)
     return tally
 
@@ -201,13 +205,16 @@ def analyze_position(
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
-    pool: Pool | None = None,
+    pool: Workers | None = None,
+    *,
+    dask: str | None = None,
 ) -> PositionAnalysis:
     """The odds of every option of the player to move, from ``games`` continuations each.
 
-    ``progress(n)`` is called after every ``n`` continuations. They run over ``jobs``
-    processes, in ``pool`` if one is given (see :func:`~ghostparty.analysis.simulate.workers`).
-    The numbers depend on the arguments only, not on ``jobs``.
+    ``progress(n)`` is called after every ``n`` continuations. They run on ``pool`` if
+    one is given, else over ``jobs`` local processes or on the Dask cluster whose
+    scheduler is at ``dask`` (:mod:`ghostparty.sim.parallel`). The numbers depend on the
+    arguments only, not on where the continuations ran.
 
     :raises ValueError: for a finished game, an unknown bot or placement, or ``games < 1``.
     """
@@ -221,23 +228,21 @@ def analyze_position(
     choices = options(position)
     seat = position.to_move
     data = position_to_dict(position)
-    size = max(1, min(250, games // max(1, jobs * 2)))
-    pieces = [(a, min(games, a + size)) for a in range(0, games, size)]
-    tasks: list[tuple[Any, ...]] = []
-    keys: list[tuple[int, int]] = []
-    for i, (_, _, lines) in enumerate(choices):
-        for j, line in enumerate(lines):
-            for a, b in pieces:
-                tasks.append((data, [action_to_dict(x) for x in line], bot, placement, seed, a, b))
-                keys.append((i, j))
     tallies: dict[tuple[int, int], WinTally] = {}
     with ExitStack() as stack:
-        if pool is None and jobs > 1 and len(tasks) > 1:
-            pool = stack.enter_context(workers(jobs))
-        for key, task, part in zip(keys, tasks, run_jobs(continue_chunk, tasks, pool), strict=True):
+        where = pool or stack.enter_context(workers(jobs, dask))
+        size = max(1, min(250, games // (where.slots * 2)))
+        pieces = [(a, min(games, a + size)) for a in range(0, games, size)]
+        tasks: list[tuple[Any, ...]] = []
+        keys: list[tuple[int, int]] = []
+        for i, (_, _, lines) in enumerate(choices):
+            for j, line in enumerate(lines):
+                for a, b in pieces:
+                    tasks.append((data, [action_to_dict(x) for x in line], bot, placement, seed, a, b))
+                    keys.append((i, j))
+        parts = where.map(continue_chunk, tasks, progress, [task[-1] - task[-2] for task in tasks])
+        for key, part in zip(keys, parts, strict=True):
             tallies.setdefault(key, WinTally(position.players)).merge(part)
-            if progress is not None:
-                progress(task[-1] - task[-2])
     score_now = position.scores[seat]
     outcomes = []
     for i, (roll, probability, lines) in enumerate(choices):

@@ -1,9 +1,12 @@
 """Simulated games with guest tracking: capture odds per starting square, wins per seat.
 
-Every seat plays the same bot policy (:func:`ghostparty.bots.make_bot`); the die is
-:func:`ghostparty.rules.sample_roll`. Game ``i`` of a run with seed ``s`` draws its die
-and its decisions from two random sources seeded from ``(s, i)`` alone, and the tallies
-are integer counts, so a run gives the same numbers whether it uses one process or many.
+Every seat plays the same bot policy (:func:`ghostparty.bots.make_bot`). Game ``i`` of a
+run seeded ``s`` is played by :func:`ghostparty.sim.playout.seeded_playout` on the game
+seed ``game_seed(s, i)`` of the one seeding scheme (:mod:`ghostparty.sim.seeds`): the
+die and every seat draw from their own random sources, seeded from ``(s, i)`` alone —
+the very game a tournament of that bot in every seat plays as its game ``i``. The
+tallies are integer counts, so a run gives the same numbers whether it uses one
+process, many, or a Dask cluster (:mod:`ghostparty.sim.parallel`).
 
 **Placement.** ``placement="uniform"`` (the default for the heat-map) places every guest
 on a uniformly random empty square while the bot plays every move: each square gets
@@ -29,42 +32,41 @@ wine cellar) — see :mod:`ghostparty.analysis.tracker`.
 from __future__ import annotations
 
 import math
-import multiprocessing
-import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
-from multiprocessing.context import BaseContext
-from multiprocessing.pool import Pool
-from random import Random
-from typing import Any, TypeVar
+from typing import Any
 
-from ghostparty.analysis.stats import WinTally
 from ghostparty.analysis.tracker import GuestTracker, RoundLedger
 from ghostparty.bots import Bot, bot_names, make_bot
-from ghostparty.rules import (
-    OVER,
-    PLACE,
-    ROLL,
-    RULESETS,
-    Action,
-    Event,
-    Position,
-    apply,
-    legal_actions,
-    ruleset,
-    sample_roll,
-    start_position,
-)
-from ghostparty.sim.stats import wilson_interval
+from ghostparty.rules import RULESETS, ruleset, start_position
+from ghostparty.sim.parallel import Workers, chunks, default_jobs, workers
+from ghostparty.sim.playout import UniformPlacement, seeded_playout
+from ghostparty.sim.seeds import game_seed
+from ghostparty.sim.stats import WinTally, wilson_interval
+
+__all__ = [
+    "HORIZONS",
+    "PLACEMENTS",
+    "SeatStat",
+    "Settings",
+    "Simulation",
+    "SquareStat",
+    "SquareTally",
+    "Tally",
+    "default_jobs",
+    "play_tracked_game",
+    "policies",
+    "simulate",
+    "simulate_chunk",
+    "workers",
+]
 
 #: Who places the guests: uniformly at random, or the bot policy itself.
 PLACEMENTS = ("uniform", "bot")
 #: How long a starting square's guest is followed in ``midnight-party``.
 HORIZONS = ("round", "game")
-
-R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -103,53 +105,22 @@ class Settings:
 # -- one game ---------------------------------------------------------------------------------
 
 
-def game_rngs(seed: int, game: int) -> tuple[Random, Random]:
-    """The die's and the decisions' random sources of game number ``game`` of a run.
-
-    They depend on ``(seed, game)`` only (string seeds are hashed with SHA-512, the same
-    in every process), which makes runs independent of how games are split over processes.
-    """
-    return Random(f"ghostparty-analysis/{seed}/{game}/die"), Random(f"ghostparty-analysis/{seed}/{game}/choices")
-
-
-def choose(position: Position, bots: Sequence[Bot], placement: str, die: Random, rng: Random) -> Action:
-    """The next action: the die in phase ``"roll"``, else the placement rule or the seat's bot."""
-    if position.phase == ROLL:
-        return sample_roll(die)
-    if position.phase == PLACE and placement == "uniform":
-        actions = legal_actions(position)
-        return actions[int(rng.random() * len(actions))]
-    return bots[position.to_move].choose(position, rng)
-
-
-def play_out(
-    position: Position,
-    bots: Sequence[Bot],
-    placement: str,
-    die: Random,
-    rng: Random,
-    tracker: GuestTracker | None = None,
-) -> Position:
-    """Play ``position`` to the end; feed every action's events to ``tracker`` if given."""
-    events: list[Event] = []
-    while position.phase != OVER:
-        action = choose(position, bots, placement, die, rng)
-        if tracker is None:
-            position = apply(position, action)
-        else:
-            events.clear()
-            position = apply(position, action, events)
-            tracker.feed(events)
-    return position
+def policies(bot: str, placement: str, players: int) -> list[Bot]:
+    """A new ``bot`` per seat; with ``placement="uniform"`` each places uniformly at random
+    (which the random bot does anyway, with the same draw: it is left unwrapped)."""
+    if placement == "uniform" and bot != "random":
+        return [UniformPlacement(make_bot(bot)) for _ in range(players)]
+    return [make_bot(bot) for _ in range(players)]
 
 
 def play_tracked_game(settings: Settings, game: int) -> GuestTracker:
     """Play game number ``game`` of the run from the start; the tracker has followed it all."""
     position = start_position(ruleset(settings.rules), settings.players)
-    bots = [make_bot(settings.bot) for _ in range(settings.players)]
-    die, rng = game_rngs(settings.seed, game)
     tracker = GuestTracker(position)
-    play_out(position, bots, settings.placement, die, rng, tracker)
+    seats = policies(settings.bot, settings.placement, settings.players)
+    feed = tracker.feed
+    for *_, happened in seeded_playout(position, seats, game_seed(settings.seed, game), events=True):
+        feed(happened)  # type: ignore[arg-type]  # a list: the playout was asked for events
     return tracker
 
 
@@ -229,61 +200,6 @@ def simulate_chunk(settings: Settings, start: int, stop: int) -> Tally:
     for game in range(start, stop):
         tally.add(play_tracked_game(settings, game), settings.horizon)
     return tally
-
-
-# -- running, in one process or many ----------------------------------------------------------
-
-
-def _call(job: tuple[Callable[..., R], tuple[Any, ...]]) -> R:
-    func, args = job
-    return func(*args)
-
-
-def _context() -> BaseContext:
-    """``fork`` on Linux (fast, and workers see every registered bot), else ``spawn``."""
-    if sys.platform.startswith("linux"):
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
-
-
-@contextmanager
-def workers(jobs: int) -> Iterator[Pool | None]:
-    """A pool of ``jobs`` worker processes for :func:`simulate` and friends (``None`` for one job).
-
-    Enter it *before* starting threads such as a progress bar's: on Linux the workers
-    are forked when the pool starts, and forking a process that runs threads is unsafe.
-    Elsewhere workers are spawned, which needs the usual ``if __name__ == "__main__":``
-    guard in a script, and bots must register themselves when :mod:`ghostparty.bots`
-    is imported.
-    """
-    if jobs <= 1:
-        yield None
-        return
-    with _context().Pool(jobs) as pool:
-        yield pool
-
-
-def run_jobs(func: Callable[..., R], tasks: Sequence[tuple[Any, ...]], pool: Pool | None = None) -> Iterator[R]:
-    """``func(*task)`` for every task, results in task order: in ``pool`` or in this process.
-
-    ``func`` must be a module-level function (it is sent to the workers by name).
-    """
-    if pool is None or len(tasks) <= 1:
-        for task in tasks:
-            yield func(*task)
-        return
-    yield from pool.imap(_call, [(func, task) for task in tasks])
-
-
-def default_jobs() -> int:
-    """The number of processes to use when none is given: every core."""
-    return multiprocessing.cpu_count()
-
-
-def chunks(total: int, jobs: int, most: int = 200) -> list[tuple[int, int]]:
-    """Split ``range(total)`` into ``(start, stop)`` pieces: several per process, for progress."""
-    size = max(1, min(most, total // (max(1, jobs) * 16)))
-    return [(start, min(total, start + size)) for start in range(0, total, size)]
 
 
 # -- results ----------------------------------------------------------------------------------
@@ -412,23 +328,26 @@ def simulate(
     settings: Settings,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
-    pool: Pool | None = None,
+    pool: Workers | None = None,
+    *,
+    dask: str | None = None,
 ) -> Simulation:
     """Play ``settings.games`` games and count them; ``progress(n)`` after each ``n`` games.
 
-    The games run over ``jobs`` processes, in ``pool`` if one is given (see
-    :func:`workers`). The numbers depend on the settings only, not on ``jobs``.
+    The games run on ``pool`` if one is given, else over ``jobs`` local processes or on
+    the Dask cluster whose scheduler is at ``dask`` (see :mod:`ghostparty.sim.parallel`).
+    The numbers depend on the settings only, not on where the games ran.
+
+    :raises ValueError: for wrong settings. :raises ParallelError: for an unreachable cluster.
     """
     settings.check()
     started = time.perf_counter()
     tally = Tally.empty(settings)
-    pieces = chunks(settings.games, jobs)
-    tasks = [(settings, a, b) for a, b in pieces]
     with ExitStack() as stack:
-        if pool is None and jobs > 1 and len(tasks) > 1:
-            pool = stack.enter_context(workers(jobs))
-        for (start, stop), part in zip(pieces, run_jobs(simulate_chunk, tasks, pool), strict=True):
+        where = pool or stack.enter_context(workers(jobs, dask))
+        pieces = chunks(settings.games, where.slots, most=200)
+        tasks = [(settings, a, b) for a, b in pieces]
+        for part in where.map(simulate_chunk, tasks, progress, [b - a for a, b in pieces]):
             tally.merge(part)
-            if progress is not None:
-                progress(stop - start)
-    return Simulation(settings, tally, time.perf_counter() - started, max(1, jobs))
+        slots = where.slots
+    return Simulation(settings, tally, time.perf_counter() - started, slots)

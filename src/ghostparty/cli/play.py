@@ -32,7 +32,7 @@ from rich.text import Text
 from ghostparty.bots import Bot, bot_names, make_bot
 from ghostparty.cli.board_view import header, render, seat_style, seat_tag
 from ghostparty.cli.choices import consequences, parse_choice, square_ranges
-from ghostparty.cli.seats import HUMAN, SeatNumber, SeatSpec, bot_rng, seat_labels, seat_plan
+from ghostparty.cli.seats import HUMAN, SeatNumber, SeatSpec, seat_labels, seat_plan
 from ghostparty.rules import (
     COLOURS,
     MOVE,
@@ -48,6 +48,8 @@ from ghostparty.rules import (
 )
 from ghostparty.rules.narrate import describe_action, narrate, seat_name
 from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS
+from ghostparty.sim.playout import next_action
+from ghostparty.sim.seeds import bot_rng
 
 #: The level of bots filling seats when none is named: the default opponent.
 DEFAULT_BOT = "greedy"
@@ -150,19 +152,18 @@ class Session:
             action = self.ask(seat)
             if action is None:  # undone: start again from the new position
                 return
-        elif position.phase == ROLL:
-            action = self.next_roll()
         else:
-            action = self.bot_choice(seat, position)
+            action = self.bot_action(seat, position)
         self.perform(action, human=self.plan[seat] == HUMAN)
 
-    def bot_choice(self, seat: int, position: Position) -> Action:
-        """The bot's decision; a spinner shows while it thinks, at a terminal."""
+    def bot_action(self, seat: int, position: Position) -> Action:
+        """The next action of a bot's seat (:func:`~ghostparty.sim.playout.next_action`):
+        its roll, or its decision, with a spinner while it thinks, at a terminal."""
         bot, rng = self.bots[seat]
-        if not self.console.is_terminal:
-            return bot.choose(position, rng)
+        if position.phase == ROLL or not self.console.is_terminal:
+            return next_action(position, bot, rng, self.next_roll)
         with self.console.status(f"{seat_name(seat)} ({self.plan[seat]}) is thinking…", spinner="dots"):
-            return bot.choose(position, rng)
+            return next_action(position, bot, rng, self.next_roll)
 
     def next_roll(self) -> Roll:
         """The die's next outcome: a roll taken back by ``undo``, else from the game's source."""

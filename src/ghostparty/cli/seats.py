@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from random import Random
 
 import click
 
@@ -81,8 +80,3 @@ def seat_labels(plan: Sequence[str]) -> list[str]:
     """Labels for the scores table: ``you`` when one person plays, else ``human``; bot levels."""
     people = plan.count(HUMAN)
     return [("you" if people == 1 else "human") if who == HUMAN else who for who in plan]
-
-
-def bot_rng(seed: int, seat: int) -> Random:
-    """The random source of the bot in ``seat``, fixed by the game's seed."""
-    return Random(f"ghostparty-bot:{seed}:{seat}")

@@ -20,6 +20,7 @@ from ghostparty.cli.progress import progress_bar
 from ghostparty.rules import COLOURS, RULESETS
 from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS
 from ghostparty.sim.bench import machine
+from ghostparty.sim.parallel import ParallelError
 from ghostparty.sim.tournament import (
     DEALS,
     MAX_ACTIONS,
@@ -200,6 +201,12 @@ def seat_table(result: TournamentResult) -> Table:
     type=click.IntRange(min=1),
     help="Processes to play on; 1 plays in this process.  [default: all cores]",
 )
+@click.option(
+    "--dask",
+    metavar="ADDRESS",
+    help="Play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786) instead of local "
+    "processes; the same results. Needs pip install 'ghostparty[dask]' here and on the workers.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (progress goes to stderr).")
 @click.option(
     "--csv",
@@ -224,6 +231,7 @@ def tournament(
     seed: int,
     duplicate: bool,
     jobs: int | None,
+    dask: str | None,
     as_json: bool,
     csv_path: Path | None,
     max_actions: int,
@@ -239,7 +247,8 @@ def tournament(
     and --games is rounded up to a multiple of R.
 
     Every game's seeds come from --seed and the game's number alone (with --duplicate,
-    its block's number): the same command gives the same games with any --jobs. The CSV file's seed replays one game with
+    its block's number): the same command gives the same games with any --jobs, or on a
+    Dask cluster (--dask). The CSV file's seed replays one game with
     ghostparty play --rules RULES --seat 0=BOT --seat 1=BOT ... --seed SEED.
 
     \b
@@ -248,6 +257,7 @@ def tournament(
       ghostparty tournament --players 3 --seat 0=mcts --seat 1=greedy --seat 2=random
       ghostparty tournament --rules midnight-party --bots random --json --csv games.csv
       ghostparty tournament --bots mcts,expectimax --games 800 --duplicate
+      ghostparty tournament --bots expectimax,greedy --games 5000 --dask tcp://10.0.0.5:8786
     """
     bots = parse_bots(bots_text)
     seats: dict[int, str] = {}
@@ -258,6 +268,8 @@ def tournament(
         seats[seat] = bot
     if not bots and not seats:
         raise click.UsageError(f"name the bots with --bots or --seat (bots: {', '.join(bot_names())})")
+    if dask is not None and jobs is not None:
+        raise click.UsageError("--jobs and --dask: give one (on a Dask cluster, its workers are the processes)")
     if players is None:
         players = 4 if bots else max(MIN_PLAYERS, *(seat + 1 for seat in seats))
     try:
@@ -303,7 +315,7 @@ def tournament(
         except OSError as error:
             raise click.ClickException(f"cannot write {csv_path}: {error.strerror or error}") from None
     try:
-        result = run_with_progress(config, jobs, console, progress)
+        result = run_with_progress(config, jobs, console, progress, dask)
         if csv_file is not None:
             write_csv(result, csv_file)
     finally:
@@ -316,7 +328,11 @@ def tournament(
         console.print(seat_table(result))
     console.print(
         f"{len(result.games):,} games in {result.seconds:.2f} s: {rate(result.games_per_second)} games/s "
-        f"on {result.jobs} process(es); this machine has {cores} cores ({machine()}).",
+        + (
+            f"on {result.jobs} Dask worker thread(s) at {dask}."
+            if dask is not None
+            else f"on {result.jobs} process(es); this machine has {cores} cores ({machine()})."
+        ),
         markup=False,
         soft_wrap=True,
     )
@@ -324,8 +340,11 @@ def tournament(
         console.print(f"Wrote {len(result.games):,} games to {csv_path}.", markup=False, soft_wrap=True)
 
 
-def run_with_progress(config: TournamentConfig, jobs: int, console: Console, show: bool) -> TournamentResult:
-    """Run the tournament with a progress bar on ``console``, redrawn from this thread."""
+def run_with_progress(
+    config: TournamentConfig, jobs: int, console: Console, show: bool, dask: str | None = None
+) -> TournamentResult:
+    """Run the tournament with a progress bar on ``console``, redrawn from this thread
+    (on the Dask cluster at ``dask`` if given)."""
     bar = progress_bar(console, show=show, auto_refresh=False)
     task = bar.add_task("games", total=config.total_games)
     last = 0.0
@@ -340,6 +359,6 @@ def run_with_progress(config: TournamentConfig, jobs: int, console: Console, sho
 
     try:
         with bar:
-            return run_tournament(config, jobs, advance)
-    except TournamentError as error:
+            return run_tournament(config, jobs, advance, dask=dask)
+    except (TournamentError, ParallelError) as error:
         raise click.ClickException(str(error)) from None

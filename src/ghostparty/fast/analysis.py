@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from multiprocessing.pool import Pool
 
 from ghostparty.analysis.simulate import Settings, Simulation, SquareTally, Tally
-from ghostparty.analysis.stats import WinTally
 from ghostparty.fast.play import SQUARE_ROWS
 from ghostparty.fast.runs import REASONS, tally
 from ghostparty.rules import ruleset
+from ghostparty.sim.parallel import Workers
+from ghostparty.sim.stats import WinTally
 
 
 def supports(settings: Settings) -> bool:
@@ -28,7 +28,7 @@ def supports(settings: Settings) -> bool:
 
 
 def simulate_compiled(
-    settings: Settings, jobs: int = 1, progress: Callable[[int], None] | None = None, pool: Pool | None = None
+    settings: Settings, jobs: int = 1, progress: Callable[[int], None] | None = None, pool: Workers | None = None
 ) -> Simulation:
     """:func:`ghostparty.analysis.simulate.simulate` for random play, compiled.
 
@@ -60,4 +60,5 @@ def simulate_compiled(
     wins = WinTally(players, settings.games, shared, [int(x) for x in counts[at : at + players]])
     at += players
     ends = {REASONS[code]: int(counts[at + code]) for code in range(1, len(REASONS)) if counts[at + code]}
-    return Simulation(settings, Tally(square_tally, wins, ends), time.perf_counter() - started, max(1, jobs))
+    slots = pool.slots if pool is not None else max(1, jobs)
+    return Simulation(settings, Tally(square_tally, wins, ends), time.perf_counter() - started, slots)

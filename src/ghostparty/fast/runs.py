@@ -2,19 +2,17 @@
 
 Game ``i`` of a run depends on ``(seed, i)`` alone and results are integer counts, so a
 run gives the same numbers with any ``jobs``. Work is split into chunks of games, each
-played by :func:`ghostparty.fast.play.batch` in a worker process (forked after the
-kernel is loaded where the platform allows, so workers do not load it again).
+played by :func:`ghostparty.fast.play.batch` on the project's one parallel driver
+(:mod:`ghostparty.sim.parallel`): in a worker process (forked after the kernel is
+loaded where the platform allows, so workers do not load it again) or on a Dask cluster.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import sys
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from multiprocessing.pool import Pool
 from typing import Any
 
 import numpy as np
@@ -24,6 +22,7 @@ from ghostparty.fast.play import SUMMARY, batch, tally_size
 from ghostparty.fast.tables import tables
 from ghostparty.fast.trace import policy_codes
 from ghostparty.rules import GUESTS_PER_PLAYER, ruleset
+from ghostparty.sim.parallel import Workers, workers
 
 #: End reasons by code (``GameOver.reason``), index 0 unused.
 REASONS = ("", "score", "clock", "rounds")
@@ -97,30 +96,20 @@ def chunks(first: int, count: int, jobs: int, most: int = 50_000) -> list[tuple[
 
 
 def run_jobs(
-    jobs: Sequence[Job], processes: int, progress: Callable[[int], None] | None = None, pool: Pool | None = None
+    jobs: Sequence[Job], processes: int, progress: Callable[[int], None] | None = None, pool: Workers | None = None
 ) -> list[tuple[npt.NDArray[np.int64], float]]:
-    """Every job's result, in order: in this process, in ``pool``, or over ``processes`` new workers.
+    """Every job's result, in order: on ``pool``, else in this process or over ``processes`` new workers.
 
-    A pool passed in should have been started after :func:`warm_up` (its workers then
-    inherit the loaded kernel) and before any thread (forking a threaded process is unsafe).
+    A local pool passed in should have been started after :func:`warm_up` (its workers
+    then inherit the loaded kernel) and before any thread (forking a threaded process is unsafe).
     """
-    results = []
-    if pool is None and (processes <= 1 or len(jobs) <= 1):
-        for job in jobs:
-            results.append(play_chunk(job))
-            if progress is not None:
-                progress(job.count)
-        return results
     with ExitStack() as stack:
         if pool is None:
-            warm_up()  # load once before forking
-            context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-            pool = stack.enter_context(context.Pool(processes))
-        for job, result in zip(jobs, pool.imap(play_chunk, jobs), strict=True):
-            results.append(result)
-            if progress is not None:
-                progress(job.count)
-    return results
+            processes = processes if len(jobs) > 1 else 1
+            if processes > 1:
+                warm_up()  # load once before forking
+            pool = stack.enter_context(workers(processes))
+        return list(pool.map(play_chunk, [(job,) for job in jobs], progress, [job.count for job in jobs]))
 
 
 @dataclass(frozen=True)
@@ -197,13 +186,13 @@ def tally(
     horizon_game: bool = False,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
-    pool: Pool | None = None,
+    pool: Workers | None = None,
 ) -> tuple[npt.NDArray[np.int64], float]:
     """The random-play tally of ``games`` games (laid out by :func:`~ghostparty.fast.play.tally_size`)
     and the CPU seconds it took, over ``jobs`` processes."""
     pieces = [
         Job(rules, players, ("random",), seed, a, n, horizon_game=horizon_game, tally=True)
-        for a, n in chunks(0, games, jobs)
+        for a, n in chunks(0, games, pool.slots if pool is not None else jobs)
     ]
     results = run_jobs(pieces, jobs, progress, pool)
     return np.sum([part for part, _ in results], axis=0), sum(c for _, c in results)

@@ -17,10 +17,11 @@ import logging
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
+from functools import partial
 from random import Random
 
 from ghostparty.bots import make_bot
-from ghostparty.rules import OVER, ROLL, Action
+from ghostparty.rules import OVER
 from ghostparty.server.core import Core, Notice, keeper_channel
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import shard_of
@@ -29,6 +30,7 @@ from ghostparty.server.model import CLOSED, OPEN, PLAYING
 from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.play import Play, die, turn_starts
 from ghostparty.server.pubsub import OVERFLOW
+from ghostparty.sim.playout import next_action
 
 log = logging.getLogger("ghostparty.server")
 
@@ -154,15 +156,14 @@ class Keeping:
         if position.phase == OVER:  # a copy that went out of step with its table: read it again
             self.core.tables.forget(table.id)
             return True
-        if position.phase == ROLL:
-            action: Action = die(live)
-        else:
-            bot = live.bots.get(seat.seat)
-            if bot is None:
-                level = seat.bot if seat.kind == "bot" and seat.bot else table.absent_bot
-                bot = live.bots[seat.seat] = make_bot(level)
-            rng = Random(f"{table.seed}:bot:{len(game.history)}")
-            action = await asyncio.to_thread(bot.choose, position, rng)
+        bot = live.bots.get(seat.seat)
+        if bot is None:
+            level = seat.bot if seat.kind == "bot" and seat.bot else table.absent_bot
+            bot = live.bots[seat.seat] = make_bot(level)
+        # The one step of every game (ghostparty.sim.playout), with the table's own seeding:
+        # the die by table seed and action index (stored games replay to it), the bot likewise.
+        rng = Random(f"{table.seed}:bot:{len(game.history)}")
+        action = await asyncio.to_thread(next_action, position, bot, rng, partial(die, live))
         await self.play.apply(live, seat.seat, action)
         return True
 

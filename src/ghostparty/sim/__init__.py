@@ -1,1 +1,3 @@
-"""Simulations over the rules core: random playouts, the engine benchmark, think time per bot, tournaments."""
+"""Games in bulk: the one game loop (:mod:`.playout`), seeding scheme (:mod:`.seeds`) and
+parallel driver (:mod:`.parallel`, local processes or Dask); tournaments, think time per
+bot, the engine benchmark, and the statistics of their results (:mod:`.stats`)."""

@@ -4,6 +4,12 @@ compiled bulk simulator (:mod:`ghostparty.fast`, when numba is installed).
 Every interface plays the same kind of game: every decision uniform among the legal
 actions, every die roll from the real die (RULES.md §1.4). Times are wall-clock and
 process CPU time: on a shared machine the CPU time per action is the steadier figure.
+
+:func:`play_fast` and :func:`play_json` are written out by hand rather than built on the
+one game loop (:func:`ghostparty.sim.playout.playout`): a benchmark of the engine must not
+measure a generator, a step object and a bot call per action. They play the game that
+loop plays with the random bot and the die drawing from the same source (a test checks
+it), so the figures are those of the engine alone.
 """
 
 from __future__ import annotations

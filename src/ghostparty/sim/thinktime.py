@@ -1,7 +1,8 @@
 """Think time per bot: how long each level takes to choose a move, timed on the same positions.
 
 The positions are the move decisions (phase ``"move"``, more than one legal move) of
-seeded games between greedy bots, so every level is timed on the same, realistic
+seeded games between greedy bots (:func:`~ghostparty.sim.playout.seeded_playout`, game
+``i`` seeded ``game_seed(seed, i)``), so every level is timed on the same, realistic
 positions; placements and forced moves, which no level thinks about, are left out.
 """
 
@@ -14,7 +15,9 @@ from dataclasses import dataclass
 from random import Random
 
 from ghostparty.bots import make_bot
-from ghostparty.rules import MOVE, OVER, ROLL, Position, Ruleset, apply, legal_actions, sample_roll, start_position
+from ghostparty.rules import MOVE, Position, Ruleset, legal_actions, start_position
+from ghostparty.sim.playout import seeded_playout
+from ghostparty.sim.seeds import game_seed
 
 #: The bot that plays the games the positions come from.
 SOURCE_BOT = "greedy"
@@ -73,18 +76,12 @@ def decision_positions(ruleset: Ruleset, players: int, games: int, seed: int = 0
     greedy bots, in the order they came up."""
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    rng = Random(seed)
-    bot = make_bot(SOURCE_BOT)
+    bots = [make_bot(SOURCE_BOT)] * players
     found: list[Position] = []
-    for _ in range(games):
-        position = start_position(ruleset, players)
-        while position.phase != OVER:
-            if position.phase == ROLL:
-                position = apply(position, sample_roll(rng))
-                continue
-            if position.phase == MOVE and len(legal_actions(position)) > 1:
-                found.append(position)
-            position = apply(position, bot.choose(position, rng))
+    for game in range(games):
+        for step in seeded_playout(start_position(ruleset, players), bots, game_seed(seed, game)):
+            if step.position.phase == MOVE and len(legal_actions(step.position)) > 1:
+                found.append(step.position)
     if not found:
         raise ValueError(f"{games} game(s) of {ruleset.id} with {players} players held no decision to time")
     return found

@@ -14,13 +14,16 @@ whole number of blocks (:attr:`TournamentConfig.total_games`), so that every bot
 in every seat equally often.
 
 **Seeds.** Every game is a pure function of the lineup and its own seed, which is
-derived from the tournament's seed and the game's index alone (SHA-256 of
+derived from the tournament's seed and the game's index alone by the project's one
+seeding scheme (:mod:`ghostparty.sim.seeds`: SHA-256 of
 ``"ghostparty-tournament:{seed}:{index}"``, no :func:`hash`). From the game seed, as in
 ``ghostparty play --seed``: the die is ``Random(game_seed)`` and the bot in seat ``s``
 draws from its own ``Random(f"ghostparty-bot:{game_seed}:{s}")``, so a bot's choices
-never change the dice. Each game gets new bot objects. Hence the results are the same
-however the games are spread over processes (``jobs``), and a game of the CSV file can
-be watched again with ``ghostparty play --rules R --players N --seat 0=BOT … --seed GAME_SEED``.
+never change the dice. Each game gets new bot objects and is played by
+:func:`ghostparty.sim.playout.seeded_playout`. Hence the results are the same however
+the games are spread over processes (``jobs``) or a Dask cluster (``dask``,
+:mod:`ghostparty.sim.parallel`), and a game of the CSV file can be watched again with
+``ghostparty play --rules R --players N --seat 0=BOT … --seed GAME_SEED``.
 
 **Duplicate deals** (``duplicate=True``, ``ghostparty tournament --duplicate``). The
 luck of the die decides most games of this one, which is why a small edge takes
@@ -52,24 +55,35 @@ interval is then the normal approximation over the deals' mean outcomes
 from __future__ import annotations
 
 import csv
-import hashlib
 import math
-import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, TextIO
 
-from ghostparty.bots import Bot, make_bot
-from ghostparty.rules import COLOURS, OVER, ROLL, Ruleset, apply, legal_actions, ruleset, sample_roll, start_position
+from ghostparty.bots import make_bot
+from ghostparty.rules import OVER, ROLL, Ruleset, apply, legal_actions, ruleset, sample_roll, start_position
 from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS, RULESETS
-from ghostparty.sim.stats import DEALS, NORMAL, WILSON, Z95, deal_interval, interval, normal_interval, wilson_interval
-
-#: The default guard against a game that never ends (random games take 80 – 400 actions).
-MAX_ACTIONS = 10_000
+from ghostparty.sim.parallel import Workers, chunks, workers
+from ghostparty.sim.playout import MAX_ACTIONS, PlayoutError, seeded_playout
+from ghostparty.sim.seeds import bot_rng_seed, game_seed
+from ghostparty.sim.stats import (
+    DEALS,
+    NORMAL,
+    WILSON,
+    Z95,
+    BotStats,
+    SeatStats,
+    deal_interval,
+    interval,
+    normal_interval,
+    summarize_bots,
+    summarize_seats,
+    wilson_interval,
+)
 
 __all__ = [
     "DEALS",
@@ -84,7 +98,6 @@ __all__ = [
     "TournamentError",
     "TournamentResult",
     "bot_rng_seed",
-    "chunk_size",
     "csv_header",
     "csv_rows",
     "deal_interval",
@@ -104,11 +117,11 @@ __all__ = [
 ]
 
 
-class TournamentError(Exception):
+class TournamentError(PlayoutError):
     """A game could not be played to the end: a bot failed or the game ran too long."""
 
 
-# -- lineups, rotations and seeds ------------------------------------------------------------
+# -- lineups and rotations ----------------------------------------------------------------
 
 
 def lineup_from(players: int, bots: Sequence[str] = (), seats: Mapping[int, str] | None = None) -> tuple[str, ...]:
@@ -154,19 +167,6 @@ def rotated(lineup: Sequence[str], rotation: int) -> tuple[str, ...]:
     """
     n = len(lineup)
     return tuple(lineup[(s + rotation) % n] for s in range(n))
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` of a tournament seeded ``seed`` (48 bits, from SHA-256,
-    the same in every process and on every platform)."""
-    digest = hashlib.sha256(f"ghostparty-tournament:{seed}:{index}".encode("ascii")).digest()
-    return int.from_bytes(digest[:6], "big")
-
-
-def bot_rng_seed(seed: int, seat: int) -> str:
-    """The seed of the random source of the bot in ``seat`` of the game seeded ``seed``
-    (the same as ``ghostparty play`` uses)."""
-    return f"ghostparty-bot:{seed}:{seat}"
 
 
 # -- one game ---------------------------------------------------------------------------------
@@ -220,35 +220,30 @@ def play_game(
     """
     rs = ruleset(rules) if isinstance(rules, str) else rules
     players = len(lineup)
-    bots: list[Bot] = [make_bot(name) for name in lineup]
-    rngs = [Random(bot_rng_seed(seed, seat)) for seat in range(players)]
-    die = Random(seed)
     decisions = [0] * players
     think = [0.0] * players
     position = start_position(rs, players)
     actions = 0
-    clock = time.perf_counter
-    while position.phase != OVER:
-        if actions >= max_actions:
-            raise TournamentError(
-                f"game {index} (seed {seed}, lineup {', '.join(lineup)}) did not end within {max_actions} actions"
-            )
-        if position.phase == ROLL:
-            position = apply(position, sample_roll(die))
-        else:
-            seat = position.to_move
-            try:
-                started = clock()
-                action = bots[seat].choose(position, rngs[seat])
-                think[seat] += clock() - started
+    try:
+        steps = seeded_playout(position, [make_bot(name) for name in lineup], seed, max_actions=max_actions)
+        for _, _, after, seat, rolled, seconds, _ in steps:  # unpacked: cheaper than attributes
+            if not rolled:
                 decisions[seat] += 1
-                position = apply(position, action)
-            except Exception as error:  # any failure of a bot: say which game, seat and bot
-                raise TournamentError(
-                    f"game {index} (seed {seed}): bot {lineup[seat]!r} in seat {seat} failed after "
-                    f"{actions} actions: {type(error).__name__}: {error}"
-                ) from error
-        actions += 1
+                think[seat] += seconds
+            actions += 1
+            position = after
+    except PlayoutError as error:
+        if error.seat is None:
+            raise TournamentError(
+                f"game {index} (seed {seed}, lineup {', '.join(lineup)}) {error}", actions=error.actions
+            ) from None
+        cause = error.__cause__
+        raise TournamentError(
+            f"game {index} (seed {seed}): bot {lineup[error.seat]!r} in seat {error.seat} failed after "
+            f"{error.actions} actions: {type(cause).__name__}: {cause}",
+            seat=error.seat,
+            actions=error.actions,
+        ) from cause
     return GameResult(
         index=index,
         seed=seed,
@@ -331,155 +326,6 @@ class TournamentConfig:
         return play_game(
             self.rules, self.lineup_of(index), self.seed_of(index), index=index, max_actions=self.max_actions
         )
-
-
-# -- statistics --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BotStats:
-    """One bot's results over every seat it occupied (``seat_games`` seat-games)."""
-
-    bot: str
-    seat_games: int
-    #: Wins, a win shared by ``k`` winners counting ``1/k``.
-    wins: float
-    ci_low: float
-    ci_high: float
-    ci_method: str
-    fair_share: float
-    #: Mean final score of its seats (fewest points wins).
-    mean_points: float
-    decisions: int
-    think_seconds: float
-    #: Per seat: (seat-games, wins) of this bot in that seat.
-    by_seat: tuple[tuple[int, float], ...]
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.seat_games if self.seat_games else 0.0
-
-    @property
-    def above_fair(self) -> bool:
-        """The whole 95 % interval lies above the fair share."""
-        return self.ci_low > self.fair_share
-
-    @property
-    def below_fair(self) -> bool:
-        """The whole 95 % interval lies below the fair share."""
-        return self.ci_high < self.fair_share
-
-    @property
-    def ms_per_decision(self) -> float:
-        """Mean think time per ``choose`` call, in milliseconds."""
-        return self.think_seconds / self.decisions * 1000 if self.decisions else 0.0
-
-
-@dataclass(frozen=True)
-class SeatStats:
-    """One seat's results over all games, whoever sat there (seat 0 starts)."""
-
-    seat: int
-    games: int
-    wins: float
-    ci_low: float
-    ci_high: float
-    ci_method: str
-    fair_share: float
-    mean_points: float
-
-    @property
-    def colour(self) -> str:
-        return COLOURS[self.seat]
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-
-def _interval_of(outcomes: Sequence[float], deals: Sequence[int], deal_size: int | None) -> tuple[float, float, str]:
-    """The interval of the outcomes, each from the game ``deals[i]`` of the same index:
-    over seat-games (:func:`interval`) or, with ``deal_size``, over deals
-    (:func:`deal_interval`, a deal being ``deal_size`` games in a row)."""
-    if deal_size is None:
-        return interval(outcomes)
-    grouped: dict[int, list[float]] = {}
-    for outcome, index in zip(outcomes, deals, strict=True):
-        grouped.setdefault(index // deal_size, []).append(outcome)
-    return deal_interval(list(grouped.values()))
-
-
-def summarize_bots(
-    games: Sequence[GameResult], bots: Sequence[str] | None = None, deal_size: int | None = None
-) -> list[BotStats]:
-    """Per-bot statistics over ``games`` (all with the same number of players), in the
-    order of ``bots`` (default: the order the bots first appear). With ``deal_size``
-    the games come in duplicate deals of that many games in index order, and the
-    intervals are over deals."""
-    if bots is None:
-        bots = list(dict.fromkeys(name for game in games for name in game.lineup))
-    players = games[0].players if games else 0
-    result = []
-    for bot in bots:
-        outcomes: list[float] = []
-        indices: list[int] = []
-        points: list[int] = []
-        decisions = 0
-        think = 0.0
-        seat_games = [0] * players
-        seat_wins = [0.0] * players
-        for game in games:
-            for seat, name in enumerate(game.lineup):
-                if name != bot:
-                    continue
-                outcome = game.outcome(seat)
-                outcomes.append(outcome)
-                indices.append(game.index)
-                points.append(game.scores[seat])
-                decisions += game.decisions[seat]
-                think += game.think[seat]
-                seat_games[seat] += 1
-                seat_wins[seat] += outcome
-        low, high, method = _interval_of(outcomes, indices, deal_size)
-        result.append(
-            BotStats(
-                bot=bot,
-                seat_games=len(outcomes),
-                wins=math.fsum(outcomes),
-                ci_low=low,
-                ci_high=high,
-                ci_method=method,
-                fair_share=1 / players if players else 0.0,
-                mean_points=sum(points) / len(points) if points else 0.0,
-                decisions=decisions,
-                think_seconds=think,
-                by_seat=tuple(zip(seat_games, seat_wins, strict=True)),
-            )
-        )
-    return result
-
-
-def summarize_seats(games: Sequence[GameResult], deal_size: int | None = None) -> list[SeatStats]:
-    """Per-seat statistics over ``games``: how much moving first (seat 0) is worth
-    (``deal_size`` as for :func:`summarize_bots`)."""
-    players = games[0].players if games else 0
-    result = []
-    for seat in range(players):
-        outcomes = [game.outcome(seat) for game in games]
-        low, high, method = _interval_of(outcomes, [game.index for game in games], deal_size)
-        result.append(
-            SeatStats(
-                seat=seat,
-                games=len(games),
-                wins=math.fsum(outcomes),
-                ci_low=low,
-                ci_high=high,
-                ci_method=method,
-                fair_share=1 / players,
-                mean_points=sum(game.scores[seat] for game in games) / len(games),
-            )
-        )
-    return result
 
 
 # -- the result --------------------------------------------------------------------------------
@@ -615,21 +461,9 @@ def write_csv(result: TournamentResult, file: TextIO) -> None:
 # -- running ---------------------------------------------------------------------------------
 
 
-def _play_chunk(task: tuple[TournamentConfig, int, int]) -> list[GameResult]:
-    """Worker: play games ``start`` … ``stop - 1`` of the tournament."""
-    config, start, stop = task
+def play_chunk(config: TournamentConfig, start: int, stop: int) -> list[GameResult]:
+    """Play games ``start`` … ``stop - 1`` of the tournament (a task for :class:`Workers`)."""
     return [config.play(index) for index in range(start, stop)]
-
-
-def _ignore_interrupts() -> None:
-    """Worker initializer: leave Ctrl-C to the parent, which terminates the pool."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def chunk_size(games: int, jobs: int) -> int:
-    """Games per task: about 20 tasks per process for an even load and a smooth
-    progress bar, at most 64 games (which random bots play in well under a second)."""
-    return max(1, min(64, games // (jobs * 20)))
 
 
 def warm_up(rules: str, players: int) -> None:
@@ -643,40 +477,33 @@ def warm_up(rules: str, players: int) -> None:
 
 
 def run_tournament(
-    config: TournamentConfig, jobs: int = 1, progress: Callable[[int], None] | None = None
+    config: TournamentConfig,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    *,
+    dask: str | None = None,
+    pool: Workers | None = None,
 ) -> TournamentResult:
-    """Play the tournament's :attr:`~TournamentConfig.total_games` games on ``jobs``
-    processes and return them in index order.
-
-    ``jobs=1`` plays in this process; more use a :class:`multiprocessing.Pool` (the
-    ``fork`` start method where there is one, so bots registered at run time are known
-    to the workers) over chunks of games. ``progress(n)`` is called in this process
-    each time ``n`` more games have finished. The games do not depend on ``jobs``.
+    """Play the tournament's :attr:`~TournamentConfig.total_games` games and return them
+    in index order: in this process (``jobs=1``), on ``jobs`` local processes, on the Dask
+    cluster whose scheduler is at ``dask``, or on ``pool`` (see
+    :mod:`ghostparty.sim.parallel`). ``progress(n)`` is called in this process each time
+    ``n`` more games have finished. The games depend on none of these.
 
     :raises TournamentError: if a game fails (the other games are abandoned).
+    :raises ParallelError: if the Dask cluster cannot be reached.
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     total = config.total_games
-    size = chunk_size(total, jobs)
-    tasks = [(config, start, min(start + size, total)) for start in range(0, total, size)]
-    jobs = min(jobs, len(tasks))
-    done: list[GameResult] = []
     warm_up(config.rules, config.players)
     started = time.perf_counter()
-    if jobs == 1:
-        for index in range(total):
-            done.append(config.play(index))
-            if progress is not None:
-                progress(1)
-    else:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
-            for chunk in pool.imap_unordered(_play_chunk, tasks):
-                done.extend(chunk)
-                if progress is not None:
-                    progress(len(chunk))
+    with ExitStack() as stack:
+        where = pool or stack.enter_context(workers(jobs, dask))
+        # In this process, a game per task: the progress bar moves with every game.
+        pieces = chunks(total, where.slots, most=1 if where.local else 64, per_slot=20)
+        played = where.map(play_chunk, [(config, a, b) for a, b in pieces], progress, [b - a for a, b in pieces])
+        done = [game for chunk in played for game in chunk]
+        slots = min(where.slots, len(pieces))
     seconds = time.perf_counter() - started
-    done.sort(key=lambda game: game.index)
-    return TournamentResult(config=config, games=tuple(done), seconds=seconds, jobs=jobs)
+    return TournamentResult(config=config, games=tuple(done), seconds=seconds, jobs=slots)
