@@ -21,7 +21,7 @@ from functools import partial
 from random import Random
 
 from ghostparty.bots import make_bot
-from ghostparty.rules import OVER
+from ghostparty.rules import OVER, ROLL
 from ghostparty.server.core import Core, Notice, keeper_channel
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import shard_of
@@ -163,7 +163,8 @@ class Keeping:
         # The one step of every game (ghostparty.sim.playout), with the table's own seeding:
         # the die by table seed and action index (stored games replay to it), the bot likewise.
         rng = Random(f"{table.seed}:bot:{len(game.history)}")
-        action = await asyncio.to_thread(next_action, position, bot, rng, partial(die, live))
+        step = partial(next_action, position, bot, rng, partial(die, live))
+        action = step() if position.phase == ROLL else await asyncio.to_thread(step)  # a roll needs no thread
         await self.play.apply(live, seat.seat, action)
         return True
 
