@@ -18,11 +18,13 @@ went wrong:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from typing import Any
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from .client import create_table, request
 from .conftest import Cluster
@@ -94,7 +96,9 @@ async def probe_act(url: str, seat: int, token: str, timeout: float = 5.0) -> di
     """Connect to a table, say hello, act on its state; the first answer after the act
     (an ``update`` with an entry, or an ``error``), or ``{"type": "silence"}``."""
     async with connect(url, open_timeout=3, close_timeout=1) as ws:
-        await ws.send(json.dumps({"type": "hello", "tokens": {str(seat): token}}))
+        # The server may answer before the hello (an error, then a close): read that answer.
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(json.dumps({"type": "hello", "tokens": {str(seat): token}}))
         deadline = time.monotonic() + timeout
         acted = False
         while time.monotonic() < deadline:

@@ -242,7 +242,8 @@ async def table_socket(websocket: WebSocket) -> None:
         await service.table(table_id)
     except ServiceError as error:
         await connection.error(error.code, error.message)
-        await websocket.close(code=4404)
+        # 1013 "try again later" while the store is unavailable; else there is no such table.
+        await websocket.close(code=1013 if error.code == "unavailable" else 4404)
         return
     try:
         async with (
