@@ -33,19 +33,22 @@ class MoveTables:
 
     ``moves[source][target]`` and ``places[square]`` are the interned actions;
     ``locations[move]`` the source and target of each of those moves;
-    ``ends[roll][source]`` the move to the end of the path; ``entries[roll][source]``
-    the rooms that path may enter, in the order it reaches their doors (RULES.md §4.2),
-    each with what the room must be for the entry to be legal: for a green room with a
-    roll that would reach it before its last step (§4.2.4) there is none, so it is left
-    out; with the exact roll, the room must not be the mover's own (§4.2.3, expelling any
-    other) or, where rooms hold (§8.2), must be empty; with a longer roll it must be
-    empty (§4.2.4, §4.2.5).
+    ``ends[roll][source]`` the move to the end of the path, ``end_squares[roll][source]``
+    that square; ``entries[roll][source]`` the rooms that path may enter, in the order it
+    reaches their doors (RULES.md §4.2), each with what the room must be for the entry
+    to be legal: for a green room with a roll that would reach it before its last step
+    (§4.2.4) there is none, so it is left out; with the exact roll, the room must not be
+    the mover's own (§4.2.3, expelling any other) or, where rooms hold (§8.2), must be
+    empty; with a longer roll it must be empty (§4.2.4, §4.2.5).
+
+    Get a rule set's tables with :func:`tables`; they never change, so threads share them.
     """
 
     moves: tuple[tuple[Move, ...], ...]
     places: tuple[Place, ...]
     locations: dict[Move, tuple[int, int]]
     ends: tuple[tuple[Move, ...], ...]
+    end_squares: tuple[tuple[int, ...], ...]
     entries: tuple[tuple[tuple[Entry, ...], ...], ...]
 
     @classmethod
@@ -56,14 +59,18 @@ class MoveTables:
         places = tuple(Place(names[sq]) for sq in range(board.squares))
         locations = {moves[a][b]: (a, b) for a in range(board.size) for b in range(board.size)}
         ends: list[tuple[Move, ...]] = []
+        end_squares: list[tuple[int, ...]] = []
         entries: list[tuple[tuple[Entry, ...], ...]] = []
         for roll in range(6):
             paths = [board.paths[source][roll] for source in range(board.size)]
+            # A path of length 0 (START, roll 0) ends nowhere: -1, and a move to square 0
+            # that no position ever offers.
+            end_squares.append(tuple(path.end for path in paths))
             ends.append(tuple(moves[source][max(path.end, 0)] for source, path in enumerate(paths)))
             entries.append(
                 tuple(_entries(board, ruleset.rooms_hold, moves[source], path, roll) for source, path in enumerate(paths))
             )
-        return cls(moves, places, locations, tuple(ends), tuple(entries))
+        return cls(moves, places, locations, tuple(ends), tuple(end_squares), tuple(entries))
 
 
 def _entries(board: Board, hold: bool, row: tuple[Move, ...], path: Path, roll: int) -> tuple[Entry, ...]:
@@ -79,22 +86,12 @@ _TABLES: dict[Ruleset, MoveTables] = {}
 
 
 def tables(ruleset: Ruleset) -> MoveTables:
-    """The :class:`MoveTables` of a rule set (made on first use; rule sets hash by identity)."""
+    """The :class:`MoveTables` of a rule set, made on its first use and kept (a rule set
+    is a constant; two threads making them at once keep the same one)."""
     found = _TABLES.get(ruleset)
     if found is None:
         found = _TABLES.setdefault(ruleset, MoveTables.build(ruleset))
     return found
-
-
-def move_table(board: Board) -> tuple[tuple[Move, ...], ...]:
-    """``table[source][target]``: the :class:`Move` between two locations (interned)."""
-    names = board.names
-    return tuple(tuple(Move(a, b) for b in names) for a in names)
-
-
-def place_table(board: Board) -> tuple[Place, ...]:
-    """``table[square]``: the :class:`Place` of one gallery square (interned)."""
-    return tuple(Place(board.names[sq]) for sq in range(board.squares))
 
 
 def legal_actions(position: Position) -> list[Action]:
@@ -159,8 +156,7 @@ def targets(position: Position, source: int) -> list[int]:
     roll = position.roll
     assert roll is not None
     t = tables(position.ruleset)
-    locations = t.locations
-    found = [locations[t.ends[roll][source]][1]]
+    found = [t.end_squares[roll][source]]
     if position.hugo < position.ruleset.board.room_base:  # §4.2.1: no room while Hugo is in the cellar
         guests = position.guests
         mine = guests[position.to_move]
@@ -170,7 +166,38 @@ def targets(position: Position, source: int) -> list[int]:
     return found
 
 
+def move_error(position: Position, source: int, target: int) -> str:
+    """Why moving a guest from ``source`` to ``target`` is not legal in phase ``"move"``;
+    ``""`` if it is.
+
+    The same answer as looking the move up in :func:`legal_actions`, from a few table
+    look-ups instead of generating every move. RULES.md §4.1, §4.2, §8.2.
+    """
+    ruleset = position.ruleset
+    board = ruleset.board
+    rb = board.room_base
+    mine = position.guests[position.to_move]
+    if source not in mine or (
+        source >= rb
+        and (ruleset.rooms_hold or any(board.step_base <= loc < source for loc in mine))  # §8.2, §4.1
+    ):
+        return f"seat {position.to_move} has no guest that may move from {board.names[source]}"
+    roll = position.roll
+    assert roll is not None
+    t = tables(ruleset)
+    if target == t.end_squares[roll][source]:
+        return ""
+    if position.hugo < rb:  # §4.2.1: no room while Hugo is in the cellar
+        for room, empty, _ in t.entries[roll][source]:
+            if room == target:
+                if not _blocked(position.guests, mine, room, empty):
+                    return ""
+                break
+    return f"a guest on {board.names[source]} cannot reach {board.names[target]} with a {roll}"
+
+
 def _blocked(guests: tuple[tuple[int, ...], ...], mine: tuple[int, ...], room: int, empty: bool) -> bool:
+    """Whether an entry is barred: the room is not empty, or (``empty`` false) is the mover's own."""
     if not empty:
         return room in mine
     for locs in guests:
@@ -196,7 +223,7 @@ def may_pass(position: Position) -> bool:
 def _moves(position: Position) -> list[Action]:
     ruleset = position.ruleset
     board = ruleset.board
-    t = _TABLES.get(ruleset) or tables(ruleset)
+    t = tables(ruleset)
     roll = position.roll
     assert roll is not None
     ends = t.ends[roll]
