@@ -11,17 +11,26 @@ board, and print as code you can paste back::
     >>> Place("G12") == Roll("G12"), Pass() == ()
     (False, False)
 
+They are told apart by type, best with ``match``::
+
+    >>> match Move("G8", "R:fireplace"):
+    ...     case Move(source, target):
+    ...         print(source, "->", target)
+    G8 -> R:fireplace
+
 Actions are **interned**: constructing one with the same fields (of the same types)
 twice gives the same object, so equality and hashing are by identity — the cheapest
 there is, done in C, with no cross-type equality — and still mean "same type, equal
-fields". Pickling and copying keep that (an action unpickles to the interned one).
-Actions do not order: sort them by a key (e.g. their index in
-:func:`~ghostparty.rules.legal_actions`).
+fields". Pickling and copying keep that (an action unpickles to the interned one), in
+any process. Hashes are not stable between processes (nor are those of strings): do
+not rely on the order of a set of actions. Actions do not order: sort them by a key
+(e.g. their index in :func:`~ghostparty.rules.legal_actions`). A field that cannot be
+hashed (never a valid one) makes an action equal only to itself.
 
 Actions naming locations of the built-in boards (and the die's faces) are kept for the
 life of the process, a few thousand objects at most; any other action (a typo, a
 custom board) is held only while something refers to it, so reading actions from
-untrusted input cannot grow memory without bound.
+untrusted input cannot grow memory without bound. Interning is thread-safe.
 """
 
 from __future__ import annotations
@@ -44,15 +53,18 @@ _A = TypeVar("_A", bound="_Action")
 # Location names of the built-in boards: actions made only of these are kept for good.
 _NAMES = frozenset(HUGO_BOARD.names + MIDNIGHT_PARTY_BOARD.names)
 _FACES = frozenset((1, 2, 4, 5, HUGO))
-# Interned actions by their class and fields: ``_KEPT`` for good, ``_HELD`` while in use.
-_KEPT: dict[Hashable, Any] = {}
+# Interned actions kept for good, by their fields (all exact ``str`` or ``int``), one
+# table per type: the constructors' fast path. Filled under _LOCK; read without it.
+_ROLLS: dict[Hashable, Roll] = {}
+_PLACES: dict[str, Place] = {}
+_MOVES: dict[tuple[str, str], Move] = {}
+# Every other action, by its type and fields (with their types), while it is in use.
 _HELD: weakref.WeakValueDictionary[Hashable, Any] = weakref.WeakValueDictionary()
 _LOCK = threading.Lock()
 
 
-def _intern(cls: type[_A], key: Hashable, keep: bool, values: tuple[object, ...]) -> _A:
-    """The one ``cls(*values)`` for ``key``, made the first time it is asked for (thread-safe)."""
-    table: Any = _KEPT if keep else _HELD
+def _intern(cls: type[_A], table: Any, key: Hashable, values: tuple[object, ...]) -> _A:
+    """The one ``cls(*values)`` for ``key`` in ``table``, made the first time it is asked for."""
     try:
         found = table.get(key)
     except TypeError:  # an unhashable field: a value of its own, equal only to itself
@@ -99,10 +111,12 @@ class Roll(_Action):
     face: Face
 
     def __new__(cls, face: Face) -> Roll:
-        # The type is part of the key: Roll(True) and Roll(4.0) are not Roll(1), Roll(4).
         kind = type(face)
-        keep = (kind is int or kind is str) and face in _FACES
-        return _intern(Roll, (Roll, kind, face), keep, (face,))
+        if (kind is int or kind is str) and face in _FACES:
+            found = _ROLLS.get(face)
+            return found if found is not None else _intern(Roll, _ROLLS, face, (face,))
+        # The type is part of the key: Roll(True) and Roll(4.0) are not Roll(1), Roll(4).
+        return _intern(Roll, _HELD, (Roll, kind, face), (face,))
 
     def __repr__(self) -> str:
         return f"Roll(face={self.face!r})"
@@ -120,8 +134,13 @@ class Place(_Action):
     square: str
 
     def __new__(cls, square: str) -> Place:
-        kind = type(square)
-        return _intern(Place, (Place, kind, square), kind is str and square in _NAMES, (square,))
+        if type(square) is str:
+            found = _PLACES.get(square)
+            if found is not None:
+                return found
+            if square in _NAMES:
+                return _intern(Place, _PLACES, square, (square,))
+        return _intern(Place, _HELD, (Place, type(square), square), (square,))
 
     def __repr__(self) -> str:
         return f"Place(square={self.square!r})"
@@ -141,12 +160,12 @@ class Move(_Action):
 
     def __new__(cls, source: str, target: str) -> Move:
         if type(source) is str and type(target) is str:
-            found: Move | None = _KEPT.get((source, target))
+            found = _MOVES.get((source, target))
             if found is not None:
                 return found
             if source in _NAMES and target in _NAMES:
-                return _intern(Move, (source, target), True, (source, target))
-        return _intern(Move, (Move, type(source), source, type(target), target), False, (source, target))
+                return _intern(Move, _MOVES, (source, target), (source, target))
+        return _intern(Move, _HELD, (Move, type(source), source, type(target), target), (source, target))
 
     def __repr__(self) -> str:
         return f"Move(source={self.source!r}, target={self.target!r})"
@@ -163,7 +182,7 @@ class Pass(_Action):
     __match_args__ = ()
 
     def __new__(cls) -> Pass:
-        return _intern(Pass, Pass, True, ())
+        return PASS
 
     def __repr__(self) -> str:
         return "Pass()"
@@ -174,11 +193,30 @@ class Pass(_Action):
 
 Action = Roll | Place | Move | Pass
 
+#: The one :class:`Pass`.
+PASS: Pass = _make(Pass, ())
 
-def known_move(source: str, target: str) -> Move | None:
-    """The interned ``Move(source, target)`` if it names two built-in board locations and was
-    made before (the move tables make all of a board's); else ``None``. A fast path for readers."""
-    return _KEPT.get((source, target))  # type: ignore[no-any-return]
+
+def known_move(source: object, target: object) -> Move | None:
+    """``Move(source, target)`` if it was made before from two ``str`` naming locations of
+    the built-in boards (the move tables make all of them), else ``None``: a readers'
+    fast path that never makes an action."""
+    if type(source) is str and type(target) is str:
+        return _MOVES.get((source, target))
+    return None
+
+
+def known_roll(face: object) -> Roll | None:
+    """``Roll(face)`` for a face of the die given as ``int`` or ``"hugo"``, else ``None``."""
+    if type(face) is int or type(face) is str:
+        return _ROLLS.get(face)
+    return None
+
+
+def known_place(square: object) -> Place | None:
+    """``Place(square)`` if it was made before from a ``str`` naming a built-in board
+    location (the move tables make every gallery square's), else ``None``."""
+    return _PLACES.get(square) if type(square) is str else None
 
 
 #: The die (RULES.md §1.4): every chance outcome with its probability.
@@ -192,4 +230,3 @@ DIE: tuple[tuple[Roll, Fraction], ...] = (
 #: The six faces, each equally likely, for sampling.
 DIE_FACES: tuple[Roll, ...] = (Roll(1), Roll(2), Roll(HUGO), Roll(4), Roll(5), Roll(HUGO))
 ROLLS: tuple[Roll, ...] = tuple(roll for roll, _ in DIE)
-PASS = Pass()
