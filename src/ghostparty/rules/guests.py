@@ -12,7 +12,7 @@ from ghostparty.rules.actions import Move, Place
 from ghostparty.rules.errors import IllegalAction, InvalidAction
 from ghostparty.rules.events import Event, GuestExpelled, GuestMoved, Placed, RoomEntered, ScoreChanged, TurnStarted
 from ghostparty.rules.hugo import capture
-from ghostparty.rules.movegen import move_error, tables
+from ghostparty.rules.movegen import TABLES, move_error
 from ghostparty.rules.position import PLACE, ROLL, Position
 from ghostparty.rules.turns import end_round, game_over, next_turn, round_is_over
 
@@ -25,8 +25,9 @@ def apply_place(position: Position, action: Place, events: list[Event] | None) -
     square = board.index.get(action.square, -1) if type(action.square) is str else -1
     if not 0 <= square < board.squares:
         raise _illegal(action, f"{action.square!r} is not a gallery square")
-    if any(square in locs for locs in position.guests):
-        raise _illegal(action, f"{action.square} already holds a guest")
+    for locs in position.guests:
+        if square in locs:
+            raise _illegal(action, f"{action.square} already holds a guest")
     if square == position.hugo:
         raise _illegal(action, f"Hugo stands on {action.square}")
     seat = position.to_move
@@ -68,7 +69,7 @@ def apply_move(position: Position, action: Move, events: list[Event] | None) -> 
     board = ruleset.board
     # The board's moves are interned (see ghostparty.rules.actions): any Move naming two
     # of its locations is one of these keys.
-    found = tables(ruleset).locations.get(action)
+    found = TABLES[ruleset].locations.get(action)
     if found is None:
         raise InvalidAction(f"{action!r} is not legal: no such location on the {board.id} board")
     source, target = found

@@ -15,6 +15,7 @@ number of threads may generate and apply at once.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ghostparty.rules.actions import PASS, ROLLS, Action, Move, Place
@@ -82,16 +83,20 @@ def _entries(board: Board, hold: bool, row: tuple[Move, ...], path: Path, roll: 
     return tuple(found)
 
 
-_TABLES: dict[Ruleset, MoveTables] = {}
+class _ByRuleset(dict[Ruleset, MoveTables]):
+    def __missing__(self, ruleset: Ruleset) -> MoveTables:
+        # Two threads making them at once keep the same one.
+        return self.setdefault(ruleset, MoveTables.build(ruleset))
+
+
+#: ``TABLES[ruleset]``: the :class:`MoveTables` of a rule set, made on its first use and
+#: kept (a rule set is a constant).
+TABLES: Mapping[Ruleset, MoveTables] = _ByRuleset()
 
 
 def tables(ruleset: Ruleset) -> MoveTables:
-    """The :class:`MoveTables` of a rule set, made on its first use and kept (a rule set
-    is a constant; two threads making them at once keep the same one)."""
-    found = _TABLES.get(ruleset)
-    if found is None:
-        found = _TABLES.setdefault(ruleset, MoveTables.build(ruleset))
-    return found
+    """The :class:`MoveTables` of a rule set (``TABLES[ruleset]``)."""
+    return TABLES[ruleset]
 
 
 def legal_actions(position: Position) -> list[Action]:
@@ -111,7 +116,7 @@ def legal_actions(position: Position) -> list[Action]:
         # Hugo's square is no place to put a guest (§5.2; FORMAT.md rejects a guest
         # there). In play he is on his start whenever guests are placed (§2.1, §8.6).
         taken.add(position.hugo)
-        return [place for sq, place in enumerate(tables(position.ruleset).places) if sq not in taken]
+        return [place for sq, place in enumerate(TABLES[position.ruleset].places) if sq not in taken]
     return []
 
 
@@ -155,7 +160,7 @@ def targets(position: Position, source: int) -> list[int]:
     """
     roll = position.roll
     assert roll is not None
-    t = tables(position.ruleset)
+    t = TABLES[position.ruleset]
     found = [t.end_squares[roll][source]]
     if position.hugo < position.ruleset.board.room_base:  # §4.2.1: no room while Hugo is in the cellar
         guests = position.guests
@@ -179,12 +184,15 @@ def move_error(position: Position, source: int, target: int) -> str:
     mine = position.guests[position.to_move]
     if source not in mine or (
         source >= rb
-        and (ruleset.rooms_hold or any(board.step_base <= loc < source for loc in mine))  # §8.2, §4.1
+        and (
+            ruleset.rooms_hold  # §8.2: only guests on the gallery move
+            or (source >= board.step_base and any(board.step_base <= loc < source for loc in mine))  # §4.1
+        )
     ):
         return f"seat {position.to_move} has no guest that may move from {board.names[source]}"
     roll = position.roll
     assert roll is not None
-    t = tables(ruleset)
+    t = TABLES[ruleset]
     if target == t.end_squares[roll][source]:
         return ""
     if position.hugo < rb:  # §4.2.1: no room while Hugo is in the cellar
@@ -223,7 +231,7 @@ def may_pass(position: Position) -> bool:
 def _moves(position: Position) -> list[Action]:
     ruleset = position.ruleset
     board = ruleset.board
-    t = tables(ruleset)
+    t = TABLES[ruleset]
     roll = position.roll
     assert roll is not None
     ends = t.ends[roll]
