@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import compress
 
 from ghostparty.rules.actions import PASS, ROLLS, Action, Move, Place
 from ghostparty.rules.board import Board, Path
@@ -112,11 +113,17 @@ def legal_actions(position: Position) -> list[Action]:
     if phase == ROLL:
         return list(ROLLS)
     if phase == PLACE:
-        taken = set(position.guests[0]).union(*position.guests[1:])
+        squares = position.ruleset.board.squares
+        free = [True] * squares
+        for locs in position.guests:
+            for loc in locs:
+                if loc < squares:
+                    free[loc] = False
         # Hugo's square is no place to put a guest (§5.2; FORMAT.md rejects a guest
         # there). In play he is on his start whenever guests are placed (§2.1, §8.6).
-        taken.add(position.hugo)
-        return [place for sq, place in enumerate(TABLES[position.ruleset].places) if sq not in taken]
+        if position.hugo < squares:
+            free[position.hugo] = False
+        return list(compress(TABLES[position.ruleset].places, free))
     return []
 
 
