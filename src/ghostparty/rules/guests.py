@@ -69,21 +69,26 @@ def apply_move(position: Position, action: Move, events: list[Event] | None) -> 
     board = ruleset.board
     # The board's moves are interned (see ghostparty.rules.actions): any Move naming two
     # of its locations is one of these keys.
-    found = TABLES[ruleset].locations.get(action)
+    t = TABLES[ruleset]
+    found = t.locations.get(action)
     if found is None:
         raise InvalidAction(f"{action!r} is not legal: no such location on the {board.id} board")
     source, target = found
-    why = move_error(position, source, target)
-    if why:
-        raise _illegal(action, why)
-
     rb = board.room_base
     seat = position.to_move
     roll = position.roll
     assert roll is not None
     guests = list(position.guests)
+    mine = list(guests[seat])
+    # The common case checked here: a guest on the gallery moved to the end of its path.
+    if not (source < rb and target == t.end_squares[roll][source] and source in mine):
+        why = move_error(position, source, target)
+        if why:
+            raise _illegal(action, why)
+    mine.remove(source)
+    insort(mine, target)
+    guests[seat] = tuple(mine)
     scores = position.scores
-    guests[seat] = _moved(guests[seat], source, target)
     if events is not None:
         names = board.names
         path = board.paths[source][roll]

@@ -28,6 +28,9 @@ def hugo_move(position: Position, events: list[Event] | None) -> Position:
     scores = position.scores
     loc = position.hugo
     captured = False
+    # Where guests stand. A capture only empties the square Hugo is on, and he never
+    # steps onto a square twice in one move (his speed is below the 40 squares).
+    occupied = set(guests[0]).union(*guests[1:])
     # §8.4 is checked after every square he steps onto (cellar steps too, read literally);
     # its answer can only change with a capture, so it is worked out again only then.
     check_round = rounds
@@ -37,14 +40,12 @@ def hugo_move(position: Position, events: list[Event] | None) -> Position:
             events.append(HugoMoved(board.names[loc], board.names[step]))
         loc = step
         if step < rb:
-            for locs in guests:  # §5.2: everyone on the square he steps onto
-                if step in locs:
-                    scores = capture(position, guests, scores, step, events)
-                    captured = True
-                    check_round = rounds
-                    if end_score and max(scores) >= end_score:  # §6.3, §7
-                        return game_over(position, guests, scores, clock, loc, "score", events)
-                    break
+            if step in occupied:  # §5.2: everyone on the square he steps onto
+                scores = capture(position, guests, scores, step, events)
+                captured = True
+                check_round = rounds
+                if end_score and max(scores) >= end_score:  # §6.3, §7
+                    return game_over(position, guests, scores, clock, loc, "score", events)
             if step == 0 and clock is not None:  # §5.3: after the captures on square 0
                 clock += 1
                 if events is not None:

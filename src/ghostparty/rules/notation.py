@@ -119,6 +119,9 @@ def position_to_dict(position: Position) -> dict[str, Any]:
         position
     )
     names = ruleset.board.names
+    guest_names = []
+    for locs in guests:
+        guest_names.append([names[loc] for loc in locs])
     return {
         "format": FORMAT,
         "rules": ruleset.id,
@@ -131,8 +134,8 @@ def position_to_dict(position: Position) -> dict[str, Any]:
         "clock": None if clock is None else ruleset.clock_times[clock],
         "hugo": names[hugo],
         "scores": list(scores),
-        "round_scores": [list(row) for row in rounds],
-        "guests": [[names[loc] for loc in locs] for locs in guests],
+        "round_scores": list(map(list, rounds)),
+        "guests": guest_names,
         "place_queue": list(queue),
         "winners": list(winners),
     }
