@@ -70,7 +70,9 @@ class MoveTables:
             end_squares.append(tuple(path.end for path in paths))
             ends.append(tuple(moves[source][max(path.end, 0)] for source, path in enumerate(paths)))
             entries.append(
-                tuple(_entries(board, ruleset.rooms_hold, moves[source], path, roll) for source, path in enumerate(paths))
+                tuple(
+                    _entries(board, ruleset.rooms_hold, moves[source], path, roll) for source, path in enumerate(paths)
+                )
             )
         return cls(moves, places, locations, tuple(ends), tuple(end_squares), tuple(entries))
 
@@ -215,10 +217,7 @@ def _blocked(guests: tuple[tuple[int, ...], ...], mine: tuple[int, ...], room: i
     """Whether an entry is barred: the room is not empty, or (``empty`` false) is the mover's own."""
     if not empty:
         return room in mine
-    for locs in guests:
-        if room in locs:
-            return True
-    return False
+    return any(room in locs for locs in guests)
 
 
 def may_pass(position: Position) -> bool:

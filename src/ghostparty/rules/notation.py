@@ -133,11 +133,11 @@ def position_to_dict(position: Position) -> dict[str, Any]:
         "roll": roll,
         "clock": None if clock is None else ruleset.clock_times[clock],
         "hugo": names[hugo],
-        "scores": list(scores),
-        "round_scores": list(map(list, rounds)),
+        "scores": [*scores],
+        "round_scores": [[*row] for row in rounds] if rounds else [],
         "guests": guest_names,
-        "place_queue": list(queue),
-        "winners": list(winners),
+        "place_queue": [*queue],
+        "winners": [*winners],
     }
 
 
