@@ -88,11 +88,11 @@ class Game:
         :raises IllegalAction: (or its subclass :class:`InvalidAction` when malformed) if
             the action is not legal now; the game is then unchanged.
         """
-        value = action if type(action) in _ACTION_TYPES else action_from_dict(action)
+        value = action if isinstance(action, _ACTION_TYPES) else action_from_dict(action)
         # The events are worked out only if last_events is read: apply is pure, so
         # applying the action again to the same position tells the same story.
-        self._positions.append(apply(self._positions[-1], value))  # type: ignore[arg-type]
-        self._actions.append(value)  # type: ignore[arg-type]
+        self._positions.append(apply(self._positions[-1], value))
+        self._actions.append(value)
         self._events = None
 
     @property
@@ -143,7 +143,7 @@ class Game:
 
         :raises IllegalAction: if it is not legal now; the game is then unchanged.
         """
-        if type(action) not in _ACTION_TYPES:
+        if not isinstance(action, _ACTION_TYPES):
             raise IllegalAction(f"not an action: {action!r}")
         events: list[Event] = []
         self._positions.append(apply(self._positions[-1], action, events))
