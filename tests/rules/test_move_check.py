@@ -5,12 +5,26 @@ lists, for every pair of locations, in reachable and unreachable positions."""
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 
-from ghostparty.rules import MOVE, IllegalAction, Move, Position, apply, legal_actions, position_from_dict
+from ghostparty.rules import (
+    MOVE,
+    OVER,
+    ROLL,
+    IllegalAction,
+    Move,
+    Position,
+    apply,
+    legal_actions,
+    position_from_dict,
+    ruleset,
+    start_position,
+)
+from ghostparty.rules.actions import DIE_FACES
 from ghostparty.rules.movegen import TABLES, move_error
 
 from .helpers import playout
@@ -66,3 +80,24 @@ def test_apply_accepts_exactly_the_listed_moves() -> None:
                     apply(position, move)
                 refused += 1
     assert refused > 500
+
+
+def test_threads_share_nothing_but_constants() -> None:
+    """Threads generating and applying moves at once play the same games as one thread
+    alone: nothing is remembered between calls (the old memo of the last moves is gone)."""
+
+    def play(seed: int) -> list[Position]:
+        rng = random.Random(seed)
+        position = start_position(ruleset("hugo"), 4)
+        seen = [position]
+        while position.phase != OVER:
+            actions = DIE_FACES if position.phase == ROLL else legal_actions(position)
+            position = apply(position, actions[int(rng.random() * len(actions))])
+            seen.append(position)
+        return seen
+
+    seeds = range(24)
+    alone = [play(seed) for seed in seeds]
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        together = list(pool.map(play, seeds))
+    assert together == alone

@@ -43,7 +43,7 @@ class MoveTables:
     the mover's own (§4.2.3, expelling any other) or, where rooms hold (§8.2), must be
     empty; with a longer roll it must be empty (§4.2.4, §4.2.5).
 
-    Get a rule set's tables with :func:`tables`; they never change, so threads share them.
+    Get a rule set's tables as ``TABLES[ruleset]``; they never change, so threads share them.
     """
 
     moves: tuple[tuple[Move, ...], ...]
@@ -95,11 +95,6 @@ class _ByRuleset(dict[Ruleset, MoveTables]):
 #: ``TABLES[ruleset]``: the :class:`MoveTables` of a rule set, made on its first use and
 #: kept (a rule set is a constant).
 TABLES: Mapping[Ruleset, MoveTables] = _ByRuleset()
-
-
-def tables(ruleset: Ruleset) -> MoveTables:
-    """The :class:`MoveTables` of a rule set (``TABLES[ruleset]``)."""
-    return TABLES[ruleset]
 
 
 def legal_actions(position: Position) -> list[Action]:

@@ -28,8 +28,8 @@ def apply(position: Position, action: Action, events: list[Event] | None = None)
     """The position after ``action``; ``position`` itself never changes.
 
     :raises IllegalAction: if ``action`` is not one of :func:`legal_actions` (its
-        subclass :class:`~ghostparty.rules.errors.InvalidAction` if it names no location
-        of the board, or is not an action at all).
+        subclass :class:`~ghostparty.rules.errors.InvalidAction` for a move naming a
+        location the board does not have).
     """
     phase = position.phase
     match action:
