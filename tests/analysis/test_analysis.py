@@ -300,7 +300,7 @@ def test_position_odds_one_entry_per_legal_move() -> None:
     result = analyze_position(position, games=30, seed=5)
     (outcome,) = result.outcomes
     assert outcome.roll is None
-    assert sorted(m.action for m in outcome.moves) == sorted(legal_actions(position))
+    assert sorted(map(repr, (m.action for m in outcome.moves))) == sorted(map(repr, legal_actions(position)))
     for m in outcome.moves:
         assert m.games == 30
         assert 0.0 <= m.ci_low <= m.win_probability <= m.ci_high <= 1.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ghostparty import IllegalAction, Roll
+from ghostparty import IllegalAction, Move, Roll
 from ghostparty.rules import events as ev
 
 from .helpers import after, game, move_set, moves, mp_pos, multiset
@@ -130,7 +130,7 @@ def test_round_ends_when_every_room_is_occupied() -> None:
     assert move_set(ROOMS_ALMOST_FULL) == {("G5", "G6"), ("G22", "G23"), ("G22", "R:portrait-hall")}
     g = game(ROOMS_ALMOST_FULL)
     events = g.push(g.actions()[2])
-    assert g.history[-1] == ("G22", "R:portrait-hall")
+    assert g.history[-1] == Move("G22", "R:portrait-hall")
     now = g.position()
     assert now["round"] == 2
     assert now["round_scores"] == [[3, -5]]

@@ -11,7 +11,7 @@ from ghostparty.rules.chance import sample_roll
 from ghostparty.rules.errors import IllegalAction
 from ghostparty.rules.events import Event
 from ghostparty.rules.movegen import legal_actions
-from ghostparty.rules.notation import action_from_dict, action_to_dict, position_from_dict, position_to_dict
+from ghostparty.rules.notation import action_from_dict, actions_to_dicts, position_from_dict, position_to_dict
 from ghostparty.rules.position import OVER, ROLL, Position, start_position
 from ghostparty.rules.rulesets import Ruleset, ruleset
 from ghostparty.rules.transition import apply
@@ -80,7 +80,7 @@ class Game:
         position = self._positions[-1]
         if position.phase == ROLL:
             return [{"roll": 1}, {"roll": 2}, {"roll": 4}, {"roll": 5}, {"roll": HUGO}]
-        return [action_to_dict(action) for action in legal_actions(position)]
+        return actions_to_dicts(legal_actions(position))
 
     def apply(self, action: Mapping[str, Any] | Action) -> None:
         """Apply an action dict (or action value); events go to :attr:`last_events`.
@@ -88,11 +88,11 @@ class Game:
         :raises IllegalAction: (or its subclass :class:`InvalidAction` when malformed) if
             the action is not legal now; the game is then unchanged.
         """
-        value = action if type(action) in _ACTION_TYPES else action_from_dict(action)
+        value = action if isinstance(action, _ACTION_TYPES) else action_from_dict(action)
         # The events are worked out only if last_events is read: apply is pure, so
         # applying the action again to the same position tells the same story.
-        self._positions.append(apply(self._positions[-1], value))  # type: ignore[arg-type]
-        self._actions.append(value)  # type: ignore[arg-type]
+        self._positions.append(apply(self._positions[-1], value))
+        self._actions.append(value)
         self._events = None
 
     @property
@@ -143,7 +143,7 @@ class Game:
 
         :raises IllegalAction: if it is not legal now; the game is then unchanged.
         """
-        if type(action) not in _ACTION_TYPES:
+        if not isinstance(action, _ACTION_TYPES):
             raise IllegalAction(f"not an action: {action!r}")
         events: list[Event] = []
         self._positions.append(apply(self._positions[-1], action, events))

@@ -7,47 +7,94 @@ Order is deterministic and documented, since seeded bots and snapshots rely on i
 * ``"move"``: by source location in board order (gallery ascending, rooms in board
   order, the cellar step), and for each source the plain gallery move first, then the
   room entries in the order the path reaches their doors; ``Pass()`` last.
+
+Nothing is remembered between calls: every answer is worked out from the position and
+from tables made once per rule set (:class:`MoveTables`), which never change, so any
+number of threads may generate and apply at once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import compress
+
 from ghostparty.rules.actions import PASS, ROLLS, Action, Move, Place
 from ghostparty.rules.board import Board, Path
 from ghostparty.rules.position import MOVE, PLACE, ROLL, Position
+from ghostparty.rules.rulesets import Ruleset
 
-_MOVE_TABLES: dict[Board, tuple[tuple[Move, ...], ...]] = {}
-_PLACE_TABLES: dict[Board, tuple[Place, ...]] = {}
+#: A room a move may enter: its location, whether it must be empty (else only not the
+#: mover's own), and the interned move.
+Entry = tuple[int, bool, Move]
 
 
-def move_table(board: Board) -> tuple[tuple[Move, ...], ...]:
-    """``table[source][target]``: the :class:`Move` between two locations, made once."""
-    table = _MOVE_TABLES.get(board)
-    if table is None:
+@dataclass(frozen=True, slots=True)
+class MoveTables:
+    """Everything about moves that depends on the rule set only, worked out once.
+
+    ``moves[source][target]`` and ``places[square]`` are the interned actions;
+    ``locations[move]`` the source and target of each of those moves;
+    ``ends[roll][source]`` the move to the end of the path, ``end_squares[roll][source]``
+    that square; ``entries[roll][source]`` the rooms that path may enter, in the order it
+    reaches their doors (RULES.md §4.2), each with what the room must be for the entry
+    to be legal: for a green room with a roll that would reach it before its last step
+    (§4.2.4) there is none, so it is left out; with the exact roll, the room must not be
+    the mover's own (§4.2.3, expelling any other) or, where rooms hold (§8.2), must be
+    empty; with a longer roll it must be empty (§4.2.4, §4.2.5).
+
+    Get a rule set's tables as ``TABLES[ruleset]``; they never change, so threads share them.
+    """
+
+    moves: tuple[tuple[Move, ...], ...]
+    places: tuple[Place, ...]
+    locations: dict[Move, tuple[int, int]]
+    ends: tuple[tuple[Move, ...], ...]
+    end_squares: tuple[tuple[int, ...], ...]
+    entries: tuple[tuple[tuple[Entry, ...], ...], ...]
+
+    @classmethod
+    def build(cls, ruleset: Ruleset) -> MoveTables:
+        board = ruleset.board
         names = board.names
-        table = tuple(tuple(Move(a, b) for b in names) for a in names)
-        _MOVE_TABLES[board] = table
-    return table
+        moves = tuple(tuple(Move(a, b) for b in names) for a in names)
+        places = tuple(Place(names[sq]) for sq in range(board.squares))
+        locations = {moves[a][b]: (a, b) for a in range(board.size) for b in range(board.size)}
+        ends: list[tuple[Move, ...]] = []
+        end_squares: list[tuple[int, ...]] = []
+        entries: list[tuple[tuple[Entry, ...], ...]] = []
+        for roll in range(6):
+            paths = [board.paths[source][roll] for source in range(board.size)]
+            # A path of length 0 (START, roll 0) ends nowhere: -1, and a move to square 0
+            # that no position ever offers.
+            end_squares.append(tuple(path.end for path in paths))
+            ends.append(tuple(moves[source][max(path.end, 0)] for source, path in enumerate(paths)))
+            entries.append(
+                tuple(
+                    _entries(board, ruleset.rooms_hold, moves[source], path, roll) for source, path in enumerate(paths)
+                )
+            )
+        return cls(moves, places, locations, tuple(ends), tuple(end_squares), tuple(entries))
 
 
-def place_table(board: Board) -> tuple[Place, ...]:
-    """``table[square]``: the :class:`Place` of one gallery square, made once."""
-    table = _PLACE_TABLES.get(board)
-    if table is None:
-        table = tuple(Place(board.names[sq]) for sq in range(board.squares))
-        _PLACE_TABLES[board] = table
-    return table
+def _entries(board: Board, hold: bool, row: tuple[Move, ...], path: Path, roll: int) -> tuple[Entry, ...]:
+    found: list[Entry] = []
+    for room, k in path.entries:
+        exact = k == roll
+        if exact or room not in board.green:
+            found.append((room, hold or not exact, row[room]))
+    return tuple(found)
 
 
-# The last position whose moves were generated, and those moves: ``apply`` checks an
-# action against them instead of generating again (positions never change, so the pair
-# stays true; it is replaced as a whole, so readers never see a torn pair).
-_last_moves: tuple[Position | None, list[Action]] = (None, [])
+class _ByRuleset(dict[Ruleset, MoveTables]):
+    def __missing__(self, ruleset: Ruleset) -> MoveTables:
+        # Two threads making them at once keep the same one.
+        return self.setdefault(ruleset, MoveTables.build(ruleset))
 
 
-def is_known_legal(position: Position, action: Action) -> bool:
-    """True if ``action`` was among the moves last generated for this very position."""
-    known, moves = _last_moves
-    return known is position and action in moves
+#: ``TABLES[ruleset]``: the :class:`MoveTables` of a rule set, made on its first use and
+#: kept (a rule set is a constant).
+TABLES: Mapping[Ruleset, MoveTables] = _ByRuleset()
 
 
 def legal_actions(position: Position) -> list[Action]:
@@ -63,13 +110,17 @@ def legal_actions(position: Position) -> list[Action]:
     if phase == ROLL:
         return list(ROLLS)
     if phase == PLACE:
-        board = position.ruleset.board
-        taken = {loc for locs in position.guests for loc in locs}
+        squares = position.ruleset.board.squares
+        free = [True] * squares
+        for locs in position.guests:
+            for loc in locs:
+                if loc < squares:
+                    free[loc] = False
         # Hugo's square is no place to put a guest (§5.2; FORMAT.md rejects a guest
         # there). In play he is on his start whenever guests are placed (§2.1, §8.6).
-        taken.add(position.hugo)
-        places = place_table(board)
-        return [places[sq] for sq in range(board.squares) if sq not in taken]
+        if position.hugo < squares:
+            free[position.hugo] = False
+        return list(compress(TABLES[position.ruleset].places, free))
     return []
 
 
@@ -106,40 +157,62 @@ def movable_sources(position: Position) -> list[int]:
     return sources
 
 
-def targets(position: Position, source: int, occupants: list[int] | None = None) -> list[int]:
+def targets(position: Position, source: int) -> list[int]:
     """Where a guest of the player to move on ``source`` may go with the rolled number.
 
     Assumes ``source`` is one of :func:`movable_sources`. RULES.md §4.1, §4.2, §8.2.
     """
-    board = position.ruleset.board
     roll = position.roll
     assert roll is not None
-    path = board.paths[source][roll]
-    if position.hugo >= board.room_base:  # §4.2.1: no room while Hugo is in the cellar
-        return [path.end]
-    return _targets(position, path, roll, room_occupants(position) if occupants is None else occupants)
-
-
-def _targets(position: Position, path: Path, roll: int, occupants: list[int]) -> list[int]:
-    """:func:`targets` once Hugo is known to be on the gallery (§4.2.3–§4.2.5, §8.2)."""
-    found = [path.end]
-    entries = path.entries
-    if not entries:
-        return found
-    seat = position.to_move
-    board = position.ruleset.board
-    rb = board.room_base
-    hold = position.ruleset.rooms_hold
-    green = board.green
-    for room, k in entries:
-        occupant = occupants[room - rb]
-        if occupant >= 0:
-            if occupant == seat or hold or k != roll:  # §4.2.3, §8.2, §4.2.4
-                continue
-        elif k != roll and room in green:  # §4.2.4; otherwise §4.2.5: any k <= roll
-            continue
-        found.append(room)
+    t = TABLES[position.ruleset]
+    found = [t.end_squares[roll][source]]
+    if position.hugo < position.ruleset.board.room_base:  # §4.2.1: no room while Hugo is in the cellar
+        guests = position.guests
+        mine = guests[position.to_move]
+        for room, empty, _ in t.entries[roll][source]:
+            if not _blocked(guests, mine, room, empty):
+                found.append(room)
     return found
+
+
+def move_error(position: Position, source: int, target: int) -> str:
+    """Why moving a guest from ``source`` to ``target`` is not legal in phase ``"move"``;
+    ``""`` if it is.
+
+    The same answer as looking the move up in :func:`legal_actions`, from a few table
+    look-ups instead of generating every move. RULES.md §4.1, §4.2, §8.2.
+    """
+    ruleset = position.ruleset
+    board = ruleset.board
+    rb = board.room_base
+    mine = position.guests[position.to_move]
+    if source not in mine or (
+        source >= rb
+        and (
+            ruleset.rooms_hold  # §8.2: only guests on the gallery move
+            or (source >= board.step_base and any(board.step_base <= loc < source for loc in mine))  # §4.1
+        )
+    ):
+        return f"seat {position.to_move} has no guest that may move from {board.names[source]}"
+    roll = position.roll
+    assert roll is not None
+    t = TABLES[ruleset]
+    if target == t.end_squares[roll][source]:
+        return ""
+    if position.hugo < rb:  # §4.2.1: no room while Hugo is in the cellar
+        for room, empty, _ in t.entries[roll][source]:
+            if room == target:
+                if not _blocked(position.guests, mine, room, empty):
+                    return ""
+                break
+    return f"a guest on {board.names[source]} cannot reach {board.names[target]} with a {roll}"
+
+
+def _blocked(guests: tuple[tuple[int, ...], ...], mine: tuple[int, ...], room: int, empty: bool) -> bool:
+    """Whether an entry is barred: the room is not empty, or (``empty`` false) is the mover's own."""
+    if not empty:
+        return room in mine
+    return any(room in locs for locs in guests)
 
 
 def may_pass(position: Position) -> bool:
@@ -157,22 +230,48 @@ def may_pass(position: Position) -> bool:
 
 
 def _moves(position: Position) -> list[Action]:
-    board = position.ruleset.board
-    table = move_table(board)
+    ruleset = position.ruleset
+    board = ruleset.board
+    t = TABLES[ruleset]
     roll = position.roll
     assert roll is not None
-    paths = board.paths
+    ends = t.ends[roll]
+    rb, sb = board.room_base, board.step_base
+    hold = ruleset.rooms_hold
+    guests = position.guests
+    mine = guests[position.to_move]
     actions: list[Action] = []
-    if position.hugo >= board.room_base:  # §4.2.1: no room while Hugo is in the cellar
-        for source in movable_sources(position):
-            actions.append(table[source][paths[source][roll].end])
+    # The sources, as movable_sources: sorted, so gallery, rooms, then steps.
+    if position.hugo >= rb:  # §4.2.1: no room while Hugo is in the cellar
+        prev = -1
+        for loc in mine:
+            if loc != prev:
+                prev = loc
+                if loc >= rb and (hold or loc >= sb):
+                    if not hold:
+                        actions.append(ends[loc])
+                    break
+                actions.append(ends[loc])
     else:
-        occupants = room_occupants(position)
-        for source in movable_sources(position):
-            row = table[source]
-            actions += [row[target] for target in _targets(position, paths[source][roll], roll, occupants)]
-    if may_pass(position):
+        entries = t.entries[roll]
+        prev = -1
+        for loc in mine:
+            if loc != prev:
+                prev = loc
+                if loc >= rb and hold:  # §8.2: only guests on the gallery move
+                    break
+                actions.append(ends[loc])
+                for room, empty, move in entries[loc]:
+                    if empty:
+                        for locs in guests:
+                            if room in locs:
+                                break
+                        else:
+                            actions.append(move)
+                    elif room not in mine:
+                        actions.append(move)
+                if loc >= sb:  # §4.1: only the highest step holding one of the player's guests
+                    break
+    if hold and (len(mine) < 2 or mine[1] >= rb):  # may_pass
         actions.append(PASS)
-    global _last_moves  # noqa: PLW0603 - a one-entry memo, see above
-    _last_moves = (position, actions)
-    return list(actions)
+    return actions

@@ -47,16 +47,17 @@ def _room(location: str) -> str:
 
 def describe_action(action: Action) -> str:
     """An action in words, e.g. ``"G8 → chapel"``, ``"roll 4"``, ``"place on G12"``."""
-    if type(action) is Move:
-        target = _room(action.target) if action.target.startswith("R:") else action.target
-        source = _room(action.source) if action.source.startswith("R:") else action.source
-        return f"{source} → {target}"
-    if type(action) is Roll:
-        return "roll HUGO" if action.face == HUGO else f"roll {action.face}"
-    if type(action) is Place:
-        return f"place on {action.square}"
-    if type(action) is Pass:
-        return "pass"
+    match action:
+        case Move(source, target):
+            target = _room(target) if target.startswith("R:") else target
+            source = _room(source) if source.startswith("R:") else source
+            return f"{source} → {target}"
+        case Roll(face):
+            return "roll HUGO" if face == HUGO else f"roll {face}"
+        case Place(square):
+            return f"place on {square}"
+        case Pass():
+            return "pass"
     return repr(action)
 
 

@@ -6,10 +6,10 @@ JSON-ready dicts. It reads no files: callers load and dump JSON themselves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ghostparty.rules.actions import HUGO, PASS, Action, Move, Pass, Place, Roll
+from ghostparty.rules.actions import HUGO, PASS, Action, Move, Pass, Place, Roll, known_move, known_place, known_roll
 from ghostparty.rules.errors import InvalidAction, InvalidPosition
 from ghostparty.rules.position import MOVE, OVER, PLACE, Phase, Position
 from ghostparty.rules.rulesets import GUESTS_PER_PLAYER, MAX_PLAYERS, MIN_PLAYERS, RULESETS, Ruleset
@@ -39,16 +39,28 @@ PHASES: tuple[Phase, ...] = ("place", "roll", "move", "over")
 
 def action_to_dict(action: Action) -> dict[str, Any]:
     """``Move("G8", "R:chapel")`` → ``{"from": "G8", "to": "R:chapel"}`` (FORMAT.md, Actions)."""
-    kind = type(action)
-    if kind is Move:
-        return {"from": action.source, "to": action.target}  # type: ignore[union-attr]
-    if kind is Roll:
-        return {"roll": action.face}  # type: ignore[union-attr]
-    if kind is Place:
-        return {"place": action.square}  # type: ignore[union-attr]
-    if kind is Pass:
-        return {"pass": True}
+    match action:
+        case Move():
+            return {"from": action.source, "to": action.target}
+        case Roll():
+            return {"roll": action.face}
+        case Place():
+            return {"place": action.square}
+        case Pass():
+            return {"pass": True}
     raise InvalidAction(f"not an action: {action!r}")
+
+
+def actions_to_dicts(actions: Iterable[Action]) -> list[dict[str, Any]]:
+    """``[action_to_dict(action) for action in actions]``, in half the time."""
+    return [
+        {"from": a.source, "to": a.target}
+        if type(a) is Move
+        else {"place": a.square}
+        if type(a) is Place
+        else action_to_dict(a)
+        for a in actions
+    ]
 
 
 def action_from_dict(data: object) -> Action:
@@ -59,16 +71,18 @@ def action_from_dict(data: object) -> Action:
 
     :raises InvalidAction: if ``data`` is not one of the four action shapes.
     """
-    if type(data) is dict:  # the common case, without building a set of the keys
+    if type(data) is dict:  # the common cases first: an action of the built-in boards
         size = len(data)
-        if size == 2 and "from" in data and "to" in data:
-            source, target = data["from"], data["to"]
-            if type(source) is str and type(target) is str:
-                return Move(source, target)
-        elif size == 1 and "roll" in data:
-            face = data["roll"]
-            if face == HUGO or (type(face) is int and face in (1, 2, 4, 5)):
-                return Roll(face)
+        found: Action | None = None
+        if size == 2:
+            found = known_move(data.get("from"), data.get("to"))
+        elif size == 1:
+            if "roll" in data:
+                found = known_roll(data["roll"])
+            elif "place" in data:
+                found = known_place(data["place"])
+        if found is not None:
+            return found
     if not isinstance(data, Mapping):
         raise InvalidAction(f"an action must be a JSON object, got {data!r}")
     keys = set(data)
@@ -104,7 +118,10 @@ def position_to_dict(position: Position) -> dict[str, Any]:
     ruleset, players, first, round_, phase, to_move, roll, clock, hugo, scores, rounds, guests, queue, winners = (
         position
     )
-    name = ruleset.board.names.__getitem__
+    names = ruleset.board.names
+    guest_names = []
+    for locs in guests:
+        guest_names.append([names[loc] for loc in locs])
     return {
         "format": FORMAT,
         "rules": ruleset.id,
@@ -115,12 +132,12 @@ def position_to_dict(position: Position) -> dict[str, Any]:
         "to_move": to_move,
         "roll": roll,
         "clock": None if clock is None else ruleset.clock_times[clock],
-        "hugo": name(hugo),
-        "scores": list(scores),
-        "round_scores": [list(row) for row in rounds],
-        "guests": [list(map(name, locs)) for locs in guests],
-        "place_queue": list(queue),
-        "winners": list(winners),
+        "hugo": names[hugo],
+        "scores": [*scores],
+        "round_scores": [[*row] for row in rounds] if rounds else [],
+        "guests": guest_names,
+        "place_queue": [*queue],
+        "winners": [*winners],
     }
 
 

@@ -1,0 +1,142 @@
+"""The guests' actions: placing one (RULES.md §2.2, §8.6.3) and moving one (§4).
+
+Both check the action against the rules before anything changes, and raise
+:class:`~ghostparty.rules.errors.IllegalAction` saying why it is not legal.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from ghostparty.rules.actions import Move, Place
+from ghostparty.rules.errors import IllegalAction, InvalidAction
+from ghostparty.rules.events import Event, GuestExpelled, GuestMoved, Placed, RoomEntered, ScoreChanged, TurnStarted
+from ghostparty.rules.hugo import capture
+from ghostparty.rules.movegen import TABLES, move_error
+from ghostparty.rules.position import PLACE, ROLL, Position
+from ghostparty.rules.turns import end_round, game_over, next_turn, round_is_over
+
+_new = tuple.__new__
+
+
+def apply_place(position: Position, action: Place, events: list[Event] | None) -> Position:
+    """Place a waiting guest (§2.2, §8.6.3): on an empty gallery square, not Hugo's."""
+    board = position.ruleset.board
+    square = board.index.get(action.square, -1) if type(action.square) is str else -1
+    if not 0 <= square < board.squares:
+        raise _illegal(action, f"{action.square!r} is not a gallery square")
+    for locs in position.guests:
+        if square in locs:
+            raise _illegal(action, f"{action.square} already holds a guest")
+    if square == position.hugo:
+        raise _illegal(action, f"Hugo stands on {action.square}")
+    seat = position.to_move
+    guests = list(position.guests)
+    guests[seat] = _moved(guests[seat], -1, square)
+    queue = position.place_queue[1:]
+    if events is not None:
+        events.append(Placed(seat, action.square))
+    if queue:
+        phase, to_move = PLACE, queue[0]
+    else:
+        phase, to_move = ROLL, position.first_player
+        if events is not None:
+            events.append(TurnStarted(to_move))
+    return _new(
+        Position,
+        (
+            position.ruleset,
+            position.players,
+            position.first_player,
+            position.round,
+            phase,
+            to_move,
+            position.roll,
+            position.clock,
+            position.hugo,
+            position.scores,
+            position.round_scores,
+            tuple(guests),
+            queue,
+            position.winners,
+        ),
+    )
+
+
+def apply_move(position: Position, action: Move, events: list[Event] | None) -> Position:
+    """Move one of the mover's guests (§4), in phase ``"move"``."""
+    ruleset = position.ruleset
+    board = ruleset.board
+    # The board's moves are interned (see ghostparty.rules.actions): any Move naming two
+    # of its locations is one of these keys.
+    t = TABLES[ruleset]
+    found = t.locations.get(action)
+    if found is None:
+        raise InvalidAction(f"{action!r} is not legal: no such location on the {board.id} board")
+    source, target = found
+    rb = board.room_base
+    seat = position.to_move
+    roll = position.roll
+    assert roll is not None
+    guests = list(position.guests)
+    mine = list(guests[seat])
+    # The common case checked here: a guest on the gallery moved to the end of its path.
+    if not (source < rb and target == t.end_squares[roll][source] and source in mine):
+        why = move_error(position, source, target)
+        if why:
+            raise _illegal(action, why)
+    mine.remove(source)
+    insort(mine, target)
+    guests[seat] = tuple(mine)
+    scores = position.scores
+    if events is not None:
+        names = board.names
+        path = board.paths[source][roll]
+        if target < rb:  # every square passed, the last one the target
+            passed = tuple(names[sq] for sq in path.squares)
+        else:  # the squares before the door step, then the room
+            k = next(k for room, k in path.entries if room == target)
+            passed = (*(names[sq] for sq in path.squares[: k - 1]), action.target)
+        events.append(GuestMoved(seat, action.source, action.target, passed))
+
+    if target < rb:  # §4.4: ends on the gallery, captured if on Hugo's square
+        if target == position.hugo:
+            scores = capture(position, guests, scores, target, events)
+    else:  # §4.2: entered a room
+        room = board.rooms[target - rb]
+        if events is not None:
+            events.append(RoomEntered(seat, action.target, room.shield))
+        occupant = position.occupant(target)
+        if occupant >= 0:  # §4.3: expel the other player's guest onto the door square
+            door = room.door
+            guests[occupant] = _moved(guests[occupant], target, door)
+            if events is not None:
+                events.append(GuestExpelled(occupant, action.target, board.names[door]))
+            if door == position.hugo:
+                scores = capture(position, guests, scores, door, events)
+        if ruleset.scores_during_play and room.shield != "neutral":  # §4.5
+            old = scores[seat]
+            new = old + ruleset.red_points if room.shield == "red" else max(0, old + ruleset.green_points)
+            if new != old:
+                scores = (*scores[:seat], new, *scores[seat + 1 :])
+                if events is not None:
+                    events.append(ScoreChanged(seat, old, new, f"{room.shield} room"))
+
+    if ruleset.end_score and max(scores) >= ruleset.end_score:  # §7
+        return game_over(position, guests, scores, position.clock, position.hugo, "score", events)
+    if ruleset.rounds > 1 and round_is_over(position, guests):  # §8.4
+        return end_round(position, guests, scores, position.hugo, events)
+    return next_turn(position, tuple(guests), scores, position.clock, position.hugo, events)
+
+
+def _moved(locs: tuple[int, ...], source: int, target: int) -> tuple[int, ...]:
+    """``locs`` (sorted) with one ``source`` taken out (none for -1) and ``target`` put in."""
+    items = list(locs)
+    if source >= 0:
+        items.remove(source)
+    insort(items, target)
+    return tuple(items)
+
+
+def _illegal(action: Move | Place, why: str) -> IllegalAction:
+    return IllegalAction(f"{action!r} is not legal: {why}")
