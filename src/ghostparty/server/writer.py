@@ -9,7 +9,7 @@ writer connection is kept open; other databases lend one from the pool per write
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, insert, update
@@ -71,52 +71,52 @@ class Writes:
 
     def create(self, table: Table) -> bool:
         """Keep a new table and its seats; ``False`` (and nothing kept) if its id is taken."""
-        with self._writing:
-            connection = self._writer()
+        with self._connection() as connection:
+            cursor = connection.cursor()
             try:
-                cursor = connection.cursor()
-                try:
-                    cursor.execute(*self._insert_table.bind(table_row(table)))
-                    cursor.executemany(*self._insert_seat.bind_many([seat_row(table.id, s) for s in table.seats]))
-                except self._integrity_error:
-                    connection.rollback()
-                    return False
-                connection.commit()
-            except BaseException:
-                self._drop_writer(connection)
-                raise
-            finally:
-                self._done_writing(connection)
+                cursor.execute(*self._insert_table.bind(table_row(table)))
+                cursor.executemany(*self._insert_seat.bind_many([seat_row(table.id, s) for s in table.seats]))
+            except self._integrity_error:
+                connection.rollback()
+                return False
+            connection.commit()
         return True
 
     def save_batch(self, changes: Sequence[Change]) -> list[bool]:
         """Each change all or nothing (a savepoint each where there are several), one
         commit for all; ``False`` for a change whose table's version moved on."""
+        with self._connection() as connection:
+            cursor = connection.cursor()
+            if len(changes) == 1:
+                saved = [self._write(cursor, changes[0])]
+                if not saved[0]:
+                    connection.rollback()
+                    return saved
+            else:
+                if self.embedded:  # else a savepoint would begin (and its release end) the transaction
+                    cursor.execute("BEGIN IMMEDIATE")
+                saved = []
+                for change in changes:
+                    cursor.execute("SAVEPOINT gp_change")
+                    ok = self._write(cursor, change)
+                    cursor.execute("RELEASE SAVEPOINT gp_change" if ok else "ROLLBACK TO SAVEPOINT gp_change")
+                    saved.append(ok)
+            connection.commit()
+        return saved
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """The driver connection to write through, in turn with other writers; dropped
+        (never reused) if the write fails midway."""
         with self._writing:
             connection = self._writer()
             try:
-                cursor = connection.cursor()
-                if len(changes) == 1:
-                    saved = [self._write(cursor, changes[0])]
-                    if not saved[0]:
-                        connection.rollback()
-                        return saved
-                else:
-                    if self.embedded:  # else a savepoint would begin (and its release end) the transaction
-                        cursor.execute("BEGIN IMMEDIATE")
-                    saved = []
-                    for change in changes:
-                        cursor.execute("SAVEPOINT gp_change")
-                        ok = self._write(cursor, change)
-                        cursor.execute("RELEASE SAVEPOINT gp_change" if ok else "ROLLBACK TO SAVEPOINT gp_change")
-                        saved.append(ok)
-                connection.commit()
+                yield connection
             except BaseException:
                 self._drop_writer(connection)
                 raise
             finally:
                 self._done_writing(connection)
-        return saved
 
     def _write(self, cursor: Any, change: Change) -> bool:
         table = change.table
