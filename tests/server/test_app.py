@@ -320,6 +320,29 @@ def test_an_unknown_table_closes_the_socket(client: TestClient) -> None:
         assert closed.value.code == 4404
 
 
+def test_a_socket_opened_while_the_store_is_down_is_asked_to_come_back(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not "no such table" (4404) but "try again later" (1013): the page reconnects."""
+    table_id = create(client, [HUMAN, RANDOM])
+    store = client.app.state.service.store  # type: ignore[attr-defined]
+
+    def down(*_: object) -> None:
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(store, "load", down)
+    client.app.state.service.core.tables.forget(table_id)  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        assert ws.receive_json()["code"] == "unavailable"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1013
+    monkeypatch.undo()
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "hello", "tokens": {}})
+        assert ws.receive_json()["type"] == "state"
+
+
 def test_a_server_restart_mid_game_loses_nothing(sqlite_url: str) -> None:
     with server(sqlite_url) as client:
         table_id = create(client, [HUMAN, RANDOM])
