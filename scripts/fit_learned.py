@@ -1,0 +1,225 @@
+"""Fit the learned evaluation's weights from self-play games of the compiled simulator.
+
+    python scripts/fit_learned.py --games 1000000 --seed 1        # per rule set; writes the package's file
+
+For each rule set, games are played in chunks of ``--chunk`` by :mod:`ghostparty.fast`
+(numba): chunk ``i`` has ``2 + i % 7`` players and, drawn from the seed, either every
+seat on the rules-aware ``safe`` policy (three chunks in four) or ``safe`` and
+``random`` seats alternating, so that the data hold good play and its mistakes. From
+each game ``--samples`` positions (any phase but the end) are drawn, each seat's row of
+:func:`ghostparty.bots.features.seat_features` computed from the typed position, and
+labelled with that seat's final points. Every twentieth round of chunks (one per number
+of players) is held out; the others
+are summed into least-squares normal equations per rule set and number of players, so
+memory stays flat however many games are played. The fit is reported on the held-out
+positions beside the hand-made evaluation's (its estimate as the prediction): R² of the
+final points, and how often the seat predicted lowest is a winner.
+
+The same arguments give the same file (every random draw comes from the seed). Needs
+the ``fast`` and ``cli`` extras (numba, numpy, rich).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ghostparty.bots.evaluation import estimates
+from ghostparty.bots.features import FEATURES, WIDTH, seat_features
+from ghostparty.bots.learned import WEIGHTS_FILE
+from ghostparty.fast import engine as e
+from ghostparty.fast.play import RECORD_WIDTH, batch
+from ghostparty.fast.tables import tables
+from ghostparty.fast.trace import policy_codes, position_of
+from ghostparty.rules import GUESTS_PER_PLAYER, Ruleset, ruleset
+
+PLAYERS = (2, 3, 4, 5, 6, 7, 8)
+RULES = ("hugo", "midnight-party")
+#: Every HOLDOUT-th round of chunks (one chunk per number of players) is held out.
+HOLDOUT = 20
+#: Share of chunks with safe and random seats alternating.
+MIXED = 0.5
+#: Ridge penalty per training row (keeps rarely used features' weights finite).
+RIDGE = 1e-4
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "src" / "ghostparty" / "bots" / WEIGHTS_FILE
+
+Matrix = npt.NDArray[np.float64]
+
+
+def record_chunk(
+    rules: Ruleset, players: int, policies: tuple[str, ...], seed: int, first: int, games: int
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+    """Games ``first … first+games-1`` of a compiled run, every action's row recorded
+    (:func:`ghostparty.fast.play.batch`), and each game's number of actions."""
+    t = tables(rules)
+    per = GUESTS_PER_PLAYER[players]
+    codes = policy_codes(policies, players)
+    seed64 = np.uint64(seed % 2**64)
+    nothing = np.zeros((0, 0), dtype=np.int32)
+    no_tally = np.zeros(0, dtype=np.int64)
+    sizes = np.zeros((games, 2), dtype=np.int64)
+    batch(t, players, per, codes, seed64, first, games, 1, nothing, no_tally, sizes, nothing, nothing)
+    record = np.zeros((int(sizes[:, 0].sum()) + games, RECORD_WIDTH), dtype=np.int32)
+    legal = np.zeros((int(sizes[:, 1].sum()), 2), dtype=np.int32)
+    batch(t, players, per, codes, seed64, first, games, 1, nothing, no_tally, np.zeros((0, 2), dtype=np.int64), record, legal)
+    return record, sizes[:, 0]
+
+
+@dataclass
+class Samples:
+    """Rows of features with their labels: final points, the hand-made estimate, and
+    which sampled position each row comes from."""
+
+    x: list[list[float]] = field(default_factory=list)
+    y: list[float] = field(default_factory=list)
+    hand: list[float] = field(default_factory=list)
+    group: list[int] = field(default_factory=list)
+    groups: int = 0
+
+
+def sample_chunk(
+    rules: Ruleset, players: int, record: npt.NDArray[np.int32], actions: npt.NDArray[np.int64], k: int,
+    rng: np.random.Generator, out: Samples,
+) -> None:  # fmt: skip
+    """Add ``k`` positions of every game of a recorded chunk to ``out``, one row per seat."""
+    scores = 5 + e.SCORES
+    j = 0
+    for n in actions.tolist():
+        final = record[j + n - 1, scores : scores + players].tolist()
+        for row in sorted(rng.choice(n - 1, size=min(k, n - 1), replace=False).tolist()):
+            position = position_of(rules, record[j + row, 5:].tolist())
+            hand = estimates(position)
+            out.x.extend(seat_features(position, hand))
+            out.y.extend(final)
+            out.hand.extend(hand)
+            out.group.extend([out.groups] * players)
+            out.groups += 1
+        j += n + 1
+
+
+@dataclass
+class Normal:
+    """Least squares' normal equations, summed chunk by chunk."""
+
+    xtx: Matrix = field(default_factory=lambda: np.zeros((WIDTH, WIDTH)))
+    xty: Matrix = field(default_factory=lambda: np.zeros(WIDTH))
+    rows: int = 0
+
+    def add(self, samples: Samples) -> None:
+        x = np.asarray(samples.x, dtype=np.float64).reshape(-1, WIDTH)
+        y = np.asarray(samples.y, dtype=np.float64)
+        self.xtx += x.T @ x
+        self.xty += x.T @ y
+        self.rows += len(y)
+
+    def solve(self) -> Matrix:
+        """The weights minimising the squared error (plus a small ridge off the bias)."""
+        penalty = np.eye(WIDTH) * RIDGE * max(1, self.rows)
+        penalty[0, 0] = 0.0
+        weights: Matrix = np.linalg.solve(self.xtx + penalty, self.xty)
+        return weights
+
+
+def held_out_fit(samples: Samples, weights: Matrix) -> dict[str, float]:
+    """R² of the final points and the share of positions whose predicted lowest seat
+    won, for the learned weights and for the hand-made estimates."""
+    x = np.asarray(samples.x, dtype=np.float64).reshape(-1, WIDTH)
+    y = np.asarray(samples.y, dtype=np.float64)
+    group = np.asarray(samples.group)
+    predictions = {"learned": x @ weights, "hand": np.asarray(samples.hand, dtype=np.float64)}
+    total = float(((y - y.mean()) ** 2).sum()) or 1.0
+    result: dict[str, float] = {"positions": float(samples.groups)}
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    lowest = np.minimum.reduceat(y, starts)
+    for name, p in predictions.items():
+        result[f"r2_{name}"] = round(1 - float(((y - p) ** 2).sum()) / total, 4)
+        picked = starts + np.array([int(np.argmin(p[a:b])) for a, b in zip(starts, np.r_[starts[1:], len(y)], strict=True)])
+        result[f"winner_{name}"] = round(float(np.mean(y[picked] == lowest)), 4)
+    return result
+
+
+def fit(
+    rules_ids: tuple[str, ...], games: int, seed: int, samples: int, chunk: int, players: tuple[int, ...] = PLAYERS
+) -> dict[str, object]:
+    """Play, sample and fit; the weights file's document."""
+    started = time.process_time()
+    models: dict[str, dict[str, list[float]]] = {}
+    fits: dict[str, dict[str, dict[str, float]]] = {}
+    chunks = -(-games // chunk)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, transient=False) as progress:
+        for r, rules_id in enumerate(rules_ids):
+            rules = ruleset(rules_id)
+            normal = {p: Normal() for p in players}
+            held = {p: Samples() for p in players}
+            task = progress.add_task(f"{rules_id}: games", total=games)
+            for i in range(chunks):
+                rng = np.random.default_rng([seed, r, i])
+                count = min(chunk, games - i * chunk)
+                n = players[i % len(players)]
+                policies = ("safe", "random") if rng.random() < MIXED else ("safe",)
+                record, actions = record_chunk(rules, n, policies, seed, i * chunk, count)
+                if (i // len(players)) % HOLDOUT == HOLDOUT - 1:
+                    sample_chunk(rules, n, record, actions, samples, rng, held[n])
+                else:
+                    part = Samples()
+                    sample_chunk(rules, n, record, actions, samples, rng, part)
+                    normal[n].add(part)
+                progress.advance(task, count)
+            models[rules_id] = {}
+            fits[rules_id] = {}
+            for n in players:
+                if normal[n].rows == 0:
+                    continue
+                weights = normal[n].solve()
+                models[rules_id][str(n)] = [round(float(w), 6) for w in weights]
+                if held[n].groups:
+                    fits[rules_id][str(n)] = held_out_fit(held[n], weights)
+    return {
+        "about": "Learned evaluation: each seat's final points as a dot product of its features "
+        "(ghostparty.bots.features) with these weights, per rule set and number of players.",
+        "command": "python scripts/fit_learned.py " + " ".join(_arguments(rules_ids, games, seed, samples, chunk)),
+        "games_per_rule_set": games,
+        "samples_per_game": samples,
+        "seed": seed,
+        "cpu_seconds": round(time.process_time() - started, 1),
+        "held_out": fits,
+        "features": list(FEATURES),
+        "models": models,
+    }
+
+
+def _arguments(rules_ids: tuple[str, ...], games: int, seed: int, samples: int, chunk: int) -> list[str]:
+    rules = [f"--rules {r}" for r in rules_ids] if rules_ids != RULES else []
+    return [f"--games {games}", f"--seed {seed}", f"--samples {samples}", f"--chunk {chunk}", *rules]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1_000_000, help="games per rule set (default 1,000,000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--samples", type=int, default=4, help="positions drawn from each game (default 4)")
+    parser.add_argument("--chunk", type=int, default=1000, help="games per compiled batch (default 1000)")
+    parser.add_argument("--rules", action="append", choices=RULES, help="a rule set (default both)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"the weights file (default the package's {WEIGHTS_FILE})")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.samples < 1 or args.chunk < 1:
+        parser.error("--games, --samples and --chunk must be at least 1")
+    rules = tuple(args.rules) if args.rules else RULES
+    document = fit(rules, args.games, args.seed, args.samples, args.chunk)
+    args.out.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {args.out} in {document['cpu_seconds']} s of CPU; held-out fit:")
+    print(json.dumps(document["held_out"], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
