@@ -4,16 +4,16 @@
 
 For each rule set, games are played in chunks of ``--chunk`` by :mod:`ghostparty.fast`
 (numba): chunk ``i`` has ``2 + i % 7`` players and, drawn from the seed, either every
-seat on the rules-aware ``safe`` policy (three chunks in four) or ``safe`` and
-``random`` seats alternating, so that the data hold good play and its mistakes. From
-each game ``--samples`` positions (any phase but the end) are drawn, each seat's row of
+seat on the rules-aware ``safe`` policy or (half the chunks) ``safe`` and ``random``
+seats alternating, so that the data hold good play and its mistakes. From each game
+``--samples`` positions (any phase but the end) are drawn, each seat's row of
 :func:`ghostparty.bots.features.seat_features` computed from the typed position, and
-labelled with that seat's final points. Every twentieth round of chunks (one per number
-of players) is held out; the others
-are summed into least-squares normal equations per rule set and number of players, so
-memory stays flat however many games are played. The fit is reported on the held-out
-positions beside the hand-made evaluation's (its estimate as the prediction): R² of the
-final points, and how often the seat predicted lowest is a winner.
+labelled with that seat's final points. Every tenth round of chunks (one chunk per
+number of players), from the second on, is held out; the others are summed into
+least-squares normal equations per rule set and number of players, so memory stays
+flat however many games are played. The fit is reported on the held-out positions
+beside the hand-made evaluation's (its estimate as the prediction): R² of the final
+points, and how often the seat predicted lowest is a winner.
 
 The same arguments give the same file (every random draw comes from the seed). Needs
 the ``fast`` and ``cli`` extras (numba, numpy, rich).
@@ -43,12 +43,35 @@ from ghostparty.rules import GUESTS_PER_PLAYER, Ruleset, ruleset
 
 PLAYERS = (2, 3, 4, 5, 6, 7, 8)
 RULES = ("hugo", "midnight-party")
-#: Every HOLDOUT-th round of chunks (one chunk per number of players) is held out.
-HOLDOUT = 20
+#: Every HOLDOUT-th round of chunks (one chunk per number of players), from the second, is held out.
+HOLDOUT = 10
 #: Share of chunks with safe and random seats alternating.
 MIXED = 0.5
 #: Ridge penalty per training row (keeps rarely used features' weights finite).
 RIDGE = 1e-4
+#: Features whose weight must be >= 0 (+1) or <= 0 (-1): more danger, points or time
+#: exposed cannot lower a seat's final points, more chance to escape cannot raise them.
+#: Unconstrained, the fit lets correlated measures of danger cancel (the hand-made
+#: estimate came out negative beside the capture chances), and a bot choosing by the
+#: fitted value walks into the danger those weights reward.
+SIGNS = {
+    "score": 1,
+    "hand": 1,
+    "gallery_cost": 1,
+    "closeness": 1,
+    "escape": -1,
+    "caught_now": 1,
+    "caught_now_cost": 1,
+    "caught_round": 1,
+    "caught_round_stay": 1,
+    "caught_2": 1,
+    "caught_4": 1,
+    "safe_gallery": -1,
+}
+#: Features whose weight is fixed: the fit learns corrections to the hand-made estimate.
+FIXED = {"score": 1.0, "hand": 1.0, "gallery": 0.0, "rooms": 0.0, "gallery_time": 0.0, "steps": 0.0, "steps_time": 0.0}
+#: Sweeps of coordinate descent for the sign-constrained least squares.
+SWEEPS = 2000
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "src" / "ghostparty" / "bots" / WEIGHTS_FILE
 
 Matrix = npt.NDArray[np.float64]
@@ -69,7 +92,21 @@ def record_chunk(
     batch(t, players, per, codes, seed64, first, games, 1, nothing, no_tally, sizes, nothing, nothing)
     record = np.zeros((int(sizes[:, 0].sum()) + games, RECORD_WIDTH), dtype=np.int32)
     legal = np.zeros((int(sizes[:, 1].sum()), 2), dtype=np.int32)
-    batch(t, players, per, codes, seed64, first, games, 1, nothing, no_tally, np.zeros((0, 2), dtype=np.int64), record, legal)
+    batch(
+        t,
+        players,
+        per,
+        codes,
+        seed64,
+        first,
+        games,
+        1,
+        nothing,
+        no_tally,
+        np.zeros((0, 2), dtype=np.int64),
+        record,
+        legal,
+    )
     return record, sizes[:, 0]
 
 
@@ -121,11 +158,35 @@ class Normal:
         self.rows += len(y)
 
     def solve(self) -> Matrix:
-        """The weights minimising the squared error (plus a small ridge off the bias)."""
-        penalty = np.eye(WIDTH) * RIDGE * max(1, self.rows)
-        penalty[0, 0] = 0.0
-        weights: Matrix = np.linalg.solve(self.xtx + penalty, self.xty)
-        return weights
+        """The weights minimising the squared error (plus a small ridge off the bias)
+        with the signs of :data:`SIGNS`."""
+        return solve_signed(self.xtx, self.xty, self.rows)
+
+
+def solve_signed(xtx: Matrix, xty: Matrix, rows: int) -> Matrix:
+    """Least squares from its normal equations, each weight of :data:`SIGNS` kept on its
+    side of 0: cyclic coordinate descent on the (convex) quadratic, from the unconstrained
+    solution clipped."""
+    a = xtx + np.diag(np.r_[0.0, np.full(WIDTH - 1, RIDGE * max(1, rows))])
+    a[0, 0] = max(a[0, 0], 1e-12)
+    sign = np.array([SIGNS.get(name, 0) for name in FEATURES])
+    w: Matrix = np.linalg.lstsq(a, xty, rcond=None)[0]
+    w = np.where(sign * w < 0, 0.0, w)
+    fixed = [FEATURES.index(name) for name in FIXED]
+    w[fixed] = list(FIXED.values())
+    free = [j for j in range(WIDTH) if j not in fixed]
+    diagonal = np.maximum(np.diag(a), 1e-12)
+    for _ in range(SWEEPS):
+        largest = 0.0
+        for j in free:
+            value = w[j] + (xty[j] - a[j] @ w) / diagonal[j]
+            if sign[j] * value < 0:
+                value = 0.0
+            largest = max(largest, abs(value - w[j]))
+            w[j] = value
+        if largest < 1e-9:
+            break
+    return w
 
 
 def held_out_fit(samples: Samples, weights: Matrix) -> dict[str, float]:
@@ -141,7 +202,9 @@ def held_out_fit(samples: Samples, weights: Matrix) -> dict[str, float]:
     lowest = np.minimum.reduceat(y, starts)
     for name, p in predictions.items():
         result[f"r2_{name}"] = round(1 - float(((y - p) ** 2).sum()) / total, 4)
-        picked = starts + np.array([int(np.argmin(p[a:b])) for a, b in zip(starts, np.r_[starts[1:], len(y)], strict=True)])
+        picked = starts + np.array(
+            [int(np.argmin(p[a:b])) for a, b in zip(starts, np.r_[starts[1:], len(y)], strict=True)]
+        )
         result[f"winner_{name}"] = round(float(np.mean(y[picked] == lowest)), 4)
     return result
 
@@ -167,7 +230,7 @@ def fit(
                 n = players[i % len(players)]
                 policies = ("safe", "random") if rng.random() < MIXED else ("safe",)
                 record, actions = record_chunk(rules, n, policies, seed, i * chunk, count)
-                if (i // len(players)) % HOLDOUT == HOLDOUT - 1:
+                if (i // len(players)) % HOLDOUT == 1:
                     sample_chunk(rules, n, record, actions, samples, rng, held[n])
                 else:
                     part = Samples()
@@ -209,7 +272,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=4, help="positions drawn from each game (default 4)")
     parser.add_argument("--chunk", type=int, default=1000, help="games per compiled batch (default 1000)")
     parser.add_argument("--rules", action="append", choices=RULES, help="a rule set (default both)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"the weights file (default the package's {WEIGHTS_FILE})")
+    parser.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help=f"the weights file (default the package's {WEIGHTS_FILE})"
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.samples < 1 or args.chunk < 1:
         parser.error("--games, --samples and --chunk must be at least 1")

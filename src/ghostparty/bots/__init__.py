@@ -7,4 +7,14 @@ from ghostparty.bots.learned import LearnedBot
 from ghostparty.bots.mcts import MctsBot
 from ghostparty.bots.random_bot import RandomBot
 
-__all__ = ["Bot", "ExpectimaxBot", "GreedyBot", "LearnedBot", "MctsBot", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = [
+    "Bot",
+    "ExpectimaxBot",
+    "GreedyBot",
+    "LearnedBot",
+    "MctsBot",
+    "RandomBot",
+    "bot_names",
+    "make_bot",
+    "register",
+]

@@ -17,7 +17,15 @@ fit saw them.
 
 from __future__ import annotations
 
-from ghostparty.bots.evaluation import _MAX_NEEDED, _MAX_ROLLS, _TAIL, _escape_table, estimates, hugo_distance, points_left
+from ghostparty.bots.evaluation import (
+    _MAX_NEEDED,
+    _MAX_ROLLS,
+    _TAIL,
+    _escape_table,
+    estimates,
+    hugo_distance,
+    points_left,
+)
 from ghostparty.rules import MOVE, OVER, Position
 from ghostparty.rules.movegen import room_occupants
 from ghostparty.rules.rulesets import GUESTS_PER_PLAYER
@@ -159,4 +167,3 @@ def seat_features(position: Position, hand: list[float] | None = None) -> list[l
             ]
         )
     return rows
-
