@@ -112,14 +112,32 @@ def record_chunk(
 
 @dataclass
 class Samples:
-    """Rows of features with their labels: final points, the hand-made estimate, and
-    which sampled position each row comes from."""
+    """Rows of features with their labels (final points) and the hand-made estimates, one
+    row per seat of each sampled position (``groups`` of them), in order."""
 
     x: list[list[float]] = field(default_factory=list)
     y: list[float] = field(default_factory=list)
     hand: list[float] = field(default_factory=list)
-    group: list[int] = field(default_factory=list)
     groups: int = 0
+
+
+@dataclass
+class HeldOut:
+    """Held-out samples of one number of players, kept as arrays (a tenth of the data)."""
+
+    players: int
+    parts: list[tuple[Matrix, Matrix, Matrix]] = field(default_factory=list)
+    groups: int = 0
+
+    def add(self, samples: Samples) -> None:
+        self.parts.append(
+            (
+                np.asarray(samples.x, dtype=np.float64).reshape(-1, WIDTH),
+                np.asarray(samples.y, dtype=np.float64),
+                np.asarray(samples.hand, dtype=np.float64),
+            )
+        )
+        self.groups += samples.groups
 
 
 def sample_chunk(
@@ -137,7 +155,6 @@ def sample_chunk(
             out.x.extend(seat_features(position, hand))
             out.y.extend(final)
             out.hand.extend(hand)
-            out.group.extend([out.groups] * players)
             out.groups += 1
         j += n + 1
 
@@ -189,23 +206,20 @@ def solve_signed(xtx: Matrix, xty: Matrix, rows: int) -> Matrix:
     return w
 
 
-def held_out_fit(samples: Samples, weights: Matrix) -> dict[str, float]:
+def held_out_fit(held: HeldOut, weights: Matrix) -> dict[str, float]:
     """R² of the final points and the share of positions whose predicted lowest seat
     won, for the learned weights and for the hand-made estimates."""
-    x = np.asarray(samples.x, dtype=np.float64).reshape(-1, WIDTH)
-    y = np.asarray(samples.y, dtype=np.float64)
-    group = np.asarray(samples.group)
-    predictions = {"learned": x @ weights, "hand": np.asarray(samples.hand, dtype=np.float64)}
+    x = np.concatenate([part[0] for part in held.parts])
+    y = np.concatenate([part[1] for part in held.parts])
+    predictions = {"learned": x @ weights, "hand": np.concatenate([part[2] for part in held.parts])}
     total = float(((y - y.mean()) ** 2).sum()) or 1.0
-    result: dict[str, float] = {"positions": float(samples.groups)}
-    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-    lowest = np.minimum.reduceat(y, starts)
+    result: dict[str, float] = {"positions": float(held.groups)}
+    finals = y.reshape(-1, held.players)
+    lowest = finals.min(axis=1)
     for name, p in predictions.items():
         result[f"r2_{name}"] = round(1 - float(((y - p) ** 2).sum()) / total, 4)
-        picked = starts + np.array(
-            [int(np.argmin(p[a:b])) for a, b in zip(starts, np.r_[starts[1:], len(y)], strict=True)]
-        )
-        result[f"winner_{name}"] = round(float(np.mean(y[picked] == lowest)), 4)
+        picked = finals[np.arange(len(finals)), p.reshape(-1, held.players).argmin(axis=1)]
+        result[f"winner_{name}"] = round(float(np.mean(picked == lowest)), 4)
     return result
 
 
@@ -222,7 +236,7 @@ def fit(
         for r, rules_id in enumerate(rules_ids):
             rules = ruleset(rules_id)
             normal = {p: Normal() for p in players}
-            held = {p: Samples() for p in players}
+            held = {p: HeldOut(p) for p in players}
             task = progress.add_task(f"{rules_id}: games", total=games)
             for i in range(chunks):
                 rng = np.random.default_rng([seed, r, i])
@@ -230,11 +244,11 @@ def fit(
                 n = players[i % len(players)]
                 policies = ("safe", "random") if rng.random() < MIXED else ("safe",)
                 record, actions = record_chunk(rules, n, policies, seed, i * chunk, count)
+                part = Samples()
+                sample_chunk(rules, n, record, actions, samples, rng, part)
                 if (i // len(players)) % HOLDOUT == 1:
-                    sample_chunk(rules, n, record, actions, samples, rng, held[n])
+                    held[n].add(part)
                 else:
-                    part = Samples()
-                    sample_chunk(rules, n, record, actions, samples, rng, part)
                     normal[n].add(part)
                 progress.advance(task, count)
             models[rules_id] = {}
