@@ -1,10 +1,14 @@
 """The learned evaluation, and ``learned``: the one-move-deep bot that plays by it.
 
 Each seat's final spooky points are predicted as a dot product of its row of
-:mod:`~ghostparty.bots.features` with weights fitted by least squares to the outcomes of
-self-play games of the compiled simulator (``scripts/fit_learned.py``; README, The
-learned evaluation). One weight vector per rule set and number of players, shipped as
-``learned_weights.json`` beside this module and read with the standard library only.
+:mod:`~ghostparty.bots.features` with weights fitted to the outcomes of self-play games
+of the compiled simulator (``scripts/fit_learned.py``; README, The learned evaluation):
+least squares with the hand-made estimate's weight held at 1 and the signs of the danger
+measures fixed, so that the fit learns a correction to the hand-made evaluation (how
+close Hugo is, guests he cannot reach before 5:00, the time left, the other seats'
+lead) rather than undoing it. One weight vector per rule set and number of players,
+shipped as ``learned_weights.json`` beside this module and read with the standard
+library only.
 
 :func:`learned_estimates` has the signature of
 :func:`~ghostparty.bots.evaluation.estimates`, so anything that reads the hand-made
