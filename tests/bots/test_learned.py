@@ -16,6 +16,7 @@ from ghostparty.bots.learned import (
     evaluation_named,
     learned_estimates,
     load_weights,
+    margins,
     parse_weights,
 )
 from ghostparty.rules import OVER, RULESETS, Position, apply, legal_actions, position_from_dict, start_position
@@ -96,7 +97,13 @@ def test_a_finished_game_has_no_features() -> None:
     assert over.phase == OVER
     with pytest.raises(ValueError, match="a finished game has no features"):
         seat_features(over)
-    assert learned_estimates(over) == [float(s) for s in over.scores]
+    assert learned_estimates(over) == margins(over.scores)
+
+
+def test_margins() -> None:
+    assert margins([30, 12, 40]) == [18.0, -18.0, 28.0]
+    assert margins([20, 20, 25]) == [0.0, 0.0, 5.0]  # a shared win
+    assert margins([7]) == [0.0]
 
 
 # -- weights -------------------------------------------------------------------------------

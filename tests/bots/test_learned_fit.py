@@ -61,7 +61,7 @@ def test_signed_least_squares_recovers_weights_that_keep_the_signs(fit_learned: 
     check_constraints(fit_learned, list(w))
 
 
-def test_sampled_rows_are_labelled_with_each_seats_final_points(fit_learned: ModuleType) -> None:
+def test_sampled_rows_are_labelled_with_each_seats_final_margin(fit_learned: ModuleType) -> None:
     rules, players = ruleset("hugo"), 3
     record, actions = fit_learned.record_chunk(rules, players, ("safe", "random"), 5, 0, 4)
     samples = fit_learned.Samples()
@@ -73,10 +73,11 @@ def test_sampled_rows_are_labelled_with_each_seats_final_points(fit_learned: Mod
     for row in samples.x:
         counts = dict(zip(FEATURES, row, strict=True))
         assert counts["gallery"] + counts["rooms"] + counts["steps"] + counts["unplaced"] == per
-    # The three positions of a game share its final scores; a hugo game ends at 46 or 5:00.
+    # The three positions of a game share its final margins; the winner's is at most 0.
     finals = [tuple(samples.y[i : i + players]) for i in range(0, len(samples.y), players)]
     for game in range(4):
         assert len(set(finals[3 * game : 3 * game + 3])) == 1
+        assert min(finals[3 * game]) <= 0 < max(finals[3 * game])
 
 
 def test_the_script_writes_a_file_the_bot_reads_and_repeats_it(fit_learned: ModuleType, tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
 """Per-seat features of a position, for the learned evaluation (:mod:`ghostparty.bots.learned`).
 
-A seat's row (:data:`FEATURES` names its entries) describes what its final spooky
-points depend on, from the one position: what it has scored, the hand-made
-evaluation's expected cost of its exposed guests (:func:`~ghostparty.bots.evaluation.estimates`,
+A seat's row (:data:`FEATURES` names its entries) describes what its final margin (its
+final spooky points minus the best other seat's) depends on, from the one position:
+what it has scored, the hand-made evaluation's expected cost of its exposed guests (:func:`~ghostparty.bots.evaluation.estimates`,
 which reads Hugo's distance, speed, the die's odds and the rooms in reach, RULES.md
 §4.2, §5, §6.1), where its guests stand — the gallery, rooms, the cellar steps, not yet
 placed — and how much of the game is left to be caught in: Hugo's move points until

@@ -1,6 +1,7 @@
 """The learned evaluation, and ``learned``: the one-move-deep bot that plays by it.
 
-Each seat's final spooky points are predicted as a dot product of its row of
+Each seat's final margin — its final spooky points minus the best other seat's, what
+every bot minimises — is predicted as a dot product of its row of
 :mod:`~ghostparty.bots.features` with weights fitted to the outcomes of self-play games
 of the compiled simulator (``scripts/fit_learned.py``; README, The learned evaluation):
 least squares with the hand-made estimate's weight held at 1 and the signs of the danger
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -90,10 +91,21 @@ def load_weights() -> Weights:
     return parse_weights(json.loads(text))
 
 
+def margins(values: Sequence[float]) -> list[float]:
+    """Each value minus the lowest of the others (a sole winner's is negative)."""
+    items = list(values)
+    if len(items) < 2:
+        return [0.0 for _ in items]
+    lowest = min(items)
+    first = items.index(lowest)
+    second = min(items[:first] + items[first + 1 :])
+    return [float(v - (second if seat == first else lowest)) for seat, v in enumerate(items)]
+
+
 def learned_estimates(position: Position, weights: Weights | None = None) -> list[float]:
-    """Each seat's predicted final spooky points (the final scores once the game is over)."""
+    """Each seat's predicted final margin (:func:`margins` of the scores once the game is over)."""
     if position.phase == OVER:
-        return [float(score) for score in position.scores]
+        return margins(position.scores)
     w = (weights or load_weights()).model(position.ruleset.id, position.players)
     return [sum(map(operator.mul, w, row)) for row in seat_features(position)]
 
@@ -124,7 +136,7 @@ def ranked_actions(position: Position, evaluate: Evaluation) -> list[tuple[float
 
 class LearnedBot:
     """Plays, and places, the action whose resulting position the learned evaluation
-    judges best for itself: its predicted points against the best other seat's. Ties go
+    judges best for itself: its predicted margin against the best other seat's. Ties go
     to the first action in the documented order, then to the random source."""
 
     name = "learned"
