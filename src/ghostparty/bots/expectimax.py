@@ -31,7 +31,7 @@ import math
 from random import Random
 
 from ghostparty.bots.base import register
-from ghostparty.bots.evaluation import utilities, utility
+from ghostparty.bots.evaluation import estimates, utilities, utility
 from ghostparty.bots.greedy import GreedyBot
 from ghostparty.bots.learned import HAND, LearnedBot, evaluation_named
 from ghostparty.rules import DIE, MOVE, OVER, ROLL, Action, Position, apply, legal_actions
@@ -71,7 +71,9 @@ class ExpectimaxBot:
         self.temperature = temperature
         #: The evaluation at the leaves (and of placement): ``hand`` or ``learned``.
         self.eval = eval
-        self._estimates = evaluation_named(eval)
+        evaluation = evaluation_named(eval)  # raises for an unknown name
+        # The hand-made one as this module's name, looked up now (tests count its calls).
+        self._estimates = estimates if eval == HAND else evaluation
         self._greedy: GreedyBot | LearnedBot = GreedyBot() if eval == HAND else LearnedBot()
         self._cache: dict[tuple[Position, int], Values] = {}
         self._leaves: dict[Position, Values] = {}
