@@ -36,11 +36,14 @@ from . import positions
 SPECS = [
     "random",
     "greedy",
+    "learned",
     "expectimax:depth=1",
     "expectimax:depth=2",
     "expectimax:depth=3,beam=2",
+    "expectimax:depth=1,eval=learned",
     "mcts:iterations=30",
     "mcts:iterations=20,exploration=0",
+    "mcts:iterations=20,eval=learned",
 ]
 # The bots that should find the hand-worked answers.
 SEARCHERS = ["greedy", "expectimax:depth=1", "expectimax:depth=2", "mcts:iterations=60"]
@@ -88,11 +91,14 @@ def decision_positions(draw: st.DrawFn) -> Position:
 LEGALITY_BUDGET = {
     "random": 150,
     "greedy": 150,
+    "learned": 100,
     "expectimax:depth=1": 100,
+    "expectimax:depth=1,eval=learned": 60,
     "expectimax:depth=2": 60,
     "expectimax:depth=3,beam=2": 25,
     "mcts:iterations=30": 60,
     "mcts:iterations=20,exploration=0": 60,
+    "mcts:iterations=20,eval=learned": 40,
 }
 
 
@@ -167,7 +173,7 @@ def test_random_and_greedy_ties_use_the_random_source(monkeypatch: pytest.Monkey
 
 
 def test_bot_names_weakest_first() -> None:
-    assert bot_names() == ["random", "greedy", "expectimax", "mcts"]
+    assert bot_names() == ["random", "greedy", "learned", "expectimax", "mcts"]
     for name in bot_names():
         assert make_bot(name).name == name
 
@@ -197,7 +203,7 @@ def test_make_bot_reads_options() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("nosuch", r"unknown bot 'nosuch'.*random, greedy, expectimax, mcts"),
+        ("nosuch", r"unknown bot 'nosuch'.*random, greedy, learned, expectimax, mcts"),
         ("", r"unknown bot ''"),
         ("Greedy", r"unknown bot 'Greedy'"),
         ("expectimax:depth", r"bad bot option 'depth'.*expected name=value"),
@@ -220,6 +226,9 @@ def test_make_bot_reads_options() -> None:
         ("mcts:seconds=true", r"seconds must be a positive number or none"),
         ("mcts:faces=sometimes", r"faces must be one of auto, decided, static, got 'sometimes'"),
         ("mcts:rollout=2", r"bad options for bot 'mcts'.*rollout"),
+        ("mcts:eval=neural", r"eval must be one of hand, learned, got 'neural'"),
+        ("expectimax:eval=3", r"eval must be one of hand, learned, got 3"),
+        ("learned:eval=hand", r"bad options for bot 'learned'.*eval"),
     ],
 )
 def test_make_bot_errors(spec: str, message: str) -> None:

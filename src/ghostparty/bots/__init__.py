@@ -3,7 +3,18 @@
 from ghostparty.bots.base import Bot, bot_names, make_bot, register
 from ghostparty.bots.expectimax import ExpectimaxBot
 from ghostparty.bots.greedy import GreedyBot
+from ghostparty.bots.learned import LearnedBot
 from ghostparty.bots.mcts import MctsBot
 from ghostparty.bots.random_bot import RandomBot
 
-__all__ = ["Bot", "ExpectimaxBot", "GreedyBot", "MctsBot", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = [
+    "Bot",
+    "ExpectimaxBot",
+    "GreedyBot",
+    "LearnedBot",
+    "MctsBot",
+    "RandomBot",
+    "bot_names",
+    "make_bot",
+    "register",
+]

@@ -14,6 +14,8 @@ spooky points against the best other's, :func:`~ghostparty.bots.evaluation.estim
 a finished game gives 0 to a sole winner): roll nodes then average chances of losing,
 not points, so a gamble that wins more often is preferred to one that scores better on
 average. ``temperature=none`` searches the expected points themselves.
+``eval=learned`` judges leaves (and places guests) by the learned evaluation
+(:mod:`~ghostparty.bots.learned`) instead of the hand-made one (``eval=hand``, the default).
 Values are cached per (position, depth) in a transposition table for one decision.
 Replies below the root may be limited to the ``beam`` best by the static evaluation.
 ``depth`` and ``beam`` default to ``auto``: three turns and a beam of 2 between two
@@ -31,6 +33,7 @@ from random import Random
 from ghostparty.bots.base import register
 from ghostparty.bots.evaluation import estimates, utilities, utility
 from ghostparty.bots.greedy import GreedyBot
+from ghostparty.bots.learned import HAND, LearnedBot, evaluation_named
 from ghostparty.rules import DIE, MOVE, OVER, ROLL, Action, Position, apply, legal_actions
 
 Values = list[float]
@@ -51,6 +54,7 @@ class ExpectimaxBot:
         depth: int | str = AUTO,
         beam: int | str | None = AUTO,
         temperature: float | None = TEMPERATURE,
+        eval: str = HAND,
     ) -> None:
         if depth != AUTO and (type(depth) is not int or depth < 1):
             raise ValueError(f"depth must be a whole number of at least 1 or auto, got {depth!r}")
@@ -65,7 +69,12 @@ class ExpectimaxBot:
         self.depth = depth if isinstance(depth, int) else 2
         self.beam: int | None = beam if not isinstance(beam, str) else 4
         self.temperature = temperature
-        self._greedy = GreedyBot()
+        #: The evaluation at the leaves (and of placement): ``hand`` or ``learned``.
+        self.eval = eval
+        evaluation = evaluation_named(eval)  # raises for an unknown name
+        # The hand-made one as this module's name, looked up now (tests count its calls).
+        self._estimates = estimates if eval == HAND else evaluation
+        self._greedy: GreedyBot | LearnedBot = GreedyBot() if eval == HAND else LearnedBot()
         self._cache: dict[tuple[Position, int], Values] = {}
         self._leaves: dict[Position, Values] = {}
         #: Positions evaluated during the last decision (for tests and tuning).
@@ -127,7 +136,7 @@ class ExpectimaxBot:
         values = self._leaves.get(position)
         if values is None:
             self.nodes += 1
-            values = estimates(position)
+            values = self._estimates(position)
             if self.temperature is not None:
                 values = _losses(position, values, self.temperature)
             self._leaves[position] = values

@@ -29,7 +29,9 @@ utility, temperature 8; exact once the game is over), and the static evaluations
 cached per position for one decision.
 
 The budget is a number of iterations (deterministic for a seed) or, if given, a time in
-seconds. Placement is left to the greedy bot.
+seconds. Placement is left to the greedy bot. ``eval=learned`` judges positions (and
+places guests) by the learned evaluation (:mod:`~ghostparty.bots.learned`) instead of
+the hand-made one (``eval=hand``, the default).
 """
 
 from __future__ import annotations
@@ -39,9 +41,9 @@ import time
 from random import Random
 
 from ghostparty.bots.base import register
-from ghostparty.bots.evaluation import estimates
 from ghostparty.bots.expectimax import TEMPERATURE, _losses
 from ghostparty.bots.greedy import GreedyBot
+from ghostparty.bots.learned import HAND, LearnedBot, evaluation_named
 from ghostparty.rules import DIE, MOVE, ROLL, Action, Position, apply, legal_actions
 
 Values = list[float]
@@ -96,6 +98,7 @@ class MctsBot:
         exploration: float = 0.1,
         temperature: float = TEMPERATURE,
         faces: str = AUTO,
+        eval: str = HAND,
     ) -> None:
         if type(iterations) is not int or iterations < 1:
             raise ValueError(f"iterations must be a whole number of at least 1, got {iterations!r}")
@@ -112,8 +115,11 @@ class MctsBot:
         self.exploration = exploration
         self.temperature = temperature
         self.faces = faces
+        #: The static evaluation (and of placement): ``hand`` or ``learned``.
+        self.eval = eval
+        self._estimates = evaluation_named(eval)
         self._decided_faces = False
-        self._greedy = GreedyBot()
+        self._greedy: GreedyBot | LearnedBot = GreedyBot() if eval == HAND else LearnedBot()
         #: Per decision: static values, and with decided faces the values of decisions to make.
         self._statics: dict[Position, Values] = {}
         self._decisions: dict[Position, Values] = {}
@@ -243,7 +249,7 @@ class MctsBot:
     def _static(self, position: Position) -> Values:
         values = self._statics.get(position)
         if values is None:
-            values = self._statics[position] = _losses(position, estimates(position), self.temperature)
+            values = self._statics[position] = _losses(position, self._estimates(position), self.temperature)
         return values
 
 
