@@ -79,3 +79,30 @@ def test_an_action_on_one_instance_reaches_the_clients_of_another(sqlite_url: st
     seen = run(scenario)
     assert [m["table"]["version"] for m in seen] == [1, 2, 3, 4]
     assert seen[-1]["entry"]["action"] == {"place": "G7"}
+
+
+def test_hundreds_of_publishes_at_once_all_go_through_redis() -> None:
+    """redis-py's default pool refused a command beyond 100 in flight ("Too many
+    connections"), and the update then reached this instance's clients only."""
+
+    async def scenario() -> tuple[int, set[str]]:
+        prefix = f"gp-test-{uuid.uuid4().hex[:8]}:"
+        sender, receiver = RedisPubSub(REDIS, prefix=prefix), RedisPubSub(REDIS, prefix=prefix)
+        heard: list[object] = []
+        done = asyncio.Event()
+
+        async def listener(message: object) -> None:
+            heard.append(message)
+            if len(heard) == 400:
+                done.set()
+
+        async with receiver.listen("t", listener):
+            await asyncio.gather(*(sender.publish("t", b"x%d" % i) for i in range(400)))
+            await asyncio.wait_for(done.wait(), 10)
+        missed = set(sender._missed)
+        await sender.close()
+        await receiver.close()
+        return len(heard), missed
+
+    heard, missed = run(scenario)
+    assert heard == 400 and not missed

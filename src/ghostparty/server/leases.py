@@ -28,6 +28,8 @@ import zlib
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
 
+from ghostparty.server.redis_client import redis_client
+
 log = logging.getLogger("ghostparty.server")
 
 #: How many shards the tables are divided into.
@@ -119,10 +121,8 @@ class RedisLeases:
     """:class:`Leases` through Redis, shared by every instance on one Redis server."""
 
     def __init__(self, url: str, *, prefix: str = "ghostparty:lease:") -> None:
-        import redis.asyncio as aioredis
-
         self.prefix = prefix
-        self._redis: Any = aioredis.from_url(url)
+        self._redis: Any = redis_client(url)
         self._renew = self._redis.register_script(_RENEW)
         self._release = self._redis.register_script(_RELEASE)
 

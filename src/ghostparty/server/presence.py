@@ -15,6 +15,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from ghostparty.server.redis_client import redis_client
+
 log = logging.getLogger("ghostparty.server")
 
 
@@ -99,12 +101,10 @@ class RedisPresence:
     """
 
     def __init__(self, url: str, instance: str, *, prefix: str = "ghostparty:online:", ttl: float = 9.0) -> None:
-        import redis.asyncio as aioredis
-
         self.instance = instance
         self.prefix = prefix
         self.ttl = ttl
-        self._redis: Any = aioredis.from_url(url)
+        self._redis: Any = redis_client(url)
         self._mine: dict[str, dict[int, int]] = {}
         self._copies: dict[str, tuple[float, frozenset[int]]] = {}
         self._tasks: list[asyncio.Task[None]] = []

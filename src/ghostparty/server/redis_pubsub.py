@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from ghostparty.server.pubsub import OVERFLOW, Listener, MemoryPubSub, Message
+from ghostparty.server.redis_client import redis_client
 
 log = logging.getLogger("ghostparty.server")
 
@@ -27,12 +28,12 @@ class RedisPubSub:
 
     def __init__(self, url: str, *, prefix: str = "ghostparty:table:") -> None:
         try:
-            import redis.asyncio as aioredis
+            import redis.asyncio  # noqa: F401 - the client below needs it
         except ImportError as error:  # pragma: no cover - depends on the installation
             raise RuntimeError("Redis pub/sub needs the redis package: pip install 'ghostparty[redis]'") from error
         self.url = url
         self.prefix = prefix
-        self._redis: Any = aioredis.from_url(url)
+        self._redis: Any = redis_client(url)
         self._listener: Any = self._redis.pubsub(ignore_subscribe_messages=True)
         self._local = MemoryPubSub()
         self._counts: dict[str, int] = {}
