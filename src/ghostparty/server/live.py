@@ -75,9 +75,10 @@ class Tables:
     async def get(
         self, table_id: str, *, refresh: bool = False, min_version: int = 0, fresh: bool = False
     ) -> LiveTable:
-        """The table, from memory unless ``refresh`` (or ``fresh`` where other instances
-        change tables too), or the copy there is older than ``min_version`` or than a
-        version heard of; ``unknown_table`` if there is none."""
+        """The table, from memory unless ``refresh``, or the copy there is older than
+        ``min_version`` or than a version heard of, or (``fresh``, where other instances
+        change tables too) the store's version of it is another; ``unknown_table`` if
+        there is none."""
         live = None if refresh else self._cache.get(table_id)
         if live is not None:
             newest = max(min_version, self._heard.get(table_id, 0))
