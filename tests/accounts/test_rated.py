@@ -7,6 +7,8 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from ghostparty.server.ratings import BOT_LEVELS
+
 from .helpers import error, register
 
 
@@ -107,8 +109,8 @@ def test_a_rated_game_against_a_bot_moves_the_rating_and_shows_on_the_profile_an
         other.post("/api/account/login", json={"name": "ann", "password": PASSWORD})
         assert other.get("/api/players/ann").json()["games"][0]["table"] == table_id
     other = client.get("/api/leaderboard/midnight-party").json()
-    assert [row["kind"] for row in other["rows"]] == ["bot"] * 4  # the bots' anchors, always listed
-    assert [row["games"] for row in other["rows"]] == [0] * 4
+    assert [row["kind"] for row in other["rows"]] == ["bot"] * len(BOT_LEVELS)  # the bots' anchors, always listed
+    assert [row["games"] for row in other["rows"]] == [0] * len(BOT_LEVELS)
     assert other["you"] == {
         "rank": None,
         "name": "ann",

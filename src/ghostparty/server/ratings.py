@@ -39,7 +39,7 @@ PROVISIONAL_SIGMA = 6.0
 #: Ranked on the leaderboard from this many rated games on.
 LEADERBOARD_GAMES = 5
 #: The bot levels that are rated players, by player name.
-BOT_LEVELS = ("random", "greedy", "expectimax", "mcts")
+BOT_LEVELS = ("random", "greedy", "learned", "expectimax", "mcts")
 
 
 class Rating(NamedTuple):
