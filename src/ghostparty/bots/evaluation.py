@@ -16,11 +16,15 @@ its own estimate against the best of the others, since the lowest score wins (§
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, lru_cache
 from math import comb
 
 from ghostparty.rules import OVER, Board, Position
 from ghostparty.rules.movegen import room_occupants
+
+#: An evaluation: a position to every seat's expected final spooky points (or margins).
+Evaluation = Callable[[Position], list[float]]
 
 #: P(a die shows HUGO) (RULES.md §1.4).
 P_HUGO = 1 / 3

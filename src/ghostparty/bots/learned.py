@@ -22,24 +22,23 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from random import Random
 
 from ghostparty.bots.base import register
-from ghostparty.bots.evaluation import estimates, utility
+from ghostparty.bots.evaluation import Evaluation, estimates
 from ghostparty.bots.features import FEATURES, seat_features
-from ghostparty.rules import OVER, Action, Position, apply, legal_actions
+from ghostparty.bots.greedy import best_actions, choose_best
+from ghostparty.rules import OVER, Action, Position
 
 #: The weights file, in this package.
 WEIGHTS_FILE = "learned_weights.json"
 #: The ``eval`` option's values: the hand-made evaluation, or the learned one.
 HAND, LEARNED = "hand", "learned"
 EVALUATIONS = (HAND, LEARNED)
-
-Evaluation = Callable[[Position], list[float]]
 
 
 @dataclass(frozen=True)
@@ -123,17 +122,6 @@ def evaluation_named(name: str) -> Evaluation:
     raise ValueError(f"eval must be one of {', '.join(EVALUATIONS)}, got {name!r}")
 
 
-def ranked_actions(position: Position, evaluate: Evaluation) -> list[tuple[float, Action]]:
-    """Every legal action with the mover's utility after it by ``evaluate``, best (lowest) first."""
-    seat = position.to_move
-    scored = [
-        (utility(evaluate(apply(position, action)), seat), index, action)
-        for index, action in enumerate(legal_actions(position))
-    ]
-    scored.sort(key=lambda item: (item[0], item[1]))
-    return [(value, action) for value, _, action in scored]
-
-
 class LearnedBot:
     """Plays, and places, the action whose resulting position the learned evaluation
     judges best for itself: its predicted margin against the best other seat's. Ties go
@@ -145,12 +133,7 @@ class LearnedBot:
         load_weights()
 
     def choose(self, position: Position, rng: Random) -> Action:
-        ranked = ranked_actions(position, learned_estimates)
-        if not ranked:
-            raise ValueError(f"no legal action to choose in phase {position.phase!r}")
-        best = ranked[0][0]
-        ties = [action for value, action in ranked if value - best < 1e-9]
-        return ties[int(rng.random() * len(ties))] if len(ties) > 1 else ties[0]
+        return choose_best(position, best_actions(position, evaluate=learned_estimates), rng)
 
 
 register("learned", LearnedBot, level=1)
