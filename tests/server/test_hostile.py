@@ -20,6 +20,7 @@ import pytest
 from ghostparty.server import bodies
 from ghostparty.server.app import create_app
 from ghostparty.server.bodies import MAX_DEPTH, MAX_MESSAGE, MAX_RECORD
+from ghostparty.server.sockets import RateLimit
 from serving import serving  # tests/serving.py
 
 MB = 1_000_000
@@ -152,3 +153,19 @@ def test_an_ordinary_request_still_works(port: int) -> None:
     reply = exchange(port, "/api/tables", [body[:10], body[10:]], length=len(body), headers=CLOSE)
     assert reply.status == 201, reply.body
     assert reply.body["table"]["rules"] == "hugo"
+
+
+def test_the_rate_limit_says_how_long_until_the_next_message() -> None:
+    """The token bucket behind the per-connection limit (and the load client's pacing)."""
+    now = [0.0]
+    bucket = RateLimit(10.0, 2.0, clock=lambda: now[0])
+    assert bucket.wait_time() == 0.0
+    assert bucket.allow() and bucket.allow()
+    assert not bucket.allow()
+    assert bucket.wait_time() == pytest.approx(0.1)
+    now[0] = 0.05
+    assert bucket.wait_time() == pytest.approx(0.05) and not bucket.allow()
+    now[0] = 0.1
+    assert bucket.wait_time() == 0.0 and bucket.allow()
+    now[0] = 10.0  # a long pause refills no more than the burst
+    assert bucket.allow() and bucket.allow() and not bucket.allow()

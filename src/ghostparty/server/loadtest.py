@@ -20,6 +20,8 @@ from typing import Any
 
 import orjson
 
+from ghostparty.server.sockets import BURST, RATE, RateLimit
+
 
 @dataclass
 class LoadReport:
@@ -133,6 +135,14 @@ class _Seat:
         self.on_action = on_action
         self.acted_at: int = -1
         self.sent: float = 0.0
+        # The server's per-connection limit, kept with a margin: a closed loop of a few
+        # games is fast enough to exceed it (a real player never is).
+        self.pace = RateLimit(RATE * 0.9, BURST * 0.9)
+
+    async def paced(self) -> None:
+        """Wait until the server's rate limit lets this connection send."""
+        while not self.pace.allow():
+            await asyncio.sleep(self.pace.wait_time())
 
     async def play(self, url: str, seat: int, token: str, deadline: float) -> bool:
         from websockets.asyncio.client import connect
@@ -148,6 +158,7 @@ class _Seat:
                 kind = message["type"]
                 if kind == "error":
                     self.report.errors[message["code"]] = self.report.errors.get(message["code"], 0) + 1
+                    await self.paced()
                     await ws.send('{"type":"sync"}')
                     continue
                 if kind not in {"state", "update"}:
@@ -167,6 +178,7 @@ class _Seat:
                         await asyncio.sleep(self.think * (0.5 + self.rng.random()))
                     action = self.rng.choice(message["legal"])
                     self.acted_at = version
+                    await self.paced()
                     self.sent = time.perf_counter()
                     await ws.send(
                         orjson.dumps({"type": "act", "seat": seat, "version": version, "action": action}).decode()
@@ -215,7 +227,9 @@ async def run_load(
     action, as a quick player would; 0 makes every game act as fast as the server answers
     (a closed loop, where the round trip is the number of games over the throughput).
     ``odds``: the clients ask for the mover's odds, as the browser's pages do (bot
-    clients don't show them, and by default don't ask).
+    clients don't show them, and by default don't ask). Each client keeps to the
+    server's per-connection rate limit (:data:`~.sockets.RATE` messages a second), which
+    a closed loop of a few games would exceed.
 
     Every game starts at once; each that ends is replaced by a new one until ``seconds``
     have passed, so the load stays at ``games`` concurrent games throughout.

@@ -55,6 +55,11 @@ class RateLimit:
             return True
         return False
 
+    def wait_time(self) -> float:
+        """Seconds until a message would be allowed (0 if one is now)."""
+        tokens = min(self.burst, self.tokens + (self.clock() - self.last) * self.rate)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+
 
 class AddressLimits:
     """One :class:`RateLimit` per client address, forgetting the idle ones."""
