@@ -29,7 +29,6 @@ from ghostparty.sim.tournament import (
     GameResult,
     TournamentConfig,
     TournamentError,
-    csv_header,
     deal_interval,
     game_seed,
     interval,
@@ -42,6 +41,7 @@ from ghostparty.sim.tournament import (
     summarize_seats,
     wilson_interval,
 )
+from ghostparty.sim.tournament_csv import csv_header
 
 # -- test bots, registered for one test only ---------------------------------------------------
 

@@ -30,8 +30,8 @@ from ghostparty.sim.tournament import (
     TournamentResult,
     lineup_from,
     run_tournament,
-    write_csv,
 )
+from ghostparty.sim.tournament_csv import write_csv
 
 #: Seconds between redraws of the progress bar (drawn from the main thread only: no
 #: refresh thread may run while the worker processes are forked).

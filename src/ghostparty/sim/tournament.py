@@ -54,15 +54,14 @@ interval is then the normal approximation over the deals' mean outcomes
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, TextIO
+from typing import Any
 
 from ghostparty.bots import make_bot
 from ghostparty.rules import OVER, ROLL, Ruleset, apply, legal_actions, ruleset, sample_roll, start_position
@@ -98,8 +97,6 @@ __all__ = [
     "TournamentError",
     "TournamentResult",
     "bot_rng_seed",
-    "csv_header",
-    "csv_rows",
     "deal_interval",
     "game_seed",
     "interval",
@@ -113,7 +110,6 @@ __all__ = [
     "summarize_seats",
     "warm_up",
     "wilson_interval",
-    "write_csv",
 ]
 
 
@@ -412,50 +408,6 @@ class TournamentResult:
                 for s in self.seat_stats()
             ],
         }
-
-
-# -- CSV ------------------------------------------------------------------------------------
-
-
-def csv_header(players: int) -> list[str]:
-    """The CSV columns: ``game, seed, rotation, bot_0 …, score_0 …, winners, actions,
-    decisions_0 …, think_ms_0 …``."""
-    seats = range(players)
-    return [
-        "game",
-        "seed",
-        "rotation",
-        *(f"bot_{s}" for s in seats),
-        *(f"score_{s}" for s in seats),
-        "winners",
-        "actions",
-        *(f"decisions_{s}" for s in seats),
-        *(f"think_ms_{s}" for s in seats),
-    ]
-
-
-def csv_rows(games: Iterable[GameResult], rotations: int | None = None) -> Iterator[list[str | int]]:
-    """One row per game, matching :func:`csv_header`; ``winners`` are seat numbers
-    separated by spaces. ``rotation`` is ``index % rotations`` (default: the players)."""
-    for game in games:
-        yield [
-            game.index,
-            game.seed,
-            game.index % (rotations or game.players),
-            *game.lineup,
-            *game.scores,
-            " ".join(map(str, game.winners)),
-            game.actions,
-            *game.decisions,
-            *(f"{t * 1000:.3f}" for t in game.think),
-        ]
-
-
-def write_csv(result: TournamentResult, file: TextIO) -> None:
-    """Write the header and one row per game of ``result`` to ``file`` (opened with ``newline=""``)."""
-    writer = csv.writer(file)
-    writer.writerow(csv_header(result.config.players))
-    writer.writerows(csv_rows(result.games, result.config.rotations))
 
 
 # -- running ---------------------------------------------------------------------------------
