@@ -443,7 +443,9 @@ async def replay_upload(request: Request) -> Response:
 
 async def _service_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, ServiceError)
-    headers = {"Connection": "close"} if isinstance(error, BodyRefused) else None
+    headers = {"Connection": "close"} if isinstance(error, BodyRefused) else {}
+    if error.retry_after is not None:
+        headers["Retry-After"] = str(error.retry_after)
     return JSONResponse({"error": error.to_dict()}, status_code=error.status, headers=headers)
 
 

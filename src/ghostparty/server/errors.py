@@ -4,6 +4,7 @@ call a store off the event loop."""
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
@@ -14,14 +15,39 @@ R = TypeVar("R")
 class ServiceError(Exception):
     """A request the service refuses; ``code`` is one of docs/PROTOCOL.md's error codes."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, *, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        #: Seconds until the same request may succeed (a limit's wait), whole and at least 1.
+        self.retry_after = None if retry_after is None else max(1, math.ceil(retry_after))
 
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+    def to_dict(self) -> dict[str, str | int]:
+        found: dict[str, str | int] = {"code": self.code, "message": self.message}
+        if self.retry_after is not None:
+            found["retry_after"] = self.retry_after
+        return found
+
+
+def wait_text(seconds: float) -> str:
+    """A wait in words a person reads at a glance: "12 s", "4 min", "1 h 5 min"."""
+    whole = max(1, math.ceil(seconds))
+    if whole < 90:
+        return f"{whole} s"
+    minutes = math.ceil(whole / 60)
+    if minutes < 90:
+        return f"{minutes} min"
+    hours, rest = divmod(minutes, 60)
+    return f"{hours} h {rest} min" if rest else f"{hours} h"
+
+
+class RateLimited(ServiceError):
+    """A limit refused the request: 429 with how long to wait, in the message and as
+    ``retry_after`` (the ``Retry-After`` header over HTTP)."""
+
+    def __init__(self, what: str, wait: float) -> None:
+        super().__init__("rate_limited", f"{what}: try again in {wait_text(wait)}", 429, retry_after=wait)
 
 
 class StoreUnavailable(ServiceError):

@@ -107,8 +107,11 @@ class Connection:
             while self.backlog:  # updates that came while this was sending
                 await self.websocket.send_text(self.backlog.popleft())
 
-    async def error(self, code: str, message: str) -> None:
-        await self.send({"type": "error", "code": code, "message": message})
+    async def error(self, code: str, message: str, retry_after: int | None = None) -> None:
+        sent: dict[str, object] = {"type": "error", "code": code, "message": message}
+        if retry_after is not None:
+            sent["retry_after"] = retry_after
+        await self.send(sent)
 
     async def deliver(self, data: PubSubMessage) -> None:
         """A table update from the pub/sub: the text for what this client holds, sent at
@@ -183,7 +186,7 @@ class Connection:
                     name=message.name,
                 )
         except ServiceError as error:
-            await self.error(error.code, error.message)
+            await self.error(error.code, error.message, error.retry_after)
 
     async def hello(self, tokens: dict[int, str]) -> None:
         valid: dict[int, str] = {}
