@@ -260,7 +260,7 @@ class Cluster:
         n = len(self.servers) + 1
         command = [sys.executable, "-m", "ghostparty.cli.main", "serve", "--port", str(port)]
         command += ["--database", self.database, "--redis", self.redis.url, "--bot-delay", "0.05"]
-        command += ["--log-level", "warning", "--max-new-tables", "1000"]
+        command += ["--log-level", "warning", "--max-new-tables", "1000", "--max-sockets-per-address", "1000"]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         server = Process(f"instance {n} (port {port})", command, self.folder / f"server{n}.log", env)
         server.start()

@@ -394,8 +394,9 @@ def test_a_finished_game_replays_step_by_step_and_so_does_an_uploaded_record(cli
     broken = {**record, "actions": [*record["actions"][:3], {"place": "R:chapel"}], "final": None}
     refused = client.post("/api/replay", json=broken)
     assert refused.status_code == 400 and error(refused) == "bad_record" and "3" in refused.json()["error"]["message"]
-    assert error(client.post("/api/replay", content=b"{")) == "bad_request"
-    huge = client.post("/api/replay", content=b"[" + b"0," * 300_000 + b"0]")
+    as_json = {"Content-Type": "application/json"}
+    assert error(client.post("/api/replay", content=b"{", headers=as_json)) == "bad_request"
+    huge = client.post("/api/replay", content=b"[" + b"0," * 300_000 + b"0]", headers=as_json)
     assert huge.status_code == 413 and error(huge) == "too_large"
 
 

@@ -81,15 +81,23 @@ def test_chat_lines_are_limited_in_length_and_rate(client: TestClient) -> None:
         assert until(a, lambda m: m["type"] == "error")["code"] == "bad_request"
         a.send_json({"type": "chat", "text": "a", "phrase": "oops"})
         assert until(a, lambda m: m["type"] == "error")["code"] == "bad_request"
-    with client.websocket_connect(f"/ws/tables/{table_id}") as a:  # bad lines count too: a fresh page
-        a.send_json({"type": "hello", "tokens": {"0": ann}})
-        chat_lines(a)
+    bob = join(client, table_id, 1, "Bob")
+    with client.websocket_connect(f"/ws/tables/{table_id}") as b:
+        b.send_json({"type": "hello", "tokens": {"1": bob}})
+        chat_lines(b)
         codes = []
         for i in range(8):
-            a.send_json({"type": "chat", "text": f"line {i}"})
-            message = until(a, lambda m: m["type"] in {"chat", "error"})
+            b.send_json({"type": "chat", "text": f"line {i}"})
+            message = until(b, lambda m: m["type"] in {"chat", "error"})
             codes.append(message.get("code", "ok"))
         assert codes[:5] == ["ok"] * 5 and "rate_limited" in codes[5:]
+        refused = next(m for m in [message] if m.get("code") == "rate_limited")
+        assert 1 <= refused["retry_after"] <= 2 and "one every 2 seconds" in refused["message"]
+    with client.websocket_connect(f"/ws/tables/{table_id}") as b:  # a fresh page of the seat: still limited
+        b.send_json({"type": "hello", "tokens": {"1": bob}})
+        chat_lines(b)
+        b.send_json({"type": "chat", "text": "once more"})
+        assert until(b, lambda m: m["type"] in {"chat", "error"}).get("code") == "rate_limited"
 
 
 def test_a_client_that_shows_no_chat_is_sent_none(client: TestClient) -> None:

@@ -175,7 +175,16 @@ def _server(
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         command = [sys.executable, "-m", "ghostparty.cli.main", "serve", "--port", str(port), "--database", store]
-        command += ["--bot-delay", "0", "--max-new-tables", "1000000", "--log-level", "warning"]
+        command += [
+            "--bot-delay",
+            "0",
+            "--max-new-tables",
+            "1000000",
+            "--max-sockets-per-address",
+            "100000",
+            "--log-level",
+            "warning",
+        ]
         command += (["--redis", redis] if redis else []) + ["--workers", str(workers)]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"

@@ -36,7 +36,23 @@ import click
     default=30.0,
     show_default=True,
     type=click.FloatRange(1),
-    help="Tables one address may create per minute.",
+    help="Tables one address or account may bring into being a minute (created, from quick-match, "
+    "played again); ten times as many an hour.",
+)
+@click.option(
+    "--max-sockets-per-address",
+    default=20,
+    show_default=True,
+    type=click.IntRange(1),
+    help="WebSockets one address may hold open on each instance.",
+)
+@click.option(
+    "--allow-origin",
+    "allowed_origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="Another site (https://example.org) whose pages may post here; repeatable. Pages of this "
+    "server's own address always may.",
 )
 @click.option(
     "--workers",
@@ -59,6 +75,8 @@ def serve(
     redis: str | None,
     bot_delay: float,
     max_new_tables: float,
+    max_sockets_per_address: int,
+    allowed_origins: tuple[str, ...],
     workers: int,
     log_level: str,
 ) -> None:
@@ -97,6 +115,8 @@ def serve(
         "redis_url": redis,
         "bot_delay": bot_delay,
         "tables_per_minute": max_new_tables,
+        "sockets_per_address": max_sockets_per_address,
+        "allowed_origins": list(allowed_origins),
     }
     shown = f"[{host}]" if ":" in host else host
     click.echo(

@@ -106,16 +106,16 @@ async def logout(request: Request) -> Response:
 
 
 async def change_password(request: Request) -> Response:
-    player, _token = await _required(request)
+    player, session = await _required(request)
     body = await json_body(request, NewPassword)
-    token = await accounts_of(request).change_password(player, body.old, body.new)
+    token = await accounts_of(request).change_password(player, session, body.old, body.new)
     return _signed_in(request, player, token)
 
 
 async def delete_account(request: Request) -> Response:
-    player, _token = await _required(request)
+    player, session = await _required(request)
     body = await json_body(request, Password)
-    await accounts_of(request).delete(player, body.password)
+    await accounts_of(request).delete(player, session, body.password)
     return _signed_out()
 
 

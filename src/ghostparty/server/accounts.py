@@ -1,48 +1,52 @@
 """Accounts: register, log in and out, change the password, delete; sessions and CSRF.
 
 Playing as a guest needs none of this: an account adds a name that is one's own, a
-history and ratings. Passwords are hashed with Argon2id (``argon2-cffi``), in a worker
-thread; a session is a random secret in an HttpOnly cookie, of which the database keeps
-only the SHA-256, so a copy of the database opens no session. Every state-changing
-request that relies on the cookie carries :meth:`Accounts.csrf` of the session in a
-header (the page reads it from ``GET /api/account``, which another site's page can't).
-Failed log-ins are counted per address and per account (:mod:`.throttle`); a failure
-never says whether the name exists, and takes as long either way.
+history and ratings. Passwords are hashed with Argon2id (``argon2-cffi``) on threads of
+their own, a bounded number at once (:mod:`.passwords`); a session is a random secret in
+an HttpOnly cookie, of which the database keeps only the SHA-256, so a copy of the
+database opens no session. Every state-changing request that relies on the cookie
+carries :meth:`Accounts.csrf` of the session in a header (the page reads it from
+``GET /api/account``, which another site's page can't).
+
+Log-in attempts are counted before the password is checked (:mod:`.limits`), so guesses
+sent at once are counted too: per account and address (:data:`PER_PAIR`), per address
+(:data:`PER_ADDRESS`) and, more slowly, per account from everywhere
+(:data:`PER_ACCOUNT`); a right password gives its attempt back. So a stranger's guesses
+lock out only the stranger's address, and the owner elsewhere only after many. A
+logged-in player's password checks (to change it, to delete the account) are counted
+per session, never against the log-in counts. A failure never says whether the name
+exists, and takes as long either way.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-
 from ghostparty.server.accounts_store import Player, Profile, SqlAccounts
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import RateLimited, ServiceError, in_thread
+from ghostparty.server.limits import Limit, Limiter, MemoryLimiter, Use, take_or_refuse
 from ghostparty.server.lobby import hash_token
 from ghostparty.server.model import now
 from ghostparty.server.names import check_name, name_key
+from ghostparty.server.passwords import MAX_PASSWORD, Hashing, check_password
 from ghostparty.server.ratings import LEADERBOARD_GAMES, Rating, shown
-from ghostparty.server.throttle import PER_ACCOUNT, PER_ADDRESS, MemoryThrottle, Throttle
 
-MIN_PASSWORD, MAX_PASSWORD = 8, 200
 SESSION_DAYS = 30
-#: Registrations per address and hour.
-PER_ADDRESS_REGISTRATIONS = (10, 3600)
+#: Failed log-ins to one account from one address.
+PER_PAIR = Limit(5, 900, "too many failed log-ins to this account from here")
+#: Failed log-ins from one address, to any accounts.
+PER_ADDRESS = Limit(20, 900, "too many failed log-ins from this address")
+#: Failed log-ins to one account from anywhere: a slower back-off against many addresses.
+PER_ACCOUNT = Limit(50, 3600, "too many failed log-ins to this account")
+#: Wrong passwords given by one session (to change the password or delete the account).
+PER_SESSION = Limit(5, 900, "too many wrong passwords")
+#: New accounts from one address.
+REGISTRATIONS = Limit(10, 3600, "too many new accounts from this address")
 _BAD_LOGIN = "wrong name or password"
-
-
-def check_password(password: object, name: str) -> str:
-    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise ServiceError("weak_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
-    if name_key(password) == name_key(name) or password.strip() == "":
-        raise ServiceError("weak_password", "a password may not be the name")
-    return password
 
 
 def session_hash(token: str) -> str:
@@ -60,52 +64,63 @@ class Accounts:
         self,
         store: SqlAccounts,
         *,
-        throttle: Throttle | None = None,
-        hasher: PasswordHasher | None = None,
+        limiter: Limiter | None = None,
+        hashing: Hashing | None = None,
         clock: Callable[[], datetime] = now,
         seats_changed: Callable[[Sequence[str]], Awaitable[None]] | None = None,
     ) -> None:
         self.store = store
-        self.throttle = throttle or MemoryThrottle()
-        self.hasher = hasher or PasswordHasher()  # Argon2id, RFC 9106's second choice
+        self.limiter = limiter or MemoryLimiter()
+        self.hashing = hashing or Hashing()
         self.clock = clock
         self.seats_changed = seats_changed
         #: Rated games a player needs to be ranked on the leaderboard.
         self.min_games = LEADERBOARD_GAMES
-        self._dummy_hash = self.hasher.hash(secrets.token_hex(16))
 
     async def register(self, name: object, password: object, address: str) -> tuple[Player, str]:
         """A new account and a session token for it."""
         name = check_name(name)
         check_password(password, name)
         assert isinstance(password, str)
-        key = ("reg:" + address, PER_ADDRESS_REGISTRATIONS)
-        if await self.throttle.wait([key]):
-            raise ServiceError("rate_limited", "too many new accounts from this address: try again later", 429)
-        hashed = await asyncio.to_thread(self.hasher.hash, password)
-        player = await in_thread(self.store.create_player, name, name_key(name), hashed, self.clock())
+        uses: list[Use] = [("register:" + address, REGISTRATIONS)]
+        await take_or_refuse(self.limiter, uses)
+        try:
+            hashed = await self.hashing.hash(password)
+            player = await in_thread(self.store.create_player, name, name_key(name), hashed, self.clock())
+        except ServiceError:
+            await self.limiter.give_back(uses)
+            raise
         if player is None:
+            await self.limiter.give_back(uses)
             raise ServiceError("name_taken", f"the name {name!r} (or one that reads like it) is taken", 409)
-        await self.throttle.failed([key])  # counts registrations
         return player, await self._open_session(player)
 
     async def login(self, name: object, password: object, address: str) -> tuple[Player, str]:
-        """A session token for the account, if the password is right."""
+        """A session token for the account, if the password is right.
+
+        The attempt is counted before the password is checked, and given back if it is right.
+        """
         key = name_key(name) if isinstance(name, str) and len(name) <= 64 else "?"
-        keys = [("addr:" + address, PER_ADDRESS), ("acct:" + key, PER_ACCOUNT)]
-        wait = await self.throttle.wait(keys)
-        if wait:
-            raise ServiceError("rate_limited", f"too many failed log-ins: try again in {int(wait) + 1} s", 429)
-        player = await in_thread(self.store.player_by_key, key)
+        uses: list[Use] = [
+            (f"login:{key}|{address}", PER_PAIR),
+            ("login-address:" + address, PER_ADDRESS),
+            ("login-account:" + key, PER_ACCOUNT),
+        ]
+        await take_or_refuse(self.limiter, uses)
         if not isinstance(password, str) or len(password) > MAX_PASSWORD:
             password = ""
-        stored = player.password_hash if player is not None and player.kind == "user" else None
-        if not await asyncio.to_thread(self._verify, stored or self._dummy_hash, password) or stored is None:
-            await self.throttle.failed(keys)
+        try:
+            player = await in_thread(self.store.player_by_key, key)
+            stored = player.password_hash if player is not None and player.kind == "user" else None
+            right = await self.hashing.verify(stored, password)
+        except RateLimited:  # the hashing was too busy to check: not an attempt
+            await self.limiter.give_back(uses)
+            raise
+        if not right or player is None or stored is None:
             raise ServiceError("bad_login", _BAD_LOGIN, 401)
-        assert player is not None
-        if self.hasher.check_needs_rehash(stored):
-            await in_thread(self.store.set_password, player.id, await asyncio.to_thread(self.hasher.hash, password))
+        await self.limiter.give_back(uses)
+        if self.hashing.needs_rehash(stored):
+            await in_thread(self.store.set_password, player.id, await self.hashing.hash(password))
         return player, await self._open_session(player)
 
     async def session(self, token: str | None) -> Player | None:
@@ -117,18 +132,18 @@ class Accounts:
     async def logout(self, token: str) -> None:
         await in_thread(self.store.end_session, session_hash(token))
 
-    async def change_password(self, player: Player, old: object, new: object) -> str:
+    async def change_password(self, player: Player, session: str, old: object, new: object) -> str:
         """Set a new password; every session of the account ends and a new one begins."""
         check_password(new, player.name)
         assert isinstance(new, str)
-        await self._check(player, old)
-        await in_thread(self.store.set_password, player.id, await asyncio.to_thread(self.hasher.hash, new))
+        await self._check(player, session, old)
+        await in_thread(self.store.set_password, player.id, await self.hashing.hash(new))
         await in_thread(self.store.end_sessions, player.id)
         return await self._open_session(player)
 
-    async def delete(self, player: Player, password: object) -> None:
+    async def delete(self, player: Player, session: str, password: object) -> None:
         """Delete the account (its games stay, under a neutral name)."""
-        await self._check(player, password)
+        await self._check(player, session, password)
         changed = await in_thread(self.store.delete_player, player.id)
         if self.seats_changed is not None and changed:
             await self.seats_changed(changed)
@@ -150,6 +165,10 @@ class Accounts:
         if found is None:
             raise ServiceError("unknown_player", f"no player {name!r}", 404)
         return found
+
+    async def named(self, key: str) -> bool:
+        """Whether an account's name has this key (:func:`.names.name_key`)."""
+        return await in_thread(self.store.player_by_key, key) is not None
 
     async def bot_player(self, level: str) -> int:
         """The player id of a bot level (for a rated table's bot seats)."""
@@ -175,20 +194,23 @@ class Accounts:
     def csrf_ok(self, token: str, given: str | None) -> bool:
         return given is not None and hmac.compare_digest(self.csrf(token), given)
 
-    async def _check(self, player: Player, password: object) -> None:
-        keys = [("acct:" + name_key(player.name), PER_ACCOUNT)]
-        if await self.throttle.wait(keys):
-            raise ServiceError("rate_limited", "too many wrong passwords: try again later", 429)
+    async def _check(self, player: Player, session: str, password: object) -> None:
+        """``bad_login`` unless ``password`` is the player's; counted per ``session``."""
+        uses: list[Use] = [("password-check:" + session_hash(session), PER_SESSION)]
+        await take_or_refuse(self.limiter, uses)
         stored = (await in_thread(self.store.player_by_key, name_key(player.name)) or player).password_hash
-        if not isinstance(password, str) or not stored or not await asyncio.to_thread(self._verify, stored, password):
-            await self.throttle.failed(keys)
-            raise ServiceError("bad_login", "wrong password", 401)
-
-    def _verify(self, stored: str, password: str) -> bool:
         try:
-            return self.hasher.verify(stored, password)
-        except (VerificationError, InvalidHashError):
-            return False
+            right = (
+                isinstance(password, str)
+                and len(password) <= MAX_PASSWORD
+                and await self.hashing.verify(stored, password)
+            )
+        except RateLimited:
+            await self.limiter.give_back(uses)
+            raise
+        if not right:
+            raise ServiceError("bad_login", "wrong password", 401)
+        await self.limiter.give_back(uses)
 
     async def _open_session(self, player: Player) -> str:
         token = secrets.token_urlsafe(32)

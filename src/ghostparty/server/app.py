@@ -12,7 +12,7 @@ import gc
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
@@ -43,12 +43,17 @@ from ghostparty.server.bodies import (
     json_body,
     nesting,
     raw_body,
+    require_json,
 )
 from ghostparty.server.codec import board_view
+from ghostparty.server.crosssite import SameOrigin
+from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.match_routes import routes as match_routes
 from ghostparty.server.model import now
+from ghostparty.server.passwords import Hashing
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.quickmatch import QuickMatch
+from ghostparty.server.quotas import Quotas
 from ghostparty.server.replay import MAX_ACTIONS, replay_steps
 from ghostparty.server.schemas import (
     Act,
@@ -58,9 +63,8 @@ from ghostparty.server.schemas import (
     SeatToken,
 )
 from ghostparty.server.service import SeatSpec, ServiceError, TableService, instance_name
-from ghostparty.server.sockets import AddressLimits, table_socket
+from ghostparty.server.sockets import Sockets, table_socket
 from ghostparty.server.store import SqlStore, Store
-from ghostparty.server.throttle import MemoryThrottle, RedisThrottle
 
 log = logging.getLogger("ghostparty.server")
 
@@ -118,6 +122,8 @@ def create_app(
     bot_delay: float = 0.5,
     seed: int | None = None,
     tables_per_minute: float = 30.0,
+    sockets_per_address: int = 20,
+    allowed_origins: Sequence[str] = (),
     hasher: PasswordHasher | None = None,
     clock: Callable[[], datetime] | None = None,
 ) -> Starlette:
@@ -126,8 +132,11 @@ def create_app(
     ``database_url`` is any SQLAlchemy URL (``sqlite:///games.db``,
     ``postgresql://user@host/db``), or give a ``store``; ``redis_url`` carries change
     notices between server instances through Redis (else in-process, or give a
-    ``pubsub``); ``tables_per_minute`` is how many tables one address may create a
-    minute (bursts of as many); ``seed`` makes table ids,
+    ``pubsub``); ``tables_per_minute`` is how many tables one address or account may
+    bring into being a minute (bursts of as many; ten times as many an hour: every limit
+    is in :mod:`.quotas`); ``sockets_per_address`` how many WebSockets one address may
+    hold open on this instance; ``allowed_origins`` other sites' origins whose pages may
+    post here (:mod:`.crosssite`); ``seed`` makes table ids,
     seeds and tokens reproducible (tests only); ``hasher`` hashes passwords (Argon2id with
     argon2-cffi's defaults, unless given: tests give a cheaper one); ``clock`` gives the
     time to the tables' timers (tests move it).
@@ -168,20 +177,23 @@ def create_app(
             **shared,
         )
         app.state.service = service
+        limiter: Limiter = RedisLimiter(redis_url) if redis_url is not None else MemoryLimiter()
+        app.state.quotas = Quotas(limiter, tables_per_minute)
+        app.state.sockets = Sockets(sockets_per_address)
         accounts_store = getattr(the_store, "accounts", None)
+        hashing = Hashing(hasher) if accounts_store is not None else None
         if accounts_store is not None:
-            throttle = RedisThrottle(redis_url) if redis_url is not None else MemoryThrottle()
             app.state.accounts = Accounts(
-                accounts_store, throttle=throttle, hasher=hasher, seats_changed=service.seats_changed
+                accounts_store, limiter=limiter, hashing=hashing, seats_changed=service.seats_changed
             )
             service.lobby.bot_player = app.state.accounts.bot_player
+            service.lobby.account_named = app.state.accounts.named
             app.state.quick = QuickMatch(
                 the_store.queue,  # type: ignore[attr-defined]
                 service.lobby,
                 rating=app.state.accounts.shown_rating,
             )
             app.state.quick.run(lambda: 0 in service.keeper.held)
-        app.state.creation_limits = AddressLimits(tables_per_minute / 60, tables_per_minute)
         app.state.pubsub = the_pubsub
         if shared:
             await service.begin()  # takes over its share of the games under way
@@ -199,8 +211,9 @@ def create_app(
             await service.close()
             await the_pubsub.close()
             await service.presence.close()
-            if accounts_store is not None:
-                await app.state.accounts.throttle.close()
+            await limiter.close()
+            if hashing is not None:
+                hashing.close()
             if shared:
                 await shared["keeper"].leases.close()
             if store is None:
@@ -245,7 +258,11 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         exception_handlers=handlers,
-        middleware=[Middleware(_SecurityHeaders), Middleware(GZipMiddleware, minimum_size=500)],
+        middleware=[
+            Middleware(_SecurityHeaders),
+            Middleware(SameOrigin, allowed=allowed_origins),
+            Middleware(GZipMiddleware, minimum_size=500),
+        ],
     )
 
 
@@ -346,12 +363,24 @@ async def list_tables(request: Request) -> Response:
     return JSONResponse(await _service(request).tables())
 
 
+def address_of(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _quotas(request: Request) -> Quotas:
+    quotas: Quotas = request.app.state.quotas
+    return quotas
+
+
+async def _player_id(request: Request) -> int | None:
+    found = await current(request, changing=False)
+    return found[0].id if found is not None else None
+
+
 async def create_table(request: Request) -> Response:
-    address = request.client.host if request.client else "?"
-    if not request.app.state.creation_limits.allow(address):
-        raise ServiceError("rate_limited", "too many new tables from this address: wait a minute", 429)
     body = await json_body(request, CreateTable)
     seats = [SeatSpec(seat.kind, seat.bot) for seat in body.seats]
+    await _quotas(request).new_table(address_of(request), await _player_id(request))
     table = await _service(request).create_table(
         body.rules,
         seats,
@@ -374,6 +403,7 @@ async def join(request: Request) -> Response:
     player = (found[0].id, found[0].name) if found is not None else None
     if player is None and body.name is None:
         raise ServiceError("bad_name", "a guest needs a name to sit down (or log in)")
+    await _quotas(request).join(address_of(request), player[0] if player is not None else None)
     token, table = await _service(request).join(request.path_params["table_id"], body.seat, body.name, player)
     return JSONResponse({"seat": body.seat, "token": token, "table": table})
 
@@ -401,7 +431,14 @@ async def act(request: Request) -> Response:
 async def play_again(request: Request) -> Response:
     body = await json_body(request, Again)
     service = _service(request)
-    table = await service.rematch.again(request.path_params["table_id"], body.seat, body.token, now=body.now)
+    address, player_id = address_of(request), await _player_id(request)
+
+    async def budget() -> None:  # the next table draws on the budget of who made it come
+        await _quotas(request).new_table(address, player_id)
+
+    table = await service.rematch.again(
+        request.path_params["table_id"], body.seat, body.token, now=body.now, budget=budget
+    )
     return JSONResponse({"table": table})
 
 
@@ -422,6 +459,7 @@ async def replay_table(request: Request) -> Response:
 
 async def replay_upload(request: Request) -> Response:
     """Replay steps of an uploaded game record (``ghostparty-record/1``)."""
+    require_json(request)
     body = await raw_body(request, MAX_RECORD)
     too_deep = f"a game record's JSON nests too deep: at most {MAX_DEPTH} levels of arrays and objects"
     if nesting(body) > MAX_DEPTH:

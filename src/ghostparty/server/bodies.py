@@ -111,8 +111,21 @@ def nesting(text: bytes) -> int:
     return max(depths)
 
 
+def require_json(request: Request) -> None:
+    """``bad_content_type`` (415) unless the body is declared ``application/json``: a
+    plain HTML form (``text/plain``, ``application/x-www-form-urlencoded``) of another
+    site can't send that type, so it can't post JSON here in a visitor's name."""
+    declared = request.headers.get("content-type", "")
+    if declared.split(";", 1)[0].strip().lower() != "application/json":
+        shown = repr(declared) if declared else "none"
+        message = f"a request body here is JSON, sent with Content-Type: application/json (not {shown})"
+        raise ServiceError("bad_content_type", message, 415)
+
+
 async def json_body(request: Request, model: type[M]) -> M:
-    """The request's JSON body as ``model``; ``too_large`` or ``bad_request`` otherwise."""
+    """The request's JSON body as ``model``; ``bad_content_type``, ``too_large`` or
+    ``bad_request`` otherwise."""
+    require_json(request)
     body = await raw_body(request, MAX_MESSAGE)
     try:
         return model.model_validate_json(body)  # type: ignore[attr-defined,no-any-return]

@@ -17,11 +17,13 @@ from typing import Any
 
 from ghostparty.server.core import Core
 from ghostparty.server.errors import ServiceError
-from ghostparty.server.lobby import clean_name
 from ghostparty.server.model import PLAYING, ChatLine
 from ghostparty.server.protocol import dumps
+from ghostparty.server.text import clean_name, problem
 
 MAX_TEXT = 200
+#: Lines kept per table; beyond, the table's chat is full.
+MAX_KEPT = 500
 #: The quick phrases' keys (the client's i18n files hold their words: ``chat.phrase.<key>``).
 PHRASES = ("good_luck", "well_played", "oops", "thanks")
 CHANNELS = ("players", "spectators")
@@ -83,8 +85,9 @@ class Chat:
             raise ServiceError("bad_request", f"phrase must be one of {', '.join(PHRASES)}")
         if text is not None:
             text = clean_text(text)
-            if not text:
-                raise ServiceError("bad_request", "a chat line needs at least one visible character")
+            why = problem(text)
+            if why is not None:
+                raise ServiceError("bad_request", f"a chat line {why}")
             if len(text) > MAX_TEXT:
                 raise ServiceError("too_large", f"a chat line has at most {MAX_TEXT} characters, this one {len(text)}")
         tables = self.core.tables
@@ -100,7 +103,9 @@ class Chat:
                 raise ServiceError("not_spectator", "the spectators' chat is for those watching: write to the players'")
             writer = clean_name(name) if name else "spectator"
         line = ChatLine(table_id, channel, seat, writer, text, phrase, table.status == PLAYING, self.core.clock())
-        kept = await tables.read(tables.store.add_chat, line)
+        kept = await tables.read(tables.store.add_chat, line, MAX_KEPT)
+        if kept is None:
+            raise ServiceError("chat_full", f"this table's chat keeps {MAX_KEPT} lines, and has them all", 409)
         line = replace(line, id=kept)
         hidden = channel == "spectators" and line.during_game
         payload = (b"s" if hidden else b"a") + dumps({"type": "chat", "line": line_json(line)}).encode()

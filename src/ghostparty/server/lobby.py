@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from random import Random
@@ -19,8 +18,8 @@ from ghostparty.server.live import LiveTable
 from ghostparty.server.model import OPEN, PLAYING, Seat, Table
 from ghostparty.server.protocol import Message
 from ghostparty.server.ratings import BOT_LEVELS, bot_player_name
+from ghostparty.server.text import clean_name, skeleton
 
-MAX_NAME = 24
 #: The shortest and longest turn time a table may have, in seconds (3 days: turn-based).
 MIN_TURN, MAX_TURN = 5, 3 * 86400
 
@@ -35,20 +34,6 @@ class SeatSpec:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def clean_name(name: str) -> str:
-    """A display name, trimmed; :class:`ServiceError` ``bad_name`` if it can't be shown as is."""
-    name = unicodedata.normalize("NFC", name).strip()
-    if not name:
-        raise ServiceError("bad_name", "a name needs at least one visible character")
-    if len(name) > MAX_NAME:
-        raise ServiceError("bad_name", f"a name has at most {MAX_NAME} characters, this one has {len(name)}")
-    bad = sorted({c for c in name if c in "<>&\"'`" or unicodedata.category(c) in {"Cc", "Cf", "Zl", "Zp"}})
-    if bad:
-        shown = ", ".join(repr(c) for c in bad)
-        raise ServiceError("bad_name", f"a name may not contain {shown}")
-    return name
 
 
 def seat_of(table: Table, seat: object) -> Seat:
@@ -78,6 +63,8 @@ class Lobby:
         self._random = rng
         #: The player id of a rated bot level (given where the store keeps accounts).
         self.bot_player: Callable[[str], Awaitable[int]] | None = None
+        #: Whether an account's name reads as this skeleton (:func:`.text.skeleton`).
+        self.account_named: Callable[[str], Awaitable[bool]] | None = None
 
     async def create_table(
         self,
@@ -225,6 +212,13 @@ class Lobby:
             return Seat(seat, "bot", bot=level, name=bot_player_name(level), player_id=player)
         return Seat(seat, "bot", bot=level, name=f"{level.split(':', maxsplit=1)[0].capitalize()} bot")
 
+    async def guest_name(self, name: str | None) -> str:
+        """A guest's name as shown, if no account's reads like it (else ``bad_name``)."""
+        name = clean_name(name or "")
+        if self.account_named is not None and await self.account_named(skeleton(name)):
+            raise ServiceError("bad_name", f"{name!r} reads like a registered player's name: choose another")
+        return name
+
     async def join(
         self, table_id: str, seat: int, name: str | None, player: tuple[int, str] | None = None
     ) -> tuple[str, Message]:
@@ -234,7 +228,7 @@ class Lobby:
         is theirs (their history, their rating); a rated table seats only them, once each.
         """
         if player is None:
-            name = clean_name(name or "")
+            name = await self.guest_name(name)
         tables = self.core.tables
         async with tables.lock(table_id):
             live = await tables.get(table_id, fresh=True)  # another instance may have changed it

@@ -116,8 +116,10 @@ class MemoryStore:
                 self._actions[table.id] = dict(sorted(actions.items()))
         return True
 
-    def add_chat(self, line: ChatLine) -> int:
+    def add_chat(self, line: ChatLine, most: int | None = None) -> int | None:
         with self._lock:
+            if most is not None and len(self._chat.get(line.table_id, [])) >= most:
+                return None
             self._chat_id += 1
             self._chat.setdefault(line.table_id, []).append(replace(line, id=self._chat_id))
             return self._chat_id

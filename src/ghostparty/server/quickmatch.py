@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ghostparty.server.errors import ServiceError, StoreUnavailable, in_thread
-from ghostparty.server.lobby import Lobby, clean_name
+from ghostparty.server.lobby import Lobby
 from ghostparty.server.matching import Group, Waiting, counts, propose, rating_range, waited
 from ghostparty.server.model import CLOSED, now
 from ghostparty.server.queue_store import SqlQueue
@@ -108,7 +108,7 @@ class QuickMatch:
             raise ServiceError("bad_request", f"bots_after must be 0 to {MAX_BOTS_AFTER} seconds or null (never)")
         if rated and player is None:
             raise ServiceError("login_required", "rated games are for registered players: log in to play rated", 403)
-        shown_name = player[1] if player is not None else clean_name(name or "")
+        shown_name = player[1] if player is not None else await self.lobby.guest_name(name)
         rating = await self.rating(player[0], rules) if rated and player is not None else None
         ticket = secrets.token_urlsafe(24)
         entry = Waiting(

@@ -13,6 +13,7 @@ watching it hears of; a series is the first table and those with its id as ``ser
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -29,10 +30,20 @@ class Rematch:
         self.core = core
         self.lobby = lobby
 
-    async def again(self, table_id: str, seat: int, token: str, *, now: bool = False) -> Message:
+    async def again(
+        self,
+        table_id: str,
+        seat: int,
+        token: str,
+        *,
+        now: bool = False,
+        budget: Callable[[], Awaitable[None]] | None = None,
+    ) -> Message:
         """``seat``'s person plays again; the next table is made once every person has
         said so, or at once with ``now``. Returns the finished table's view (its
-        ``rematch`` names the next table once made)."""
+        ``rematch`` names the next table once made). ``budget`` is awaited before the
+        next table is made, and may refuse it (:class:`~.errors.RateLimited`): then
+        nothing changes, and the yes may be said again later."""
         tables = self.core.tables
         async with tables.lock(table_id):
             live = await tables.get(table_id, fresh=True)
@@ -41,6 +52,9 @@ class Rematch:
             if table.status != OVER:
                 raise ServiceError("not_over", "play again once the game is over")
             if table.rematch is None:
+                people = [s for s in table.seats if s.kind == "human"]
+                if budget is not None and (now or all(s.again or s.seat == seat for s in people)):
+                    await budget()
                 if not table.seats[seat].again:
                     agreed = table.with_seat(replace(table.seats[seat], again=True))
                     await tables.save(live, replace(agreed, version=table.version + 1, updated=self.core.clock()))

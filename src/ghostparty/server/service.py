@@ -32,7 +32,7 @@ from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.keeping import Keeping
 from ghostparty.server.leases import Keeper
 from ghostparty.server.live import LiveTable, Tables
-from ghostparty.server.lobby import MAX_NAME, MAX_TURN, MIN_TURN, Lobby, SeatSpec, check_token, clean_name, hash_token
+from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby, SeatSpec, check_token, hash_token
 from ghostparty.server.model import OPEN, PLAYING, Table, now
 from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.play import Play, turn_starts
@@ -42,6 +42,7 @@ from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.rematch import Rematch
 from ghostparty.server.replay import replay_steps
 from ghostparty.server.store import Store
+from ghostparty.server.text import MAX_NAME, clean_name
 
 __all__ = [
     "MAX_NAME",

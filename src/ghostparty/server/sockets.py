@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
@@ -20,6 +21,7 @@ from ghostparty.server.chat import GAME_OVER, chat_channel
 from ghostparty.server.protocol import Frame, Message, dumps
 from ghostparty.server.pubsub import OVERFLOW, PubSub
 from ghostparty.server.pubsub import Message as PubSubMessage
+from ghostparty.server.quotas import Quotas
 from ghostparty.server.schemas import (
     Hello,
     Ping,
@@ -35,8 +37,6 @@ from ghostparty.server.service import ServiceError, TableService
 RATE, BURST = 30.0, 60.0
 #: Messages over the limit after which a flooding client is disconnected.
 MAX_STRIKES = 200
-#: Chat lines one page may write: one every two seconds, bursts of five.
-CHAT_RATE, CHAT_BURST = 0.5, 5.0
 
 
 class RateLimit:
@@ -61,29 +61,37 @@ class RateLimit:
         return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
 
 
-class AddressLimits:
-    """One :class:`RateLimit` per client address, forgetting the idle ones."""
+class Sockets:
+    """The WebSockets open on this instance per client address, at most ``most`` each."""
 
-    def __init__(self, rate: float, burst: float, most: int = 10_000) -> None:
-        self.rate, self.burst, self.most = rate, burst, most
-        self.buckets: dict[str, RateLimit] = {}
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.open: collections.Counter[str] = collections.Counter()
 
-    def allow(self, address: str) -> bool:
-        bucket = self.buckets.get(address)
-        if bucket is None:
-            if len(self.buckets) >= self.most:  # keep memory bounded: start afresh
-                self.buckets.clear()
-            bucket = self.buckets[address] = RateLimit(self.rate, self.burst)
-        return bucket.allow()
+    @contextlib.contextmanager
+    def opened(self, address: str) -> Iterator[bool]:
+        """Whether ``address`` may open one more; counted while the block runs if so."""
+        if self.open[address] >= self.most:
+            yield False
+            return
+        self.open[address] += 1
+        try:
+            yield True
+        finally:
+            self.open[address] -= 1
+            if not self.open[address]:
+                del self.open[address]
 
 
 class Connection:
     """One client's WebSocket on one table."""
 
-    def __init__(self, websocket: WebSocket, service: TableService, table_id: str) -> None:
+    def __init__(self, websocket: WebSocket, service: TableService, table_id: str, quotas: Quotas) -> None:
         self.websocket = websocket
         self.service = service
         self.table_id = table_id
+        self.quotas = quotas
+        self.address = websocket.client.host if websocket.client else "?"
         self.held: tuple[int, ...] = ()
         self.tokens: dict[int, str] = {}
         #: Whether the client shows the mover's odds, and the chat (its hello says).
@@ -95,7 +103,6 @@ class Connection:
         #: While saying hello: updates wait until the client has its state.
         self.holding = False
         self.limit = RateLimit(RATE, BURST)
-        self.chat_limit = RateLimit(CHAT_RATE, CHAT_BURST)
         self.strikes = 0
 
     async def send(self, message: Message) -> None:
@@ -175,8 +182,8 @@ class Connection:
             elif isinstance(message, Ping):
                 await self.send({"type": "pong"})
             elif isinstance(message, Say):
-                if not self.chat_limit.allow():
-                    raise ServiceError("rate_limited", "at most one chat line every two seconds (bursts of five)")
+                seat = self.held[0] if self.held and message.channel == "players" else None
+                await self.quotas.chat(self.table_id, seat, self.address)
                 await self.service.chat.say(
                     self.table_id,
                     self.held,
@@ -244,8 +251,20 @@ async def table_socket(websocket: WebSocket) -> None:
     service: TableService = websocket.app.state.service
     pubsub: PubSub = websocket.app.state.pubsub
     table_id = websocket.path_params["table_id"]
-    await websocket.accept()
-    connection = Connection(websocket, service, table_id)
+    sockets: Sockets = websocket.app.state.sockets
+    address = websocket.client.host if websocket.client else "?"
+    with sockets.opened(address) as allowed:
+        await websocket.accept()
+        if not allowed:
+            message = f"at most {sockets.most} connections from one address: close another page first"
+            await websocket.send_text(dumps({"type": "error", "code": "too_many_connections", "message": message}))
+            await websocket.close(code=1008, reason="too many connections from this address")
+            return
+        await _serve(websocket, service, pubsub, table_id)
+
+
+async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, table_id: str) -> None:
+    connection = Connection(websocket, service, table_id, websocket.app.state.quotas)
     try:
         await service.table(table_id)
     except ServiceError as error:

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Engine,
     create_engine,
     event,
+    func,
     insert,
     select,
     text,
@@ -81,8 +82,9 @@ class Store(Protocol):
     def series(self, first: str) -> list[Table]:
         """The tables of the series that began with table ``first``, in order."""
 
-    def add_chat(self, line: ChatLine) -> int:
-        """Keep a chat line; its id (increasing with each line of a table)."""
+    def add_chat(self, line: ChatLine, most: int | None = None) -> int | None:
+        """Keep a chat line; its id (increasing with each line of a table), or ``None``
+        if the table already keeps ``most`` lines."""
 
     def chat(self, table_id: str, limit: int = 500) -> list[ChatLine]:
         """The table's last ``limit`` chat lines, oldest first."""
@@ -216,12 +218,16 @@ class SqlStore:
             return False
         return True
 
-    def add_chat(self, line: ChatLine) -> int:
+    def add_chat(self, line: ChatLine, most: int | None = None) -> int | None:
         values = {
             k: getattr(line, k)
             for k in ("table_id", "channel", "seat", "name", "text", "phrase", "during_game", "sent")
         }
         with self._writing, self.engine.begin() as conn:
+            if most is not None:
+                kept = select(func.count()).select_from(chat_lines).where(chat_lines.c.table_id == line.table_id)
+                if conn.execute(kept).scalar_one() >= most:
+                    return None
             inserted = conn.execute(insert(chat_lines).values(values)).inserted_primary_key
         assert inserted is not None
         return int(inserted[0])

@@ -1,0 +1,67 @@
+"""Refuse what another site's page sends: state-changing requests and WebSockets.
+
+A page on another site can make the visitor's browser post a form here (with the
+visitor's cookies), or open a WebSocket. Browsers say where a request comes from:
+``Sec-Fetch-Site`` (every current browser), else ``Origin``. A state-changing HTTP
+request (POST, PUT, PATCH, DELETE) or a WebSocket from another site is refused with
+403 ``cross_site``; a request with neither header comes from a program, not a page,
+and carries no visitor's cookies by accident, so it passes. JSON routes also insist on
+``Content-Type: application/json`` (:func:`~.bodies.json_body`), which a plain form
+can't send.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_SAME = frozenset({"same-origin", "none"})  # "none": typed, a bookmark: no page sent it
+
+
+def cross_site(headers: Headers, allowed: Collection[str] = ()) -> str | None:
+    """Why a request with these headers comes from another site's page, or ``None``."""
+    site = headers.get("sec-fetch-site")
+    if site is not None:
+        return None if site in _SAME else f"Sec-Fetch-Site says {site!r}"
+    origin = headers.get("origin")
+    if origin is None:
+        return None
+    if origin in allowed:
+        return None
+    host = (headers.get("x-forwarded-host") or headers.get("host") or "").lower()
+    if origin == "null" or urlsplit(origin).netloc.lower() != host:
+        return f"Origin {origin!r} is not this site"
+    return None
+
+
+class SameOrigin:
+    """ASGI middleware: 403 ``cross_site`` for a state-changing request or a WebSocket
+    from another site's page; ``allowed`` lists other origins to trust (``https://…``)."""
+
+    def __init__(self, app: ASGIApp, allowed: Collection[str] = ()) -> None:
+        self.app = app
+        self.allowed = frozenset(allowed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        checked = scope["type"] == "websocket" or (scope["type"] == "http" and scope["method"] in UNSAFE)
+        reason = cross_site(Headers(scope=scope), self.allowed) if checked else None
+        if reason is None:
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await receive()  # the "websocket.connect" that comes first
+        message = f"this request came from another site's page ({reason}): it is refused"
+        body = json.dumps({"error": {"code": "cross_site", "message": message}}).encode()
+        start = "websocket.http.response.start" if scope["type"] == "websocket" else "http.response.start"
+        body_type = "websocket.http.response.body" if scope["type"] == "websocket" else "http.response.body"
+        if scope["type"] == "websocket" and "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 1008, "reason": "cross-site"})
+            return
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        await send({"type": start, "status": 403, "headers": headers})
+        await send({"type": body_type, "body": body})

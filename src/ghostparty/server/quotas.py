@@ -1,0 +1,75 @@
+"""What one person and one address may do, and how often: the limits of every way a
+table comes into being, of the quick-match queue, of seats and of chat, in one place
+(the README's security section lists them).
+
+Each method counts one use, per address and, when someone is logged in, per account,
+before the work it guards, and raises :class:`~.errors.RateLimited` (429, with how long
+to wait) when a limit is reached. Counts live in a :class:`~.limits.Limiter`: in this
+process, or in Redis and so shared by every instance.
+"""
+
+from __future__ import annotations
+
+from ghostparty.server.limits import Limit, Limiter, Use, take_or_refuse
+
+#: Quick-match tickets a minute, per address and per account.
+QUEUE_JOINS = 10
+#: Questions about a ticket a minute (a waiting page asks every few seconds).
+QUEUE_LOOKS = 120
+#: Seats taken per table of the budget (a table has at most 8 seats).
+JOINS_PER_TABLE = 8
+#: Chat lines per seat (or spectator's address) at one table: bursts of 5, one each 2 s.
+CHAT_SEAT = Limit(5, 10, "at most 5 chat lines at once, then one every 2 seconds")
+#: Chat lines per address, over every table and socket.
+CHAT_ADDRESS = Limit(20, 20, "too many chat lines from this address")
+
+
+class Quotas:
+    """The limits, counted in ``limiter``; ``tables_per_minute`` is the table budget
+    (``serve --max-new-tables``): per minute, and ten times that per hour; seats may be
+    taken at :data:`JOINS_PER_TABLE` times that rate."""
+
+    def __init__(self, limiter: Limiter, tables_per_minute: float = 30.0) -> None:
+        self.limiter = limiter
+        count = max(1, round(tables_per_minute))
+        self.tables = (
+            Limit(count, 60, f"at most {count} new tables a minute"),
+            Limit(count * 10, 3600, f"at most {count * 10} new tables an hour"),
+        )
+        self.queue = Limit(QUEUE_JOINS, 60, f"at most {QUEUE_JOINS} quick-match requests a minute")
+        self.looks = Limit(QUEUE_LOOKS, 60, "the queue is asked too often")
+        joins = count * JOINS_PER_TABLE
+        self.joins = Limit(joins, 60, f"at most {joins} seats taken a minute")
+
+    @staticmethod
+    def _each(kind: str, limits: tuple[Limit, ...], address: str, player_id: int | None) -> list[Use]:
+        whose = [f"address:{address}"] + ([f"player:{player_id}"] if player_id is not None else [])
+        return [(f"{kind}:{who}:{limit.seconds:g}", limit) for who in whose for limit in limits]
+
+    async def new_table(self, address: str, player_id: int | None) -> None:
+        """A table is about to be made: created, formed from the queue, played again."""
+        await take_or_refuse(self.limiter, self._each("tables", self.tables, address, player_id))
+
+    async def give_back_table(self, address: str, player_id: int | None) -> None:
+        """No table was made after all."""
+        await self.limiter.give_back(self._each("tables", self.tables, address, player_id))
+
+    async def queue_join(self, address: str, player_id: int | None) -> None:
+        """A quick-match ticket; it may become a table, so it draws on the table budget too."""
+        uses = self._each("queue", (self.queue,), address, player_id)
+        uses += self._each("tables", self.tables, address, player_id)
+        await take_or_refuse(self.limiter, uses)
+
+    async def queue_look(self, address: str) -> None:
+        await take_or_refuse(self.limiter, self._each("looks", (self.looks,), address, None))
+
+    async def join(self, address: str, player_id: int | None) -> None:
+        await take_or_refuse(self.limiter, self._each("joins", (self.joins,), address, player_id))
+
+    async def chat(self, table_id: str, seat: int | None, address: str) -> None:
+        """A chat line: per seat at the table (a spectator: per address at the table),
+        and per address over everything."""
+        writer = f"seat:{seat}" if seat is not None else f"address:{address}"
+        await take_or_refuse(
+            self.limiter, [(f"chat:{table_id}:{writer}", CHAT_SEAT), (f"chat:address:{address}", CHAT_ADDRESS)]
+        )
