@@ -125,6 +125,7 @@ def create_app(
     sockets_per_address: int = 20,
     allowed_origins: Sequence[str] = (),
     hasher: PasswordHasher | None = None,
+    hash_queue: int | None = None,
     clock: Callable[[], datetime] | None = None,
 ) -> Starlette:
     """The whole server as an ASGI application.
@@ -138,7 +139,9 @@ def create_app(
     hold open on this instance; ``allowed_origins`` other sites' origins whose pages may
     post here (:mod:`.crosssite`); ``seed`` makes table ids,
     seeds and tokens reproducible (tests only); ``hasher`` hashes passwords (Argon2id with
-    argon2-cffi's defaults, unless given: tests give a cheaper one); ``clock`` gives the
+    argon2-cffi's defaults, unless given: tests give a cheaper one), ``hash_queue`` how many
+    hashes may wait for a free hashing thread before more are refused
+    (:class:`~.passwords.Hashing`); ``clock`` gives the
     time to the tables' timers (tests move it).
     """
 
@@ -181,7 +184,7 @@ def create_app(
         app.state.quotas = Quotas(limiter, tables_per_minute)
         app.state.sockets = Sockets(sockets_per_address)
         accounts_store = getattr(the_store, "accounts", None)
-        hashing = Hashing(hasher) if accounts_store is not None else None
+        hashing = Hashing(hasher, waiting=hash_queue) if accounts_store is not None else None
         if accounts_store is not None:
             app.state.accounts = Accounts(
                 accounts_store, limiter=limiter, hashing=hashing, seats_changed=service.seats_changed

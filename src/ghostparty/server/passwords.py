@@ -63,7 +63,7 @@ class Hashing:
     def __init__(self, hasher: PasswordHasher | None = None, *, threads: int | None = None, waiting: int | None = None):
         self.hasher = hasher or PasswordHasher()  # Argon2id, RFC 9106's second choice
         self.threads = threads or hashing_threads()
-        self.most = self.threads + (waiting if waiting is not None else 4 * self.threads)
+        self.most = self.threads + (waiting if waiting is not None else 16 * self.threads)
         self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="argon2")
         self._busy = 0
         #: Seconds one hash took last (for the wait told to the refused).
