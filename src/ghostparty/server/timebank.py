@@ -9,6 +9,10 @@ decision or roll the person takes themselves gives :data:`INCREMENT` seconds bac
 never above the full bank. A seat keeps what is left (``Seat.bank``, stored with the
 seat, ``None`` while full), so a restart or another instance goes on from it. Bots,
 untimed and turn-based tables have no bank.
+
+A decision's time runs from the table's last change (``Table.updated``), as the deadline
+always has: another seat's change meanwhile (marked away or back) starts the mover's
+decision afresh, and what it had drawn from its bank so far is not charged.
 """
 
 from __future__ import annotations
