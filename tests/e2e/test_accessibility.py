@@ -287,7 +287,7 @@ def test_an_away_player_comes_back_with_im_back(browser: Any, base_url: str) -> 
     _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": ann})
     page.goto(f"{base_url}/t/{table_id}")
     # Sam lets the time run out: a bot plays for Sam, and the page offers the seat back.
-    page.locator("[data-testid=seat][data-seat='0'][data-away=true]").wait_for(timeout=15000)
+    page.locator("[data-testid=seat][data-seat='0'][data-away=true]").wait_for(timeout=35000)  # 5 s + 20 s bank
     back = page.get_by_test_id("im-back")
     back.wait_for()
     assert "Sam (bot playing)" in page.locator("[data-testid=seat][data-seat='0']").inner_text()

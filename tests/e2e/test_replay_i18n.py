@@ -482,7 +482,7 @@ def test_turn_timer_counts_down_and_an_away_seat_is_shown(browser: Any, base_url
     assert "Ann" in timer.inner_text()
     # Ann's time runs out: a bot plays for her, and everyone sees it.
     away = page.locator("[data-testid=seat][data-seat='0'][data-away=true]")
-    away.wait_for(timeout=12000)
+    away.wait_for(timeout=35000)  # 5 s, then the 20 s time bank
     assert "Ann (bot playing)" in away.inner_text()
     assert not page.errors
     page.context.close()

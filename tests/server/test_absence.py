@@ -46,20 +46,24 @@ def test_a_person_out_of_time_gets_a_bot_until_they_come_back(sqlite_url: str) -
         svc = service(sqlite_url, clock)
         table_id, tokens = await seated(svc, [HUMAN, HUMAN], turn_seconds=30)
         state = await svc.state(table_id, tokens)
-        assert state["table"]["deadline"] == "2026-11-22T04:00:30Z"
+        # 30 s a decision, then a time bank of 60 s (timebank.py)
+        assert state["table"]["deadline"] == "2026-11-22T04:01:30Z"
         clock.advance(29)
         await svc.tick()
         assert not (await svc.table(table_id))["table"]["seats"][0]["away"]
-        # Seat 0 places in time; seat 1's 30 seconds start now.
+        # Seat 0 places in time; seat 1's 30 seconds and 60 s bank start now.
         await svc.act(table_id, 0, tokens[0], state["table"]["version"], {"place": "G21"})
-        clock.advance(30)
+        clock.advance(89)
+        await svc.tick()
+        assert not (await svc.table(table_id))["table"]["seats"][1]["away"]
+        clock.advance(1)
         await svc.tick()
         await svc.idle()
         view = await svc.state(table_id, {1: tokens[1]})
         assert view["table"]["seats"][1]["away"]
         # The bot placed for seat 1, and seat 0 is to move again with a fresh deadline.
         assert view["log"][-1]["seat"] == 1 and view["table"]["to_move"] == 0
-        assert view["table"]["deadline"] == "2026-11-22T04:01:29Z"
+        assert view["table"]["deadline"] == "2026-11-22T04:03:29Z"
         # An away seat's legal actions are not offered to its person.
         for _ in range(3):
             state = await svc.state(table_id, tokens)

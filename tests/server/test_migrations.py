@@ -111,6 +111,7 @@ def test_a_database_of_the_first_release_opens_with_its_game_and_plays_on(store_
         table, actions = loaded
         assert table.status == PLAYING and table.version == 3 and not table.rated
         assert [s.name for s in table.seats] == ["Ann", "Greedy bot"] and all(s.player_id is None for s in table.seats)
+        assert all(s.bank is None for s in table.seats)  # 0006: a full time bank
         assert [a.action for a in actions] == [{"roll": 4}, {"place": "G8"}]
         assert store.accounts.create_player("ann", "ann", "x", WHEN) is not None  # the new tables are there
     finally:

@@ -36,9 +36,19 @@ def table(table_id: str = "abc", **changes: Any) -> Table:
 def full_table(table_id: str = "full") -> Table:
     """A table with every field set to something other than its default."""
     seats = (
-        Seat(0, "human", name="Zoë Ærøskøbing", token_hash="f" * 64, away=True, back=True, player_id=7, again=True),
+        Seat(
+            0,
+            "human",
+            name="Zoë Ærøskøbing",
+            token_hash="f" * 64,
+            away=True,
+            back=True,
+            player_id=7,
+            again=True,
+            bank=17,
+        ),
         Seat(1, "bot", bot="mcts", name="幽霊 Hugo 👻", player_id=2**31 - 1),
-        Seat(2, "human", name="Ann", token_hash="a1" * 32, away=True),
+        Seat(2, "human", name="Ann", token_hash="a1" * 32, away=True, bank=0),
         Seat(3, "bot", bot="expectimax"),
     )
     return Table(
@@ -205,6 +215,9 @@ def test_seats_change_with_the_table(any_store: Store) -> None:
     away = table(version=2).with_seat(replace(ANN, away=True, back=True)).with_seat(Seat(1, "bot", bot="mcts"))
     assert any_store.save(away, 1)
     assert loaded(any_store)[0] == away
+    banked = table(version=3).with_seat(replace(ANN, bank=12))  # the seconds left in a time bank
+    assert any_store.save(banked, 2)
+    assert loaded(any_store)[0].seats[0].bank == 12
 
 
 def test_an_action_alone_leaves_the_seats_as_they_are(any_store: Store) -> None:

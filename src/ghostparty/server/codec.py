@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import fields
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
 from ghostparty.rules import GUESTS_PER_PLAYER, Event, ruleset
 from ghostparty.rules.rulesets import COLOURS
 from ghostparty.server.model import PLAYING, Table
+from ghostparty.server.timebank import INCREMENT, bank_left, full_bank, turn_clock
 
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
 
@@ -49,10 +50,8 @@ def time_text(value: datetime) -> str:
 
 def table_view(table: Table, online: Collection[int] = ()) -> dict[str, Any]:
     """What every client may know of a table (no seed, no tokens)."""
-    mover = table.seats[table.to_move] if table.status == PLAYING and table.to_move is not None else None
-    deadline = None
-    if table.turn_seconds is not None and mover is not None and not mover.played_by_bot:
-        deadline = table.updated + timedelta(seconds=table.turn_seconds)
+    clock = turn_clock(table)  # the decision's own time, then the mover's time bank
+    bank = full_bank(table)
     return {
         "id": table.id,
         "rules": table.rules,
@@ -72,6 +71,7 @@ def table_view(table: Table, online: Collection[int] = ()) -> dict[str, Any]:
                 # a registered player's (or rated bot's) name, for a link to their profile
                 "player": s.name if s.player_id is not None else None,
                 "again": s.again,
+                "bank": bank_left(table, s),
             }
             for s in table.seats
         ],
@@ -79,7 +79,10 @@ def table_view(table: Table, online: Collection[int] = ()) -> dict[str, Any]:
         "turn_seconds": table.turn_seconds,
         "turn_based": table.turn_based,
         "absent_bot": table.absent_bot,
-        "deadline": time_text(deadline) if deadline is not None else None,
+        "deadline": time_text(clock[1]) if clock is not None else None,
+        "bank_from": time_text(clock[0]) if clock is not None and bank is not None else None,
+        "time_bank": bank,
+        "bank_increment": INCREMENT if bank is not None else None,
         "winners": list(table.winners),
         "rated": table.rated,
         "series": table.series or table.id,

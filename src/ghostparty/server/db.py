@@ -77,6 +77,8 @@ seats = SqlTable(
     Column("player_id", Integer, index=True),
     # 0004: said "Play again" after the game
     Column("again", Boolean, nullable=False, server_default=false()),
+    # 0006: seconds left in the person's time bank (timebank.py); null while full
+    Column("bank", Integer),
 )
 
 actions = SqlTable(
@@ -186,7 +188,7 @@ chat = SqlTable(
 )
 
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0005"
+HEAD = "0006"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

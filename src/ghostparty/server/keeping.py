@@ -2,8 +2,8 @@
 
 An instance keeps the tables of the shards whose lease it holds (:mod:`.leases`). For
 them, and only them, it plays bot turns (a task per table, ``bot_delay`` apart, thinking
-in a worker thread), marks *away* a person whose turn time ran out or whose pages have
-all been closed for ``away_after`` seconds (the table's ``absent_bot`` then plays for
+in a worker thread), marks *away* a person whose turn time and time bank ran out
+(:mod:`.timebank`) or whose pages have all been closed for ``away_after`` seconds (the table's ``absent_bot`` then plays for
 them), and, holding shard 0, closes open tables nobody started within ``lobby_expiry``.
 When it gains shards it reads their games under way from the store and takes them over;
 when it loses shards it stops their work at once.
@@ -30,6 +30,7 @@ from ghostparty.server.model import CLOSED, OPEN, PLAYING
 from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.play import Play, die, turn_starts
 from ghostparty.server.pubsub import OVERFLOW
+from ghostparty.server.timebank import turn_clock
 from ghostparty.sim.playout import next_action
 
 log = logging.getLogger("ghostparty.server")
@@ -91,11 +92,11 @@ class Keeping:
 
     def _set_deadline(self, live: LiveTable) -> None:
         table = live.table
-        mover = table.seats[table.to_move] if table.status == PLAYING and table.to_move is not None else None
-        if table.turn_seconds is None or mover is None or mover.played_by_bot:
+        clock = turn_clock(table)  # the decision's own time, then the seat's time bank
+        if clock is None:
             self._deadlines.pop(table.id, None)
             return
-        self._deadlines[table.id] = (table.version, table.updated + timedelta(seconds=table.turn_seconds))
+        self._deadlines[table.id] = (table.version, clock[1])
 
     # -- bots ---------------------------------------------------------------------------
 
@@ -294,7 +295,7 @@ class Keeping:
                     return  # back meanwhile, on another instance
                 if version is None and table.turn_based:
                     return  # a turn-based game's people come and go: only their time counts
-                await self.play.set_away(live, seat, away=True)
+                await self.play.set_away(live, seat, away=True, out_of_time=version is not None)
         except ServiceError as error:
             log.info("could not mark a seat away at table %s: %s", table_id, error.message)
 

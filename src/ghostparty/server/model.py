@@ -44,6 +44,9 @@ class Seat:
     #: The registered player in the seat (their account's name is ``name``), or the rated
     #: bot level's player; ``None`` for guests and the bots of unrated tables.
     player_id: int | None = None
+    #: Seconds left in the person's time bank at the start of their current (or next)
+    #: decision; ``None`` for a full bank, or where the table has none (:mod:`.timebank`).
+    bank: int | None = None
 
     @property
     def taken(self) -> bool:

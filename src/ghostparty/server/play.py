@@ -29,6 +29,7 @@ from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.model import PLAYING, ActionRow, GameResult, SeatResult, Table
 from ghostparty.server.protocol import ROLL_REQUEST, Applied, entry_message
 from ghostparty.server.ratings import places
+from ghostparty.server.timebank import after_decision, spent
 
 
 class Play:
@@ -96,13 +97,14 @@ class Play:
         events = game.push(action)
         state = game.state
         over = state.phase == OVER
+        moment = self.core.clock()
         new = replace(
-            table,
+            after_decision(table, seat, moment),  # the seconds over its own, from the seat's bank
             version=table.version + 1,
             status=TABLE_OVER if over else PLAYING,
             to_move=None if over else state.to_move,
             winners=state.winners,
-            updated=self.core.clock(),
+            updated=moment,
         )
         for held in new.seats:  # people who came back play from their next turn on
             if held.back and not (state.to_move == held.seat and state.phase == MOVE and not over):
@@ -132,9 +134,12 @@ class Play:
             await self.core.pubsub.publish(chat_channel(live.table.id), GAME_OVER)
         return Applied(live.table, state, tuple(events), index)
 
-    async def set_away(self, live: LiveTable, seat: int, *, away: bool, back: bool = False) -> None:
-        """Mark a person away (a bot plays for them), back (from their next turn), or present."""
-        table = live.table
+    async def set_away(
+        self, live: LiveTable, seat: int, *, away: bool, back: bool = False, out_of_time: bool = False
+    ) -> None:
+        """Mark a person away (a bot plays for them), back (from their next turn), or
+        present; ``out_of_time``: their decision's time and time bank are spent."""
+        table = spent(live.table, seat) if out_of_time else live.table
         changed = table.with_seat(replace(table.seats[seat], away=away, back=back))
         await self.core.tables.save(live, replace(changed, version=table.version + 1, updated=self.core.clock()))
         await self.core.publish(live, None)

@@ -91,6 +91,7 @@ def seat_row(table_id: str, seat: Seat) -> dict[str, Any]:
         "back": seat.back,
         "player_id": seat.player_id,
         "again": seat.again,
+        "bank": seat.bank,
     }
 
 
@@ -114,6 +115,7 @@ def seat_of_row(row: Any) -> Seat:
         back=bool(row["back"]),
         player_id=row["player_id"],
         again=bool(row["again"]),
+        bank=row["bank"],
     )
 
 

@@ -44,7 +44,10 @@ _UPDATE_SEAT = (
     update(seats)
     .where(seats.c.table_id == bindparam("b_table"), seats.c.seat == bindparam("b_seat"))
     .values(
-        {name: bindparam(name) for name in ("kind", "bot", "name", "token_hash", "away", "back", "player_id", "again")}
+        {
+            name: bindparam(name)
+            for name in ("kind", "bot", "name", "token_hash", "away", "back", "player_id", "again", "bank")
+        }
     )
 )
 _INSERT_ACTION = insert(actions)

@@ -4,7 +4,8 @@
 //
 // Hooks: rules-help-button (opens), rules-help (the <dialog>), rules-help-set
 // (one per rule set, data-rules), rule (one per point: data-ref "§4.2"), rule-ref
-// (the § shown), rules-help-close.
+// (the § shown), rules-help-close; rules-help-time (time limits, the time bank, what a
+// bot's takeover means, for a rated game too: the seat's result counts for its player).
 
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
@@ -57,6 +58,22 @@ function ruleSet(rules) {
   );
 }
 
+/** Time limits and bots: not rules of the game but of the tables (docs/PROTOCOL.md). */
+function timeAndBots() {
+  return el(
+    "section",
+    { class: "rules-set", "data-testid": "rules-help-time" },
+    el("h3", {}, t("help.time.title")),
+    el(
+      "ul",
+      { class: "rules-points" },
+      ...[t("help.time.bank"), t("help.time.bot"), t("help.time.rated"), t("help.time.turn_based")].map((text) =>
+        el("li", { class: "rule rule-plain" }, el("span", { class: "rule-text" }, text)),
+      ),
+    ),
+  );
+}
+
 let dialog = null;
 
 /** The dialog, built once; the table's own rule set first and open. */
@@ -69,6 +86,7 @@ function build(first) {
     el("div", { class: "rules-help-head" }, el("h2", { id: "rules-help-title" }, t("help.title")), close),
     el("p", { class: "hint" }, t("help.intro")),
     ...order.map(ruleSet),
+    timeAndBots(),
   );
   close.addEventListener("click", () => dialog.close());
   dialog.addEventListener("click", (event) => {

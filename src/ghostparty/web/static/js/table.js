@@ -31,7 +31,8 @@
 //   replay-link, download   on the result panel: the replay page and the game record
 //   odds         Hugo's reach for the seat to move (shown to whoever holds it): odds-guest
 //                per guest (data-location, data-chance), odds-label over the board
-//   turn-timer   the countdown of a timed table (data-seconds); rules-help-button opens
+//   turn-timer   the countdown of a timed table (data-seconds, data-part = own | bank,
+//                data-warning; js/timer.js), turn-warning its live region; rules-help-button opens
 //                rules-help; language: the language switch (js/i18n.js)
 //   chat         the table's chat (js/chat.js); again, series: play again and the series
 //                on the result panel (js/again.js); table-name has data-series-index;
@@ -83,7 +84,8 @@ const S = {
   hint: null, // the destination hovered or focused on the board
 };
 
-const timer = new TurnTimer(document.getElementById("turn-timer"), (table) => seatLabel(table, table.to_move));
+const ownMove = (table) => S.held.has(table.to_move) && !table.seats[table.to_move]?.away;
+const timer = new TurnTimer(document.getElementById("turn-timer"), (table) => seatLabel(table, table.to_move), ownMove);
 
 const socket = new TableSocket(tableId, () => loadTokens(tableId), {
   state: onState,
@@ -401,7 +403,7 @@ function renderAll() {
   const index = S.table.series_index ?? 1;
   $("table-name").dataset.seriesIndex = String(index);
   $("table-name").textContent = index > 1 ? `${t("table.name", { id: tableId })} · ${t("again.game", { n: index })}` : t("table.name", { id: tableId });
-  document.title = `${mine ? t("table.your_turn_title") : ""}${t("table.page_title", { id: tableId })}`;
+  timer.title(`${mine ? t("table.your_turn_title") : ""}${t("table.page_title", { id: tableId })}`); // with the timer's warning
 }
 
 function renderSidePanels() {
@@ -623,7 +625,7 @@ function setupChrome() {
     saveSpeed(S.speed);
   });
   $("table-name").textContent = t("table.name", { id: tableId });
-  document.title = t("table.page_title", { id: tableId });
+  timer.title(t("table.page_title", { id: tableId }));
 }
 
 /**
