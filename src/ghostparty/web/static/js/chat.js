@@ -12,7 +12,7 @@
 // chat-empty ("no messages yet"), chat-hint (a spectator on the players' tab).
 
 import { el, fill } from "./dom.js";
-import { errorText, t, tOr } from "./i18n.js";
+import { errorText, retryAfter, t, tOr, waitText } from "./i18n.js";
 import { colourHex } from "./seats.js";
 
 export const PHRASES = ["good_luck", "well_played", "oops", "thanks"];
@@ -67,6 +67,7 @@ export class ChatPanel {
     this.channel = "players";
     this.muted = loadMuted();
     this.lastSent = 0;
+    this.unsent = null; // the text of the last line sent, until it comes back from the server
     this.noteTimer = null;
     this.build();
   }
@@ -104,7 +105,10 @@ export class ChatPanel {
       this.form.addEventListener("submit", (event) => {
         event.preventDefault();
         const text = this.input.value.trim();
-        if (text && this.say({ text })) this.input.value = "";
+        if (text && this.say({ text })) {
+          this.unsent = text; // until the server has it: a refused line comes back to the box
+          this.input.value = "";
+        }
       });
       this.phrases = el(
         "div",
@@ -172,6 +176,8 @@ export class ChatPanel {
   add(line) {
     if (this.lines.has(line.id)) return;
     this.lines.set(line.id, line);
+    const fromHere = line.seat === null || line.seat === undefined ? this.held.size === 0 : this.held.has(line.seat);
+    if (fromHere && line.text === this.unsent) this.unsent = null;
     if (line.channel !== this.channel) {
       this.tabs[line.channel].dataset.unread = "true";
       this.tabs.spectators.hidden = this.tabs.spectators.hidden && line.channel !== "spectators";
@@ -250,6 +256,14 @@ export class ChatPanel {
   /** A socket error: shown here (true) when it answers a chat line just sent. */
   handleError(msg) {
     if (!CHAT_ERRORS.has(msg.code) || Date.now() - this.lastSent > 5000) return false;
+    if (msg.code === "rate_limited") {
+      // The line refused goes back into the box (unless something else was typed since).
+      if (this.unsent && this.input && !this.input.value) this.input.value = this.unsent;
+      this.unsent = null;
+      const wait = retryAfter(msg);
+      this.tell(wait === null ? t("chat.error.rate_limited") : t("chat.error.rate_limited_wait", { wait: waitText(wait) }));
+      return true;
+    }
     this.tell(tOr(`chat.error.${msg.code}`, errorText(msg)));
     return true;
   }
