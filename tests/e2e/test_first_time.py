@@ -4,6 +4,12 @@
   error, else ``Retry-After``), wherever one can hit: creating a table, Play now, logging
   in, joining a seat, and the chat; in German too.
 * A chat line the limit refuses stays in the box, and the note says the true limit.
+* The lobby's lists are patched in place: the keyboard's focus stays on a row's link
+  through every refresh, in "Your games" too, where one's own table is never "Watch".
+* Screen readers hear which game a lobby row's button is for, and what a seat's numbers are.
+* R rolls (never while typing in the chat), and the focus goes to the decision when it
+  becomes this page's.
+* Guests are marked as guests beside their names: the seats, the chat and the result.
 
 Skipped with a message when Playwright or /usr/bin/chromium is missing; never runs
 ``playwright install``.
@@ -18,12 +24,14 @@ from typing import Any
 
 import pytest
 
-from .helpers import new_page
+from .helpers import NEXT, act, api_get, new_page, offer
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
 #: Table ids and seeds of this module's server (tests/e2e/conftest.py).
 SERVER_SEED = 22
+MAX_ACTIONS = 600
+BUSY_DONE = "() => document.querySelector('main').dataset.busy === 'false'"
 
 
 def _post(base_url: str, path: str, body: Any) -> Any:
@@ -166,6 +174,9 @@ def test_a_chat_line_the_limit_refuses_stays_in_the_box(browser: Any, base_url: 
     page.get_by_test_id("chat-send").click()
     page.locator("[data-testid=chat-text]", has_text="line 6").wait_for()
     assert page.get_by_test_id("chat-input").input_value() == ""
+    # A guest's line is marked as a guest's.
+    first = page.get_by_test_id("chat-line").first
+    assert first.get_by_test_id("guest-tag").count() == 1
     assert not page.errors, page.errors
     page.context.close()
 
@@ -192,4 +203,154 @@ def test_the_chat_says_how_long_when_the_server_says(browser: Any, base_url: str
     _say(page, "wait for me")
     page.get_by_test_id("chat-note").filter(has_text="3 seconds").wait_for()
     assert page.get_by_test_id("chat-input").input_value() == "wait for me"
+    page.context.close()
+
+
+# ---------------------------------------------------------------- 15, 18, 21: the lobby
+
+
+FOCUSED = (
+    "() => ({mark: document.activeElement?.__mark ?? null, testid: document.activeElement?.dataset?.testid ?? null})"
+)
+
+
+def test_the_lobby_keeps_the_focus_and_names_its_buttons(browser: Any, base_url: str) -> None:
+    open_id = _table(base_url, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    page = new_page(browser, speed="off")
+    page.clock.install()
+    _sit(page, base_url, open_id, 0, "Ann")
+    page.goto(base_url + "/")
+
+    # Each row's link says which game it is for.
+    row = page.locator(f"[data-testid=open-table][data-table='{open_id}']")
+    row.wait_for()
+    link = row.get_by_test_id("open-table-link")
+    name = link.get_attribute("aria-label") or ""
+    assert name.startswith("Join: Hugo, 3 players") and "free seat" in name and "greedy bot" in name, name
+    assert open_id in name
+    assert page.get_by_role("link", name=re.compile(rf"^Join: .*{open_id}")).count() == 1
+
+    # The focus on a row's link stays through a refresh that changes the row.
+    link.focus()
+    page.evaluate("document.activeElement.__mark = 'open'")
+    _post(base_url, f"/api/tables/{open_id}/join", {"seat": 1, "name": "Bob"})
+    page.clock.run_for(5500)
+    page.wait_for_function(
+        "id => !document.querySelector(`[data-testid=open-table][data-table='${id}']`)?.textContent.includes('2 free')",
+        arg=open_id,
+    )
+    assert page.evaluate(FOCUSED) == {"mark": "open", "testid": "open-table-link"}
+
+    # "Your games": one's own open table is gone back to, not watched; its link keeps
+    # the focus through its own refresh (every 15 s).
+    mine = page.locator(f"[data-testid=my-game][data-table='{open_id}']")
+    mine.wait_for()
+    own = mine.get_by_test_id("my-game-link")
+    assert own.inner_text() == "Go to the table"
+    assert "Watch" not in (own.get_attribute("aria-label") or "")
+    assert open_id in (own.get_attribute("aria-label") or "")
+    own.focus()
+    page.evaluate("document.activeElement.__mark = 'mine'")
+    for _ in range(4):
+        page.clock.run_for(5500)
+    assert page.evaluate(FOCUSED) == {"mark": "mine", "testid": "my-game-link"}
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ---------------------------------------------------------------- 19: the keyboard
+
+
+FOCUS_ON = "() => document.activeElement?.closest('[data-testid=board]') ? 'board' : (document.activeElement?.dataset?.testid ?? null)"
+
+
+def test_r_rolls_and_the_focus_goes_to_the_decision(browser: Any, base_url: str) -> None:
+    table_id = _table(base_url, [{"kind": "human"}, {"kind": "bot", "bot": "random"}], first_player=0)
+    page = new_page(browser, speed="off")
+    token = _sit(page, base_url, table_id, 0, "Ann")
+    page.goto(f"{base_url}/t/{table_id}")
+    page.wait_for_function("() => document.querySelector('main').dataset.status === 'open'")
+    # The start comes from elsewhere while the focus is on the rules button: once the
+    # decision (placing) is this page's, the focus is on the board.
+    page.get_by_test_id("rules-help-button").focus()
+    assert page.evaluate(FOCUS_ON) == "rules-help-button"
+    _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
+    assert offer(page) == "place"
+    page.wait_for_function(f"() => ({FOCUS_ON})() === 'board'")
+
+    for _ in range(MAX_ACTIONS):
+        kind = offer(page)
+        if kind == "roll":
+            break
+        act(page, kind)
+    else:
+        pytest.fail("never a roll")
+    roll = page.get_by_test_id("roll")
+    assert roll.get_attribute("aria-keyshortcuts") == "R"
+    # Typing an r in the chat doesn't roll.
+    page.get_by_test_id("chat-input").click()
+    page.keyboard.type("rr")
+    page.wait_for_timeout(300)
+    assert page.get_by_test_id("chat-input").input_value() == "rr"
+    assert page.evaluate(NEXT) == "roll"
+    # R from anywhere else does.
+    rolls = len([a for a in api_get(base_url, f"/api/tables/{table_id}/record")["actions"] if "roll" in a])
+    page.get_by_test_id("rules-help-button").focus()
+    assert page.evaluate(FOCUS_ON) == "rules-help-button"
+    page.keyboard.press("r")
+    page.wait_for_function(
+        "n => [...document.querySelectorAll('[data-testid=log-entry]')].filter((e) => /rolls/.test(e.textContent)).length > n",
+        arg=rolls,
+    )
+    assert len([a for a in api_get(base_url, f"/api/tables/{table_id}/record")["actions"] if "roll" in a]) > rolls
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ---------------------------------------------------------------- 18, 7: seats read aloud
+
+
+def test_seats_read_their_numbers_and_guests_are_marked(browser: Any, base_url: str) -> None:
+    table_id = _table(base_url, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], first_player=0)
+    page = new_page(browser, speed="off")
+    token = _sit(page, base_url, table_id, 0, "Ann")
+    _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
+    page.goto(f"{base_url}/t/{table_id}")
+    for _ in range(MAX_ACTIONS):
+        kind = offer(page)
+        if kind == "roll":
+            break
+        act(page, kind)
+    seats = page.locator("#seats")
+    spoken = seats.aria_snapshot()
+    rows = [line for line in spoken.splitlines() if line.strip().startswith("- listitem")]
+    assert len(rows) == 2, spoken
+    for line in rows:
+        assert re.search(r"\d+ spooky points", line), spoken
+        assert "Guests: " in line and "on the gallery" in line, spoken
+    ann = page.locator("#seats [data-testid=seat][data-seat='0']")
+    assert ann.get_by_test_id("guest-tag").inner_text() == "guest"
+    assert page.locator("#seats [data-testid=seat][data-seat='1'] [data-testid=guest-tag]").count() == 0
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_the_result_marks_a_guest(browser: Any, base_url: str) -> None:
+    # Gus never comes to the table: after 5 s a bot plays for Gus, to the end.
+    table_id = _table(
+        base_url,
+        [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+        first_player=0,
+        turn_seconds=5,
+        absent_bot="greedy",
+    )
+    token = str(_post(base_url, f"/api/tables/{table_id}/join", {"seat": 0, "name": "Gus"})["token"])
+    _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
+    page = new_page(browser, speed="off")
+    page.goto(f"{base_url}/t/{table_id}")
+    page.wait_for_function("() => document.querySelector('main').dataset.status === 'over'", timeout=60000)
+    page.get_by_test_id("result").wait_for()
+    gus = page.locator("[data-testid=result-row][data-seat='0']")
+    assert gus.get_by_test_id("guest-tag").count() == 1
+    assert page.locator("[data-testid=result-row][data-seat='1'] [data-testid=guest-tag]").count() == 0
     page.context.close()

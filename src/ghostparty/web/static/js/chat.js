@@ -13,7 +13,7 @@
 
 import { el, fill } from "./dom.js";
 import { errorText, retryAfter, t, tOr, waitText } from "./i18n.js";
-import { colourHex } from "./seats.js";
+import { colourHex, guestTag, isGuest } from "./seats.js";
 
 export const PHRASES = ["good_luck", "well_played", "oops", "thanks"];
 export const MAX_TEXT = 200;
@@ -63,6 +63,7 @@ export class ChatPanel {
     this.sendMessage = send;
     this.name = name;
     this.lines = new Map(); // id -> line, in arrival order
+    this.table = null; // the table's view, for which seats are guests
     this.held = new Set();
     this.channel = "players";
     this.muted = loadMuted();
@@ -125,10 +126,15 @@ export class ChatPanel {
     this.show("players");
   }
 
-  /** The page's seats and the table's status: which channels this page reads and writes. */
-  setSeats(held, status) {
+  /** The page's seats and the table's status: which channels this page reads and writes;
+   * the table (optional) says which seats are guests', marked so beside their lines. */
+  setSeats(held, status, table = this.table) {
     this.held = new Set(held);
     this.status = status;
+    const guests = (table?.seats ?? []).filter(isGuest).map((s) => s.seat).join(",");
+    const marked = (this.table?.seats ?? []).filter(isGuest).map((s) => s.seat).join(",");
+    this.table = table;
+    if (guests !== marked && this.lines.size) this.render();
     const spectator = this.held.size === 0;
     // A spectator writes to the spectators (and reads both); a player sees the
     // spectators' channel only once the game is over (the server sends it then).
@@ -226,7 +232,8 @@ export class ChatPanel {
           { type: "button", class: "link chat-mute", "data-testid": "chat-mute", title: t("chat.mute_title", { name: line.name ?? "?" }), onclick: () => this.mute(line, true) },
           t("chat.mute"),
         );
-    return el("li", attrs, when, " ", name, el("span", { class: "chat-colon" }, ": "), text, mute);
+    const guest = line.channel === "players" && isGuest(this.table?.seats?.[line.seat]) ? guestTag() : null;
+    return el("li", attrs, when, " ", name, guest ? [" ", guest] : null, el("span", { class: "chat-colon" }, ": "), text, mute);
   }
 
   mute(line, on) {
