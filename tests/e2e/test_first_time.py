@@ -1,4 +1,4 @@
-"""What first-time players found (issue 22), each in a real browser.
+"""What first-time players found (issue 22, items 14–21), each in a real browser.
 
 * A refused limit says how long to wait, from the server's answer (``retry_after`` in the
   error, else ``Retry-After``), wherever one can hit: creating a table, Play now, logging
@@ -10,6 +10,8 @@
 * R rolls (never while typing in the chat), and the focus goes to the decision when it
   becomes this page's.
 * Guests are marked as guests beside their names: the seats, the chat and the result.
+* The leaderboard marks the bots as anchors and says what a negative rating means.
+* A rated game's result panel shows how each player's rating moved.
 
 Skipped with a message when Playwright or /usr/bin/chromium is missing; never runs
 ``playwright install``.
@@ -331,6 +333,83 @@ def test_seats_read_their_numbers_and_guests_are_marked(browser: Any, base_url: 
     ann = page.locator("#seats [data-testid=seat][data-seat='0']")
     assert ann.get_by_test_id("guest-tag").inner_text() == "guest"
     assert page.locator("#seats [data-testid=seat][data-seat='1'] [data-testid=guest-tag]").count() == 0
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ---------------------------------------------------------------- 17: the leaderboard
+
+
+def test_the_leaderboard_marks_the_anchors_and_explains_a_negative_rating(browser: Any, base_url: str) -> None:
+    board = api_get(base_url, "/api/leaderboard/midnight-party")
+    bots = [row for row in board["rows"] if row["kind"] == "bot"]
+    assert bots and any(row["rating"] < 0 for row in bots), "the anchors of midnight-party have a negative one"
+    page = new_page(browser, speed="off")
+    page.goto(base_url + "/leaderboard?rules=midnight-party")
+    page.wait_for_selector("main[data-state=ok]")
+    note = page.get_by_test_id("leaderboard-note").inner_text()
+    assert "anchors" in note and "greedy = 1500" in note, note
+    for bot in bots:
+        row = page.locator(f"[data-testid=leaderboard-row][data-name='{bot['name']}']")
+        assert row.get_by_test_id("anchor-tag").inner_text() == "bot · anchor"
+        cells = row.locator("td")
+        games = cells.nth(3).inner_text()
+        assert games.startswith("–") and "0" not in games and "anchor" in games, games  # no "0 games"
+        rating = cells.nth(2)
+        if bot["rating"] < 0:
+            assert rating.get_attribute("aria-describedby") == "negative-note"
+            assert rating.inner_text().startswith("−")
+    negative = page.get_by_test_id("negative-note")
+    assert negative.is_visible() and "below zero" in negative.inner_text()
+    # Hugo's anchors are all above zero: no such note there.
+    page.get_by_test_id("tab-hugo").click()
+    page.wait_for_selector("main[data-state=ok][data-rules=hugo]")
+    assert page.get_by_test_id("negative-note").is_hidden()
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# ---------------------------------------------------------------- 21: the rating change
+
+
+def test_a_rated_result_shows_the_rating_change(browser: Any, base_url: str) -> None:
+    page = new_page(browser, speed="off")
+    page.goto(base_url + "/login")
+    page.wait_for_selector("main[data-state=guest]")
+    page.get_by_test_id("register-name").fill("Rosalind")
+    page.get_by_test_id("register-password").fill("castle-at-midnight")
+    page.get_by_test_id("register-password2").fill("castle-at-midnight")
+    page.get_by_test_id("register").click()
+    page.wait_for_selector("main[data-state=player]")
+    page.goto(base_url + "/")
+    page.get_by_test_id("account-link").wait_for()
+    page.get_by_test_id("players").select_option("2")
+    page.get_by_test_id("seat-kind-1").select_option("bot:random")
+    page.get_by_test_id("first-player").select_option("0")
+    page.get_by_test_id("rated").check()
+    with page.expect_navigation(url="**/t/*"):
+        page.get_by_test_id("create").click()
+    table_id = page.url.rsplit("/", 1)[1]
+    page.get_by_test_id("start").click()
+    for _ in range(MAX_ACTIONS):
+        kind = offer(page)
+        if kind == "over":
+            break
+        act(page, kind)
+    else:
+        pytest.fail(f"the game did not end after {MAX_ACTIONS} actions")
+    change = page.locator("[data-testid=result-row][data-seat='0'] [data-testid=rating-change]")
+    change.wait_for()
+    profile = api_get(base_url, "/api/players/Rosalind")
+    game = next(g for g in profile["games"] if g["table"] == table_id)
+    assert int(change.get_attribute("data-change") or "x") == game["rating_change"]
+    shown = change.inner_text()
+    number = abs(game["rating_change"])
+    assert shown.startswith("rating ") and str(number) in shown, shown
+    assert f"now {profile['ratings']['hugo']['rating']}" in shown
+    # The bot's row has no change (an anchor), and no guest sat here.
+    assert page.locator("[data-testid=result-row][data-seat='1'] [data-testid=rating-change]").count() == 0
+    assert page.locator("[data-testid=result] [data-testid=guest-tag]").count() == 0
     assert not page.errors, page.errors
     page.context.close()
 

@@ -47,6 +47,7 @@ import { banner, el, fill, toast } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { effectNotes, place } from "./narrate.js";
 import { renderOdds } from "./odds.js";
+import { showRatingChanges } from "./rating-change.js";
 import { appendLog, renderLog, renderOpenSeats, renderResult, renderSeats, renderSheet } from "./panels.js";
 import { rulesHelpButton } from "./rules-help.js";
 import { actorName, seatLabel } from "./seats.js";
@@ -434,6 +435,7 @@ function renderSidePanels() {
 function renderPlayAgain() {
   const { table } = S;
   if ($("result").hidden) return;
+  showRatingChanges($("result"), table); // a rated game: each player's change (js/rating-change.js)
   if (table.rematch && !S.leaving && takeSeatsAgain(table, S.held)) {
     S.leaving = true;
     location.href = `/t/${encodeURIComponent(table.rematch)}`;
