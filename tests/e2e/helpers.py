@@ -88,7 +88,9 @@ def offer(page: Any, timeout: float = 20000) -> str:
 
 
 def target(page: Any, kind: str) -> Any:
-    return page.locator(f"[data-testid=board] [data-legal=true][data-legal-kind={kind}]").first
+    """The first clickable target of a kind; of several guests on one location, the one
+    that takes the taps (the others are drawn over its touch target: js/layout.js hitBox)."""
+    return page.locator(f"[data-testid=board] [data-legal=true][data-legal-kind={kind}]:not(.follower)").first
 
 
 def act(page: Any, kind: str, chosen: Callable[[Any], None] | None = None, *, tap: bool = False) -> str:

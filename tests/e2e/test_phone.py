@@ -147,6 +147,40 @@ def _check_dock(page: Any) -> None:
     assert where["pageBottom"] <= where["dockTop"] + 1, where
 
 
+#: Scrolled to the board's top: the board's box, the dock's top, and every target on the
+#: board (squares, rooms, steps, the guests that may move) with its size.
+FITS = """() => {
+  const board = document.querySelector('[data-testid=board]');
+  board.scrollIntoView({block: 'start'});
+  const b = board.getBoundingClientRect();
+  const dock = document.querySelector('[data-testid=dock]').getBoundingClientRect();
+  const targets = [...board.querySelectorAll('[data-square], [data-location], [data-testid=guest][data-legal=true]:not(.follower)')]
+    .map((n) => { const r = n.getBoundingClientRect();
+      return {name: n.dataset.square || n.dataset.location || n.dataset.guest, width: r.width, height: r.height, bottom: r.bottom}; });
+  return {top: b.top, bottom: b.bottom, height: b.height, dockTop: dock.top, targets};
+}"""
+
+#: Every link, button, field and select on the page smaller than a finger (a radio or a
+#: checkbox counts with its label, which takes the tap too).
+SMALL_TARGETS = """(finger) => [...document.querySelectorAll('a, button, input, select')].filter((n) => {
+  const target = n.matches('input[type=radio], input[type=checkbox]') ? (n.closest('label') ?? n) : n;
+  const r = target.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && (r.width < finger || r.height < finger);
+}).map((n) => `${n.dataset.testid || n.id || n.className} ${Math.round(n.getBoundingClientRect().width)}x${Math.round(n.getBoundingClientRect().height)}`)"""
+
+
+def _check_fits(page: Any) -> None:
+    """The whole tall board shows above the dock at once (no scrolling to reach its lower
+    squares), and every target on it is at least a finger wide and high."""
+    fits = page.evaluate(FITS)
+    assert fits["top"] == pytest.approx(0, abs=1), fits["top"]
+    assert fits["bottom"] <= fits["dockTop"] + 0.5, (fits["height"], fits["dockTop"])
+    for node in fits["targets"]:
+        assert node["bottom"] <= fits["dockTop"] + 0.5, node
+        assert node["width"] >= FINGER and node["height"] >= FINGER, node
+    page.evaluate("document.body.scrollTo(0, 0)")
+
+
 def _settled(page: Any) -> str:
     """Wait for something to do; it must not be the end (a few turns never finish a game)."""
     kind = offer(page, timeout=30000)
@@ -209,8 +243,10 @@ def test_a_phone_plays_on_the_portrait_board_by_touch(browser: Any, base_url: st
         kind = _settled(page)
         if kind == "source":
             tapped_source = True
+            _check_fits(page)  # the guests that may move are big enough to tap too
         if kind == "roll" and not checked_dock:
             _check_dock(page)
+            _check_fits(page)
             checked_dock = True
         done.append(act(page, kind, chosen, tap=True))
     else:
@@ -291,13 +327,13 @@ def test_the_result_is_in_view_at_the_end_on_a_phone(browser: Any, base_url: str
         """() => {
           const r = document.querySelector('[data-testid=result]').getBoundingClientRect();
           const dock = document.querySelector('[data-testid=dock]').getBoundingClientRect();
-          return r.top >= 0 && r.top < dock.top - 100;
+          return r.top >= -1 && r.top < dock.top - 100;  // -1: a board of fractional height
         }"""
     )
     box = result.bounding_box()
     dock = page.get_by_test_id("dock").bounding_box()
     assert box is not None and dock is not None
-    assert box["y"] >= 0
+    assert box["y"] >= -1
     winners = page.get_by_test_id("result-winners")
     winner_box = winners.bounding_box()
     assert winner_box is not None and winner_box["y"] + winner_box["height"] <= dock["y"], (winner_box, dock)
@@ -305,5 +341,25 @@ def test_the_result_is_in_view_at_the_end_on_a_phone(browser: Any, base_url: str
         link_box = link.bounding_box()
         assert link_box is not None and link_box["height"] >= FINGER
     page.screenshot(path=str(screenshot_path("screenshot-phone-result.png", tmp_path)))
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_every_target_in_the_lobby_and_at_the_table_is_a_finger_big(browser: Any, base_url: str) -> None:
+    """The lobby's links (the top bar's), its radio buttons and every other control, and
+    the table page's, are at least 44 px wide and high on a phone."""
+    page = new_page(browser, speed="off", viewport=PHONE, **DEVICE)
+    page.goto(base_url + "/")
+    page.get_by_test_id("leaderboard-link").wait_for()
+    page.get_by_test_id("seat-kind-1").wait_for()
+    assert page.evaluate(SMALL_TARGETS, FINGER) == []
+    table = _api_post(
+        base_url, "/api/tables", {"rules": "midnight-party", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    )
+    page.goto(f"{base_url}/t/{table['table']['id']}")
+    page.get_by_test_id("join-0").wait_for()
+    _check_portrait(page)
+    assert page.evaluate(SMALL_TARGETS, FINGER) == []
+    _check_fits(page)
     assert not page.errors, page.errors
     page.context.close()

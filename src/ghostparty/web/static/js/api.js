@@ -1,12 +1,20 @@
 // The server's HTTP API and the table WebSocket (docs/PROTOCOL.md).
 
-/** An error answer of the API: {code, message, status}. */
+/** An error answer of the API: {code, message, status, retry_after}: retry_after is the
+ * wait, in whole seconds, of a refused limit (the error's own, else Retry-After), or null. */
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, retryAfter = null) {
     super(message);
     this.code = code;
     this.status = status;
+    this.retry_after = retryAfter;
   }
+}
+
+/** A limit's wait in whole seconds, from the error object or the Retry-After header. */
+function waitOf(error, response) {
+  const given = Number(error.retry_after ?? response.headers.get("Retry-After"));
+  return Number.isFinite(given) && given > 0 ? Math.ceil(given) : null;
 }
 
 // The session's CSRF token (GET /api/account, register, login): every POST carries it
@@ -48,7 +56,7 @@ async function send(method, path, body) {
   }
   if (!response.ok) {
     const error = (data && data.error) || {};
-    throw new ApiError(error.code || "http", error.message || `HTTP ${response.status}`, response.status);
+    throw new ApiError(error.code || "http", error.message || `HTTP ${response.status}`, response.status, waitOf(error, response));
   }
   return data;
 }

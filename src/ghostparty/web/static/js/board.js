@@ -9,7 +9,7 @@
 // hidden paragraph describes the whole position (the board's aria-describedby).
 
 import { el, svg, clear } from "./dom.js";
-import { S, makeLayout, slot, boxOf } from "./layout.js";
+import { S, makeLayout, slot, boxOf, hitBox } from "./layout.js";
 import { colourHex, colourText, inkOn, seatLetter, useBoard } from "./seats.js";
 import { api } from "./api.js";
 import { t, tn } from "./i18n.js";
@@ -526,6 +526,8 @@ export class BoardView {
         token.dataset.loc = loc;
         token.dataset.guest = `${guest.seat}:${loc}`;
         token.style.transform = `translate(${place.x}px, ${place.y}px) scale(${(place.r / 17).toFixed(3)})`;
+        token.classList.toggle("follower", i > 0); // one touch target per location: the first token's
+        for (const [key, value] of Object.entries(hitBox(this.layout, loc, place, i))) token.firstChild.setAttribute(key, value.toFixed(1));
         seen.add(guest.id);
       });
     }
@@ -541,6 +543,7 @@ export class BoardView {
     const token = svg(
       "g",
       { class: "guest", "data-testid": "guest", "aria-hidden": "true" },
+      svg("rect", { class: "guest-hit" }), // its location's whole box (hitBox)
       svg("circle", { r: 17, class: "guest-disc", fill: colourHex(guest.seat) }),
       svg("circle", { r: 13, class: "guest-ring" }),
       svg("text", { y: 5.5, class: "guest-letter", fill: inkOn(guest.seat) }, seatLetter(guest.seat)),

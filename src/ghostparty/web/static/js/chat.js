@@ -12,8 +12,8 @@
 // chat-empty ("no messages yet"), chat-hint (a spectator on the players' tab).
 
 import { el, fill } from "./dom.js";
-import { errorText, t, tOr } from "./i18n.js";
-import { colourHex } from "./seats.js";
+import { errorText, retryAfter, t, tOr, waitText } from "./i18n.js";
+import { colourHex, guestTag, isGuest } from "./seats.js";
 
 export const PHRASES = ["good_luck", "well_played", "oops", "thanks"];
 export const MAX_TEXT = 200;
@@ -63,10 +63,12 @@ export class ChatPanel {
     this.sendMessage = send;
     this.name = name;
     this.lines = new Map(); // id -> line, in arrival order
+    this.table = null; // the table's view, for which seats are guests
     this.held = new Set();
     this.channel = "players";
     this.muted = loadMuted();
     this.lastSent = 0;
+    this.unsent = null; // the text of the last line sent, until it comes back from the server
     this.noteTimer = null;
     this.build();
   }
@@ -104,7 +106,10 @@ export class ChatPanel {
       this.form.addEventListener("submit", (event) => {
         event.preventDefault();
         const text = this.input.value.trim();
-        if (text && this.say({ text })) this.input.value = "";
+        if (text && this.say({ text })) {
+          this.unsent = text; // until the server has it: a refused line comes back to the box
+          this.input.value = "";
+        }
       });
       this.phrases = el(
         "div",
@@ -121,10 +126,15 @@ export class ChatPanel {
     this.show("players");
   }
 
-  /** The page's seats and the table's status: which channels this page reads and writes. */
-  setSeats(held, status) {
+  /** The page's seats and the table's status: which channels this page reads and writes;
+   * the table (optional) says which seats are guests', marked so beside their lines. */
+  setSeats(held, status, table = this.table) {
     this.held = new Set(held);
     this.status = status;
+    const guests = (table?.seats ?? []).filter(isGuest).map((s) => s.seat).join(",");
+    const marked = (this.table?.seats ?? []).filter(isGuest).map((s) => s.seat).join(",");
+    this.table = table;
+    if (guests !== marked && this.lines.size) this.render();
     const spectator = this.held.size === 0;
     // A spectator writes to the spectators (and reads both); a player sees the
     // spectators' channel only once the game is over (the server sends it then).
@@ -172,6 +182,8 @@ export class ChatPanel {
   add(line) {
     if (this.lines.has(line.id)) return;
     this.lines.set(line.id, line);
+    const fromHere = line.seat === null || line.seat === undefined ? this.held.size === 0 : this.held.has(line.seat);
+    if (fromHere && line.text === this.unsent) this.unsent = null;
     if (line.channel !== this.channel) {
       this.tabs[line.channel].dataset.unread = "true";
       this.tabs.spectators.hidden = this.tabs.spectators.hidden && line.channel !== "spectators";
@@ -220,7 +232,8 @@ export class ChatPanel {
           { type: "button", class: "link chat-mute", "data-testid": "chat-mute", title: t("chat.mute_title", { name: line.name ?? "?" }), onclick: () => this.mute(line, true) },
           t("chat.mute"),
         );
-    return el("li", attrs, when, " ", name, el("span", { class: "chat-colon" }, ": "), text, mute);
+    const guest = line.channel === "players" && isGuest(this.table?.seats?.[line.seat]) ? guestTag() : null;
+    return el("li", attrs, when, " ", name, guest ? [" ", guest] : null, el("span", { class: "chat-colon" }, ": "), text, mute);
   }
 
   mute(line, on) {
@@ -250,6 +263,14 @@ export class ChatPanel {
   /** A socket error: shown here (true) when it answers a chat line just sent. */
   handleError(msg) {
     if (!CHAT_ERRORS.has(msg.code) || Date.now() - this.lastSent > 5000) return false;
+    if (msg.code === "rate_limited") {
+      // The line refused goes back into the box (unless something else was typed since).
+      if (this.unsent && this.input && !this.input.value) this.input.value = this.unsent;
+      this.unsent = null;
+      const wait = retryAfter(msg);
+      this.tell(wait === null ? t("chat.error.rate_limited") : t("chat.error.rate_limited_wait", { wait: waitText(wait) }));
+      return true;
+    }
     this.tell(tOr(`chat.error.${msg.code}`, errorText(msg)));
     return true;
   }

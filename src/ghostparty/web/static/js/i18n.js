@@ -9,6 +9,7 @@
 //   tn("lobby.free", 2)          // plural: the keys "lobby.free.one" and "lobby.free.other"
 //   applyI18n(document)          // fills [data-i18n] and [data-i18n-attr] elements
 //   errorText(apiError)          // a server error by its code, else the server's message
+//   waitText(240)                // "4 minutes" / "4 Minuten": a limit's wait (retry_after)
 //
 // A key the language lacks shows as ⟦key⟧, so that a missing translation is seen
 // (and the browser tests look for it) instead of silently showing another language.
@@ -124,10 +125,37 @@ export function tOr(key, fallback, params) {
   return has(key) ? t(key, params) : fallback;
 }
 
-/** A server error ({code, message}) in the current language, by its code. */
+/** A wait in words of the current language: "40 seconds", "4 minutes", "1 hour, 5 minutes". */
+export function waitText(seconds) {
+  const whole = Math.max(1, Math.ceil(seconds));
+  const unit = (n, name) => {
+    try {
+      return new Intl.NumberFormat(code, { style: "unit", unit: name, unitDisplay: "long" }).format(n);
+    } catch {
+      return `${n} ${name}${n === 1 ? "" : "s"}`;
+    }
+  };
+  if (whole < 90) return unit(whole, "second");
+  const minutes = Math.ceil(whole / 60);
+  if (minutes < 90) return unit(minutes, "minute");
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest ? t("wait.hours_minutes", { hours: unit(hours, "hour"), minutes: unit(rest, "minute") }) : unit(hours, "hour");
+}
+
+/** The wait a refused limit asks for, in seconds (`retry_after` of the server's answer), or null. */
+export function retryAfter(error) {
+  const seconds = Number(error?.retry_after);
+  return error?.code === "rate_limited" && Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
+
+/** A server error ({code, message}) in the current language, by its code; a refused
+ * limit says how long to wait when the server said (retry_after). */
 export function errorText(error) {
   const errorCode = error?.code;
   const message = error?.message || errorCode || "";
+  const wait = retryAfter(error);
+  if (wait !== null) return t("error.rate_limited_wait", { wait: waitText(wait) });
   return errorCode ? tOr(`error.${errorCode}`, message) : t("error.unknown");
 }
 

@@ -6,20 +6,25 @@
 // green ones at the bottom (RULES.md §1.2), and G0 — the arrow square at the top of
 // the cellar stairs — is on the left with the stairs running from it into the castle.
 //
-// A phone held upright gets a portrait ring instead ({portrait: true}): few squares wide
-// and many high, so that a square stays big enough to tap. G0 then sits on the top side
-// with the stairs running down from it; the die, the clock and the title stand beside
-// and below the stairs. Doors still never fall on a corner; the shields can't all face
-// their side there, so red rooms are only drawn towards the top, green ones the bottom.
+// A phone held upright gets a portrait ring instead ({portrait: true}): 8 squares wide and
+// 14 high, with the rooms inside the ring, so that the whole board fits the phone's
+// screen above the dock (390 × 844: about 676 px high) and every square, room and step
+// is at least 44 px each way. G0 then sits on the top side, with the stairs running down
+// from it between the rooms; the die, the clock and the title stand beside and below the
+// stairs. Doors never fall on a corner, and no two rooms (nor a room and the stairs) meet;
+// the shields can't all face their side there, so red rooms are only drawn towards the
+// top, green ones the bottom.
 
 export const S = 64; // gallery square size
-// How far the rooms reach out from the gallery, and the margin round the ring; on a phone
-// held upright the rooms are shallower, so that a square is 44 CSS px wide on a 390 px screen.
+// How far the rooms reach out from the gallery, and the margin round the ring. On a phone
+// held upright the rooms reach into the ring, one square deep less the gaps, and the
+// margin is small: 8 × 64 + 2 × 6 units on 390 px make a square 47.6 px and a room 44.7 px.
 const ROOM_DEPTH = 96;
-const PORTRAIT_ROOM_DEPTH = 74;
+const PORTRAIT_ROOM_DEPTH = S - 4;
+const PORTRAIT_MARGIN = 6;
 const GAP = 14;
 const LANDSCAPE_COLS = 14; // the ring's preferred width, in squares
-const PORTRAIT_COLS = 5; // … and on a phone held upright: a square ≥ 44 CSS px on a 390 px phone
+const PORTRAIT_COLS = 8; // … and on a phone held upright
 const SIDES = ["top", "right", "bottom", "left"];
 const OUTWARD = { top: [0, -1], right: [1, 0], bottom: [0, 1], left: [-1, 0] };
 
@@ -80,18 +85,29 @@ function landscapeScore(board, w, h, off) {
 
 function portraitScore(board, w, h, off) {
   const n = board.squares;
-  let score = Math.abs(w - PORTRAIT_COLS) * 3;
+  let score = Math.abs(w - PORTRAIT_COLS) * 200;
+  const [arrowCol, , arrowSide] = ringCell(off % n, w, h);
+  // G0 on the top side, its stairs running down the inside of the ring.
+  if (arrowSide !== "top") score += 500;
+  const cells = board.steps.length + (board.start ? 1 : 0);
+  const boxes = [{ x: arrowCol * S, y: S, w: S, h: cells * S }];
   for (const room of board.rooms) {
-    const [, row, side] = ringCell((squareIndex(room.door) + off) % n, w, h);
-    if (side === "corner") score += 1000;
+    const [col, row, side] = ringCell((squareIndex(room.door) + off) % n, w, h);
+    if (side === "corner") {
+      score += 1000;
+      continue;
+    }
     const depth = row / Math.max(1, h - 1); // 0 at the top, 1 at the bottom
     if (room.shield === "red") score += depth * 4;
     if (room.shield === "green") score += (1 - depth) * 4;
+    boxes.push(insideRoom(room, { x: col * S, y: row * S, side }, PORTRAIT_ROOM_DEPTH));
   }
-  // G0 on the top side, next to the top-left corner: the stairs run down the left.
-  const [col, , arrowSide] = ringCell(off % n, w, h);
-  if (arrowSide !== "top") score += 500;
-  score += Math.abs(col - 1) * 0.5;
+  // The rooms inside the ring must not run into each other or into the stairs.
+  const meet = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  boxes.forEach((a, i) => {
+    for (const b of boxes.slice(i + 1)) if (meet(a, b)) score += 1000;
+  });
+  score += Math.abs(arrowCol - 2) * 0.5;
   return score;
 }
 
@@ -106,7 +122,7 @@ export function makeLayout(board, { portrait = false } = {}) {
   const { w, h, off } = chooseRing(board, { portrait });
   const n = board.squares;
   const ROOM = portrait ? PORTRAIT_ROOM_DEPTH : ROOM_DEPTH;
-  const MARGIN = ROOM + (portrait ? 10 : GAP);
+  const MARGIN = portrait ? PORTRAIT_MARGIN : ROOM + GAP;
   const width = w * S + 2 * MARGIN;
   const height = h * S + 2 * MARGIN;
   const squares = {};
@@ -121,6 +137,10 @@ export function makeLayout(board, { portrait = false } = {}) {
   const rooms = {};
   for (const room of board.rooms) {
     const door = squares[room.door];
+    if (portrait) {
+      rooms[room.location] = insideRoom(room, door, ROOM);
+      continue;
+    }
     const [dx, dy] = OUTWARD[door.side] ?? [0, -1];
     const gap = 8;
     const box = { ...room, side: door.side, doorSquare: room.door };
@@ -169,11 +189,13 @@ export function makeLayout(board, { portrait = false } = {}) {
     else steps[cell.location] = box;
   });
 
-  // The free inside of the castle for the clock, the die and the title.
+  // The free inside of the castle for the clock, the die and the title (on a phone held
+  // upright, less the rooms' bands along the sides).
   const inside = { x: MARGIN + S, y: MARGIN + S, w: (w - 2) * S, h: (h - 2) * S };
   const vertical = inward[0] === 0;
+  const free = portrait ? { x: inside.x + S, y: inside.y, w: inside.w - 2 * S, h: inside.h - S } : inside;
   const pieces =
-    portrait && vertical && cells.length ? portraitPieces(inside, arrow, inward[1] > 0, cells.length * size, steps) : landscapePieces(inside, steps);
+    portrait && vertical && cells.length ? portraitPieces(free, arrow, inward[1] > 0, cells.length * size, steps) : landscapePieces(inside, steps);
   return {
     width,
     height,
@@ -189,6 +211,31 @@ export function makeLayout(board, { portrait = false } = {}) {
     arrowSide: arrow.side,
     stepCount: cells.length,
   };
+}
+
+/**
+ * A room inside the ring (a phone held upright): one square deep less the gaps, a square
+ * wide less a gap, across the gallery from its door. Its `side` is where it lies from
+ * the door (the doorway is drawn on that side), the opposite of the door's side.
+ */
+function insideRoom(room, door, depth) {
+  const inward = { top: "bottom", bottom: "top", left: "right", right: "left" }[door.side] ?? "bottom";
+  const gap = (S - depth) / 2;
+  const box = { ...room, side: inward, doorSquare: room.door };
+  if (inward === "top" || inward === "bottom") {
+    box.w = S - 4;
+    box.h = depth;
+    box.x = door.x + 2;
+    box.y = inward === "bottom" ? door.y + S + gap : door.y - gap - depth;
+    box.anchor = { x: box.x + box.w / 2, y: box.y + box.h - 20, r: 14 };
+  } else {
+    box.w = depth;
+    box.h = S - 4;
+    box.y = door.y + 2;
+    box.x = inward === "right" ? door.x + S + gap : door.x - gap - depth;
+    box.anchor = { x: box.x + box.w / 2 + 12, y: box.y + 38, r: 13 };
+  }
+  return box;
 }
 
 /** Title, die and clock along the top of the inside; the stairs' name above them. */
@@ -215,12 +262,14 @@ function portraitPieces(inside, arrow, down, length, steps) {
   const top = down ? inside.y : inside.y + inside.h - length; // the stairs' upper end
   const band = down ? { y: top + length, h: inside.y + inside.h - top - length } : { y: inside.y, h: top - inside.y };
   const titleY = band.y + Math.max(34, band.h / 2 - 8);
-  const first = Object.values(steps)[0]; // the top step, next to G0
+  // The stairs' name beside the second step: the first is beside the rooms that hang
+  // into the ring from the top side.
+  const first = Object.values(steps)[1] ?? Object.values(steps)[0];
   return {
     title: { x: inside.x + inside.w / 2, y: titleY },
     sub: { x: inside.x + inside.w / 2, y: titleY + 22 },
-    die: { x: sideX, y: top + 110 },
-    centre: { x: sideX, y: top + 260 },
+    die: { x: sideX, y: top + 200 },
+    centre: { x: sideX, y: top + 360 },
     stairsLabel: first ? { x: onRight ? first.x + first.w + 8 : first.x - 8, y: first.y + first.h / 2 + 4, anchor: onRight ? "start" : "end" } : null,
   };
 }
@@ -231,6 +280,19 @@ export function boxOf(layout, location) {
   if (location.startsWith("R:")) return layout.rooms[location];
   if (location === "START") return layout.start;
   return layout.steps[location];
+}
+
+/**
+ * A token's touch target in its own units (it stands at `place`, drawn at r 17 and scaled
+ * to place.r): the whole box of its location, so that a guest is as easy to tap as its
+ * square or room (≥ 44 px on a phone), and never reaches into the next one. Only the
+ * first token on a location (i = 0) has it; the others take no taps (css: .follower).
+ */
+export function hitBox(layout, location, place, i = 0) {
+  const box = boxOf(layout, location);
+  if (!box || i > 0) return { x: 0, y: 0, width: 0, height: 0 };
+  const scale = place.r / 17;
+  return { x: (box.x - place.x) / scale, y: (box.y - place.y) / scale, width: box.w / scale, height: box.h / scale };
 }
 
 /**

@@ -4,8 +4,9 @@
 // Hooks for tests (data-testid): leaderboard (<main>, data-state = loading | ok | error,
 // data-rules); tab-hugo, tab-midnight-party (aria-selected); leaderboard-table with
 // leaderboard-row per player (data-name, data-kind = user | bot, data-rank, data-rating,
-// data-you = "true" on the viewer's row) and its player-name-link; you-row (the viewer's
-// row below the top ones when not among them); leaderboard-note, you-note.
+// data-you = "true" on the viewer's row) and its player-name-link, anchor-tag on a bot's;
+// you-row (the viewer's row below the top ones when not among them); leaderboard-note,
+// you-note, negative-note (what a rating below zero means, shown when there is one).
 
 import { api } from "./api.js";
 import { el, fill } from "./dom.js";
@@ -22,6 +23,29 @@ let generation = 0;
 function chosenRules() {
   const rules = new URLSearchParams(location.search).get("rules");
   return RULES.includes(rules) ? rules : RULES[0];
+}
+
+/** A rating cell: a negative number (random play, far below greedy's 1500) points to the
+ * note that says what it means, and is written with a real minus sign. */
+function ratingCell(entry) {
+  const negative = typeof entry.rating === "number" && Math.round(entry.rating) < 0;
+  const text = ratingText(entry).replace("-", "−");
+  return el(
+    "td",
+    {
+      class: `num${entry.provisional ? " provisional" : ""}`,
+      title: entry.provisional ? t("player.provisional") : null,
+      "aria-describedby": negative ? "negative-note" : null,
+    },
+    text,
+    negative ? el("sup", { class: "note-mark", "aria-hidden": "true" }, "*") : null,
+  );
+}
+
+/** A bot's games: its rating is an anchor, not earned in games with people. */
+function gamesCell(entry) {
+  if (entry.kind !== "bot") return el("td", { class: "num" }, String(entry.games ?? 0));
+  return el("td", { class: "num anchor-games", title: t("leaderboard.anchor_title") }, el("span", { "aria-hidden": "true" }, "–"), el("span", { class: "visually-hidden" }, t("leaderboard.anchor_games")));
 }
 
 function row(entry, { you = false, below = false } = {}) {
@@ -44,11 +68,11 @@ function row(entry, { you = false, below = false } = {}) {
       "td",
       {},
       name,
-      bot ? el("span", { class: "tag tag-bot" }, t("leaderboard.bot")) : null,
+      bot ? el("span", { class: "tag tag-bot tag-anchor", "data-testid": "anchor-tag", title: t("leaderboard.anchor_title") }, t("leaderboard.anchor")) : null,
       you ? el("span", { class: "tag tag-you" }, t("leaderboard.you")) : null,
     ),
-    el("td", { class: `num${entry.provisional ? " provisional" : ""}`, title: entry.provisional ? t("player.provisional") : null }, ratingText(entry)),
-    el("td", { class: "num" }, String(entry.games ?? 0)),
+    ratingCell(entry),
+    gamesCell(entry),
   );
 }
 
@@ -63,7 +87,8 @@ function render(board) {
     shown.push(row({ ...you, kind: "user" }, { you: true, below: true }));
   }
   fill($("rows"), ...shown);
-  $("leaderboard-note").textContent = tn("leaderboard.min_games", board.min_games ?? 0);
+  $("leaderboard-note").textContent = `${tn("leaderboard.min_games", board.min_games ?? 0)} ${t("leaderboard.anchors")}`;
+  $("negative-note").hidden = !rows.some((entry) => Math.round(entry.rating) < 0);
   const note = $("you-note");
   const ranked = Boolean(you && you.rank != null); // an unranked viewer's row comes with rank null
   note.hidden = ranked;

@@ -14,6 +14,7 @@ import { api } from "./api.js";
 import { el, fill, toast } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { chip } from "./panels.js";
+import { syncList } from "./patch.js";
 import { QuickMatch } from "./quickmatch.js";
 import { rulesHelpButton } from "./rules-help.js";
 import { colourText, seatLabel, useBoard } from "./seats.js";
@@ -133,12 +134,16 @@ function tableRow(table, kind) {
   const rated = table.rated ? el("span", { class: "tag tag-rated", "data-testid": "tag-rated" }, t("account.rated")) : null;
   const info = el("div", { class: "table-info" }, el("strong", {}, title), " ", rated, el("span", { class: "hint" }, extra), el("div", { class: "table-people" }, people));
   const id = encodeURIComponent(table.id);
-  const link = el("a", { class: "button", href: LINKS[kind].href(id), "data-testid": `${kind}-table-link` }, t(LINKS[kind].text));
-  return el("li", { "data-testid": `${kind}-table`, "data-table": table.id }, info, link);
+  // Its name says which game: "Join: Hugo, 2 players · 1 free seat (Red · Ann, Blue · (empty)), table x".
+  const game = `${title}${table.rated ? ` · ${t("account.rated")}` : ""}${extra}`;
+  const label = t("lobby.link_name", { action: t(LINKS[kind].text), game, people, table: t("table.name", { id: table.id }) });
+  const link = el("a", { class: "button", href: LINKS[kind].href(id), "data-testid": `${kind}-table-link`, "aria-label": label }, t(LINKS[kind].text));
+  return el("li", { "data-testid": `${kind}-table`, "data-table": table.id, "data-key": table.id }, info, link);
 }
 
+/** A list's rows patched in place (js/patch.js): a refresh keeps the keyboard's focus. */
 function renderList(node, tables, kind, emptyKey) {
-  fill(node, ...(tables.length ? tables.map((table) => tableRow(table, kind)) : [el("li", { class: "empty" }, t(emptyKey))]));
+  syncList(node, tables.length ? tables.map((table) => tableRow(table, kind)) : [el("li", { class: "empty", "data-key": "" }, t(emptyKey))]);
 }
 
 async function refresh() {

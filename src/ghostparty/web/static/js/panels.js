@@ -4,7 +4,7 @@
 import { el, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { narrate } from "./narrate.js";
-import { actorName, colourHex, colourText, inkOn, seatLabel, seatLetter, seatShort } from "./seats.js";
+import { actorName, colourHex, colourText, guestTag, inkOn, isGuest, seatLabel, seatLetter, seatShort } from "./seats.js";
 import { playerLink } from "./session.js";
 
 /**
@@ -70,12 +70,14 @@ export function renderSeats(container, { table, position, held = new Set(), scor
     const name = el("span", { class: "seat-name" }, playerLink(info, seatShort(table, seat)));
     const tags = el("span", { class: "seat-tags" });
     if (held.has(seat)) tags.append(el("span", { class: "tag tag-you" }, t("seat.you")));
+    if (isGuest(info)) tags.append(guestTag());
     if (info.back) tags.append(el("span", { class: "tag tag-away" }, t("seat.back")));
     if (info.kind === "human" && info.name && !info.online && !info.away) tags.append(el("span", { class: "tag tag-off" }, t("seat.offline")));
     if (table.winners?.includes(seat)) tags.append(el("span", { class: "tag tag-win" }, t("seat.winner")));
     const head = el("div", { class: "seat-head" }, chip(seat), name, tags);
     if (score !== undefined) {
       head.append(el("span", { class: "seat-score", "data-testid": "score", "data-seat": seat, title: t("seat.points") }, String(score)));
+      head.append(el("span", { class: "visually-hidden" }, ` ${t("seat.points")}`)); // "10 spooky points" to a screen reader
     }
     row.append(head);
     const pending = pendingPoints(position, board, seat);
@@ -96,7 +98,7 @@ export function renderSeats(container, { table, position, held = new Set(), scor
         row.append(bar);
       }
       const summary = guestSummary(position, seat);
-      if (summary) row.append(el("div", { class: "seat-guests" }, summary));
+      if (summary) row.append(el("div", { class: "seat-guests" }, el("span", { class: "visually-hidden" }, t("panel.guests_are")), summary));
     }
     return row;
   });
@@ -118,6 +120,7 @@ export function renderOpenSeats(container, { table, held }, handlers, defaultNam
       row.append(head);
     } else if (info.name) {
       head.append(el("span", { class: "seat-name" }, playerLink(info, info.name)));
+      if (isGuest(info)) head.append(guestTag());
       if (held.has(seat)) {
         head.append(el("span", { class: "tag tag-you" }, t("seat.you")));
         head.append(
@@ -238,6 +241,7 @@ export function renderResult(container, { table, position }) {
         { class: winners.includes(seat) ? "winner" : "", "data-testid": "result-row", "data-seat": seat, "data-score": scores[seat] ?? "" },
         chip(seat),
         el("span", { class: "seat-name" }, playerLink(table.seats[seat], seatLabel(table, seat))),
+        isGuest(table.seats[seat]) ? guestTag() : null,
         el("span", { class: "seat-score" }, t("panel.points", { n: scores[seat] ?? "?" })),
       ),
     ),

@@ -2,6 +2,7 @@
 // colours and palette: the one place they are set, checked for colour vision by
 // tests/server/test_palette.py), and how to name a seat in the page's language.
 
+import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
 const LETTER = { black: "K" };
@@ -68,4 +69,15 @@ export function seatShort(table, seat) {
 export function actorName(table, seat) {
   const info = table?.seats?.[seat];
   return info?.kind === "human" && info.name ? info.name : colourText(seat);
+}
+
+/** Whether a person sits there as a guest: a name but no account (the table view's
+ * `player` is the account's name, null for a guest). */
+export function isGuest(info) {
+  return info?.kind === "human" && Boolean(info.name) && !info.player;
+}
+
+/** The tag beside a guest's name: anyone may take any free name as a guest. */
+export function guestTag() {
+  return el("span", { class: "tag tag-guest", "data-testid": "guest-tag", title: t("seat.guest_title") }, t("seat.guest"));
 }

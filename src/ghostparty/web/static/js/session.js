@@ -7,7 +7,7 @@
 
 import { account } from "./api.js";
 import { el } from "./dom.js";
-import { errorText, t, tOr } from "./i18n.js";
+import { errorText, retryAfter, t, tOr } from "./i18n.js";
 
 /** The logged-in player ({name, created}), or null for a guest or when the server cannot say. */
 export async function currentPlayer() {
@@ -61,5 +61,6 @@ export function ratingText(entry) {
 
 /** A server error in the page's language: its account.error.<code> text, else the general one. */
 export function accountError(error) {
+  if (retryAfter(error) !== null) return errorText(error); // how long to wait, as the server said
   return error?.code ? tOr(`account.error.${error.code}`, errorText(error)) : errorText(error);
 }

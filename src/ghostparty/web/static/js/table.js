@@ -43,10 +43,12 @@ import { api, tableUrl, TableSocket } from "./api.js";
 import { play, Scene } from "./animate.js";
 import { openBoard, watchPortrait } from "./board.js";
 import { ChatPanel } from "./chat.js";
+import { followTurn, listenForKeys, rollButton } from "./keys.js";
 import { banner, el, fill, toast } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { effectNotes, place } from "./narrate.js";
 import { renderOdds } from "./odds.js";
+import { showRatingChanges } from "./rating-change.js";
 import { appendLog, renderLog, renderOpenSeats, renderResult, renderSeats, renderSheet } from "./panels.js";
 import { rulesHelpButton } from "./rules-help.js";
 import { actorName, seatLabel } from "./seats.js";
@@ -123,7 +125,7 @@ async function onState(msg) {
   const lastRoll = [...S.log].reverse().find((entry) => entry.action && "roll" in entry.action);
   S.board.showDie(S.position?.phase === "move" ? S.position.roll : (lastRoll?.action.roll ?? null));
   renderLog($("log"), S.log, S.table);
-  chat?.setSeats(S.held, S.table.status);
+  chat?.setSeats(S.held, S.table.status, S.table);
   renderAll();
 }
 
@@ -435,6 +437,7 @@ function renderSidePanels() {
 function renderPlayAgain() {
   const { table } = S;
   if ($("result").hidden) return;
+  showRatingChanges($("result"), table); // a rated game: each player's change (js/rating-change.js)
   if (table.rematch && !S.leaving && takeSeatsAgain(table, S.held)) {
     S.leaving = true;
     location.href = `/t/${encodeURIComponent(table.rematch)}`;
@@ -486,7 +489,7 @@ function renderControls() {
     if (!back) parts.push(el("button", { type: "button", class: "big", "data-testid": "im-back", onclick: () => socket.hello() }, t("table.im_back")));
   }
   if (legal.some((a) => a.roll === true)) {
-    parts.push(el("button", { type: "button", class: "big", "data-testid": "roll", disabled: !enabled, onclick: () => act({ roll: true }) }, t("table.roll")));
+    parts.push(rollButton(enabled, () => act({ roll: true })));
   }
   const moves = legal.filter((a) => "from" in a);
   if (moves.length) {
@@ -531,7 +534,7 @@ function renderControls() {
   fill(box, ...parts);
   box.hidden = parts.length === 0;
   renderHint();
-  keepFocus();
+  followTurn(S.board, { mine: interactive(), acted: S.acted }); // js/keys.js
 }
 
 /** What moving to the hovered or focused destination would do, under the moves. */
@@ -542,21 +545,6 @@ function renderHint() {
   const text = to && S.selected ? effectText(S.selected, to) : "";
   node.hidden = !to || !S.selected;
   node.textContent = node.hidden ? "" : `${describeMove({ from: S.selected, to })}: ${text || t("board.no_effect")}`;
-}
-
-/**
- * After an action of this page's, the keyboard's focus follows the decision: to the roll
- * button, or to the board's first target (the safest square when placing). Only when
- * the focus was lost (the button pressed is gone) or is on the board.
- */
-function keepFocus() {
-  if (!S.acted || !interactive() || !S.board) return;
-  const active = document.activeElement;
-  const lost = !active || active === document.body;
-  if (!lost && !S.board.hasFocus()) return;
-  const button = document.querySelector("[data-testid=roll]:not([disabled])");
-  if (button) button.focus();
-  else if (lost) S.board.focus(S.board.focusLoc);
 }
 
 /** The end of the game: the result panel scrolled into view (on a phone it is below the board). */
@@ -652,6 +640,7 @@ async function main() {
   setupChrome();
   chat = new ChatPanel($("chat"), { send: (message) => socket.send(message), name: () => S.account?.name ?? (loadName() || null) });
   notifyButton($("notify-button"));
+  listenForKeys();
   mountAccountNav().then((player) => {
     S.account = player;
     if (S.table?.status === "open") renderSidePanels(); // the open seats: sit as oneself, or log in

@@ -7,8 +7,9 @@
 // may still be asked).
 
 import { api } from "./api.js";
-import { el, fill } from "./dom.js";
+import { el } from "./dom.js";
 import { t } from "./i18n.js";
+import { syncList } from "./patch.js";
 import { heldSeats } from "./store.js";
 
 /** Guests: at most this many of the tables whose tokens this browser keeps are asked about. */
@@ -123,17 +124,21 @@ export class MyGames {
     }
     const card = $("my-games-card");
     card.hidden = games.length === 0;
-    fill(
+    // Patched in place (js/patch.js): the refresh every 15 s keeps the keyboard's focus.
+    syncList(
       $("my-games"),
-      ...games.map((game) => {
+      games.map((game) => {
         const title = t(`rules.${game.rules}`);
         const state = game.status === "open" ? t("mine.open") : game.your_move ? t("mine.your_move") : t("mine.waiting");
         const tag = game.your_move ? el("span", { class: "tag tag-you" }, t("mine.your_move")) : el("span", { class: "hint" }, state);
+        // One's own table is played or gone back to, never "watched".
+        const action = t(game.your_move ? "mine.play" : "mine.go");
+        const label = t("mine.link_name", { action, game: title, state, table: t("table.name", { id: game.id }) });
         return el(
           "li",
-          { "data-testid": "my-game", "data-table": game.id, "data-your-move": game.your_move ? "true" : "false", class: game.your_move ? "my-move" : "" },
+          { "data-testid": "my-game", "data-table": game.id, "data-key": game.id, "data-your-move": game.your_move ? "true" : "false", class: game.your_move ? "my-move" : "" },
           el("div", { class: "table-info" }, el("strong", {}, title), " ", tag, el("div", { class: "table-people" }, t("table.name", { id: game.id }))),
-          el("a", { class: "button", href: `/t/${encodeURIComponent(game.id)}`, "data-testid": "my-game-link" }, t(game.your_move ? "mine.play" : "lobby.watch")),
+          el("a", { class: "button", href: `/t/${encodeURIComponent(game.id)}`, "data-testid": "my-game-link", "aria-label": label }, action),
         );
       }),
     );
