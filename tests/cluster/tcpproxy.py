@@ -1,4 +1,5 @@
-"""A TCP proxy on a free loopback port that can cut its connections: a database blip.
+"""A TCP proxy on a free loopback port that can cut its connections (a database blip)
+or hold them (a silent database: a network partition that keeps connections open).
 
 It runs its own event loop in a thread, so that it forwards whatever the test's own
 loop is doing.
@@ -28,6 +29,10 @@ class TcpProxy:
         self._server: asyncio.Server | None = None
         self._transports: set[asyncio.WriteTransport] = set()
         self._pumps: set[asyncio.Task[None]] = set()
+        #: Set while bytes go through; cleared while :meth:`hold` keeps them back.
+        self._flowing: asyncio.Event | None = None
+        #: Bytes that came in while held (forwarded on :meth:`release`).
+        self.held_bytes = 0
 
     def start(self) -> None:
         self._thread.start()
@@ -49,7 +54,26 @@ class TcpProxy:
         """Accept connections again."""
         await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(self._listen(), self._loop))
 
+    async def hold(self) -> None:
+        """Keep every connection, old and new, open but forward nothing either way until
+        :meth:`release` (a silent database: the peer's TCP stack answers, nothing else)."""
+        await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(self._set_flowing(False), self._loop))
+
+    async def release(self) -> None:
+        """Forward again, the bytes held first (a partition healed: TCP delivers them late)."""
+        await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(self._set_flowing(True), self._loop))
+
+    async def _set_flowing(self, flowing: bool) -> None:
+        assert self._flowing is not None
+        if flowing:
+            self._flowing.set()
+        else:
+            self._flowing.clear()
+
     async def _listen(self) -> None:
+        if self._flowing is None:
+            self._flowing = asyncio.Event()
+            self._flowing.set()
         self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port, reuse_address=True)
 
     async def _shut(self) -> None:
@@ -59,8 +83,11 @@ class TcpProxy:
         self.cut_connections += len(self._transports)
         for transport in list(self._transports):
             transport.abort()
-        for task in list(self._pumps):
+        pumps = list(self._pumps)
+        for task in pumps:
             task.cancel()
+        await asyncio.gather(*pumps, return_exceptions=True)
+        await asyncio.sleep(0)  # their connections' handlers end too
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.accepted += 1
@@ -70,7 +97,10 @@ class TcpProxy:
             writer.transport.abort()
             return
         with self._tracked(writer, up_writer):
-            pumps = [asyncio.ensure_future(_pump(reader, up_writer)), asyncio.ensure_future(_pump(up_reader, writer))]
+            pumps = [
+                asyncio.ensure_future(self._pump(reader, up_writer)),
+                asyncio.ensure_future(self._pump(up_reader, writer)),
+            ]
             self._pumps.update(pumps)
             try:
                 await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
@@ -91,9 +121,12 @@ class TcpProxy:
                 self._transports.discard(transport)
                 transport.abort()
 
-
-async def _pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    with contextlib.suppress(OSError, asyncio.IncompleteReadError):
-        while data := await reader.read(65536):
-            writer.write(data)
-            await writer.drain()
+    async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        assert self._flowing is not None
+        with contextlib.suppress(OSError, asyncio.IncompleteReadError):
+            while data := await reader.read(65536):
+                if not self._flowing.is_set():
+                    self.held_bytes += len(data)
+                    await self._flowing.wait()
+                writer.write(data)
+                await writer.drain()

@@ -1,10 +1,18 @@
-"""Shards are shared out fairly among live instances and taken over when one stops (leases.py)."""
+"""Shards are shared out fairly among live instances and taken over when one stops
+(leases.py); the keeper's sweep through a database outage (keeping.py)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from typing import NoReturn
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
 from ghostparty.server.leases import SHARDS, Keeper, MemoryLeases, shard_of
 
-from .helpers import run
+from .helpers import close, run, service
 
 
 class Clock:
@@ -101,3 +109,32 @@ def test_tables_spread_over_every_shard() -> None:
         counts[shard_of(f"{i:08x}")] += 1
     assert min(counts) > 800 and max(counts) < 1200
     assert shard_of("abc") == shard_of("abc")
+
+
+def test_the_sweep_logs_one_line_while_the_store_is_unavailable(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A database outage during the sweep is one warning line, as everywhere else: no
+    traceback; the sweep still drops finished games from memory and runs again later."""
+
+    def away(*_args: object, **_kwargs: object) -> NoReturn:
+        raise OperationalError("SELECT …", {}, ConnectionRefusedError("connection refused"))
+
+    async def scenario() -> None:
+        svc = service(sqlite_url)
+        try:
+            svc.store.list_tables = away  # type: ignore[method-assign]
+            with caplog.at_level(logging.INFO, logger="ghostparty.server"):
+                assert await svc.sweep() == (0, 0)
+                svc.run_timers(interval=0.01, sweep_every=0.02)
+                await asyncio.sleep(0.2)
+        finally:
+            await close(svc)
+
+    run(scenario)
+    records = [r for r in caplog.records if r.name == "ghostparty.server"]
+    assert records, "the outage went unmentioned"
+    assert not [r for r in records if r.exc_info], [r.getMessage() for r in records if r.exc_info]
+    sweeps = [r for r in records if "sweep" in r.getMessage()]
+    assert len(sweeps) >= 2 and all(r.levelno == logging.WARNING for r in sweeps), [r.getMessage() for r in records]
+    assert all("\n" not in r.getMessage() for r in records), [r.getMessage() for r in records]

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import math
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from functools import cache
@@ -524,5 +524,129 @@ def test_shards_handed_back_during_a_takeover_are_not_taken_over_after_their_los
             await settle(a)
         assert a.ready and slow.taken_over() == a.held
         assert slow.late() == set()
+
+    run(scenario)
+
+
+# -- Redis away ------------------------------------------------------------------------------
+
+
+class Outage:
+    """:class:`Leases` that fail while ``down`` (Redis away); :meth:`restart` forgets
+    every lease, as a Redis server restarted without persistence does."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.inner = MemoryLeases(clock)
+        self.down = False
+
+    def restart(self) -> None:
+        self.inner = MemoryLeases(self.clock)
+
+    def _check(self) -> None:
+        if self.down:
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    async def acquire(self, name: str, owner: str, ttl: float) -> bool:
+        self._check()
+        return await self.inner.acquire(name, owner, ttl)
+
+    async def renew(self, names: Iterable[str], owner: str, ttl: float) -> set[str]:
+        self._check()
+        return await self.inner.renew(names, owner, ttl)
+
+    async def release(self, name: str, owner: str) -> None:
+        self._check()
+        await self.inner.release(name, owner)
+
+    async def alive(self, owner: str, ttl: float) -> int:
+        self._check()
+        return await self.inner.alive(owner, ttl)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+def outage_pair(clock: Clock, leases: Outage) -> tuple[Instance, Instance]:
+    a, b = Instance(leases, "a"), Instance(leases, "b")
+    for instance in (a, b):
+        instance.keeper._clock = clock
+    return a, b
+
+
+async def ticks(clock: Clock, instances: list[Instance], count: int) -> None:
+    """``count`` rounds of every instance's :meth:`Keeper.tick`, a second apart."""
+    for _ in range(count):
+        clock.now += 1
+        for instance in instances:
+            await instance.keeper.tick()
+            await settle(instance.keeper)
+
+
+def test_shards_are_kept_through_a_redis_restart_and_their_games_read_again() -> None:
+    async def scenario() -> None:
+        clock = Clock()
+        leases = Outage(clock)
+        a, b = outage_pair(clock, leases)
+        await ticks(clock, [a, b], 4)
+        assert_shared_out([a, b])
+        held = {"a": set(a.keeper.held), "b": set(b.keeper.held)}
+        gains = {"a": len(a.gains), "b": len(b.gains)}
+        losses = len(a.losses) + len(b.losses)  # a handed half to b
+        leases.down = True
+        await ticks(clock, [a, b], 10)  # 10 s away, over three ttls: every shard still kept
+        assert a.keeper.held == held["a"] and b.keeper.held == held["b"]
+        assert len(a.losses) + len(b.losses) == losses and b.keeper.outage_since is not None
+        leases.restart()  # back, empty: a steps first and must not take b's free shards
+        leases.down = False
+        await ticks(clock, [a, b], 1)
+        assert a.keeper.held == held["a"] and b.keeper.held == held["b"]
+        assert a.keeper.outage_since is None and a.keeper.ready
+        # the shards' games were read again (notices sent meanwhile were lost)
+        assert a.gains[gains["a"] :] == [held["a"]] and b.gains[gains["b"] :] == [held["b"]]
+        await ticks(clock, [a, b], 6)
+        assert a.keeper.held == held["a"] and b.keeper.held == held["b"]
+        assert len(a.losses) + len(b.losses) == losses
+        assert_shared_out([a, b])
+
+    run(scenario)
+
+
+def test_an_outage_longer_than_the_hold_lets_go_of_every_shard() -> None:
+    async def scenario() -> None:
+        clock = Clock()
+        leases = Outage(clock)
+        a, b = outage_pair(clock, leases)
+        await ticks(clock, [a, b], 4)
+        held, losses = set(a.keeper.held), len(a.losses)
+        leases.down = True
+        await ticks(clock, [a, b], int(a.keeper.outage_hold) - 1)
+        assert a.keeper.held == held and len(a.losses) == losses
+        await ticks(clock, [a, b], 2)
+        assert a.keeper.held == set() and b.keeper.held == set() and a.losses[losses:] == [held]
+        leases.down = False
+        await ticks(clock, [a, b], 8)  # back: the shards are shared out again
+        assert_shared_out([a, b])
+
+    run(scenario)
+
+
+def test_after_an_outage_a_shard_another_instance_took_is_let_go() -> None:
+    async def scenario() -> None:
+        clock = Clock()
+        leases = Outage(clock)
+        a, b = outage_pair(clock, leases)
+        await ticks(clock, [a, b], 4)
+        held, losses = set(a.keeper.held), len(a.losses)
+        # only a loses Redis: b takes a's shards once their leases expire …
+        a.keeper.leases = Outage(clock)
+        a.keeper.leases.down = True  # type: ignore[attr-defined]
+        await ticks(clock, [a, b], 6)
+        assert a.keeper.held == held and held <= b.keeper.held  # both keep them: the store fences
+        a.keeper.leases = leases  # … and a, back, lets them go
+        await ticks(clock, [a, b], 1)
+        assert a.losses[losses:] == [held] and not a.keeper.held & b.keeper.held
+        await ticks(clock, [a, b], 8)
+        assert_shared_out([a, b])
 
     run(scenario)

@@ -305,22 +305,12 @@ class Keeping:
         Returns how many of each."""
         moment = self.core.clock()
         tables = self.core.tables
-        closed = 0
+        closed: list[str] = []
         if 0 in self.core.keeper.held:
-            before = moment - timedelta(seconds=self.lobby_expiry)
-            for table in await tables.read(tables.store.list_tables, OPEN, 500, before=before):
-                async with tables.lock(table.id):
-                    live = await tables.get(table.id, refresh=True)
-                    if live.table.status != OPEN:
-                        continue
-                    closing = replace(live.table, status=CLOSED, version=live.table.version + 1, updated=moment)
-                    try:
-                        await tables.save(live, closing)
-                    except ServiceError:
-                        continue
-                    await self.core.publish(live, None)
-                    tables.forget(table.id)
-                    closed += 1
+            try:
+                await self._close_stale(moment, closed)
+            except StoreUnavailable as error:  # the next sweep closes them
+                log.warning("the sweep closed %d stale open tables, then waits for the store: %s", len(closed), error)
         linger = timedelta(seconds=self.finished_linger)
         done = [
             live.table.id
@@ -329,7 +319,27 @@ class Keeping:
         ]
         for table_id in done:
             tables.forget(table_id)
-        return closed, len(done)
+        return len(closed), len(done)
+
+    async def _close_stale(self, moment: datetime, closed: list[str]) -> None:
+        """Close the open tables nobody started within ``lobby_expiry``; add each to ``closed``."""
+        tables = self.core.tables
+        before = moment - timedelta(seconds=self.lobby_expiry)
+        for table in await tables.read(tables.store.list_tables, OPEN, 500, before=before):
+            async with tables.lock(table.id):
+                live = await tables.get(table.id, refresh=True)
+                if live.table.status != OPEN:
+                    continue
+                closing = replace(live.table, status=CLOSED, version=live.table.version + 1, updated=moment)
+                try:
+                    await tables.save(live, closing)
+                except StoreUnavailable:
+                    raise
+                except ServiceError:
+                    continue
+                await self.core.publish(live, None)
+                tables.forget(table.id)
+                closed.append(table.id)
 
     def run_timers(self, interval: float = 0.5, sweep_every: float = 60.0) -> None:
         """Call :meth:`tick` every ``interval`` seconds and :meth:`sweep` every ``sweep_every``."""
@@ -344,6 +354,8 @@ class Keeping:
                     if waited >= sweep_every:
                         waited = 0.0
                         await self.sweep()
+                except StoreUnavailable as error:  # one line, as everywhere else
+                    log.warning("the timers wait for the store: %s", error)
                 except Exception:
                     log.exception("the timers failed; trying again")
 

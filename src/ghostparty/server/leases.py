@@ -13,6 +13,17 @@ version in the store, so two instances that both believe they keep a table (a Re
 restart forgets every lease) can never both apply a change; the lease only makes sure
 that somebody, and usually exactly one, does the work.
 
+So when Redis is away, an instance keeps the shards it holds for up to ``outage_hold``
+seconds (30 by default) and plays their bots on, rather than leaving every table without
+a keeper until Redis is back. If only this instance lost Redis, another may take its
+shards meanwhile and both then work on them: wasted work, never a wrong write. Once
+Redis answers, the keeper takes its shards' leases again where they are free (a
+restarted Redis has forgotten them), lets go of any another instance took, waits a
+``ttl`` before taking free shards (so that every instance first takes its own back), and
+reads its shards' games again (notices sent meanwhile were lost). After ``outage_hold``
+seconds without Redis it lets go of every shard, as the other instances have taken them
+by then if they reach Redis.
+
 :class:`MemoryLeases` is one process that holds every shard; :class:`RedisLeases` shares
 them through Redis (``SET NX PX``, renewed and released only by their holder).
 """
@@ -34,6 +45,8 @@ log = logging.getLogger("ghostparty.server")
 
 #: How many shards the tables are divided into.
 SHARDS = 16
+#: Seconds an instance keeps its shards while Redis is away.
+OUTAGE_HOLD = 30.0
 
 
 def shard_of(table_id: str) -> int:
@@ -170,12 +183,21 @@ class Keeper:
         instance: str,
         *,
         ttl: float = 3.0,
+        outage_hold: float = OUTAGE_HOLD,
         gained: Callable[[set[int]], Awaitable[None]] | None = None,
         lost: Callable[[set[int]], Awaitable[None]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.leases = leases
         self.instance = instance
         self.ttl = ttl
+        self.outage_hold = outage_hold
+        self._clock = clock
+        #: Since when the leases have been failing (Redis away), if they are.
+        self.outage_since: float | None = None
+        #: Until when no free shard is taken (after an outage: every instance first
+        #: takes its own shards back).
+        self._settling_until = 0.0
         self.held: set[int] = set()
         self._gained = gained
         self._lost = lost
@@ -221,6 +243,11 @@ class Keeper:
         """Renew what is held, announce this instance, take or hand back shards."""
         names = {f"shard:{s}": s for s in self.held}
         kept = {names[name] for name in await self.leases.renew(names, self.instance, self.ttl)}
+        if self.outage_since is not None:  # back after an outage: take again what is still free
+            self._settling_until = self._clock() + self.ttl
+            for shard in self.held - kept:
+                if await self.leases.acquire(f"shard:{shard}", self.instance, self.ttl):
+                    kept.add(shard)
         lost = self.held - kept
         self.held = kept
         self._unready &= kept
@@ -231,7 +258,7 @@ class Keeper:
         share = math.ceil(SHARDS / max(1, alive))
         gained: set[int] = set()
         for shard in range(SHARDS):
-            if len(self.held) + len(gained) >= share:
+            if len(self.held) + len(gained) >= share or self._clock() < self._settling_until:
                 break
             if shard not in self.held and await self.leases.acquire(f"shard:{shard}", self.instance, self.ttl):
                 gained.add(shard)
@@ -283,19 +310,42 @@ class Keeper:
                 await self.leases.release(f"shard:{shard}", self.instance)
         self.held = set()
 
+    async def tick(self) -> None:
+        """:meth:`step`, through an outage of the leases (Redis away): the shards held
+        are kept for ``outage_hold`` seconds, then let go; once the leases answer
+        again, the shards still held are taken over again (notices were lost meanwhile)."""
+        try:
+            await self.step()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            moment = self._clock()
+            if self.outage_since is None:
+                self.outage_since = moment
+                log.warning(
+                    "keeping the shards' leases failed (%s); keeping shards %s for up to %g s meanwhile",
+                    error,
+                    sorted(self.held),
+                    self.outage_hold,
+                )
+            elif self.held and moment - self.outage_since >= self.outage_hold:
+                log.warning(
+                    "the shards' leases failed for %g s (%s): letting go of every shard", self.outage_hold, error
+                )
+                lost, self.held = self.held, set()
+                self._unready = set()
+                await self._call(self._lost, lost)
+            return
+        if self.outage_since is not None:
+            log.warning("the shards' leases answer again after %.1f s", self._clock() - self.outage_since)
+            self.outage_since = None
+            self._unready |= self.held  # read their games again: notices were lost meanwhile
+            self._take_over()
+
     async def _loop(self) -> None:
         while True:
             await asyncio.sleep(self.ttl / 3)
-            try:
-                await self.step()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # Redis away: keep nothing we can't renew
-                log.warning("keeping the shards' leases failed: %s", error)
-                if self.held:
-                    lost, self.held = self.held, set()
-                    self._unready = set()
-                    await self._call(self._lost, lost)
+            await self.tick()
 
     async def _call(self, callback: Callable[[set[int]], Awaitable[None]] | None, shards: set[int]) -> None:
         if callback is self._lost:

@@ -158,7 +158,7 @@ class Tables:
             raise
         except Exception as error:  # the connection dropped, the server went away, …
             self.forget(table.id)
-            log.warning("saving table %s failed: %s", table.id, error)
+            log.warning("saving table %s failed: %s", table.id, brief(error))
             raise StoreUnavailable(type(error).__name__) from error
         if not saved:
             self.forget(table.id)
@@ -179,7 +179,7 @@ class Tables:
         except ServiceError:
             raise
         except Exception as error:
-            log.warning("reading the store failed: %s", error)
+            log.warning("reading the store failed: %s", brief(error))
             raise StoreUnavailable(type(error).__name__) from error
 
 
@@ -238,6 +238,13 @@ class _Batch:
         for (_, future), saved in zip(pending, results, strict=True):
             if not future.done():
                 future.set_result(saved)
+
+
+def brief(error: BaseException) -> str:
+    """The first line of ``error``'s message: a log line (a database error's message goes
+    on with its SQL, its parameters and a link)."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def rebuild(table: Table, rows: Sequence[ActionRow]) -> LiveTable:

@@ -18,8 +18,6 @@ from typing import Any, Protocol
 
 from sqlalchemy import (
     Engine,
-    create_engine,
-    event,
     func,
     insert,
     select,
@@ -31,13 +29,13 @@ from sqlalchemy.exc import IntegrityError
 from ghostparty.server.accounts_store import SqlAccounts
 from ghostparty.server.db import actions, migrate, seats, tables
 from ghostparty.server.db import chat as chat_lines
+from ghostparty.server.engine import make_engine, without_statement_timeout
 from ghostparty.server.model import ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
 from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.rows import (
     action_row,
     seat_of_row,
     seat_row,
-    sqlite_pragmas,
     table_of_row,
     table_row,
     utc,
@@ -111,24 +109,20 @@ class SqlStore:
         self.url = database_url(url)
         sqlite = self.url.startswith("sqlite")
         self.embedded = sqlite
-        kwargs: dict[str, Any] = {"echo": echo}
-        if sqlite:
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        else:
-            # No ping before each use (a round trip per save): a connection that turns out
-            # dead fails its call (StoreUnavailable), and the pool then drops every
-            # connection of that database, so the next call connects afresh.
-            kwargs["pool_size"] = 10
-        self.engine: Engine = create_engine(self.url, **kwargs)
+        # Every wait on the database bounded (engine.py): a silent database answers
+        # StoreUnavailable within seconds instead of hanging the call.
+        self.engine: Engine
+        self.engine, self._watchdog = make_engine(self.url, echo=echo)
         # SQLite lets one writer in at a time and makes the others sleep and retry; taking
         # turns here instead keeps the waits short and fair. Other databases lock rows.
         self._writing: contextlib.AbstractContextManager[Any] = threading.Lock() if sqlite else contextlib.nullcontext()
-        if sqlite:
-            event.listen(self.engine, "connect", sqlite_pragmas)
         with self.engine.begin() as conn:
+            without_statement_timeout(conn)  # waiting for another instance's migrations may take long
             if self.engine.dialect.name == "postgresql":  # instances starting together take turns
                 conn.execute(text("SELECT pg_advisory_xact_lock(7412019)"))
             migrate(conn)
+        if self._watchdog is not None:
+            self._watchdog.start()
         # Every action's and new table's writes, through the driver (writer.py).
         self._writes = Writes(self.engine, self._writing)
         self._accounts: SqlAccounts | None = None
@@ -282,6 +276,8 @@ class SqlStore:
 
     def close(self) -> None:
         self._writes.close()
+        if self._watchdog is not None:
+            self._watchdog.close()
         self.engine.dispose()
 
 

@@ -1,0 +1,248 @@
+"""The store's database engine, with every wait on the database bounded.
+
+A database that stops answering while its connections stay open (a network partition,
+a stopped VM) must not hang requests: each wait has a limit, and a call that reaches
+one fails like any dropped connection (:class:`~.errors.StoreUnavailable`, 503
+``unavailable``), after which the pool drops that database's connections and the next
+call connects afresh. For PostgreSQL:
+
+* connecting: :data:`CONNECT_TIMEOUT` (2 s, the least libpq takes);
+* a statement: :data:`STATEMENT_TIMEOUT` (2 s, ``statement_timeout``, set on each new
+  connection): a slow server cancels the statement itself and the connection stays usable;
+* a connection lent from the pool: :data:`OPERATION_TIMEOUT` (3 s) from checkout to its
+  return, kept by :class:`Watchdog`, which shuts the socket of one held longer. This is the
+  bound when nothing comes back at all (the server's ``statement_timeout`` can't answer
+  either);
+* a free connection: :data:`POOL_TIMEOUT` (2 s) when all of them are lent out;
+* the network: TCP keepalives notice a dead peer of an idle connection within about 16 s,
+  and data unacknowledged for :data:`TCP_USER_TIMEOUT_MS` (5 s) drops the connection.
+
+Once a call has run into the operation or the connect timeout, the database is taken
+to be silent: for :data:`SILENT_PAUSE` (2 s) every call fails at once, without a
+connection (so that calls don't queue behind each other's timeouts, and worker threads
+aren't held), then calls try again. So a call answers within 3 s on a connection
+already open, within 2 s when it connects, 2 s more if it first waits for a free
+connection, and at once while the database is known to be silent.
+
+SQLite waits :data:`SQLITE_BUSY_TIMEOUT` (5 s) for another process's write lock (within
+one process its writers take turns and never wait for it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.exc import DisconnectionError
+
+from ghostparty.server.rows import sqlite_pragmas
+
+#: Seconds to connect to PostgreSQL (libpq counts whole seconds, at least 2).
+CONNECT_TIMEOUT = 2
+#: Seconds a statement may run on the server.
+STATEMENT_TIMEOUT = 2.0
+#: Seconds a connection may be lent out of the pool (a call's statements, its commit).
+OPERATION_TIMEOUT = 3.0
+#: Seconds to wait for a free connection of the pool.
+POOL_TIMEOUT = 2.0
+#: Milliseconds that sent data may stay unacknowledged before the kernel drops the connection.
+TCP_USER_TIMEOUT_MS = 5000
+#: TCP keepalives: idle seconds before the first probe, seconds between probes, probes.
+KEEPALIVES = (10, 2, 3)
+#: Seconds during which calls fail at once after one ran into a timeout.
+SILENT_PAUSE = 2.0
+#: Seconds SQLite waits for another process's write lock.
+SQLITE_BUSY_TIMEOUT = 5.0
+
+
+def make_engine(url: str, *, echo: bool = False) -> tuple[Engine, Watchdog | None]:
+    """An engine on ``url`` (with its driver named) with the timeouts above, and the
+    :class:`Watchdog` of its connections (``None`` for SQLite), not yet started: start
+    it once the long statements of opening the store (migrations) are done."""
+    kwargs: dict[str, Any] = {"echo": echo}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT}
+        engine = create_engine(url, **kwargs)
+        event.listen(engine, "connect", sqlite_pragmas)
+        return engine, None
+    # No ping before each use (a round trip per save): a connection that turns out dead
+    # fails its call (StoreUnavailable), and the pool then drops every connection of that
+    # database, so the next call connects afresh.
+    kwargs["pool_size"] = 10
+    kwargs["pool_timeout"] = POOL_TIMEOUT
+    if url.startswith("postgresql"):
+        idle, interval, count = KEEPALIVES
+        kwargs["connect_args"] = {
+            "connect_timeout": CONNECT_TIMEOUT,
+            "keepalives": 1,
+            "keepalives_idle": idle,
+            "keepalives_interval": interval,
+            "keepalives_count": count,
+            "tcp_user_timeout": TCP_USER_TIMEOUT_MS,
+        }
+    engine = create_engine(url, **kwargs)
+    if engine.dialect.name != "postgresql":
+        return engine, None
+    event.listen(engine, "connect", _statement_timeout)
+    watchdog = Watchdog(OPERATION_TIMEOUT, pause=SILENT_PAUSE)
+    watchdog.watch(engine)
+    return engine, watchdog
+
+
+def without_statement_timeout(conn: Connection) -> None:
+    """No ``statement_timeout`` for the rest of ``conn``'s transaction (PostgreSQL's
+    migrations, and waiting for another instance's)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SET LOCAL statement_timeout = 0"))
+
+
+def _statement_timeout(dbapi_connection: Any, _record: Any) -> None:
+    autocommit = dbapi_connection.autocommit
+    dbapi_connection.autocommit = True
+    try:
+        dbapi_connection.execute(f"SET statement_timeout = {int(STATEMENT_TIMEOUT * 1000)}")
+    finally:
+        dbapi_connection.autocommit = autocommit
+
+
+def _shut(fd: int) -> None:
+    """Shut the socket ``fd`` both ways: a call blocked on it fails at once."""
+    with contextlib.suppress(OSError), socket.socket(fileno=socket.dup(fd)) as sock:
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+class Watchdog:
+    """Shuts the socket of any connection lent out of an engine's pool for longer than
+    ``limit`` seconds: the call on it then fails (the driver reads the end of the
+    stream) instead of waiting for an answer that may never come. After that, or a
+    connection attempt that timed out, the database is *silent* for ``pause`` seconds:
+    a checkout or a connection attempt then fails at once.
+
+    One thread for the engine; lending and returning a connection cost a lock and a dict
+    entry. ``shut`` and ``clock`` are for tests.
+    """
+
+    def __init__(
+        self,
+        limit: float,
+        *,
+        pause: float = 0.0,
+        shut: Callable[[int], None] = _shut,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limit = limit
+        self.pause = pause
+        #: How many connections were shut.
+        self.fired = 0
+        self._shut = shut
+        self._clock = clock
+        self._armed: dict[int, tuple[float, int]] = {}
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        #: Until when (``clock``) the database is taken to be silent.
+        self._silent_until = 0.0
+        self._error: type[Exception] = ConnectionError
+
+    def watch(self, engine: Engine) -> None:
+        """Arm on each checkout of ``engine``'s pool, disarm on each return (or loss);
+        refuse checkouts and connection attempts while the database is silent."""
+        self._error = engine.dialect.loaded_dbapi.OperationalError
+        event.listen(engine, "do_connect", self._connect)
+        event.listen(engine, "checkout", self._checkout)
+        event.listen(engine, "reset", self._reset)
+        event.listen(engine, "invalidate", self._invalidated)
+        event.listen(engine, "soft_invalidate", self._invalidated)
+        for name in ("checkin", "close", "detach"):
+            event.listen(engine, name, self._returned)
+
+    def start(self) -> None:
+        """From now on, shut connections held too long."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="db-watchdog", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        with self._wake:
+            self._closed = True
+            self._armed.clear()
+            self._wake.notify()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    @property
+    def silent(self) -> bool:
+        """Whether a call ran into a timeout less than ``pause`` seconds ago."""
+        return self._clock() < self._silent_until
+
+    def trip(self) -> None:
+        """The database is silent: refuse calls for ``pause`` seconds."""
+        self._silent_until = self._clock() + self.pause
+
+    def arm(self, key: int, fd: int) -> None:
+        """Shut ``fd`` unless :meth:`disarm` comes within the limit."""
+        if self._thread is None:
+            return
+        with self._wake:
+            if self._closed:
+                return
+            self._armed[key] = (self._clock() + self.limit, fd)
+            if len(self._armed) == 1:  # the thread sleeps until told: the others are all later
+                self._wake.notify()
+
+    def disarm(self, key: int) -> None:
+        if key in self._armed:
+            with self._wake:
+                self._armed.pop(key, None)
+
+    def _refuse(self) -> Exception:
+        return self._error(
+            f"the database answered nothing within {self.limit:g} s: not asked again for {self.pause:g} s"
+        )
+
+    def _connect(self, dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
+        if self.silent:
+            raise self._refuse()
+        try:
+            return dialect.connect(*cargs, **cparams)
+        except Exception as error:
+            if "timeout" in type(error).__name__.lower() or "timeout expired" in str(error):
+                self.trip()
+            raise
+
+    def _checkout(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if self.silent:  # this connection is likely held too: drop it, connect (refused)
+            raise DisconnectionError("the database is silent")
+        pgconn = getattr(dbapi_connection, "pgconn", None)
+        if pgconn is not None:
+            self.arm(id(record), pgconn.socket)
+
+    def _returned(self, _dbapi_connection: Any, record: Any) -> None:
+        self.disarm(id(record))
+
+    def _reset(self, _dbapi_connection: Any, record: Any, _state: Any) -> None:
+        self.disarm(id(record))
+
+    def _invalidated(self, _dbapi_connection: Any, record: Any, _error: Any) -> None:
+        self.disarm(id(record))
+
+    def _run(self) -> None:
+        with self._wake:
+            while not self._closed:
+                if not self._armed:
+                    self._wake.wait()
+                    continue
+                key, (deadline, fd) = min(self._armed.items(), key=lambda item: item[1][0])
+                wait = deadline - self._clock()
+                if wait > 0:
+                    self._wake.wait(wait)
+                    continue
+                del self._armed[key]
+                self.fired += 1
+                self.trip()
+                self._shut(fd)
