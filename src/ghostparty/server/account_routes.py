@@ -13,6 +13,7 @@ from ghostparty.server.accounts_store import Player, Profile
 from ghostparty.server.bodies import json_body
 from ghostparty.server.codec import time_text
 from ghostparty.server.errors import ServiceError
+from ghostparty.server.quotas import address_of
 from ghostparty.server.ratings import provisional, shown
 from ghostparty.server.schemas import Credentials, HeldSeats, NewPassword, Password
 
@@ -43,10 +44,6 @@ async def current(request: Request, *, changing: bool) -> tuple[Player, str] | N
     if changing and not accounts.csrf_ok(token, request.headers.get(CSRF_HEADER)):
         raise ServiceError("csrf", "this request needs the page's X-CSRF-Token header (reload the page)", 403)
     return player, token
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
 
 
 def _player_json(player: Player) -> dict[str, Any]:
@@ -85,7 +82,7 @@ async def account(request: Request) -> Response:
 async def register(request: Request) -> Response:
     accounts = accounts_of(request)
     body = await json_body(request, Credentials)
-    player, token = await accounts.register(body.name, body.password, _address(request))
+    player, token = await accounts.register(body.name, body.password, address_of(request))
     await accounts.link(player, [(s.table, s.seat, s.token) for s in body.seats])
     return _signed_in(request, player, token, 201)
 
@@ -93,7 +90,7 @@ async def register(request: Request) -> Response:
 async def login(request: Request) -> Response:
     accounts = accounts_of(request)
     body = await json_body(request, Credentials)
-    player, token = await accounts.login(body.name, body.password, _address(request))
+    player, token = await accounts.login(body.name, body.password, address_of(request))
     await accounts.link(player, [(s.table, s.seat, s.token) for s in body.seats])
     return _signed_in(request, player, token)
 

@@ -31,20 +31,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as ASGIMessage
 
 from ghostparty.bots import bot_names
-from ghostparty.rules import GameRecord, InvalidRecord
-from ghostparty.server.account_routes import current
 from ghostparty.server.account_routes import routes as account_routes
 from ghostparty.server.accounts import Accounts
 from ghostparty.server.assets import Assets
-from ghostparty.server.bodies import (
-    MAX_DEPTH,
-    MAX_RECORD,
-    BodyRefused,
-    json_body,
-    nesting,
-    raw_body,
-    require_json,
-)
+from ghostparty.server.bodies import BodyRefused
 from ghostparty.server.codec import board_view
 from ghostparty.server.crosssite import SameOrigin
 from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
@@ -54,17 +44,10 @@ from ghostparty.server.passwords import Hashing
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.quotas import Quotas
-from ghostparty.server.replay import MAX_ACTIONS, replay_steps
-from ghostparty.server.schemas import (
-    Act,
-    Again,
-    CreateTable,
-    Join,
-    SeatToken,
-)
-from ghostparty.server.service import SeatSpec, ServiceError, TableService, instance_name
+from ghostparty.server.service import ServiceError, TableService, instance_name
 from ghostparty.server.sockets import Sockets, table_socket
 from ghostparty.server.store import SqlStore, Store
+from ghostparty.server.table_routes import routes as table_routes
 
 log = logging.getLogger("ghostparty.server")
 
@@ -234,18 +217,7 @@ def create_app(
         Route("/api/boards/{rules}", boards),
         Route("/api/bots", bots),
         Route("/api/languages", languages),
-        Route("/api/tables", list_tables, methods=["GET"]),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{table_id}", get_table),
-        Route("/api/tables/{table_id}/join", join, methods=["POST"]),
-        Route("/api/tables/{table_id}/leave", leave, methods=["POST"]),
-        Route("/api/tables/{table_id}/start", start, methods=["POST"]),
-        Route("/api/tables/{table_id}/actions", act, methods=["POST"]),
-        Route("/api/tables/{table_id}/record", record),
-        Route("/api/tables/{table_id}/replay", replay_table),
-        Route("/api/tables/{table_id}/again", play_again, methods=["POST"]),
-        Route("/api/tables/{table_id}/series", series),
-        Route("/api/replay", replay_upload, methods=["POST"]),
+        *table_routes,
         Route("/r/{table_id}", _page("replay.html")),
         Route("/replay", _page("replay.html")),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
@@ -360,126 +332,6 @@ async def languages(request: Request) -> Response:
             continue
         found.append({"code": path.stem, "name": name})
     return JSONResponse({"languages": found})
-
-
-async def list_tables(request: Request) -> Response:
-    return JSONResponse(await _service(request).tables())
-
-
-def address_of(request: Request) -> str:
-    return request.client.host if request.client else "?"
-
-
-def _quotas(request: Request) -> Quotas:
-    quotas: Quotas = request.app.state.quotas
-    return quotas
-
-
-async def _player_id(request: Request) -> int | None:
-    found = await current(request, changing=False)
-    return found[0].id if found is not None else None
-
-
-async def create_table(request: Request) -> Response:
-    body = await json_body(request, CreateTable)
-    seats = [SeatSpec(seat.kind, seat.bot) for seat in body.seats]
-    await _quotas(request).new_table(address_of(request), await _player_id(request))
-    table = await _service(request).create_table(
-        body.rules,
-        seats,
-        body.first_player,
-        turn_seconds=body.turn_seconds,
-        absent_bot=body.absent_bot,
-        rated=body.rated,
-        rematch_fill=body.rematch_fill,
-    )
-    return JSONResponse({"table": table}, status_code=201)
-
-
-async def get_table(request: Request) -> Response:
-    return JSONResponse(await _service(request).table(request.path_params["table_id"]))
-
-
-async def join(request: Request) -> Response:
-    body = await json_body(request, Join)
-    found = await current(request, changing=True)  # a logged-in player sits as themselves
-    player = (found[0].id, found[0].name) if found is not None else None
-    if player is None and body.name is None:
-        raise ServiceError("bad_name", "a guest needs a name to sit down (or log in)")
-    await _quotas(request).join(address_of(request), player[0] if player is not None else None)
-    token, table = await _service(request).join(request.path_params["table_id"], body.seat, body.name, player)
-    return JSONResponse({"seat": body.seat, "token": token, "table": table})
-
-
-async def leave(request: Request) -> Response:
-    body = await json_body(request, SeatToken)
-    return JSONResponse(
-        {"table": await _service(request).leave(request.path_params["table_id"], body.seat, body.token)}
-    )
-
-
-async def start(request: Request) -> Response:
-    body = await json_body(request, SeatToken)
-    state = await _service(request).start(request.path_params["table_id"], body.seat, body.token)
-    return JSONResponse({"table": state["table"], "position": state["position"]})
-
-
-async def act(request: Request) -> Response:
-    body = await json_body(request, Act)
-    service = _service(request)
-    applied = await service.act(request.path_params["table_id"], body.seat, body.token, body.version, body.action)
-    return JSONResponse(await service.reply(applied))
-
-
-async def play_again(request: Request) -> Response:
-    body = await json_body(request, Again)
-    service = _service(request)
-    address, player_id = address_of(request), await _player_id(request)
-
-    async def budget() -> None:  # the next table draws on the budget of who made it come
-        await _quotas(request).new_table(address, player_id)
-
-    table = await service.rematch.again(
-        request.path_params["table_id"], body.seat, body.token, now=body.now, budget=budget
-    )
-    return JSONResponse({"table": table})
-
-
-async def series(request: Request) -> Response:
-    return JSONResponse(await _service(request).rematch.series(request.path_params["table_id"]))
-
-
-async def record(request: Request) -> Response:
-    table_id = request.path_params["table_id"]
-    data = await _service(request).record(table_id)
-    headers = {"Content-Disposition": f'attachment; filename="ghostparty-{table_id}.json"'}
-    return JSONResponse(data, headers=headers)
-
-
-async def replay_table(request: Request) -> Response:
-    return JSONResponse(await _service(request).replay(request.path_params["table_id"]))
-
-
-async def replay_upload(request: Request) -> Response:
-    """Replay steps of an uploaded game record (``ghostparty-record/1``)."""
-    require_json(request)
-    body = await raw_body(request, MAX_RECORD)
-    too_deep = f"a game record's JSON nests too deep: at most {MAX_DEPTH} levels of arrays and objects"
-    if nesting(body) > MAX_DEPTH:
-        raise ServiceError("bad_request", too_deep)
-    try:
-        data = json.loads(body)
-    except ValueError as error:
-        raise ServiceError("bad_request", f"a game record must be JSON: {error}") from None
-    except RecursionError:  # UTF-16 or -32 text, which nesting doesn't read
-        raise ServiceError("bad_request", too_deep) from None
-    if isinstance(data, dict) and isinstance(data.get("actions"), list) and len(data["actions"]) > MAX_ACTIONS:
-        raise ServiceError("too_large", f"a record may hold at most {MAX_ACTIONS} actions")
-    try:
-        record = GameRecord.from_dict(data)
-    except InvalidRecord as error:
-        raise ServiceError("bad_record", str(error)) from None
-    return JSONResponse(await asyncio.to_thread(replay_steps, record))
 
 
 async def _service_error(request: Request, error: Exception) -> Response:

@@ -10,6 +10,7 @@ from ghostparty.server.account_routes import current
 from ghostparty.server.bodies import json_body
 from ghostparty.server.errors import ServiceError
 from ghostparty.server.quickmatch import QuickMatch
+from ghostparty.server.quotas import address_of
 from ghostparty.server.schemas import MatchRequest, MatchTicket
 
 
@@ -27,18 +28,14 @@ async def join_queue(request: Request) -> Response:
     player = (found[0].id, found[0].name) if found is not None else None
     if player is None and body.name is None:
         raise ServiceError("bad_name", "a guest needs a name to play (or log in)")
-    await request.app.state.quotas.queue_join(_address(request), player[0] if player is not None else None)
+    await request.app.state.quotas.queue_join(address_of(request), player[0] if player is not None else None)
     ticket = await quick.join(body.rules, body.players, body.rated, body.bots_after, player=player, name=body.name)
     return JSONResponse({"ticket": ticket, **(await quick.look(ticket))}, status_code=201)
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
-
-
 async def look(request: Request) -> Response:
     body = await json_body(request, MatchTicket)
-    await request.app.state.quotas.queue_look(_address(request))
+    await request.app.state.quotas.queue_look(address_of(request))
     return JSONResponse(await quick_of(request).look(body.ticket))
 
 

@@ -10,6 +10,8 @@ process, or in Redis and so shared by every instance.
 
 from __future__ import annotations
 
+from starlette.requests import HTTPConnection
+
 from ghostparty.server.limits import Limit, Limiter, Use, take_or_refuse
 
 #: Quick-match tickets a minute, per address and per account.
@@ -22,6 +24,11 @@ JOINS_PER_TABLE = 8
 CHAT_SEAT = Limit(5, 10, "at most 5 chat lines at once, then one every 2 seconds")
 #: Chat lines per address, over every table and socket.
 CHAT_ADDRESS = Limit(20, 20, "too many chat lines from this address")
+
+
+def address_of(connection: HTTPConnection) -> str:
+    """The client's address (a proxy's ``X-Forwarded-For`` as uvicorn believes it)."""
+    return connection.client.host if connection.client else "?"
 
 
 class Quotas:

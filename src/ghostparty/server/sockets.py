@@ -21,7 +21,7 @@ from ghostparty.server.chat import GAME_OVER, chat_channel
 from ghostparty.server.protocol import Frame, Message, dumps
 from ghostparty.server.pubsub import OVERFLOW, PubSub
 from ghostparty.server.pubsub import Message as PubSubMessage
-from ghostparty.server.quotas import Quotas
+from ghostparty.server.quotas import Quotas, address_of
 from ghostparty.server.schemas import (
     Hello,
     Ping,
@@ -91,7 +91,7 @@ class Connection:
         self.service = service
         self.table_id = table_id
         self.quotas = quotas
-        self.address = websocket.client.host if websocket.client else "?"
+        self.address = address_of(websocket)
         self.held: tuple[int, ...] = ()
         self.tokens: dict[int, str] = {}
         #: Whether the client shows the mover's odds, and the chat (its hello says).
@@ -252,8 +252,7 @@ async def table_socket(websocket: WebSocket) -> None:
     pubsub: PubSub = websocket.app.state.pubsub
     table_id = websocket.path_params["table_id"]
     sockets: Sockets = websocket.app.state.sockets
-    address = websocket.client.host if websocket.client else "?"
-    with sockets.opened(address) as allowed:
+    with sockets.opened(address_of(websocket)) as allowed:
         await websocket.accept()
         if not allowed:
             message = f"at most {sockets.most} connections from one address: close another page first"
