@@ -172,6 +172,9 @@ CROSS_SITE = [
 ]
 
 
+TWO = {"rules": "hugo", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
+
+
 @pytest.mark.parametrize("headers", CROSS_SITE)
 def test_a_cross_site_page_cant_log_a_visitor_in(client: TestClient, headers: dict[str, str]) -> None:
     register(client, "evil")
@@ -181,6 +184,22 @@ def test_a_cross_site_page_cant_log_a_visitor_in(client: TestClient, headers: di
         response = client.post("/api/account/login", content=body, headers={**headers, "Content-Type": content_type})
         assert response.status_code == 403 and error(response) == "cross_site", response.text
         assert "set-cookie" not in response.headers
+
+
+def test_another_sites_page_cant_open_a_websocket(client: TestClient) -> None:
+    from starlette.testclient import WebSocketDenialResponse
+
+    table_id = client.post("/api/tables", json=TWO).json()["table"]["id"]
+    for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}):
+        with (
+            pytest.raises(WebSocketDenialResponse) as denied,
+            client.websocket_connect(f"/ws/tables/{table_id}", headers=headers),
+        ):
+            pass
+        assert denied.value.status_code == 403 and denied.value.json()["error"]["code"] == "cross_site"
+    with client.websocket_connect(f"/ws/tables/{table_id}", headers={"Origin": "http://testserver"}) as ws:
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json()["type"] in ("pong", "state")
 
 
 def test_a_plain_form_is_refused_even_without_origin(client: TestClient) -> None:
@@ -209,11 +228,7 @@ def test_the_sites_own_pages_may_post(client: TestClient) -> None:
 
 def test_an_allowed_origin_may_post(db_url: str) -> None:
     with make_client(db_url, allowed_origins=["https://play.example.org"]) as client:
-        response = client.post(
-            "/api/tables",
-            json={"rules": "hugo", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]},
-            headers={"Origin": "https://play.example.org"},
-        )
+        response = client.post("/api/tables", json=TWO, headers={"Origin": "https://play.example.org"})
         assert response.status_code == 201
 
 
