@@ -122,7 +122,7 @@ def test_a_guest_cant_take_a_name_that_reads_as_someone_elses(client: TestClient
     assert queued.status_code == 400 and error(queued) == "bad_name"
 
 
-@pytest.mark.parametrize("name", ["Jürgen", "幽霊", "Anna", "Zoë", "Nguyễn", "Ann Smith"])
+@pytest.mark.parametrize("name", ["Jürgen", "幽霊", "Anna", "Zoë", "Nguyễn", "Ann Smith", "Guest", "Hugo", "Player 2"])
 def test_a_guest_may_take_any_other_name(client: TestClient, name: str) -> None:
     register(client, "Annie")
     client.cookies.clear()

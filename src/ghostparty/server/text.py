@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 
 from ghostparty.server.errors import ServiceError
-from ghostparty.server.names import RESERVED, name_key
+from ghostparty.server.names import name_key
 
 #: The longest display name (a guest's, a spectator's in the chat).
 MAX_NAME = 24
@@ -59,7 +59,14 @@ def skeleton(name: str) -> str:
     return name_key(kept.translate(LOOK_ALIKE))
 
 
-_RESERVED = frozenset(name_key(word) for word in RESERVED)
+#: What no guest may be called: the site's own staff and voice. (Account names have a
+#: longer list, names.RESERVED; a guest may be "Guest", "Hugo" or "Player".)
+GUEST_RESERVED = frozenset(
+    name_key(word)
+    for word in (
+        "admin", "administrator", "ghostparty", "mod", "moderator", "root", "server", "staff", "support", "system",
+    )
+)  # fmt: skip
 
 
 def clean_name(name: str) -> str:
@@ -78,7 +85,7 @@ def clean_name(name: str) -> str:
     if why is not None:
         raise ServiceError("bad_name", f"a name {why}")
     key = skeleton(name)
-    if key in _RESERVED:
+    if key in GUEST_RESERVED:
         raise ServiceError("bad_name", f"{name!r} is reserved")
     if key.endswith("bot"):
         raise ServiceError("bad_name", f"{name!r} reads like a bot's name: only bots' names end in 'bot'")
