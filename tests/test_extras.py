@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-SERVER = ["starlette", "uvicorn", "sqlalchemy", "pydantic", "orjson", "alembic", "argon2-cffi", "openskill"]
+SERVER = ["starlette", "uvicorn", "sqlalchemy", "pydantic", "orjson", "alembic", "argon2-cffi", "openskill", "zxcvbn"]
 #: The extras that ``dev`` (the README's and CI's test install) must pull in.
 TESTS_NEED = ["server", "cli", "analysis", "test", "lint", "postgres", "redis", "fast", "rl", "dask"]
 

@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from zxcvbn import zxcvbn
 
 from ghostparty.server.errors import RateLimited, ServiceError
 from ghostparty.server.names import name_key
@@ -42,8 +43,6 @@ def check_password(password: object, name: str) -> str:
     stripped = password.strip()
     if not stripped or name_key(stripped) == name_key(name) or "".join(stripped.split()).casefold() == name.casefold():
         raise ServiceError("weak_password", "a password may not be the name")
-    from zxcvbn import zxcvbn
-
     found = zxcvbn(password[:100], user_inputs=[name])
     if found["score"] < MIN_SCORE:
         warning = found["feedback"]["warning"] or "It is among the first million a guesser tries."

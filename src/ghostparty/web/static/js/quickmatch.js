@@ -60,8 +60,11 @@ export class QuickMatch {
     $("qm-leave").addEventListener("click", () => this.leave());
     // Closing or leaving the page leaves the queue (a beacon outlives the page).
     window.addEventListener("pagehide", () => {
-      // A string goes as text/plain, which a beacon may always send; the server reads JSON.
-      if (this.ticket) navigator.sendBeacon("/api/match/leave", JSON.stringify({ ticket: this.ticket }));
+      // Sent as JSON (the server takes no other type); a page's own origin may beacon it.
+      if (this.ticket) {
+        const body = new Blob([JSON.stringify({ ticket: this.ticket })], { type: "application/json" });
+        navigator.sendBeacon("/api/match/leave", body);
+      }
     });
     this.refreshCounts();
     this.countsTimer = setInterval(() => this.refreshCounts(), COUNTS_MS);
