@@ -6,14 +6,18 @@ of src/ghostparty/web/static/js/table.js.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from serving import serving  # tests/serving.py
 
 #: Records the page's WebSockets so that a test can drop the connection.
 WATCH_SOCKETS = """
@@ -219,3 +223,23 @@ def create_against_random(page: Any, base_url: str, name: str, *, turn_seconds: 
     with page.expect_navigation(url="**/t/*"):
         page.get_by_test_id("create").click()
     return str(page.url.rsplit("/", 1)[1])
+
+
+class Clock:
+    """A server's clock that a test moves (``now += timedelta(…)``)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@contextlib.contextmanager
+def clocked_server(folder: Path, clock: Clock, seed: int) -> Iterator[str]:
+    """A server on ``clock`` (bots a second apart, to be followed): its address."""
+    pytest.importorskip("uvicorn", reason="uvicorn is not installed")
+    from ghostparty.server.app import create_app
+
+    with serving(create_app(f"sqlite:///{folder / 'games.db'}", bot_delay=1.0, seed=seed, clock=clock)) as port:
+        yield f"http://127.0.0.1:{port}"

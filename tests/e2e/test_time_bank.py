@@ -5,37 +5,22 @@ the bot only once both are spent. The server's clock and the page's are moved to
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
-from serving import serving  # tests/serving.py
-
-from .helpers import act, api_get, create_against_random, new_page, offer
+from .helpers import Clock, act, api_get, clocked_server, create_against_random, new_page, offer
 from .test_accessibility import _axe, _serious
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
 
 CLOCK = Clock()
 
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The server with a clock this module moves (bots a second apart, to be followed)."""
-    pytest.importorskip("uvicorn", reason="uvicorn is not installed")
-    from ghostparty.server.app import create_app
-
-    database = tmp_path_factory.mktemp("time_bank") / "games.db"
-    with serving(create_app(f"sqlite:///{database}", bot_delay=1.0, seed=7, clock=CLOCK)) as port:
-        yield f"http://127.0.0.1:{port}"
+    """The server with a clock this module moves."""
+    with clocked_server(tmp_path_factory.mktemp("time_bank"), CLOCK, seed=7) as url:
+        yield url
 
 
 def move(page: Any, seconds: float) -> None:

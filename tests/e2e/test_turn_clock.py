@@ -4,36 +4,21 @@ a move, the time running out, the bot stepping in, the person coming back."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
-from serving import serving  # tests/serving.py
-
-from .helpers import act, create_against_random, new_page, offer
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
+from .helpers import Clock, act, clocked_server, create_against_random, new_page, offer
 
 CLOCK = Clock()
 
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The server with a clock this module moves (bots a second apart, to be followed)."""
-    pytest.importorskip("uvicorn", reason="uvicorn is not installed")
-    from ghostparty.server.app import create_app
-
-    database = tmp_path_factory.mktemp("turn_clock") / "games.db"
-    with serving(create_app(f"sqlite:///{database}", bot_delay=1.0, seed=5, clock=CLOCK)) as port:
-        yield f"http://127.0.0.1:{port}"
+    """The server with a clock this module moves."""
+    with clocked_server(tmp_path_factory.mktemp("turn_clock"), CLOCK, seed=5) as url:
+        yield url
 
 
 def deadline(page: Any) -> str:
