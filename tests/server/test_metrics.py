@@ -208,3 +208,33 @@ def test_the_dashboard_draws_only_metrics_that_exist() -> None:
     }
     assert len(drawn) > 12
     assert drawn <= families, drawn - families
+
+
+def test_store_and_pubsub_failures_are_counted(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with server(sqlite_url) as client:
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        table_id = client.post("/api/tables", json={"rules": "hugo", "seats": seats, "first_player": 0}).json()[
+            "table"
+        ]["id"]
+        token = client.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
+        version = client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token}).json()["table"][
+            "version"
+        ]
+        service = client.app.state.service  # type: ignore[attr-defined]
+
+        def down(*_: object, **__: object) -> None:
+            raise OSError("connection refused")
+
+        monkeypatch.setattr(service.store, "save_many", down)
+        monkeypatch.setattr(service.core.tables, "_batch", None)
+        monkeypatch.setattr(service.store, "save", down)
+        act = {"seat": 0, "token": token, "version": version, "action": {"place": "G12"}}
+        assert client.post(f"/api/tables/{table_id}/actions", json=act).status_code == 503
+        monkeypatch.undo()
+        monkeypatch.setattr(service.pubsub, "publish", down)
+        assert client.post(f"/api/tables/{table_id}/actions", json=act).status_code == 200
+        found = scrape(client)
+    assert found[("ghostparty_store_errors_total", (("op", "save"),))] == 1
+    assert found[("ghostparty_actions_refused_total", (("code", "unavailable"),))] == 1
+    assert found[("ghostparty_redis_errors_total", (("what", "update"),))] >= 1
+    assert found[("ghostparty_actions_total", (("by", "person"),))] == 1
