@@ -117,6 +117,8 @@ def test_serve_without_the_server_extra_says_what_to_install(missing: str) -> No
         import sys
         from importlib.abc import MetaPathFinder
 
+        sys.path.insert(0, {str(ROOT / "src")!r})  # this tree's code, not an installed copy's
+
         class Refuse(MetaPathFinder):
             def find_spec(self, name, path=None, target=None):
                 if name.partition(".")[0] == {missing!r}:
