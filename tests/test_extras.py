@@ -18,7 +18,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-SERVER = ["starlette", "uvicorn", "sqlalchemy", "pydantic", "orjson", "alembic", "argon2-cffi", "openskill", "zxcvbn"]
+SERVER = [
+    "starlette",
+    "uvicorn",
+    "sqlalchemy",
+    "pydantic",
+    "orjson",
+    "alembic",
+    "argon2-cffi",
+    "openskill",
+    "zxcvbn",
+    "prometheus-client",
+]
 #: The extras that ``dev`` (the README's and CI's test install) must pull in.
 TESTS_NEED = ["server", "cli", "analysis", "test", "lint", "postgres", "redis", "fast", "rl", "dask"]
 
@@ -94,7 +105,9 @@ def test_the_command_without_the_cli_extra_says_what_to_install(bare_python: Pat
         )
 
 
-@pytest.mark.parametrize("missing", [{"argon2-cffi": "argon2"}.get(name, name) for name in SERVER])
+@pytest.mark.parametrize(
+    "missing", [{"argon2-cffi": "argon2", "prometheus-client": "prometheus_client"}.get(name, name) for name in SERVER]
+)
 def test_serve_without_the_server_extra_says_what_to_install(missing: str) -> None:
     """Here click and rich are installed, and the server's packages refused one at a time."""
     pytest.importorskip("click")
@@ -103,6 +116,8 @@ def test_serve_without_the_server_extra_says_what_to_install(missing: str) -> No
         f"""
         import sys
         from importlib.abc import MetaPathFinder
+
+        sys.path.insert(0, {str(ROOT / "src")!r})  # this tree's code, not an installed copy's
 
         class Refuse(MetaPathFinder):
             def find_spec(self, name, path=None, target=None):

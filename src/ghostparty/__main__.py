@@ -22,6 +22,7 @@ EXTRAS = {
             "argon2",
             "openskill",
             "zxcvbn",
+            "prometheus_client",
         ],
         ("server", "game server"),
     ),

@@ -167,6 +167,13 @@ def test_every_status_is_kept(any_store: Store, status: Status) -> None:
     assert any_store.list_tables(status) == [table(status=status)]
 
 
+def test_tables_are_counted_by_status(any_store: Store) -> None:
+    assert any_store.count_tables() == {}
+    for n, status in enumerate([OPEN, PLAYING, PLAYING, OVER, PLAYING]):
+        any_store.create(table(f"t{n}", status=status))
+    assert any_store.count_tables() == {OPEN: 1, PLAYING: 3, OVER: 1}
+
+
 # save
 
 

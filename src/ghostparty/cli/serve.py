@@ -68,6 +68,27 @@ import click
     type=click.Choice(["debug", "info", "warning", "error"]),
     help="info logs every request and WebSocket connection (about 3 % of the server's CPU under load).",
 )
+@click.option(
+    "--log-format",
+    default="text",
+    show_default=True,
+    type=click.Choice(["text", "json"]),
+    help="json: one JSON object a line (time, level, logger, message, fields), the access log too.",
+)
+@click.option(
+    "--metrics-token",
+    envvar="GHOSTPARTY_METRICS_TOKEN",
+    metavar="TOKEN",
+    help="A scraper of /metrics must send Authorization: Bearer TOKEN (then from anywhere) "
+    "[default: /metrics answers only this machine's loopback address; env GHOSTPARTY_METRICS_TOKEN]",
+)
+@click.option(
+    "--admin-token",
+    envvar="GHOSTPARTY_ADMIN_TOKEN",
+    metavar="TOKEN",
+    help="Lets `ghostparty admin close --server` close tables with this token "
+    "[default: no admin endpoint; env GHOSTPARTY_ADMIN_TOKEN]",
+)
 def serve(
     host: str,
     port: int,
@@ -79,6 +100,9 @@ def serve(
     allowed_origins: tuple[str, ...],
     workers: int,
     log_level: str,
+    log_format: str,
+    metrics_token: str | None,
+    admin_token: str | None,
 ) -> None:
     """Run the game server: a lobby and live games in the browser, bots in empty seats.
 
@@ -91,12 +115,17 @@ def serve(
     nginx: deploy/) serve every table from any of them: updates and presence go through
     Redis, and each game's bots and timers run on exactly one instance, taken over by
     another within seconds if it dies.
+
+    /metrics (Prometheus) answers this machine alone unless --metrics-token is given;
+    with --workers N each scrape is answered by one of the workers, so run instances
+    on ports of their own to watch each (README: "Running it for real").
     """
     import uvicorn
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
     from ghostparty.server.app import SETTINGS_VARIABLE, create_app, default_database_url, tune_gc
+    from ghostparty.server.logs import json_log_config
 
     url = database or default_database_url()
     try:
@@ -117,6 +146,8 @@ def serve(
         "tables_per_minute": max_new_tables,
         "sockets_per_address": max_sockets_per_address,
         "allowed_origins": list(allowed_origins),
+        "metrics_token": _token(metrics_token, "--metrics-token"),
+        "admin_token": _token(admin_token, "--admin-token"),
     }
     shown = f"[{host}]" if ":" in host else host
     click.echo(
@@ -131,12 +162,27 @@ def serve(
         "ws_max_size": 1 << 16,
         "ws_per_message_deflate": False,
     }
+    if log_format == "json":
+        options["log_config"] = json_log_config(log_level)
     if workers == 1:
         tune_gc()
         uvicorn.run(create_app(**settings), **options)
         return
     os.environ[SETTINGS_VARIABLE] = json.dumps(settings)
     uvicorn.run("ghostparty.server.app:app_from_environment", factory=True, workers=workers, **options)
+
+
+def _token(token: str | None, option: str) -> str | None:
+    """A token long enough not to be guessed, or none."""
+    if token is None or token == "":
+        return None
+    if len(token) < 16 or not token.isprintable() or " " in token:
+        raise click.BadParameter(
+            "a token needs at least 16 printable characters and no spaces (e.g. python -c "
+            "'import secrets; print(secrets.token_urlsafe())')",
+            param_hint=option,
+        )
+    return token
 
 
 def _safe(url: str) -> str:

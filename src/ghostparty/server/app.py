@@ -39,7 +39,9 @@ from ghostparty.server.codec import board_view
 from ghostparty.server.crosssite import SameOrigin
 from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.match_routes import routes as match_routes
+from ghostparty.server.metrics import Metrics
 from ghostparty.server.model import now
+from ghostparty.server.operator_routes import routes as operator_routes
 from ghostparty.server.passwords import Hashing
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.quickmatch import QuickMatch
@@ -110,6 +112,8 @@ def create_app(
     hasher: PasswordHasher | None = None,
     hash_queue: int | None = None,
     clock: Callable[[], datetime] | None = None,
+    metrics_token: str | None = None,
+    admin_token: str | None = None,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -125,7 +129,9 @@ def create_app(
     argon2-cffi's defaults, unless given: tests give a cheaper one), ``hash_queue`` how many
     hashes may wait for a free hashing thread before more are refused
     (:class:`~.passwords.Hashing`); ``clock`` gives the
-    time to the tables' timers (tests move it).
+    time to the tables' timers (tests move it). ``/metrics`` answers only this machine
+    unless a scraper brings ``metrics_token``; closing tables needs ``admin_token``
+    (:mod:`.operator_routes`).
     """
 
     @contextlib.asynccontextmanager
@@ -160,9 +166,13 @@ def create_app(
             rng=Random(seed) if seed is not None else None,
             instance=instance,
             clock=clock or now,
+            metrics=Metrics(),
             **shared,
         )
         app.state.service = service
+        app.state.metrics_token = metrics_token or None
+        app.state.admin_token = admin_token or None
+        watching = asyncio.get_running_loop().create_task(service.metrics.watch_loop())
         limiter: Limiter = RedisLimiter(redis_url) if redis_url is not None else MemoryLimiter()
         app.state.quotas = Quotas(limiter, tables_per_minute)
         app.state.sockets = Sockets(sockets_per_address)
@@ -192,6 +202,7 @@ def create_app(
         try:
             yield
         finally:
+            watching.cancel()
             if accounts_store is not None:
                 await app.state.quick.close()
             await service.close()
@@ -223,6 +234,7 @@ def create_app(
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         *account_routes,
         *match_routes,
+        *operator_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,

@@ -20,6 +20,7 @@ from ghostparty.server.codec import table_view
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import Keeper, shard_of
 from ghostparty.server.live import LiveTable, Tables
+from ghostparty.server.metrics import Metrics
 from ghostparty.server.model import PLAYING, Table
 from ghostparty.server.presence import Presence
 from ghostparty.server.protocol import Frame, Message, update_frame
@@ -50,6 +51,7 @@ class Core:
         self.presence = presence
         self.keeper = keeper
         self.clock = clock
+        self.metrics: Metrics = tables.metrics
         #: Set by the keeping part: what this instance does with a table it keeps, and
         #: with seats of it whose pages all closed (``gone``) or opened again (``back``).
         self.keep: Callable[[LiveTable], Awaitable[None]] | None = None
@@ -90,6 +92,7 @@ class Core:
         try:
             await self.pubsub.publish(table.id, frame)
         except Exception as error:  # the change is saved; clients catch up on their next update or sync
+            self.metrics.redis_errors.labels("update").inc()
             log.warning("publishing table %s's version %d failed: %s", table.id, table.version, error)
         return frame
 
@@ -118,6 +121,7 @@ class Core:
         try:
             await self.pubsub.publish(keeper_channel(shard_of(table_id)), notice)
         except Exception as error:  # the keeper finds it by its scan on taking over
+            self.metrics.redis_errors.labels("notice").inc()
             log.warning("telling the keeper of table %s failed: %s", table_id, error)
 
 

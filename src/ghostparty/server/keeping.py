@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
 from random import Random
@@ -68,6 +68,16 @@ class Keeping:
         self._timers: asyncio.Task[None] | None = None
         core.keep = self.keep
         core.seen = self.seen
+
+    @property
+    def playing(self) -> int:
+        """Tables whose bots are playing on this instance now."""
+        return len(self._bot_tasks)
+
+    @property
+    def watching(self) -> int:
+        """Turn deadlines this instance watches."""
+        return len(self._deadlines)
 
     # -- one table ---------------------------------------------------------------------
 
@@ -165,7 +175,12 @@ class Keeping:
         # the die by table seed and action index (stored games replay to it), the bot likewise.
         rng = Random(f"{table.seed}:bot:{len(game.history)}")
         step = partial(next_action, position, bot, rng, partial(die, live))
-        action = step() if position.phase == ROLL else await asyncio.to_thread(step)  # a roll needs no thread
+        if position.phase == ROLL:  # a roll needs no thread
+            action = step()
+        else:
+            thinking = time.perf_counter()
+            action = await asyncio.to_thread(step)
+            self.core.metrics.bot_think.observe(time.perf_counter() - thinking)
         await self.play.apply(live, seat.seat, action)
         return True
 
@@ -271,10 +286,11 @@ class Keeping:
     async def tick(self) -> None:
         """Mark away every person whose time ran out or who left ``away_after`` ago."""
         moment = self.core.clock()
-        expired = [(table_id, version) for table_id, (version, when) in self._deadlines.items() if when <= moment]
+        expired = [(table_id, version, when) for table_id, (version, when) in self._deadlines.items() if when <= moment]
         left = [key for key, since in self._gone.items() if (moment - since).total_seconds() >= self.away_after]
-        for table_id, version in expired:
+        for table_id, version, when in expired:
             self._deadlines.pop(table_id, None)
+            self.core.metrics.timer_lag.observe((moment - when).total_seconds())
             await self._away(table_id, None, version)
         for table_id, seat in left:
             self._gone.pop((table_id, seat), None)
@@ -330,7 +346,7 @@ class Keeping:
                 live = await tables.get(table.id, refresh=True)
                 if live.table.status != OPEN:
                     continue
-                closing = replace(live.table, status=CLOSED, version=live.table.version + 1, updated=moment)
+                closing = live.table.closed(moment)
                 try:
                     await tables.save(live, closing)
                 except StoreUnavailable:

@@ -228,6 +228,10 @@ class Keeper:
         """What to do when shards come to this instance, and when they leave it."""
         self._gained, self._lost = gained, lost
 
+    def clock(self) -> float:
+        """The keeper's time (``outage_since`` is on it)."""
+        return self._clock()
+
     def owns(self, table_id: str) -> bool:
         """Whether this instance keeps ``table_id`` now."""
         return shard_of(table_id) in self.held

@@ -21,6 +21,7 @@ from ghostparty.bots import Bot
 from ghostparty.rules import Game, action_from_dict
 from ghostparty.rules.events import Event
 from ghostparty.server.errors import ServiceError, StoreUnavailable
+from ghostparty.server.metrics import Metrics
 from ghostparty.server.model import CLOSED, OPEN, ActionRow, Change, GameResult, Table
 from ghostparty.server.store import Store
 
@@ -48,8 +49,11 @@ class LiveTable:
 class Tables:
     """The store's tables, with recent ones kept rebuilt in memory."""
 
-    def __init__(self, store: Store, *, cache_size: int = 2000, shared: bool = False) -> None:
+    def __init__(
+        self, store: Store, *, cache_size: int = 2000, shared: bool = False, metrics: Metrics | None = None
+    ) -> None:
         self.store = store
+        self.metrics = metrics or Metrics()
         self.cache_size = cache_size
         #: Other instances change these tables too: a read for a client (``fresh``) goes
         #: to the store, since this instance's copy may be behind.
@@ -132,6 +136,9 @@ class Tables:
         self._cache.pop(table_id, None)
         self._heard.pop(table_id, None)
 
+    def __len__(self) -> int:
+        return len(self._cache)
+
     def __iter__(self) -> Iterator[LiveTable]:
         return iter(list(self._cache.values()))
 
@@ -158,6 +165,7 @@ class Tables:
             raise
         except Exception as error:  # the connection dropped, the server went away, …
             self.forget(table.id)
+            self.metrics.save_errors.inc()
             log.warning("saving table %s failed: %s", table.id, brief(error))
             raise StoreUnavailable(type(error).__name__) from error
         if not saved:
@@ -179,6 +187,7 @@ class Tables:
         except ServiceError:
             raise
         except Exception as error:
+            self.metrics.read_errors.inc()
             log.warning("reading the store failed: %s", brief(error))
             raise StoreUnavailable(type(error).__name__) from error
 

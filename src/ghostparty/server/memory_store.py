@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -140,6 +141,10 @@ class MemoryStore:
         found.sort(key=lambda t: t.id)
         found.sort(key=lambda t: t.updated, reverse=True)  # stable: ties stay in id order
         return found[: max(limit, 0)]
+
+    def count_tables(self) -> dict[str, int]:
+        with self._lock:
+            return dict(Counter(t.status for t in self._tables.values()))
 
     def close(self) -> None:
         """Nothing to release: the tables stay as long as the store does."""

@@ -111,6 +111,10 @@ class Table:
         seats[seat.seat] = seat
         return replace(self, seats=tuple(seats))
 
+    def closed(self, moment: datetime) -> Table:
+        """The table closed at ``moment`` (its next version): nobody may join or act."""
+        return replace(self, status=CLOSED, to_move=None, version=self.version + 1, updated=moment)
+
     @property
     def humans(self) -> tuple[Seat, ...]:
         return tuple(s for s in self.seats if s.kind == "human")

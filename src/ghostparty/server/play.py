@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from random import Random
@@ -45,6 +46,14 @@ class Play:
         ``action`` is FORMAT.md's dict, except that a roll is asked for with
         ``{"roll": true}`` and the server draws the face.
         """
+        started = time.perf_counter()
+        try:
+            return await self._act(table_id, seat, token, version, action, started)
+        except ServiceError as error:
+            self.core.metrics.refused.labels(error.code).inc()
+            raise
+
+    async def _act(self, table_id: str, seat: int, token: str, version: int, action: object, started: float) -> Applied:
         tables = self.core.tables
         async with tables.lock(table_id):
             live = await tables.get(table_id, min_version=version)
@@ -66,7 +75,7 @@ class Play:
                         "not_your_turn", "a bot is finishing this turn for you: you play from your next one"
                     )
                 live.table = table.with_seat(replace(table.seats[seat], away=False, back=False))
-            return await self.apply(live, seat, self._decode(live, action))
+            return await self.apply(live, seat, self._decode(live, action), started=started)
 
     def _decode(self, live: LiveTable, data: object) -> Action:
         assert live.game is not None
@@ -87,9 +96,11 @@ class Play:
             raise ServiceError("illegal_action", f"{_short(action)} is not legal now; expected one of: {expected}")
         return action
 
-    async def apply(self, live: LiveTable, seat: int, action: Action) -> Applied:
+    async def apply(self, live: LiveTable, seat: int, action: Action, *, started: float | None = None) -> Applied:
         """Apply a checked ``action`` of ``seat``: saved, then told; nothing changes if
-        the save fails (the table is then read afresh on its next use)."""
+        the save fails (the table is then read afresh on its next use). ``started``: when
+        a person's action arrived (``time.perf_counter``); without it, a bot's."""
+        begun = time.perf_counter() if started is None else started
         game = live.game
         assert game is not None
         table = live.table
@@ -132,6 +143,13 @@ class Play:
         await self.core.changed(live, always=over)
         if over:  # the players may now read the spectators' chat: their pages read it again
             await self.core.pubsub.publish(chat_channel(live.table.id), GAME_OVER)
+        metrics = self.core.metrics
+        if started is None:
+            metrics.bot_actions.inc()
+            metrics.bot_latency.observe(time.perf_counter() - begun)
+        else:
+            metrics.person_actions.inc()
+            metrics.person_latency.observe(time.perf_counter() - begun)
         return Applied(live.table, state, tuple(events), index)
 
     async def set_away(

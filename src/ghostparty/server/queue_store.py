@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Engine, delete, func, insert, select, update
 
 from ghostparty.server.db import queue
 from ghostparty.server.matching import Waiting
@@ -91,6 +91,13 @@ class SqlQueue:
         """Leave the queue; ``False`` if the ticket was already seated (or unknown)."""
         with self._writing, self.engine.begin() as conn:
             return conn.execute(delete(queue).where(queue.c.id == ticket, queue.c.table_id.is_(None))).rowcount == 1
+
+    def count_waiting(self) -> int:
+        """How many tickets wait (seated ones not counted)."""
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(select(func.count()).select_from(queue).where(queue.c.table_id.is_(None))).scalar_one()
+            )
 
     def all_waiting(self) -> Sequence[Waiting]:
         with self.engine.connect() as conn:

@@ -53,6 +53,12 @@ class Act(Model):
     action: dict[str, Any]
 
 
+class CloseTable(Model):
+    """An operator closing a table (``ghostparty admin close``): why, for the log."""
+
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
+
+
 # -- WebSocket messages -------------------------------------------------------------------
 
 

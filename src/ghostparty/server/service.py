@@ -18,6 +18,7 @@ done by parts with one job each:
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import secrets
 import socket
@@ -33,6 +34,7 @@ from ghostparty.server.keeping import Keeping
 from ghostparty.server.leases import Keeper
 from ghostparty.server.live import LiveTable, Tables
 from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby, SeatSpec, check_token, hash_token
+from ghostparty.server.metrics import Metrics
 from ghostparty.server.model import OPEN, PLAYING, Table, now
 from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.play import Play, turn_starts
@@ -43,6 +45,8 @@ from ghostparty.server.rematch import Rematch
 from ghostparty.server.replay import replay_steps
 from ghostparty.server.store import Store
 from ghostparty.server.text import MAX_NAME, clean_name
+
+log = logging.getLogger("ghostparty.server")
 
 __all__ = [
     "MAX_NAME",
@@ -99,8 +103,10 @@ class TableService:
         presence: Presence | None = None,
         keeper: Keeper | None = None,
         instance: str | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.instance = instance or instance_name()
+        self.metrics = metrics or Metrics()
         self.store = store
         self.pubsub = pubsub
         self.presence = presence or MemoryPresence()
@@ -109,7 +115,7 @@ class TableService:
         # Other instances may change the tables (a pub/sub between processes, shared
         # leases): reads for clients then go to the store.
         shared = not alone or not isinstance(pubsub, MemoryPubSub)
-        tables = Tables(store, cache_size=cache_size, shared=shared)
+        tables = Tables(store, cache_size=cache_size, shared=shared, metrics=self.metrics)
         self.core = Core(tables, pubsub, self.presence, self.keeper, clock)
         self.lobby = Lobby(self.core, rng)
         self.rematch = Rematch(self.core, self.lobby)
@@ -204,6 +210,21 @@ class TableService:
         hears of it by an ``update``). ``action`` is FORMAT.md's dict, except that a roll
         is asked for with ``{"roll": true}`` and the server draws the face."""
         return await self.play.act(table_id, seat, token, version, action)
+
+    async def close_table(self, table_id: str, reason: str) -> Message:
+        """Close an open table or a game under way (an operator's decision, ``reason``
+        logged): saved like any change, told to every client, its bots and timers
+        stopped by its keeper; ``not_open`` if it is over or closed already."""
+        tables = self.core.tables
+        async with tables.lock(table_id):
+            live = await tables.get(table_id, refresh=True)
+            if live.table.status not in {OPEN, PLAYING}:
+                raise ServiceError("not_open", f"the table is {live.table.status} already")
+            await tables.save(live, live.table.closed(self.core.clock()))
+            await self.core.publish(live, None)
+            await self.core.changed(live, always=True)
+        log.warning("table %s closed by an operator: %s", table_id, reason, extra={"table": table_id, "reason": reason})
+        return await self.core.view(live.table)
 
     # -- reading ----------------------------------------------------------------------
 

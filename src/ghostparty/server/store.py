@@ -91,6 +91,9 @@ class Store(Protocol):
         """Tables in ``status``, the most recently changed first; only those last changed at or
         before ``before`` if given."""
 
+    def count_tables(self) -> dict[str, int]:
+        """How many tables there are in each status (a status without any may be missing)."""
+
     def close(self) -> None:
         """Release connections."""
 
@@ -273,6 +276,11 @@ class SqlStore:
             for r in seat_rows.mappings():
                 by_table[r["table_id"]].append(seat_of_row(r))
             return [table_of_row(row, by_table[row["id"]]) for row in rows]
+
+    def count_tables(self) -> dict[str, int]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables.c.status, func.count()).group_by(tables.c.status))
+            return {str(status): int(count) for status, count in rows}
 
     def close(self) -> None:
         self._writes.close()
