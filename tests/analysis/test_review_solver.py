@@ -103,10 +103,7 @@ def test_where_the_horizon_covers_every_line_the_bounds_close_on_the_exact_value
         if bounds.width < 1e-12:
             closed += 1
             assert plain(position, 2, random_leaf(1)) == pytest.approx(bounds.low, abs=1e-12)
-    finished = [p for p in TWO if p.phase == MOVE and all(apply(p, a).phase == OVER for a in legal_actions(p))]
-    for position in finished:
-        assert Solver(horizon=0).bounds(position) == Bounds(plain(position, 0, random_leaf(2)), plain(position, 0, random_leaf(3)))
-    assert closed + len(finished) >= 0
+    assert closed > 0, "no late position closed: the test would prove nothing"
 
 
 def test_the_budget_stops_a_large_search() -> None:

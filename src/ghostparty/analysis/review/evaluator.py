@@ -16,7 +16,7 @@ position, ``d`` counting rolls:
 
 :meth:`Evaluator.value` is what the review reads: ``E_D`` at the evaluator's ``depth``,
 and where the game is late (:func:`is_late`) the :class:`~.solver.Solver`'s proven
-bounds after ``horizon`` rolls: the win chances are moved into them, and replaced by
+bounds after ``horizon`` rolls: the win chances are moved into them (still adding up to 1), and replaced by
 their midpoints where the bounds are tight (width at most ``tight``). A decision's value
 is its best action's value, so the value never leaves the bounds its actions prove.
 """
@@ -84,8 +84,8 @@ class Evaluator:
         tight: float = TIGHT,
         calibration: Calibration | None = None,
     ) -> None:
-        if type(depth) is not int or depth < 0:
-            raise ValueError(f"depth must be a whole number of rolls >= 0, got {depth!r}")
+        if type(depth) is not int or depth < 1:
+            raise ValueError(f"depth must be a whole number of rolls >= 1, got {depth!r}")
         self.depth = depth
         self.tight = tight
         self.solver = Solver(horizon, budget) if horizon > 0 else None
@@ -138,6 +138,19 @@ class Evaluator:
         self._search[key] = found
         return found
 
+    def luck(self, position: Position, after: Position) -> Pair:
+        """Every seat's luck of the roll from ``position`` (phase ``"roll"``) to ``after``:
+        ``E_{D-1}(after) - sum_face p(face) * E_{D-1}(after the face)``, in win chance and
+        in margin. The sum is ``E_D(position)``, so luck's mean over the die is exactly 0."""
+        if position.phase != ROLL:
+            raise ValueError(f"luck is measured at a roll, not in phase {position.phase!r}")
+        before_win, before_margin = self.search(position, self.depth)
+        after_win, after_margin = self.search(after, self.depth - 1)
+        return (
+            tuple(a - b for a, b in zip(after_win, before_win, strict=True)),
+            tuple(a - b for a, b in zip(after_margin, before_margin, strict=True)),
+        )
+
     # -- what the review reads ----------------------------------------------------
 
     def value(self, position: Position) -> Value:
@@ -182,12 +195,10 @@ class Evaluator:
                 if proven.width <= self.tight:
                     self.stats["solved"] += 1
                     solved = True
-                    mid = [(l + h) / 2 for l, h in zip(proven.low, proven.high, strict=True)]
-                    total = sum(mid)
-                    win = proven.clamp([v / total for v in mid])
+                    win = proven.project([(l + h) / 2 for l, h in zip(proven.low, proven.high, strict=True)])
                 elif not proven.contains(win, slack=0.0):
                     self.stats["clamped"] += 1
-                    win = proven.clamp(win)
+                    win = proven.project(win)
         return Value(win, margin, bounds, solved)
 
 

@@ -6,26 +6,28 @@
 page alike. Every position ``P_k`` of the game gets the :class:`~.evaluator.Evaluator`'s
 value ``V(P_k)`` (every seat's win chance and expected margin). Then per action:
 
-* a **roll** (RULES.md §3.1): ``luck = V(after) - V(before)`` for every seat, where
-  ``V(before)`` is the chance node's probability-weighted average over the die's faces
-  (§1.4, searched one roll less deep than the position after); the roller's entry is
-  its luck, the others' the roll's effect on them;
+* a **roll** (RULES.md §3.1): every seat's **luck**, the value after the roll minus the
+  probability-weighted average of the values after each of the die's faces (§1.4), all
+  searched alike, one roll less deep than ``V`` (:meth:`~.evaluator.Evaluator.luck`): its
+  mean over the die is exactly 0. The roller's entry is its luck, the others' the roll's
+  effect on them. What the full-depth ``V`` sees beyond that on arriving (the search's
+  deepening, and the solver's bounds) is the roll's **drift**;
 * a **decision** (a move, a pass, a placement) with more than one legal action: the best
   action by the mover's win chance, the chosen one's loss (in win chance and in margin)
   and mark (:mod:`.judge`); a forced one is skipped. The step changes every seat's value
-  by ``V(after) - V(before)``; for a move the mover's change is exactly ``-loss``
-  (``V`` of a decision is its best action's value), for a placement it is ``-loss``
-  plus the evaluation's reassessment (a placement's value is the leaf's).
+  by ``V(after) - V(before)``, its **skill** term; for a move the mover's change is
+  exactly ``-loss`` (``V`` of a decision is its best action's value), for a placement it
+  is ``-loss`` plus the evaluation's reassessment (a placement's value is the leaf's).
 
 The accounting is exact by construction, per seat ``s`` (checked by the tests)::
 
-    V_s(last) - V_s(first) = luck_s + luck_from_others_s + skill_s + skill_of_others_s
+    V_s(last) - V_s(first) = luck_s + luck_from_others_s + skill_s + skill_of_others_s + drift_s
 
-where the luck terms add up the roll steps (own rolls, the others' rolls) and the skill
-terms the decision steps (own, the others'). ``result - luck`` is the luck-adjusted
-result: what the seat would expect with average dice. Luck's mean is zero up to the
-search's own drift (the value after a roll is searched one roll deeper than the
-average before it); the tests measure it on random games.
+where the luck terms add up the rolls (own, the others'), the skill terms the decisions
+(own, the others') and drift the rolls' ``V(after) - V(before) - luck``.
+``result - luck - luck_from_others`` is the luck-adjusted result: what the seat would
+expect with average dice. The dice's share of a game is the sum of every seat's
+absolute luck over the sum of absolute luck and absolute skill changes.
 """
 
 from __future__ import annotations
@@ -72,6 +74,15 @@ class Step:
     loss: float = 0.0
     loss_margin: float = 0.0
     mark: str | None = None
+    #: A roll's luck for every seat (win chance); ``None`` for a decision.
+    luck: tuple[float, ...] | None = None
+
+    @property
+    def drift(self) -> tuple[float, ...]:
+        """A roll's change of value beyond its luck (zero for a decision)."""
+        if self.luck is None:
+            return (0.0,) * len(self.before.win)
+        return tuple(c - l for c, l in zip(self.change, self.luck, strict=True))
 
     @property
     def change(self) -> tuple[float, ...]:
@@ -94,8 +105,9 @@ class Step:
             "win_after": _rounded(self.after.win),
             "margin_after": _rounded(self.after.margin, 3),
         }
-        if self.kind == "roll":
-            item["luck"] = _rounded(self.change)
+        if self.luck is not None:
+            item["luck"] = _rounded(self.luck)
+            item["drift"] = _rounded(self.drift)
         else:
             item["choices"] = self.choices
         if self.judged and self.best is not None:
@@ -129,6 +141,7 @@ class PlayerReview:
     luck_from_others: float
     skill: float
     skill_of_others: float
+    drift: float
 
     @property
     def luck_adjusted(self) -> float:
@@ -148,6 +161,7 @@ class PlayerReview:
             "luck_from_others": round(self.luck_from_others, 5),
             "skill": round(self.skill, 5),
             "skill_of_others": round(self.skill_of_others, 5),
+            "drift": round(self.drift, 5),
             "luck_adjusted": round(self.luck_adjusted, 5),
         }
 
@@ -209,7 +223,8 @@ def review_game(
         seat = position.to_move
         if position.phase == ROLL:
             after = evaluator.value(positions[index + 1])
-            steps.append(Step(index, "roll", seat, action, before, after, choices=5))
+            luck = evaluator.luck(position, positions[index + 1])[0]
+            steps.append(Step(index, "roll", seat, action, before, after, choices=5, luck=luck))
         else:
             options = evaluator.actions(position) if position.phase in (MOVE, PLACE) else []
             chosen = next((value for option, value in options if option == action), None)
@@ -229,7 +244,7 @@ def review_game(
             progress(index + 1, total)
     final = positions[-1]
     summaries = tuple(_summary(seat, start, before, steps) for seat in range(final.players))
-    dice = sum(abs(c) for step in steps if step.kind == "roll" for c in step.change)
+    dice = sum(abs(c) for step in steps if step.luck is not None for c in step.luck)
     skill = sum(abs(c) for step in steps if step.kind != "roll" for c in step.change)
     return GameReview(
         rules=final.ruleset.id,
@@ -257,7 +272,9 @@ def _summary(seat: int, start: Value, end: Value, steps: list[Step]) -> PlayerRe
 
     def total(kind_roll: bool, mine: bool) -> float:
         return sum(
-            step.change[seat] for step in steps if (step.kind == "roll") == kind_roll and (step.seat == seat) == mine
+            step.luck[seat] if step.luck is not None else step.change[seat]
+            for step in steps
+            if (step.kind == "roll") == kind_roll and (step.seat == seat) == mine
         )
 
     return PlayerReview(
@@ -272,6 +289,7 @@ def _summary(seat: int, start: Value, end: Value, steps: list[Step]) -> PlayerRe
         luck_from_others=total(True, False),
         skill=total(False, True),
         skill_of_others=total(False, False),
+        drift=sum(step.drift[seat] for step in steps),
     )
 
 

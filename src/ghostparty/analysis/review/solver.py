@@ -56,6 +56,22 @@ class Bounds:
         """``values`` with each seat's entry moved into its interval."""
         return tuple(min(h, max(l, v)) for l, v, h in zip(self.low, values, self.high, strict=True))
 
+    def project(self, values: tuple[float, ...] | list[float]) -> tuple[float, ...]:
+        """``values`` moved into the bounds, still adding up to 1: clamped, then the
+        difference spread over the seats in proportion to the room each has left."""
+        clamped = self.clamp(values)
+        missing = 1.0 - sum(clamped)
+        if missing > 0:
+            room = [h - v for v, h in zip(clamped, self.high, strict=True)]
+        else:
+            room = [v - l for v, l in zip(clamped, self.low, strict=True)]
+        total = sum(room)
+        if total <= 0.0:
+            return clamped
+        share = min(1.0, abs(missing) / total)
+        sign = 1.0 if missing > 0 else -1.0
+        return tuple(v + sign * share * r for v, r in zip(clamped, room, strict=True))
+
     def as_dict(self) -> dict[str, list[float]]:
         return {"low": [round(v, 6) for v in self.low], "high": [round(v, 6) for v in self.high]}
 
