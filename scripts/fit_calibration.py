@@ -106,7 +106,9 @@ def fit_beta(data: Data) -> float:
 
 def brier(predictions: list[tuple[float, ...]], shares: list[list[float]]) -> float:
     """Mean over seats of (predicted chance - share of the win)²."""
-    errors = [(p - y) ** 2 for pred, share in zip(predictions, shares, strict=True) for p, y in zip(pred, share)]
+    errors = [
+        (p - y) ** 2 for pred, share in zip(predictions, shares, strict=True) for p, y in zip(pred, share, strict=False)
+    ]
     return sum(errors) / len(errors)
 
 
@@ -153,7 +155,9 @@ def main() -> int:
                 report.update(score_search(rules, players, held, beta, args.search, args.depth, panels))
             panels.setdefault((rules, players), {})["leaf"] = report["reliability_leaf"]  # type: ignore[assignment]
             held_out.setdefault(rules, {})[str(players)] = report
-            print(f"{rules} {players}p: beta {beta}, " + ", ".join(f"{k} {v}" for k, v in report.items() if "brier" in k))
+            print(
+                f"{rules} {players}p: beta {beta}, " + ", ".join(f"{k} {v}" for k, v in report.items() if "brier" in k)
+            )
     document = {
         "about": "Win chance = softmax over seats of -beta x the learned evaluation's predicted margin "
         "(ghostparty.analysis.review.calibration), beta fitted by maximum likelihood per rule set and players.",

@@ -52,7 +52,9 @@ def test_a_finished_game_ends_on_its_shares_and_values_stay_within_their_bounds(
     record, review, _ = reviewed
     final = record.final()
     assert final.phase == OVER and review.finished
-    assert review.wins()[-1] == tuple(1 / len(final.winners) if s in final.winners else 0.0 for s in range(final.players))
+    assert review.wins()[-1] == tuple(
+        1 / len(final.winners) if s in final.winners else 0.0 for s in range(final.players)
+    )
     for step in review.steps:
         assert step.after.bounds.contains(step.after.win)
         assert math.isclose(sum(step.after.win), 1.0, abs_tol=1e-6)

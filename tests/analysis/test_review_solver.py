@@ -9,7 +9,7 @@ from random import Random
 import pytest
 
 from ghostparty.analysis.review.evaluator import Evaluator
-from ghostparty.analysis.review.solver import Bounds, Solver, shares
+from ghostparty.analysis.review.solver import Solver, shares
 from ghostparty.rules import DIE, MOVE, OVER, ROLL, Position, apply, legal_actions
 
 from .review_games import late_positions

@@ -12,7 +12,8 @@ position, ``d`` counting rolls:
 
 * ``"over"``: exact; ``"place"`` (§2.2, §8.6): the leaf;
 * ``"roll"``: the leaf when ``d = 0``, else ``sum_face p(face) * E_{d-1}(after the face)``;
-* ``"move"``: ``E_d`` of the mover's best action (a decision uses no roll).
+* ``"move"``: ``E_d`` of the mover's best action (a decision uses no roll); with
+  ``d >= 1`` only the ``beam`` actions whose leaves look best to the mover are searched.
 
 :meth:`Evaluator.value` is what the review reads: ``E_D`` at the evaluator's ``depth``,
 and where the game is late (:func:`is_late`) the :class:`~.solver.Solver`'s proven
@@ -33,6 +34,8 @@ from ghostparty.rules import DIE, MOVE, OVER, PLACE, ROLL, Action, Position, app
 
 #: Rolls searched above the leaves (README, Game review: cost and calibration per depth).
 DEPTH = 2
+#: Actions searched at a decision inside the search (by the leaf's ranking); the review's own decisions: all.
+BEAM = 3
 #: Rolls the solver looks ahead in late positions.
 HORIZON = 3
 #: Nodes the solver may expand for one position before giving up.
@@ -80,6 +83,7 @@ class Evaluator:
         depth: int = DEPTH,
         horizon: int = HORIZON,
         *,
+        beam: int | None = BEAM,
         budget: int = BUDGET,
         tight: float = TIGHT,
         calibration: Calibration | None = None,
@@ -87,6 +91,7 @@ class Evaluator:
         if type(depth) is not int or depth < 1:
             raise ValueError(f"depth must be a whole number of rolls >= 1, got {depth!r}")
         self.depth = depth
+        self.beam = beam
         self.tight = tight
         self.solver = Solver(horizon, budget) if horizon > 0 else None
         self.calibration = calibration or load_calibration()
@@ -131,10 +136,12 @@ class Evaluator:
                     margin[seat] += p * m[seat]
             found = (tuple(win), tuple(margin))
         else:
-            found = max(
-                (self.search(apply(position, action), depth) for action in legal_actions(position)),
-                key=_preference(position.to_move),
-            )
+            prefer = _preference(position.to_move)
+            children = [apply(position, action) for action in legal_actions(position)]
+            if depth > 0 and self.beam is not None and len(children) > self.beam:
+                children.sort(key=lambda child: prefer(self.leaf(child)), reverse=True)
+                children = children[: self.beam]
+            found = max((self.search(child, depth) for child in children), key=prefer)
         self._search[key] = found
         return found
 
