@@ -37,9 +37,9 @@ DEPTH = 2
 #: Actions searched at a decision inside the search (by the leaf's ranking); the review's own decisions: all.
 BEAM = 3
 #: Rolls the solver looks ahead in late positions.
-HORIZON = 3
+HORIZON = 2
 #: Nodes the solver may expand for one position before giving up.
-BUDGET = 4_000
+BUDGET = 2_000
 #: Bounds at most this wide replace the search's win chances by their midpoints.
 TIGHT = 0.02
 #: ``hugo`` is late from this clock index on (3:00, §5.3) or this top score on (§7: 46 ends it).
