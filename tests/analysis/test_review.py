@@ -34,6 +34,7 @@ def test_luck_skill_and_drift_add_up_to_each_seats_change_of_win_chance(reviewed
         parts = summary.luck + summary.luck_from_others + summary.skill + summary.skill_of_others + summary.drift
         assert wins[-1][seat] - wins[0][seat] == pytest.approx(parts, abs=1e-9)
         assert summary.result == wins[-1][seat]
+        assert summary.luck_adjusted == pytest.approx(summary.start + summary.skill + summary.skill_of_others, abs=1e-9)
 
 
 def test_a_moves_change_for_its_mover_is_minus_its_loss_and_a_forced_one_changes_nothing(reviewed) -> None:  # type: ignore[no-untyped-def]
@@ -111,3 +112,15 @@ def test_pr_is_500_times_the_mean_loss() -> None:
 def test_a_depth_below_one_is_refused() -> None:
     with pytest.raises(ValueError, match="depth must be"):
         Evaluator(depth=0)
+
+
+def test_a_decisions_skill_is_the_chosen_value_minus_the_best_and_drift_is_zero_for_moves(reviewed) -> None:  # type: ignore[no-untyped-def]
+    _, review, _ = reviewed
+    for step in review.steps:
+        if step.kind == "roll":
+            assert step.skill == (0.0,) * review.players
+            continue
+        assert step.skill[step.seat] == pytest.approx(-step.loss, abs=1e-9)
+        assert [s + d for s, d in zip(step.skill, step.drift)] == pytest.approx(list(step.change), abs=1e-9)
+        if step.kind == "move":
+            assert step.drift == pytest.approx((0.0,) * review.players, abs=1e-9)

@@ -85,7 +85,7 @@ def show(console: Console, result: GameReview) -> None:
         f"solver horizon {result.settings['horizon']})"
     )
     table = Table(title="per player (win chance in points: 100 = a sure win)")
-    for column in ("seat", "accuracy", "PR", "inacc.", "mist.", "blund.", "luck", "others' dice", "skill", "result", "luck-adj.", "win chance"):  # fmt: skip
+    for column in ("seat", "accuracy", "PR", "inacc.", "mist.", "blund.", "luck", "others' dice", "skill", "drift", "result", "luck-adj.", "win chance"):  # fmt: skip
         table.add_column(column, justify="left" if column in ("seat", "win chance") else "right")
     wins = result.wins()
     for s in result.summaries:
@@ -99,6 +99,7 @@ def show(console: Console, result: GameReview) -> None:
             _points(s.luck),
             _points(s.luck_from_others),
             _points(s.skill),
+            _points(s.drift),
             f"{100 * s.result:.0f}",
             f"{100 * s.luck_adjusted:.0f}",
             sparkline([w[s.seat] for w in wins]),

@@ -14,19 +14,20 @@ value ``V(P_k)`` (every seat's win chance and expected margin). Then per action:
   deepening, and the solver's bounds) is the roll's **drift**;
 * a **decision** (a move, a pass, a placement) with more than one legal action: the best
   action by the mover's win chance, the chosen one's loss (in win chance and in margin)
-  and mark (:mod:`.judge`); a forced one is skipped. The step changes every seat's value
-  by ``V(after) - V(before)``, its **skill** term; for a move the mover's change is
-  exactly ``-loss`` (``V`` of a decision is its best action's value), for a placement it
-  is ``-loss`` plus the evaluation's reassessment (a placement's value is the leaf's).
+  and mark (:mod:`.judge`); a forced one is skipped. Its **skill** term is every seat's
+  value after the chosen action minus after the best one (the mover's entry is
+  ``-loss``); its **drift** the best one's value minus the value before: 0 for a move
+  (``V`` of a decision is its best action's value), for a placement the evaluation's
+  reassessment one ply deeper (a placement's value is the leaf's).
 
 The accounting is exact by construction, per seat ``s`` (checked by the tests)::
 
     V_s(last) - V_s(first) = luck_s + luck_from_others_s + skill_s + skill_of_others_s + drift_s
 
 where the luck terms add up the rolls (own, the others'), the skill terms the decisions
-(own, the others') and drift the rolls' ``V(after) - V(before) - luck``.
-``result - luck - luck_from_others`` is the luck-adjusted result: what the seat would
-expect with average dice. The dice's share of a game is the sum of every seat's
+(own, the others') and drift what is left of each step (both defined above).
+``result - luck - luck_from_others - drift`` (the start plus what every decision did) is
+the luck-adjusted result: what the seat would expect with average dice. The dice's share of a game is the sum of every seat's
 absolute luck over the sum of absolute luck and absolute skill changes.
 """
 
@@ -76,13 +77,27 @@ class Step:
     mark: str | None = None
     #: A roll's luck for every seat (win chance); ``None`` for a decision.
     luck: tuple[float, ...] | None = None
+    #: A decision's best option's value (the chosen one's when forced); ``None`` for a roll.
+    best_value: Value | None = None
 
     @property
     def drift(self) -> tuple[float, ...]:
-        """A roll's change of value beyond its luck (zero for a decision)."""
-        if self.luck is None:
+        """The change of value that is neither luck nor a choice: after a roll, what the
+        full-depth value sees beyond the luck; at a decision, the best option's value minus
+        the value before (0 for a move, a placement's reassessment by one ply)."""
+        if self.luck is not None:
+            return tuple(c - l for c, l in zip(self.change, self.luck, strict=True))
+        if self.best_value is not None:
+            return tuple(b - v for b, v in zip(self.best_value.win, self.before.win, strict=True))
+        return (0.0,) * len(self.before.win)
+
+    @property
+    def skill(self) -> tuple[float, ...]:
+        """A decision's effect on every seat: the chosen option's value minus the best's
+        (the mover's entry is ``-loss``); zero for a roll."""
+        if self.luck is not None or self.best_value is None:
             return (0.0,) * len(self.before.win)
-        return tuple(c - l for c, l in zip(self.change, self.luck, strict=True))
+        return tuple(a - b for a, b in zip(self.after.win, self.best_value.win, strict=True))
 
     @property
     def change(self) -> tuple[float, ...]:
@@ -145,8 +160,9 @@ class PlayerReview:
 
     @property
     def luck_adjusted(self) -> float:
-        """The result with all the dice's luck taken out."""
-        return self.result - self.luck - self.luck_from_others
+        """The result with the dice's luck and the evaluation's drift taken out: the start
+        plus what the decisions (own and the others') did."""
+        return self.result - self.luck - self.luck_from_others - self.drift
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -235,17 +251,20 @@ def review_game(
                 loss = max(0.0, best_value.win[seat] - after.win[seat])
                 loss_margin = max(0.0, after.margin[seat] - best_value.margin[seat])
                 steps.append(
-                    Step(index, kind, seat, action, before, after, len(options), best, loss, loss_margin, mark(loss))
-                )
+                    Step(
+                        index, kind, seat, action, before, after, len(options), best, loss, loss_margin, mark(loss),
+                        best_value=best_value,
+                    )
+                )  # fmt: skip
             else:
-                steps.append(Step(index, kind, seat, action, before, after, len(options)))
+                steps.append(Step(index, kind, seat, action, before, after, len(options), best_value=after))
         before = after
         if progress is not None:
             progress(index + 1, total)
     final = positions[-1]
     summaries = tuple(_summary(seat, start, before, steps) for seat in range(final.players))
     dice = sum(abs(c) for step in steps if step.luck is not None for c in step.luck)
-    skill = sum(abs(c) for step in steps if step.kind != "roll" for c in step.change)
+    skill = sum(abs(c) for step in steps if step.luck is None for c in step.skill)
     return GameReview(
         rules=final.ruleset.id,
         players=final.players,
@@ -272,7 +291,7 @@ def _summary(seat: int, start: Value, end: Value, steps: list[Step]) -> PlayerRe
 
     def total(kind_roll: bool, mine: bool) -> float:
         return sum(
-            step.luck[seat] if step.luck is not None else step.change[seat]
+            step.luck[seat] if step.luck is not None else step.skill[seat]
             for step in steps
             if (step.kind == "roll") == kind_roll and (step.seat == seat) == mine
         )
