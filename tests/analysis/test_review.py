@@ -121,6 +121,8 @@ def test_a_decisions_skill_is_the_chosen_value_minus_the_best_and_drift_is_zero_
             assert step.skill == (0.0,) * review.players
             continue
         assert step.skill[step.seat] == pytest.approx(-step.loss, abs=1e-9)
-        assert [s + d for s, d in zip(step.skill, step.drift)] == pytest.approx(list(step.change), abs=1e-9)
+        assert [s + d for s, d in zip(step.skill, step.drift, strict=True)] == pytest.approx(
+            list(step.change), abs=1e-9
+        )
         if step.kind == "move":
             assert step.drift == pytest.approx((0.0,) * review.players, abs=1e-9)
