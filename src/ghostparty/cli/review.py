@@ -84,9 +84,16 @@ def show(console: Console, result: GameReview) -> None:
         f"{result.stats['cpu_seconds']:.1f} s CPU (search depth {result.settings['depth']}, "
         f"solver horizon {result.settings['horizon']})"
     )
-    table = Table(title="per player (win chance in points: 100 = a sure win)")
-    for column in ("seat", "accuracy", "PR", "inacc.", "mist.", "blund.", "luck", "others' dice", "skill", "drift", "result", "luck-adj.", "win chance"):  # fmt: skip
-        table.add_column(column, justify="left" if column in ("seat", "win chance") else "right")
+    table = Table(
+        title="per player, in points of win chance (100 = a sure win)",
+        caption="luck: own rolls · others: the others' rolls · skill: own decisions against the best · "
+        "adj.: the result without luck and drift",
+    )
+    for column in ("seat", "acc.", "PR", "inac.", "mist.", "blun.", "luck", "others", "skill", "drift", "result", "adj.", "win chance"):  # fmt: skip
+        if column == "win chance":
+            table.add_column(column, no_wrap=True, min_width=16)
+        else:
+            table.add_column(column, justify="left" if column == "seat" else "right")
     wins = result.wins()
     for s in result.summaries:
         table.add_row(
@@ -102,7 +109,7 @@ def show(console: Console, result: GameReview) -> None:
             _points(s.drift),
             f"{100 * s.result:.0f}",
             f"{100 * s.luck_adjusted:.0f}",
-            sparkline([w[s.seat] for w in wins]),
+            sparkline([w[s.seat] for w in wins], width=16),
         )
     console.print(table)
     marked = result.marked()
