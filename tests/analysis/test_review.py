@@ -92,8 +92,10 @@ def test_marks_follow_the_thresholds() -> None:
 
 
 def test_accuracy_is_lichess_s_and_one_blunder_is_not_hidden_by_easy_moves() -> None:
-    assert decision_accuracy(0.0) == pytest.approx(99.9999, abs=1e-3)
-    assert decision_accuracy(0.10) == pytest.approx(103.1668 * math.exp(-0.4354) - 3.1669)
+    assert decision_accuracy(0.0) == 100.0
+    assert decision_accuracy(0.10) == pytest.approx(
+        103.1668100711649 * math.exp(-0.4354415386753951) - 3.166924740191411 + 1
+    )
     assert decision_accuracy(1.0) == 0.0
     perfect = game_accuracy([0.0] * 20, [0.5] * 20)
     one_blunder = game_accuracy([0.0] * 20 + [0.5], [0.5] * 21)

@@ -5,7 +5,8 @@ chosen one (0 for the best). Marks use lichess's thresholds on that drop, in poi
 win chance: an **inaccuracy** from 5, a **mistake** from 10, a **blunder** from 15.
 
 Accuracy, as lichess computes it (lila's ``AccuracyPercent``): each decision's
-``103.1668 * exp(-0.04354 * loss_in_points) - 3.1669``, kept within 0 … 100; a player's
+``103.1668 * exp(-0.04354 * loss_in_points) - 3.1669`` plus lichess's 1-point
+"uncertainty bonus", kept within 0 … 100 (100 for no loss); a player's
 game accuracy is the mean of two averages of those over its non-forced decisions — one
 weighted by the volatility of its win chance (the standard deviation, in points, of its
 win chance over a window of ``clamp(n / 10, 2, 8)`` of its decisions, kept within 0.5 …
@@ -36,8 +37,10 @@ def mark(loss: float) -> str | None:
 
 def decision_accuracy(loss: float) -> float:
     """lichess's accuracy of one decision from its loss of win chance (a fraction)."""
-    points = 100.0 * max(0.0, loss)
-    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * points) - 3.1669))
+    if loss <= 0.0:
+        return 100.0
+    raw = 103.1668100711649 * math.exp(-0.04354415386753951 * 100.0 * loss) - 3.166924740191411
+    return min(100.0, max(0.0, raw + 1.0))
 
 
 def game_accuracy(losses: Sequence[float], wins_before: Sequence[float]) -> float | None:
