@@ -125,6 +125,9 @@ class Step:
             item["drift"] = _rounded(self.drift)
         else:
             item["choices"] = self.choices
+            item["skill"] = _rounded(self.skill)
+            if any(abs(d) > 1e-9 for d in self.drift):
+                item["drift"] = _rounded(self.drift)
         if self.judged and self.best is not None:
             item.update(
                 best=action_to_dict(self.best),
