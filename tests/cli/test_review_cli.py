@@ -60,3 +60,17 @@ def test_a_record_that_does_not_replay_is_refused_with_the_reason(tmp_path: Path
 def test_sparkline_spans_the_blocks() -> None:
     assert sparkline([0.0, 0.5, 1.0]) == "▁▅█"
     assert len(sparkline([i / 99 for i in range(100)], width=20)) == 20
+
+
+def test_bench_review_reports_cpu_seconds_per_game() -> None:
+    args = ["bench", "--review", "--games", "1", "--rules", "midnight-party", "--players", "2", "--json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout[result.stdout.index("[") :])
+    assert row["rules"] == "midnight-party" and row["players"] == 2 and row["games"] == 1
+    assert row["median_cpu_seconds"] > 0 and row["cpu_ms_per_action"] > 0 and row["mean_actions"] > 10
+
+
+def test_bench_review_refuses_bots_and_interfaces() -> None:
+    result = CliRunner().invoke(cli, ["bench", "--review", "--bots", "greedy"])
+    assert result.exit_code != 0 and "--review times the game review" in result.output
