@@ -40,7 +40,7 @@ from typing import Any
 
 from ghostparty.analysis.review.evaluator import Evaluator, Value
 from ghostparty.analysis.review.judge import MARKS, game_accuracy, mark, performance_rating
-from ghostparty.rules import MOVE, OVER, PLACE, ROLL, Action, GameRecord, Move, Pass, Place, Roll, action_to_dict
+from ghostparty.rules import MOVE, OVER, PLACE, ROLL, Action, GameRecord, Move, Pass, Place, action_to_dict
 
 REVIEW_FORMAT = "ghostparty-review/1"
 #: ``progress(done, total)`` after each action reviewed.
@@ -319,4 +319,4 @@ def _rounded(values: tuple[float, ...], digits: int = 5) -> list[float]:
     return [round(v, digits) for v in values]
 
 
-__all__ = ["REVIEW_FORMAT", "GameReview", "PlayerReview", "Progress", "Roll", "Step", "label", "review_game"]
+__all__ = ["REVIEW_FORMAT", "GameReview", "PlayerReview", "Progress", "Step", "label", "review_game"]
