@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ghostparty import fast
+from ghostparty.analysis.review.timing import ReviewTime, review_time
 from ghostparty.analysis.simulate import default_jobs
 from ghostparty.cli.progress import progress_bar
 from ghostparty.cli.tournament import parse_bots
@@ -24,6 +25,8 @@ from ghostparty.sim.thinktime import ThinkTime, decision_positions, think_time
 #: whose positions the bots are timed on.
 ENGINE_GAMES = 300
 BOT_GAMES = 3
+#: Games reviewed per setting with --review when none is given.
+REVIEW_GAMES = 3
 #: Games per setting of the compiled simulator when none is given.
 COMPILED_GAMES = 200_000
 
@@ -73,6 +76,12 @@ COMPILED_GAMES = 200_000
     metavar="BOT,BOT…",
     help="Time these bots' move decisions instead (think time per level), e.g. greedy,expectimax,mcts.",
 )
+@click.option(
+    "--review",
+    "review_flag",
+    is_flag=True,
+    help="Time the game review instead: CPU seconds per reviewed greedy game (default hugo, 4 players, 3 games).",
+)
 @click.option("--seed", default=0, show_default=True, help="Seed of the random source.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def bench_command(
@@ -83,6 +92,7 @@ def bench_command(
     compiled_games: int,
     jobs: int,
     bots_text: str | None,
+    review_flag: bool,
     seed: int,
     as_json: bool,
 ) -> None:
@@ -92,6 +102,9 @@ def bench_command(
     FORMAT.md's JSON interface and through the compiled simulator (numba; its compile or
     cache-load time is measured apart, before the games).
 
+    With --review: review seeded games of greedy bots (the game review of `ghostparty
+    review`, a fresh evaluator per game) and print the CPU seconds per game.
+
     With --bots: time each bot choosing a move at every decision (more than one legal
     move) of seeded greedy games, the same positions for every bot, one core; print the
     median, 90th percentile and slowest think time.
@@ -99,6 +112,12 @@ def bench_command(
     if games is not None and games < 1:
         raise click.BadParameter("must be at least 1", param_hint="--games")
     console = Console(highlight=False, stderr=as_json)
+    if review_flag:
+        if bots_text is not None or interfaces:
+            raise click.BadParameter("--review times the game review: leave out --bots and --interface")
+        settings = [(r, p) for r in (rules or ("hugo",)) for p in (players or (4,))]
+        _bench_review(console, settings, games or REVIEW_GAMES, seed, as_json)
+        return
     if bots_text is not None:
         if interfaces:
             raise click.BadParameter(
@@ -204,6 +223,34 @@ def _bench_bots(
         table.add_column(column, justify="left" if column in ("bot", "rules") else "right")
     for x in results:
         table.add_row(x.bot, x.rules, str(x.players), str(x.decisions), _ms(x.median_ms), _ms(x.p90_ms), _ms(x.max_ms))
+    console.print(table)
+
+
+def _bench_review(console: Console, settings: list[tuple[str, int]], games: int, seed: int, as_json: bool) -> None:
+    """Review seeded greedy games per setting and print CPU seconds per game."""
+    results: list[ReviewTime] = []
+    with progress_bar(console) as progress:
+        task = progress.add_task("reviewing", total=games * len(settings))
+        for rules_id, count in settings:
+            progress.update(task, description=f"{rules_id} {count}p: reviewing")
+            results.append(review_time(rules_id, count, games, seed, on_game=lambda: progress.advance(task)))
+    if as_json:
+        print(json.dumps([x.to_dict() for x in results], indent=2))
+        return
+    table = Table(title=f"game review, CPU seconds per game, one core — {machine()}")
+    for column in ("rules", "players", "games", "actions/game", "median s", "max s", "ms/action"):
+        table.add_column(column, justify="left" if column == "rules" else "right")
+    for x in results:
+        d = x.to_dict()
+        table.add_row(
+            x.rules,
+            str(x.players),
+            str(d["games"]),
+            f"{d['mean_actions']:.0f}",
+            f"{d['median_cpu_seconds']:.2f}",
+            f"{d['max_cpu_seconds']:.2f}",
+            f"{d['cpu_ms_per_action']:.1f}",
+        )
     console.print(table)
 
 

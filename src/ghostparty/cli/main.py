@@ -12,6 +12,7 @@ from ghostparty.cli.loadtest import loadtest
 from ghostparty.cli.play import play
 from ghostparty.cli.ratings import ratings
 from ghostparty.cli.replay import replay
+from ghostparty.cli.review import review
 from ghostparty.cli.scenario import scenario
 from ghostparty.cli.serve import serve
 from ghostparty.cli.tournament import tournament
@@ -28,6 +29,7 @@ def cli() -> None:
     ghostparty serve                 play in the browser: lobby, live games, bots
     ghostparty play                  a game in the terminal, against bots or friends
     ghostparty replay GAME.json      a recorded game, move by move, in words
+    ghostparty review GAME.json      a recorded game judged: accuracy, PR, blunders, luck
     ghostparty scenario DIR_OR_FILE  run conformance scenarios
     ghostparty bench                 how fast the rules engine plays
     ghostparty tournament            bots against bots, with win rates and intervals
@@ -41,6 +43,7 @@ def cli() -> None:
 cli.add_command(serve)
 cli.add_command(play)
 cli.add_command(replay)
+cli.add_command(review)
 cli.add_command(scenario)
 cli.add_command(bench)
 cli.add_command(tournament)

@@ -1,0 +1,128 @@
+"""``ghostparty review``: a recorded game judged decision by decision, with each roll's luck."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TextIO
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ghostparty.analysis.review import Evaluator, GameReview, review_game
+from ghostparty.analysis.review.evaluator import DEPTH, HORIZON
+from ghostparty.analysis.review.review import label
+from ghostparty.cli.progress import progress_bar
+from ghostparty.rules import GameRecord, InvalidRecord
+from ghostparty.rules.narrate import seat_name
+
+_BARS = "▁▂▃▄▅▆▇█"
+_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}
+
+
+def sparkline(values: list[float], width: int = 40) -> str:
+    """Win chances (0 … 1) as a line of block characters, at most ``width`` wide."""
+    if len(values) > width:
+        values = [values[round(i * (len(values) - 1) / (width - 1))] for i in range(width)]
+    return "".join(_BARS[min(len(_BARS) - 1, int(v * len(_BARS)))] for v in values)
+
+
+def _points(value: float) -> str:
+    """A win chance (or change of one) in signed percentage points: ``+12.3``."""
+    return f"{100 * value:+.1f}"
+
+
+@click.command("review")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON (ghostparty-review/1).")
+@click.option(
+    "--depth", type=click.IntRange(1, 4), default=DEPTH, show_default=True, help="Rolls searched above the leaves."
+)
+@click.option(
+    "--horizon",
+    type=click.IntRange(0, 5),
+    default=HORIZON,
+    show_default=True,
+    help="Rolls the bounded solver looks ahead in late positions (0: no solver).",
+)
+def review(file: TextIO, as_json: bool, depth: int, horizon: int) -> None:
+    """Review the game recorded in FILE (a ghostparty-record/1 JSON file, as `ghostparty
+    play` saves it or /api/tables/ID/record serves it; '-' for stdin): every seat's win
+    chance through the game, each decision's loss against the best one, marked
+    inaccuracy (5 points of win chance), mistake (10) or blunder (15), accuracy and PR
+    per player, and the luck of every roll."""
+    console = Console(highlight=False, stderr=as_json)
+    try:
+        data = json.load(file)
+    except ValueError as error:
+        raise click.ClickException(f"{file.name} is not JSON: {error}") from None
+    try:
+        record = GameRecord.from_dict(data)
+    except InvalidRecord as error:
+        raise click.ClickException(f"{file.name} is not a game record that replays: {error}") from None
+    with progress_bar(console) as progress:
+        task = progress.add_task("reviewing", total=len(record.actions))
+        result = review_game(
+            record,
+            evaluator=Evaluator(depth=depth, horizon=horizon),
+            progress=lambda done, total: progress.update(task, completed=done),
+        )
+    if as_json:
+        json.dump(result.as_dict(), sys.stdout)
+        print()
+        return
+    show(console, result)
+
+
+def show(console: Console, result: GameReview) -> None:
+    """Print the review: per player, the marked decisions, the dice's share."""
+    winners = ", ".join(seat_name(s) for s in result.winners) or "none yet"
+    console.print(
+        f"[bold]{result.rules}[/], {result.players} players, {len(result.steps)} actions — "
+        f"{'won by ' + winners if result.finished else 'unfinished'}; reviewed in "
+        f"{result.stats['cpu_seconds']:.1f} s CPU (search depth {result.settings['depth']}, "
+        f"solver horizon {result.settings['horizon']})"
+    )
+    table = Table(
+        title="per player, in points of win chance (100 = a sure win)",
+        caption="luck: own rolls · others: the others' rolls · skill: own decisions against the best · "
+        "adj.: the result without luck and drift",
+    )
+    for column in ("seat", "acc.", "PR", "inac.", "mist.", "blun.", "luck", "others", "skill", "drift", "result", "adj.", "win chance"):  # fmt: skip
+        if column == "win chance":
+            table.add_column(column, no_wrap=True, min_width=16)
+        else:
+            table.add_column(column, justify="left" if column == "seat" else "right")
+    wins = result.wins()
+    for s in result.summaries:
+        table.add_row(
+            seat_name(s.seat),
+            "—" if s.accuracy is None else f"{s.accuracy:.1f}",
+            "—" if s.pr is None else f"{s.pr:.1f}",
+            str(s.marks["inaccuracy"]),
+            str(s.marks["mistake"]),
+            str(s.marks["blunder"]),
+            _points(s.luck),
+            _points(s.luck_from_others),
+            _points(s.skill),
+            _points(s.drift),
+            f"{100 * s.result:.0f}",
+            f"{100 * s.luck_adjusted:.0f}",
+            sparkline([w[s.seat] for w in wins], width=16),
+        )
+    console.print(table)
+    marked = result.marked()
+    if marked:
+        console.print("[bold]marked decisions[/]")
+    for step in marked:
+        style = _STYLE.get(step.mark or "", "white")
+        best = "" if step.best is None else f"best was {label(step.best)}, "
+        console.print(
+            f"  [dim]{step.index + 1:4d}[/] {seat_name(step.seat):9s} {label(step.action):24s} "
+            f"[{style}]{step.mark}[/]: {best}−{100 * step.loss:.0f} % "
+            f"[dim](margin +{step.loss_margin:.1f} points)[/]"
+        )
+    console.print(
+        f"dice: {100 * result.dice_share:.0f} % of the game's swings of win chance, decisions {100 * (1 - result.dice_share):.0f} %"
+    )

@@ -1,0 +1,76 @@
+"""``ghostparty review``: a record in, the review out (rich text or JSON)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from random import Random
+
+from click.testing import CliRunner
+
+from ghostparty.cli.main import cli
+from ghostparty.cli.review import sparkline
+from ghostparty.rules import OVER, ROLL, GameRecord, apply, legal_actions, ruleset, sample_roll, start_position
+
+
+def random_record(rules: str, players: int, seed: int) -> GameRecord:
+    """A game of random legal choices and the real die."""
+    rng = Random(seed)
+    position = start = start_position(ruleset(rules), players)
+    actions = []
+    while position.phase != OVER:
+        action = sample_roll(rng) if position.phase == ROLL else rng.choice(legal_actions(position))
+        actions.append(action)
+        position = apply(position, action)
+    return GameRecord(start=start, actions=tuple(actions), seed=seed)
+
+
+def _game(tmp_path: Path) -> Path:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(random_record("hugo", 2, 5).to_dict()), encoding="utf-8")
+    return path
+
+
+def test_json_output_is_the_review(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["review", str(_game(tmp_path)), "--json", "--depth", "1", "--horizon", "0"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert data["format"] == "ghostparty-review/1" and data["players"] == 2
+    assert {"accuracy", "pr", "marks", "luck", "luck_adjusted"} <= set(data["players_review"][0])
+
+
+def test_text_output_names_players_marks_and_luck(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["review", str(_game(tmp_path)), "--depth", "1", "--horizon", "0"])
+    assert result.exit_code == 0, result.output
+    assert "red" in result.output and "blue" in result.output
+    assert "best was" in result.output and "dice:" in result.output
+
+
+def test_a_record_that_does_not_replay_is_refused_with_the_reason(tmp_path: Path) -> None:
+    data = random_record("hugo", 2, 5).to_dict()
+    data["actions"][3] = {"place": "G999"}
+    del data["final"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["review", str(path)])
+    assert result.exit_code != 0
+    assert "not a game record that replays" in result.output
+
+
+def test_sparkline_spans_the_blocks() -> None:
+    assert sparkline([0.0, 0.5, 1.0]) == "▁▅█"
+    assert len(sparkline([i / 99 for i in range(100)], width=20)) == 20
+
+
+def test_bench_review_reports_cpu_seconds_per_game() -> None:
+    args = ["bench", "--review", "--games", "1", "--rules", "midnight-party", "--players", "2", "--json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout[result.stdout.index("[") :])
+    assert row["rules"] == "midnight-party" and row["players"] == 2 and row["games"] == 1
+    assert row["median_cpu_seconds"] > 0 and row["cpu_ms_per_action"] > 0 and row["mean_actions"] > 10
+
+
+def test_bench_review_refuses_bots_and_interfaces() -> None:
+    result = CliRunner().invoke(cli, ["bench", "--review", "--bots", "greedy"])
+    assert result.exit_code != 0 and "--review times the game review" in result.output
