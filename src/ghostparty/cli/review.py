@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 import click
 from rich.console import Console
@@ -84,34 +85,29 @@ def show(console: Console, result: GameReview) -> None:
         f"{result.stats['cpu_seconds']:.1f} s CPU (search depth {result.settings['depth']}, "
         f"solver horizon {result.settings['horizon']})"
     )
-    table = Table(
-        title="per player, in points of win chance (100 = a sure win)",
-        caption="luck: own rolls · others: the others' rolls · skill: own decisions against the best · "
-        "adj.: the result without luck and drift",
-    )
-    for column in ("seat", "acc.", "PR", "inac.", "mist.", "blun.", "luck", "others", "skill", "drift", "result", "adj.", "win chance"):  # fmt: skip
-        if column == "win chance":
-            table.add_column(column, no_wrap=True, min_width=16)
-        else:
-            table.add_column(column, justify="left" if column == "seat" else "right")
-    wins = result.wins()
+    # One column a seat, one row a measure: fits an 80-column terminal up to 6 players.
+    table = Table(title="per player, in points of win chance (100 = a sure win)")
+    table.add_column("")
     for s in result.summaries:
-        table.add_row(
-            seat_name(s.seat),
-            "—" if s.accuracy is None else f"{s.accuracy:.1f}",
-            "—" if s.pr is None else f"{s.pr:.1f}",
-            str(s.marks["inaccuracy"]),
-            str(s.marks["mistake"]),
-            str(s.marks["blunder"]),
-            _points(s.luck),
-            _points(s.luck_from_others),
-            _points(s.skill),
-            _points(s.drift),
-            f"{100 * s.result:.0f}",
-            f"{100 * s.luck_adjusted:.0f}",
-            sparkline([w[s.seat] for w in wins], width=16),
-        )
+        table.add_column(seat_name(s.seat), justify="right")
+    rows: list[tuple[str, Callable[[Any], str]]] = [
+        ("accuracy (100: every decision best)", lambda s: "—" if s.accuracy is None else f"{s.accuracy:.1f}"),
+        ("PR (mean loss × 500; 0 is best)", lambda s: "—" if s.pr is None else f"{s.pr:.1f}"),
+        ("inaccuracies · mistakes · blunders", lambda s: "{inaccuracy} · {mistake} · {blunder}".format(**s.marks)),
+        ("luck of own rolls", lambda s: _points(s.luck)),
+        ("luck of the others' rolls", lambda s: _points(s.luck_from_others)),
+        ("skill of own decisions", lambda s: _points(s.skill)),
+        ("drift (the evaluator's)", lambda s: _points(s.drift)),
+        ("result", lambda s: f"{100 * s.result:.0f}"),
+        ("result without luck and drift", lambda s: f"{100 * s.luck_adjusted:.0f}"),
+    ]
+    for name, cell in rows:
+        table.add_row(name, *(cell(s) for s in result.summaries))
     console.print(table)
+    wins = result.wins()
+    console.print("[bold]win chance over the game[/]")
+    for s in result.summaries:
+        console.print(f"  {seat_name(s.seat):9s} {sparkline([w[s.seat] for w in wins], width=48)}")
     marked = result.marked()
     if marked:
         console.print("[bold]marked decisions[/]")
@@ -119,9 +115,8 @@ def show(console: Console, result: GameReview) -> None:
         style = _STYLE.get(step.mark or "", "white")
         best = "" if step.best is None else f"best was {label(step.best)}, "
         console.print(
-            f"  [dim]{step.index + 1:4d}[/] {seat_name(step.seat):9s} {label(step.action):24s} "
-            f"[{style}]{step.mark}[/]: {best}−{100 * step.loss:.0f} % "
-            f"[dim](margin +{step.loss_margin:.1f} points)[/]"
+            f"  [dim]{step.index + 1:4d}[/] {seat_name(step.seat):9s} {label(step.action):22s} "
+            f"[{style}]{step.mark}[/]: {best}−{100 * step.loss:.0f} %"
         )
     console.print(
         f"dice: {100 * result.dice_share:.0f} % of the game's swings of win chance, decisions {100 * (1 - result.dice_share):.0f} %"
