@@ -185,7 +185,8 @@ async function main() {
   for (let n = 2; n <= 8; n++) players.append(el("option", { value: String(n) }, String(n)));
   players.value = "2";
   players.addEventListener("change", renderSeatList);
-  $("your-name").value = loadName();
+  // What was typed while the page was starting is kept (the saved name only fills an empty field).
+  if (!$("your-name").value) $("your-name").value = loadName();
   $("create-form").addEventListener("submit", create);
   quick.mount();
   mine = new MyGames(document.title);
