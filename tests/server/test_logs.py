@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import logging
 
-from ghostparty.server.logs import JsonFormatter
+import pytest
+
+from ghostparty.server.logs import JsonFormatter, Sparse
 
 
 def record(name: str, message: str, args: object, **extra: object) -> logging.LogRecord:
@@ -47,3 +49,21 @@ def test_an_exception_keeps_its_traceback_and_odd_values_are_text() -> None:
     assert "\n" not in line
     entry = json.loads(line)
     assert "ValueError: boom" in entry["exception"] and entry["o"].startswith("<object")
+
+
+def test_sparse_warnings_come_once_each_period_with_a_count(caplog: pytest.LogCaptureFixture) -> None:
+    now = [100.0]
+    sparse = Sparse(logging.getLogger("ghostparty.test"), every=10.0, clock=lambda: now[0])
+    with caplog.at_level(logging.WARNING, logger="ghostparty.test"):
+        for _ in range(50):
+            sparse.warning("publish", "publishing failed: %s", "gone")
+            now[0] += 0.1
+        sparse.warning("read", "reading failed")  # another kind is its own
+        now[0] += 6
+        sparse.warning("publish", "publishing failed: %s", "gone")
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages == [
+        "publishing failed: gone",
+        "reading failed",
+        "publishing failed: gone (and 49 more like it in the last 11 s)",
+    ]

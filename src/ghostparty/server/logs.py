@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import logging
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -65,3 +67,25 @@ def json_log_config(level: str) -> dict[str, Any]:
             "ghostparty": {"handlers": ["default"], "level": level.upper(), "propagate": False},
         },
     }
+
+
+class Sparse:
+    """Warnings that would come once an action while a service is away (Redis: every
+    publish, every presence read), logged at most once each ``every`` seconds per kind,
+    saying how many like it were left out since."""
+
+    def __init__(self, logger: logging.Logger, every: float = 10.0, clock: Callable[[], float] = time.monotonic):
+        self.logger, self.every, self.clock = logger, every, clock
+        #: kind -> (when last logged, how many left out since)
+        self._last: dict[str, tuple[float, int]] = {}
+
+    def warning(self, kind: str, message: str, *args: object) -> None:
+        now = self.clock()
+        last, left_out = self._last.get(kind, (-self.every, 0))
+        if now - last < self.every:
+            self._last[kind] = (last, left_out + 1)
+            return
+        if left_out:
+            message += f" (and {left_out} more like it in the last {now - last:.0f} s)"
+        self._last[kind] = (now, 0)
+        self.logger.warning(message, *args)

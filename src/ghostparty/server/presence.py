@@ -15,9 +15,12 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from ghostparty.server.logs import Sparse
 from ghostparty.server.redis_client import redis_client
 
 log = logging.getLogger("ghostparty.server")
+#: While Redis is away every read and write of presence fails: one line each 10 s per kind.
+_sparse = Sparse(log)
 
 
 class Presence(Protocol):
@@ -137,7 +140,7 @@ class RedisPresence:
         try:
             fields = await self._redis.hgetall(self.prefix + table_id)
         except Exception as error:  # Redis is away: this instance's own pages still count
-            log.warning("reading presence from Redis failed: %s", error)
+            _sparse.warning("read", "reading presence from Redis failed: %s", error)
             return frozenset(self._mine.get(table_id, ()))
         now_ms = time.time() * 1000
         seats = frozenset(
@@ -182,7 +185,7 @@ class RedisPresence:
             pipe.publish(self.prefix + "changed", table_id)
             await pipe.execute()
         except Exception as error:
-            log.warning("writing presence to Redis failed: %s", error)
+            _sparse.warning("write", "writing presence to Redis failed: %s", error)
 
     async def _renew(self) -> None:
         while True:

@@ -17,10 +17,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from ghostparty.server.logs import Sparse
 from ghostparty.server.pubsub import OVERFLOW, Listener, MemoryPubSub, Message
 from ghostparty.server.redis_client import redis_client
 
 log = logging.getLogger("ghostparty.server")
+#: While Redis is away every publish fails: one line each 10 s, not one an action.
+_sparse = Sparse(log)
 
 
 class RedisPubSub:
@@ -56,7 +59,9 @@ class RedisPubSub:
                 return
             except Exception as error:
                 if attempt:  # Redis away: this process's subscribers still hear of it …
-                    log.warning("publishing on Redis failed (%s); told this instance's subscribers only", error)
+                    _sparse.warning(
+                        "publish", "publishing on Redis failed (%s); told this instance's subscribers only", error
+                    )
         await self._local.publish(channel, message)
         # … and the other instances' are told to resynchronise once Redis is back
         self._missed.add(channel)
