@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from ghostparty import __version__
+from ghostparty.cli.admin import admin
+from ghostparty.cli.admin_moderation import moderator
 from ghostparty.cli.analyze import analyze
 from ghostparty.cli.bench import bench
 from ghostparty.cli.loadtest import loadtest
@@ -33,6 +35,7 @@ def cli() -> None:
     ghostparty analyze               capture odds, heat-maps, the odds of each move
     ghostparty loadtest              concurrent games over WebSockets: actions/s, round trips
     ghostparty ratings               the bot levels' ratings, measured in rated bot games
+    ghostparty admin                 the operator's commands: moderators
     """
 
 
@@ -45,6 +48,8 @@ cli.add_command(tournament)
 cli.add_command(analyze)
 cli.add_command(loadtest)
 cli.add_command(ratings)
+cli.add_command(admin)
+admin.add_command(moderator)
 
 
 def main() -> None:
