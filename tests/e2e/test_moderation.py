@@ -256,6 +256,18 @@ def test_a_report_reaches_a_moderator_who_times_the_player_out(browser: Any, ser
     timeout_row = mona.locator("[data-testid=audit-row][data-action=timeout]")
     assert "Mona" in timeout_row.inner_text() and "Brutus" in timeout_row.inner_text()
     assert "insulting another player" in timeout_row.inner_text()
+    # from Brutus's profile: Anna blocks and unblocks him, and reports his name
+    ann.goto(first + "/players/Brutus")
+    ann.get_by_test_id("profile-block").click()
+    ann.locator("[data-testid=profile-block][data-blocked=true]").wait_for()
+    ann.get_by_test_id("profile-block").click()
+    ann.locator("[data-testid=profile-block][data-blocked=false]").wait_for()
+    ann.get_by_test_id("profile-report").click()
+    ann.get_by_test_id("report-reason").select_option("name")
+    ann.get_by_test_id("report-send").click()
+    ann.get_by_test_id("profile-note").filter(has_text="moderators will look").wait_for()
+    mona.reload()
+    mona.get_by_test_id("report-card").filter(has_text="Offensive name").wait_for()
     # a player who isn't a moderator gets the page's refusal
     ann.goto(first + "/moderation")
     ann.wait_for_selector("main[data-state=forbidden]")

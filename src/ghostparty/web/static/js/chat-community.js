@@ -5,7 +5,7 @@
 // server, per table. Guests mute in their browser (chat.js).
 //
 // Hooks for tests (data-testid): chat-block and chat-report (on a line), report-form
-// (data-line) with report-reason (a select), report-text, report-send, report-cancel;
+// (data-line on a line's) with report-reason (a select), report-text, report-send, report-cancel;
 // chat-note tells what happened.
 
 import { api } from "./api.js";
@@ -44,10 +44,11 @@ export async function blockWriter(tableId, line) {
 }
 
 /**
- * A small form under the chat to report `line`: a reason and a few words; `done(text)`
- * is called with what to tell the reader once it was sent or cancelled.
+ * A small form to report a chat line (`about` = {table, line}) or a player (`about` =
+ * {name}) written by `name`: a reason and a few words; `done(text)` is called with what
+ * to tell the reader once it was sent (null: cancelled).
  */
-export function reportForm(tableId, line, done) {
+export function reportForm(about, name, done) {
   const reason = el(
     "select",
     { "data-testid": "report-reason", "aria-label": t("report.reason") },
@@ -62,10 +63,11 @@ export function reportForm(tableId, line, done) {
     autocomplete: "off",
   });
   const note = el("p", { class: "hint", role: "status" });
+  const title = about.line ? t("report.title", { name }) : t("report.title_player", { name });
   const form = el(
     "form",
-    { class: "report-form", "data-testid": "report-form", "data-line": line.id, "aria-label": t("report.title", { name: line.name ?? "?" }) },
-    el("p", { class: "report-title" }, t("report.title", { name: line.name ?? "?" })),
+    { class: "report-form", "data-testid": "report-form", "data-line": about.line ?? null, "aria-label": title },
+    el("p", { class: "report-title" }, title),
     el("label", {}, t("report.reason"), " ", reason),
     text,
     el("button", { type: "submit", "data-testid": "report-send" }, t("report.send")),
@@ -75,7 +77,7 @@ export function reportForm(tableId, line, done) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      await api.report({ table: tableId, line: line.id, reason: reason.value, text: text.value });
+      await api.report({ ...about, reason: reason.value, text: text.value });
       form.remove();
       done(t("report.sent"));
     } catch (error) {

@@ -281,7 +281,7 @@ export class ChatPanel {
 
   report(line) {
     this.container.querySelector(".report-form")?.remove();
-    const form = reportForm(this.tableId, line, (text) => {
+    const form = reportForm({ table: this.tableId, line: line.id }, line.name ?? "?", (text) => {
       if (text) this.tell(text);
     });
     this.note.before(form);
