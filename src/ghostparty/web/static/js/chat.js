@@ -251,7 +251,7 @@ export class ChatPanel {
       ? null
       : el(
           "button",
-          { type: "button", class: "link chat-mute", "data-testid": "chat-mute", title: t("chat.mute_title", { name: line.name ?? "?" }), onclick: () => this.mute(line, true) },
+          { type: "button", class: "link chat-mute", "data-testid": "chat-mute", title: t(this.account && this.tableId ? "chat.mute_title_table" : "chat.mute_title", { name: line.name ?? "?" }), onclick: () => this.mute(line, true) },
           t("chat.mute"),
         );
     const guest = line.channel === "players" && isGuest(this.table?.seats?.[line.seat]) ? guestTag() : null;
