@@ -6,7 +6,8 @@
 // forbidden | error), mod-status, reports with report-card per report (data-id,
 // data-target, data-reporters) holding evidence-line (data-reported), mod-reason,
 // mod-timeout (data-minutes), mod-remove-line, mod-ban-days, mod-ban-chat, mod-ban-rated,
-// mod-new-name, mod-rename, mod-close, mod-note; audit-table with audit-row (data-action,
+// mod-new-name, mod-rename, mod-close, mod-note (a refusal); mod-status (what an action
+// did, above the queue); audit-table with audit-row (data-action,
 // data-target).
 
 import { api } from "./api.js";
@@ -42,7 +43,8 @@ function evidence(report) {
   );
 }
 
-/** Run a moderator action with the report's reason; the note says how it went. */
+/** Run a moderator action with the report's reason; mod-status says what it did, the
+ * card's note why it was refused. */
 async function act(card, action) {
   const note = card.querySelector("[data-testid=mod-note]");
   const reason = card.querySelector("[data-testid=mod-reason]").value.trim();
@@ -52,8 +54,9 @@ async function act(card, action) {
     return;
   }
   try {
-    note.textContent = await action(reason);
-    await refresh();
+    const done = await action(reason);
+    await refresh(); // the cards are made afresh: what happened is told above them
+    $("mod-status").textContent = done;
   } catch (error) {
     note.textContent = tOr(`moderation.error.${error.code}`, errorText(error));
   }
@@ -106,7 +109,7 @@ function actions(card, report) {
 function reportCard(report) {
   const card = el("li", { class: "report-card", "data-testid": "report-card", "data-id": report.id, "data-target": report.target, "data-reporters": report.reporters });
   const heading = el(
-    "h3",
+    "h2",
     {},
     t("moderation.report_heading", { name: report.target, reason: t(`report.reason.${report.reason}`) }),
     " · ",
