@@ -123,3 +123,38 @@ def test_every_table_formed_is_one_the_players_asked_for(queue: list[Waiting], a
             anchor = group.members[0]
             assert anchor.bots_after is not None
             assert max(at - (anchor.joined - T0).total_seconds(), 0) >= anchor.bots_after
+
+
+def test_two_players_one_of_whom_blocked_the_other_never_sit_together() -> None:
+    from dataclasses import replace
+
+    ann = replace(waiting("ann", 0, 2, player_id=1), avoid=frozenset({2}))  # Ann blocked Bob
+    bob = waiting("bob", 1, 2, player_id=2)  # Bob doesn't know: the block is one-sided
+    assert tables([ann, bob], 10) == []
+    assert tables([bob, ann], 10) == []
+    cy = waiting("cy", 2, 2, player_id=3)
+    assert tables([ann, bob, cy], 10) == [(["ann", "cy"], 0)]
+    # nor with bots filling in: Bob's table gets a bot rather than Ann
+    late = replace(bob, bots_after=0)
+    assert tables([ann, late], 10) == [(["bob"], 1)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(entries, max_size=30),
+    st.lists(st.tuples(st.integers(1, 5), st.integers(1, 5)), max_size=6),
+    st.integers(0, 200),
+)
+def test_no_table_formed_holds_a_player_and_someone_they_blocked(
+    queue: list[Waiting], blocks: list[tuple[int, int]], at: int
+) -> None:
+    from dataclasses import replace
+
+    blocked = {(a, b) for a, b in blocks if a != b}
+    # only the blocker's entry knows (the store tells both; the pure rule must not need it)
+    marked = [
+        replace(e, avoid=frozenset(b for a, b in blocked if a == e.player_id)) if e.player_id else e for e in queue
+    ]
+    for group in propose(marked, T0 + timedelta(seconds=at)):
+        ids = {m.player_id for m in group.members}
+        assert not any(a in ids and b in ids for a, b in blocked), (group, blocked)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import (
@@ -19,10 +20,13 @@ from sqlalchemy import (
     String,
     create_engine,
     insert,
+    select,
+    text,
 )
 from sqlalchemy import Table as SqlTable
+from sqlalchemy.exc import DatabaseError
 
-from ghostparty.server.db import HEAD, metadata, revision
+from ghostparty.server.db import HEAD, audit, metadata, revision
 from ghostparty.server.model import PLAYING
 from ghostparty.server.store import SqlStore, database_url
 
@@ -121,3 +125,31 @@ def test_a_database_of_the_first_release_opens_with_its_game_and_plays_on(store_
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     engine.dispose()
     SqlStore(store_url).close()  # opening it again changes nothing
+
+
+def test_the_audit_log_refuses_every_change_in_the_database(store_url: str) -> None:
+    """Migration 0007's triggers: rows of gp_audit can be added, never changed or deleted."""
+    store = SqlStore(store_url)
+    try:
+        row = {
+            "at": datetime(2026, 11, 26, tzinfo=UTC),
+            "moderator_id": 1,
+            "moderator": "mona",
+            "action": "timeout",
+            "target_id": 2,
+            "target": "bob",
+            "reason": "spam",
+            "detail": {"until": "2026-11-26T00:15:00Z"},
+        }
+        with store.engine.begin() as conn:
+            conn.execute(insert(audit).values(row))
+        statements = ["UPDATE gp_audit SET reason = 'nothing'", "DELETE FROM gp_audit"]
+        if store.engine.dialect.name == "postgresql":
+            statements.append("TRUNCATE gp_audit")
+        for statement in statements:
+            with pytest.raises(DatabaseError, match="append-only"), store.engine.begin() as conn:
+                conn.execute(text(statement))
+        with store.engine.connect() as conn:
+            assert conn.execute(select(audit.c.reason)).scalars().all() == ["spam"]
+    finally:
+        store.close()

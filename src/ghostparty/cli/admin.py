@@ -16,13 +16,15 @@ DATABASE_HELP = "SQLAlchemy URL of the store, as given to `ghostparty serve` [de
 
 @click.group()
 def admin() -> None:
-    """Look after a server: list and close tables, back up and restore its database.
+    """Look after a server: list and close tables, back up and restore its database,
+    appoint moderators.
 
     \b
     ghostparty admin tables --status playing
     ghostparty admin close TABLE --reason "abusive names" --server http://127.0.0.1:8000
     ghostparty admin backup games-2026-11-26.db
     ghostparty admin restore games-2026-11-26.db
+    ghostparty admin moderator NAME            (--remove takes the role back)
     """
 
 

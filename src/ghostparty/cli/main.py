@@ -6,6 +6,7 @@ import click
 
 from ghostparty import __version__
 from ghostparty.cli.admin import admin
+from ghostparty.cli.admin_moderation import moderator
 from ghostparty.cli.analyze import analyze
 from ghostparty.cli.bench import bench
 from ghostparty.cli.loadtest import loadtest
@@ -36,7 +37,7 @@ def cli() -> None:
     ghostparty analyze               capture odds, heat-maps, the odds of each move
     ghostparty loadtest              concurrent games over WebSockets: actions/s, round trips
     ghostparty ratings               the bot levels' ratings, measured in rated bot games
-    ghostparty admin                 a server's tables and database: list, close, back up, restore
+    ghostparty admin                 a server's tables and database: list, close, back up, restore; moderators
     """
 
 
@@ -51,6 +52,7 @@ cli.add_command(analyze)
 cli.add_command(loadtest)
 cli.add_command(ratings)
 cli.add_command(admin)
+admin.add_command(moderator)
 
 
 def main() -> None:

@@ -76,7 +76,11 @@ async def account(request: Request) -> Response:
     if found is None:
         return JSONResponse({"player": None})
     player, token = found
-    return JSONResponse({"player": _player_json(player), "csrf": accounts_of(request).csrf(token)})
+    community = getattr(request.app.state, "community", None)
+    moderator = community is not None and (await community.standing(player.id)).moderator
+    return JSONResponse(
+        {"player": _player_json(player), "csrf": accounts_of(request).csrf(token), "moderator": moderator}
+    )
 
 
 async def register(request: Request) -> Response:

@@ -36,11 +36,15 @@ from ghostparty.server.accounts import Accounts
 from ghostparty.server.assets import Assets
 from ghostparty.server.bodies import BodyRefused
 from ghostparty.server.codec import board_view
+from ghostparty.server.community import Community
+from ghostparty.server.community_routes import routes as community_routes
 from ghostparty.server.crosssite import SameOrigin
 from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.match_routes import routes as match_routes
 from ghostparty.server.metrics import Metrics
 from ghostparty.server.model import now
+from ghostparty.server.moderation import Moderation
+from ghostparty.server.moderation_routes import routes as moderation_routes
 from ghostparty.server.operator_routes import routes as operator_routes
 from ghostparty.server.passwords import Hashing
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
@@ -184,10 +188,15 @@ def create_app(
             )
             service.lobby.bot_player = app.state.accounts.bot_player
             service.lobby.account_named = app.state.accounts.named
+            community = Community(the_store.moderation, app.state.accounts)  # type: ignore[attr-defined]
+            app.state.community = community
+            app.state.moderation = Moderation(community, service.chat, seats_changed=service.seats_changed)
+            service.chat.refusal = community.chat_refusal
             app.state.quick = QuickMatch(
                 the_store.queue,  # type: ignore[attr-defined]
                 service.lobby,
                 rating=app.state.accounts.shown_rating,
+                avoided=the_store.moderation.avoided,  # type: ignore[attr-defined]
             )
             app.state.quick.run(lambda: 0 in service.keeper.held)
         app.state.pubsub = the_pubsub
@@ -222,6 +231,7 @@ def create_app(
         Route("/login", _page("account.html")),
         Route("/players/{name}", _page("player.html")),
         Route("/leaderboard", _page("leaderboard.html")),
+        Route("/moderation", _page("moderation.html")),
         Route("/assets/{version}/{path:path}", ASSETS.asset),
         Mount("/static", app=ASSETS.plain, name="static"),
         Route("/api/health", health),
@@ -235,6 +245,8 @@ def create_app(
         *account_routes,
         *match_routes,
         *operator_routes,
+        *community_routes,
+        *moderation_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,

@@ -4,14 +4,20 @@ don't see while the game is under way (as on the big sites).
 Lines are kept with the game (shown again after a reload, and in the replay), at most
 :data:`MAX_TEXT` characters of plain text — the pages show them as text, never HTML —
 or one of the quick :data:`PHRASES`, sent as its key so that every reader sees it in
-their own language. Muting is each reader's own, in their page. A line is published
-on the table's chat channel (``chat:{table}``), prefixed ``s`` when only spectators may
-see it now, ``a`` otherwise; ``o`` alone says the game is over.
+their own language. Muting is each reader's own: a guest's in their page, a logged-in
+player's kept per table (:mod:`.community`). A line is published on the table's chat
+channel (``chat:{table}``) as :func:`chat_payload`: ``s`` when only spectators may see
+it now, ``a`` otherwise, then its author's account id (empty for a guest) and ``;`` and
+the message, so that each page drops the lines of players its reader blocked; ``r``
+and a ``chat_removed`` message when a moderator removed a line; ``o`` alone says the
+game is over. A player a moderator timed out of the chat is refused (``chat_timeout``,
+403, with the reason).
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +44,18 @@ def chat_channel(table_id: str) -> str:
     return f"chat:{table_id}"
 
 
+def chat_payload(kind: bytes, author: int | None, message: dict[str, Any]) -> bytes:
+    """A message on the chat channel: ``kind``, the author's id (or nothing), ``;``, JSON."""
+    return kind + (str(author).encode() if author is not None else b"") + b";" + dumps(message).encode()
+
+
+def read_payload(data: bytes) -> tuple[bytes, int | None, bytes]:
+    """A chat channel's message as (kind, author, JSON text)."""
+    split = data.index(b";")
+    author = data[1:split]
+    return data[:1], int(author) if author else None, data[split + 1 :]
+
+
 def line_json(line: ChatLine) -> dict[str, Any]:
     return {
         "id": line.id,
@@ -47,6 +65,8 @@ def line_json(line: ChatLine) -> dict[str, Any]:
         "text": line.text,
         "phrase": line.phrase,
         "sent": line.sent.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        #: Written by an account: it may be blocked (by the line, ``POST /api/blocks``).
+        "account": line.player_id is not None,
     }
 
 
@@ -62,8 +82,12 @@ def clean_text(text: str) -> str:
 
 
 class Chat:
+    """``refusal`` (set when the server keeps accounts) says why an account may not write
+    now (a moderator's timeout or ban), or ``None``."""
+
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.refusal: Callable[[int], Awaitable[ServiceError | None]] | None = None
 
     async def say(
         self,
@@ -74,9 +98,12 @@ class Chat:
         text: str | None = None,
         phrase: str | None = None,
         name: str | None = None,
+        viewer: tuple[int, str] | None = None,
     ) -> ChatLine:
         """Write a line: ``held`` are the seats the writer's page holds (the players'
-        channel needs one; the spectators' channel is for pages that hold none)."""
+        channel needs one; the spectators' channel is for pages that hold none);
+        ``viewer`` the logged-in reader of the page (id, name), if any: a spectator
+        account writes under its own name."""
         if channel not in CHANNELS:
             raise ServiceError("bad_request", f"channel must be 'players' or 'spectators', not {channel!r}")
         if (text is None) == (phrase is None):
@@ -98,25 +125,45 @@ class Chat:
                 raise ServiceError("not_seated", "the players' chat is for the players: spectators write to theirs")
             seat = held[0]
             writer = table.seats[seat].name or "?"
+            author = table.seats[seat].player_id
         else:
             if held:
                 raise ServiceError("not_spectator", "the spectators' chat is for those watching: write to the players'")
-            writer = clean_name(name) if name else "spectator"
-        line = ChatLine(table_id, channel, seat, writer, text, phrase, table.status == PLAYING, self.core.clock())
+            author = viewer[0] if viewer is not None else None
+            writer = viewer[1] if viewer is not None else clean_name(name) if name else "spectator"
+        if author is not None and self.refusal is not None:
+            refused = await self.refusal(author)
+            if refused is not None:
+                raise refused
+        line = ChatLine(
+            table_id, channel, seat, writer, text, phrase, table.status == PLAYING, self.core.clock(), player_id=author
+        )
         kept = await tables.read(tables.store.add_chat, line, MAX_KEPT)
         if kept is None:
             raise ServiceError("chat_full", f"this table's chat keeps {MAX_KEPT} lines, and has them all", 409)
         line = replace(line, id=kept)
         hidden = channel == "spectators" and line.during_game
-        payload = (b"s" if hidden else b"a") + dumps({"type": "chat", "line": line_json(line)}).encode()
-        await self.core.pubsub.publish(chat_channel(table_id), payload)
+        message = {"type": "chat", "line": line_json(line)}
+        await self.core.pubsub.publish(chat_channel(table_id), chat_payload(b"s" if hidden else b"a", author, message))
         return line
 
-    async def lines(self, table_id: str, held: tuple[int, ...]) -> list[dict[str, Any]]:
+    async def removed(self, table_id: str, line_id: int) -> None:
+        """Tell the table's pages that a moderator removed a line."""
+        message = {"type": "chat_removed", "id": line_id}
+        await self.core.pubsub.publish(chat_channel(table_id), chat_payload(b"r", None, message))
+
+    async def lines(
+        self, table_id: str, held: tuple[int, ...], hidden: frozenset[int] = frozenset()
+    ) -> list[dict[str, Any]]:
         """The lines a page holding ``held`` may see: the spectators' lines written during
-        the game are hidden from players until it is over."""
+        the game are hidden from players until it is over; the lines of the accounts in
+        ``hidden`` (those the reader blocked) never show."""
         tables = self.core.tables
         live = await tables.get(table_id)
         playing = live.table.status == PLAYING
         kept = await tables.read(tables.store.chat, table_id)
-        return [line_json(line) for line in kept if line.channel == "players" or not held or not playing]
+        return [
+            line_json(line)
+            for line in kept
+            if (line.channel == "players" or not held or not playing) and line.player_id not in hidden
+        ]

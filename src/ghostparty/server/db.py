@@ -185,10 +185,82 @@ chat = SqlTable(
     #: Written while the game was under way (a spectators' line is then hidden from players).
     Column("during_game", Boolean, nullable=False),
     Column("sent", DateTime(timezone=True), nullable=False),
+    # 0007: the account that wrote the line (a seat's player, a logged-in spectator); no
+    # foreign key, as gp_seats.player_id; and whether a moderator removed it
+    Column("player_id", Integer, index=True),
+    Column("removed", Boolean, nullable=False, server_default=false()),
+)
+
+# -- 0007: moderation: blocks, mutes, reports, sanctions, the audit log ----------------------
+
+blocks = SqlTable(
+    "gp_blocks",
+    metadata,
+    Column("blocker_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), primary_key=True),
+    Column("blocked_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), primary_key=True, index=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+mutes = SqlTable(
+    "gp_mutes",
+    metadata,
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), primary_key=True),
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
+    #: Whom: the channel and the writer's name, folded (``players:ann``).
+    Column("writer", String(80), primary_key=True),
+)
+
+#: Moderators (``ghostparty admin moderator NAME``) and what they decided about a player.
+roles = SqlTable(
+    "gp_roles",
+    metadata,
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), primary_key=True),
+    Column("moderator", Boolean, nullable=False, server_default=false()),
+    #: Out of the chat until then (a timeout or a ban), and why (shown to the player).
+    Column("chat_until", DateTime(timezone=True)),
+    Column("chat_reason", String(200)),
+    #: Out of rated play until then, and why.
+    Column("rated_until", DateTime(timezone=True)),
+    Column("rated_reason", String(200)),
+)
+
+reports = SqlTable(
+    "gp_reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter_id", Integer, ForeignKey("gp_players.id", ondelete="SET NULL"), index=True),
+    #: The account reported (None: a guest's line, or the account is gone).
+    Column("target_id", Integer, ForeignKey("gp_players.id", ondelete="SET NULL"), index=True),
+    Column("target_name", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),  # "line" or "player"
+    Column("reason", String(16), nullable=False),
+    Column("text", String(400), nullable=False),
+    Column("table_id", String(16)),
+    Column("line_id", Integer),
+    #: The reported line and the lines around it, as they were (kept if they are removed).
+    Column("evidence", JSON, nullable=False),
+    Column("status", String(8), nullable=False, index=True),  # "open" or "closed"
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("closed", DateTime(timezone=True)),
+)
+
+#: Every moderator action; append-only (triggers refuse UPDATE and DELETE, migration 0007).
+audit = SqlTable(
+    "gp_audit",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", DateTime(timezone=True), nullable=False, index=True),
+    Column("moderator_id", Integer, nullable=False),
+    Column("moderator", String(64), nullable=False),
+    Column("action", String(16), nullable=False),
+    Column("target_id", Integer),
+    Column("target", String(64)),
+    Column("reason", String(400), nullable=False),
+    Column("detail", JSON, nullable=False),
 )
 
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0006"
+HEAD = "0007"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

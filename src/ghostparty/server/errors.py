@@ -15,11 +15,21 @@ R = TypeVar("R")
 class ServiceError(Exception):
     """A request the service refuses; ``code`` is one of docs/PROTOCOL.md's error codes."""
 
-    def __init__(self, code: str, message: str, status: int = 400, *, retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        *,
+        retry_after: float | None = None,
+        details: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        #: More fields of the error for the client (a timeout's ``until`` and ``reason``).
+        self.details = details or {}
         #: Seconds until the same request may succeed (a limit's wait), whole and at least 1.
         self.retry_after = None if retry_after is None else max(1, math.ceil(retry_after))
 
@@ -27,7 +37,7 @@ class ServiceError(Exception):
         found: dict[str, str | int] = {"code": self.code, "message": self.message}
         if self.retry_after is not None:
             found["retry_after"] = self.retry_after
-        return found
+        return {**self.details, **found}
 
 
 def wait_text(seconds: float) -> str:

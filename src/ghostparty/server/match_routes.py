@@ -29,6 +29,8 @@ async def join_queue(request: Request) -> Response:
     if player is None and body.name is None:
         raise ServiceError("bad_name", "a guest needs a name to play (or log in)")
     await request.app.state.quotas.queue_join(address_of(request), player[0] if player is not None else None)
+    if body.rated and player is not None:  # a moderator's ban from rated play
+        await request.app.state.community.check_rated(player[0])
     ticket = await quick.join(body.rules, body.players, body.rated, body.bots_after, player=player, name=body.name)
     return JSONResponse({"ticket": ticket, **(await quick.look(ticket))}, status_code=201)
 

@@ -4,9 +4,9 @@ Everyone waiting asked for a rule set, a number of players (or any, meaning 2 to
 rated or not, and how long they will wait before bots fill the empty seats (or never).
 :func:`propose` forms tables first come, first served: the longest-waiting player
 anchors a table and is joined by the next-longest-waiting compatible players — same
-rule set, same rated-ness, a number of players both accept, and for rated tables a
-rating within both players' ranges, which widen as they wait
-(:func:`rating_range`). "Any" prefers the largest table it can fill now. Once the anchor
+rule set, same rated-ness, a number of players both accept, neither having blocked
+the other (:attr:`Waiting.avoid`, either way), and for rated tables a rating within
+both players' ranges, which widen as they wait (:func:`rating_range`). "Any" prefers the largest table it can fill now. Once the anchor
 has waited its ``bots_after``, the table is formed with whoever is compatible and bots
 in the other seats.
 """
@@ -40,6 +40,8 @@ class Waiting:
     player_id: int | None = None
     #: The shown rating (rated queue only).
     rating: int | None = None
+    #: Accounts this player must not sit with: blocked by them, or who blocked them.
+    avoid: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,8 @@ def _compatible(anchor: Waiting, other: Waiting, now: datetime) -> bool:
         other.rules == anchor.rules
         and other.rated == anchor.rated
         and (other.player_id is None or other.player_id != anchor.player_id)
+        and (other.player_id is None or other.player_id not in anchor.avoid)
+        and (anchor.player_id is None or anchor.player_id not in other.avoid)
         and _accepts(anchor, other, now)
         and _accepts(other, anchor, now)
     )

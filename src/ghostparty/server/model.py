@@ -157,6 +157,8 @@ class ChatLine:
     during_game: bool
     sent: datetime
     id: int = 0
+    #: The account that wrote it (a seat's player, a logged-in spectator), else None.
+    player_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,8 @@ Forming runs on the instance keeping shard 0 (every second) and, for speed, on t
 instance where someone just joined; two instances forming at once can't seat a player
 twice, since seating claims every member's ticket in one transaction (a
 compare-and-set each: still waiting?) and gives up the table if any was taken first.
-A waiting page asks for its ticket every few seconds; a page that stopped asking for
+Two players of whom one blocked the other are never seated together (the blocks are
+read from the store at each forming). A waiting page asks for its ticket every few seconds; a page that stopped asking for
 :data:`STALE` seconds has left the queue.
 """
 
@@ -16,7 +17,7 @@ import contextlib
 import hashlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -58,11 +59,15 @@ class QuickMatch:
         lobby: Lobby,
         *,
         rating: Callable[[int, str], Awaitable[int]],
+        avoided: Callable[[Iterable[int]], dict[int, frozenset[int]]] | None = None,
         clock: Callable[[], datetime] = now,
     ) -> None:
         self.queue = queue
         self.lobby = lobby
         self.rating = rating
+        #: Per waiting account, the others waiting it blocked or was blocked by (read
+        #: from the store on every forming, so any instance keeps them apart).
+        self.avoided = avoided
         self.clock = clock
         self._forming = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -159,8 +164,13 @@ class QuickMatch:
                 self.queue.waiting, now - timedelta(seconds=STALE), now - timedelta(seconds=FORGET)
             )
             names = {t.waiting.ticket: t.name for t in tickets}
+            waiting = [t.waiting for t in tickets]
+            if self.avoided is not None:
+                ids = [w.player_id for w in waiting if w.player_id is not None]
+                avoid = await in_thread(self.avoided, ids)
+                waiting = [replace(w, avoid=avoid.get(w.player_id, frozenset())) if w.player_id else w for w in waiting]
             formed = 0
-            for group in propose([t.waiting for t in tickets], now):
+            for group in propose(waiting, now):
                 try:
                     formed += await self._seat(group, names)
                 except (ServiceError, StoreUnavailable) as error:

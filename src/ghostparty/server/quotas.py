@@ -1,5 +1,6 @@
 """What one person and one address may do, and how often: the limits of every way a
-table comes into being, of the quick-match queue, of seats and of chat, in one place
+table comes into being, of the quick-match queue, of seats, of chat, and of reports,
+blocks and moderators' work, in one place
 (the README's security section lists them).
 
 Each method counts one use, per address and, when someone is logged in, per account,
@@ -24,6 +25,22 @@ JOINS_PER_TABLE = 8
 CHAT_SEAT = Limit(5, 10, "at most 5 chat lines at once, then one every 2 seconds")
 #: Chat lines per address, over every table and socket.
 CHAT_ADDRESS = Limit(20, 20, "too many chat lines from this address")
+
+
+#: Reports a reporter may send (per account), counted before the work …
+REPORTS = (Limit(5, 600, "at most 5 reports in 10 minutes"), Limit(20, 86400, "at most 20 reports a day"))
+#: … and from one address (several players may share one).
+REPORTS_ADDRESS = (
+    Limit(20, 600, "too many reports from this address"),
+    Limit(100, 86400, "too many reports from this address today"),
+)
+#: Blocking, unblocking and muting: changes of one's own lists.
+LIST_CHANGES = (Limit(30, 60, "at most 30 blocks or mutes a minute"),)
+#: Reading one's own lists (blocks, a table's mutes).
+LIST_READS = (Limit(120, 60, "blocks and mutes are asked for too often"),)
+#: A moderator's actions, and their reads of the queue and the audit log.
+MODERATOR_ACTIONS = (Limit(60, 60, "at most 60 moderator actions a minute"),)
+MODERATOR_READS = (Limit(120, 60, "the moderation queue is asked for too often"),)
 
 
 def address_of(connection: HTTPConnection) -> str:
@@ -69,6 +86,21 @@ class Quotas:
 
     async def queue_look(self, address: str) -> None:
         await take_or_refuse(self.limiter, self._each("looks", (self.looks,), address, None))
+
+    async def use(
+        self,
+        kind: str,
+        limits: tuple[Limit, ...],
+        address: str,
+        player_id: int | None,
+        address_limits: tuple[Limit, ...] | None = None,
+    ) -> None:
+        """One use of ``kind`` (reports, blocks, moderator actions …) under ``limits`` per
+        account and ``address_limits`` (the same if not given) per address."""
+        uses = self._each(kind, address_limits or limits, address, None)
+        if player_id is not None:
+            uses += [(f"{kind}:player:{player_id}:{limit.seconds:g}", limit) for limit in limits]
+        await take_or_refuse(self.limiter, uses)
 
     async def join(self, address: str, player_id: int | None) -> None:
         await take_or_refuse(self.limiter, self._each("joins", (self.joins,), address, player_id))

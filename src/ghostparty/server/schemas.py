@@ -91,6 +91,12 @@ class Ping(Model):
     type: Literal["ping"]
 
 
+class SyncChat(Model):
+    """Read the reader's blocks again and send the chat again (after blocking someone)."""
+
+    type: Literal["chat_sync"]
+
+
 class Say(Model):
     """A chat line: a text or a quick phrase's key; a spectator may give a name."""
 
@@ -101,8 +107,8 @@ class Say(Model):
     name: Annotated[str, StringConstraints(max_length=200)] | None = None
 
 
-ClientMessage = Annotated[Hello | WsAct | Sync | Ping | Say, Field(discriminator="type")]
-client_message: TypeAdapter[Hello | WsAct | Sync | Ping | Say] = TypeAdapter(ClientMessage)
+ClientMessage = Annotated[Hello | WsAct | Sync | Ping | Say | SyncChat, Field(discriminator="type")]
+client_message: TypeAdapter[Hello | WsAct | Sync | Ping | Say | SyncChat] = TypeAdapter(ClientMessage)
 
 
 def problem(error: ValidationError, root: str = "body") -> str:

@@ -288,13 +288,14 @@ class TableService:
             raise ServiceError("not_playing", "the game hasn't started: there is no record yet")
         return live.game.record().to_dict()
 
-    async def replay(self, table_id: str) -> Message:
+    async def replay(self, table_id: str, hidden: frozenset[int] = frozenset()) -> Message:
         """A finished game's replay steps (:func:`~ghostparty.server.replay.replay_steps`);
-        a game under way can't be replayed yet, so nobody learns more than its players."""
+        a game under way can't be replayed yet, so nobody learns more than its players.
+        The chat leaves out the lines of ``hidden`` accounts (those the reader blocked)."""
         live = await self.core.tables.get(table_id, fresh=True)
         if live.game is None or live.table.status != TABLE_OVER:
             raise ServiceError("not_over", "only a finished game can be replayed")
-        return {**replay_steps(live.game.record()), "chat": await self.chat.lines(table_id, ())}
+        return {**replay_steps(live.game.record()), "chat": await self.chat.lines(table_id, (), hidden)}
 
     # -- presence ---------------------------------------------------------------------
 

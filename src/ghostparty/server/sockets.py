@@ -11,13 +11,14 @@ import asyncio
 import collections
 import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
+from ghostparty.server.account_routes import COOKIE
 from ghostparty.server.bodies import MAX_MESSAGE
-from ghostparty.server.chat import GAME_OVER, chat_channel
+from ghostparty.server.chat import GAME_OVER, chat_channel, read_payload
 from ghostparty.server.protocol import Frame, Message, dumps
 from ghostparty.server.pubsub import OVERFLOW, PubSub
 from ghostparty.server.pubsub import Message as PubSubMessage
@@ -27,6 +28,7 @@ from ghostparty.server.schemas import (
     Ping,
     Say,
     Sync,
+    SyncChat,
     WsAct,
     client_message,
     problem,
@@ -104,6 +106,12 @@ class Connection:
         self.holding = False
         self.limit = RateLimit(RATE, BURST)
         self.strikes = 0
+        #: The logged-in reader (account id, name), from the session cookie, and the
+        #: accounts they blocked, whose lines this page never gets (read at hello and
+        #: ``chat_sync``).
+        self.viewer: tuple[int, str] | None = None
+        self.hidden: frozenset[int] = frozenset()
+        self.blocks: Callable[[int], Awaitable[frozenset[int]]] | None = None
 
     async def send(self, message: Message) -> None:
         await self.send_text(dumps(message))
@@ -114,8 +122,10 @@ class Connection:
             while self.backlog:  # updates that came while this was sending
                 await self.websocket.send_text(self.backlog.popleft())
 
-    async def error(self, code: str, message: str, retry_after: int | None = None) -> None:
-        sent: dict[str, object] = {"type": "error", "code": code, "message": message}
+    async def error(
+        self, code: str, message: str, retry_after: int | None = None, details: dict[str, str] | None = None
+    ) -> None:
+        sent: dict[str, object] = {"type": "error", **(details or {}), "code": code, "message": message}
         if retry_after is not None:
             sent["retry_after"] = retry_after
         await self.send(sent)
@@ -149,14 +159,21 @@ class Connection:
             if self.held:
                 await self.send_chat_log()
             return
-        text = data[1:].decode()
+        _kind, author, payload = read_payload(data)
+        if author is not None and author in self.hidden:
+            return
+        text = payload.decode()
         if self.send_lock.locked() or self.holding:
             self.backlog.append(text)
             return
         await self.send_text(text)
 
+    async def read_blocks(self) -> None:
+        if self.viewer is not None and self.blocks is not None:
+            self.hidden = await self.blocks(self.viewer[0])
+
     async def send_chat_log(self) -> None:
-        lines = await self.service.chat.lines(self.table_id, self.held)
+        lines = await self.service.chat.lines(self.table_id, self.held, self.hidden)
         await self.send({"type": "chat_log", "lines": lines})
 
     async def handle(self, text: str) -> None:
@@ -181,6 +198,10 @@ class Connection:
                 await self.send_state()
             elif isinstance(message, Ping):
                 await self.send({"type": "pong"})
+            elif isinstance(message, SyncChat):
+                await self.read_blocks()
+                if self.chat:
+                    await self.send_chat_log()
             elif isinstance(message, Say):
                 seat = self.held[0] if self.held and message.channel == "players" else None
                 await self.quotas.chat(self.table_id, seat, self.address)
@@ -191,9 +212,10 @@ class Connection:
                     text=message.text,
                     phrase=message.phrase,
                     name=message.name,
+                    viewer=self.viewer,
                 )
         except ServiceError as error:
-            await self.error(error.code, error.message, error.retry_after)
+            await self.error(error.code, error.message, error.retry_after, error.details)
 
     async def hello(self, tokens: dict[int, str]) -> None:
         valid: dict[int, str] = {}
@@ -215,6 +237,7 @@ class Connection:
         finally:
             self.holding = False
         await self.send_state()
+        await self.read_blocks()
         if self.chat:
             await self.send_chat_log()
 
@@ -264,6 +287,10 @@ async def table_socket(websocket: WebSocket) -> None:
 
 async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, table_id: str) -> None:
     connection = Connection(websocket, service, table_id, websocket.app.state.quotas)
+    community = getattr(websocket.app.state, "community", None)
+    if community is not None:
+        connection.viewer = await community.viewer(websocket.cookies.get(COOKIE))
+        connection.blocks = community.hidden
     try:
         await service.table(table_id)
     except ServiceError as error:

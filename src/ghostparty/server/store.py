@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import (
     Engine,
+    false,
     func,
     insert,
     select,
@@ -31,6 +32,7 @@ from ghostparty.server.db import actions, migrate, seats, tables
 from ghostparty.server.db import chat as chat_lines
 from ghostparty.server.engine import make_engine, without_statement_timeout
 from ghostparty.server.model import ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
+from ghostparty.server.moderation_store import SqlModeration
 from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.rows import (
     action_row,
@@ -85,7 +87,7 @@ class Store(Protocol):
         if the table already keeps ``most`` lines."""
 
     def chat(self, table_id: str, limit: int = 500) -> list[ChatLine]:
-        """The table's last ``limit`` chat lines, oldest first."""
+        """The table's last ``limit`` chat lines, oldest first (none a moderator removed)."""
 
     def list_tables(self, status: Status, limit: int = 50, *, before: datetime | None = None) -> list[Table]:
         """Tables in ``status``, the most recently changed first; only those last changed at or
@@ -175,6 +177,11 @@ class SqlStore:
             self._accounts = SqlAccounts(self.engine, self._writing)
         return self._accounts
 
+    @property
+    def moderation(self) -> SqlModeration:
+        """Blocks, mutes, reports, moderators and the audit log, on this store's database."""
+        return SqlModeration(self.engine, self._writing)
+
     def save_many(self, changes: Sequence[Change]) -> list[bool]:
         """:meth:`save` for each change, in one transaction: each all or nothing on its
         own (a savepoint each where there are several), one commit for all. Several
@@ -218,7 +225,7 @@ class SqlStore:
     def add_chat(self, line: ChatLine, most: int | None = None) -> int | None:
         values = {
             k: getattr(line, k)
-            for k in ("table_id", "channel", "seat", "name", "text", "phrase", "during_game", "sent")
+            for k in ("table_id", "channel", "seat", "name", "text", "phrase", "during_game", "sent", "player_id")
         }
         with self._writing, self.engine.begin() as conn:
             if most is not None:
@@ -234,13 +241,24 @@ class SqlStore:
             rows = list(
                 conn.execute(
                     select(chat_lines)
-                    .where(chat_lines.c.table_id == table_id)
+                    .where(chat_lines.c.table_id == table_id, chat_lines.c.removed == false())
                     .order_by(chat_lines.c.id.desc())
                     .limit(limit)
                 )
             )
         return [
-            ChatLine(r.table_id, r.channel, r.seat, r.name, r.text, r.phrase, bool(r.during_game), utc(r.sent), r.id)
+            ChatLine(
+                r.table_id,
+                r.channel,
+                r.seat,
+                r.name,
+                r.text,
+                r.phrase,
+                bool(r.during_game),
+                utc(r.sent),
+                r.id,
+                r.player_id,
+            )
             for r in reversed(rows)
         ]
 

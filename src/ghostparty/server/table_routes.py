@@ -65,6 +65,11 @@ async def join(request: Request) -> Response:
     if player is None and body.name is None:
         raise ServiceError("bad_name", "a guest needs a name to sit down (or log in)")
     await _quotas(request).join(address_of(request), player[0] if player is not None else None)
+    community = getattr(request.app.state, "community", None)
+    if player is not None and community is not None:
+        view = await _service(request).table(request.path_params["table_id"])
+        if view["table"]["rated"]:  # a moderator's ban from rated play
+            await community.check_rated(player[0])
     token, table = await _service(request).join(request.path_params["table_id"], body.seat, body.name, player)
     return JSONResponse({"seat": body.seat, "token": token, "table": table})
 
@@ -115,7 +120,10 @@ async def record(request: Request) -> Response:
 
 
 async def replay_table(request: Request) -> Response:
-    return JSONResponse(await _service(request).replay(request.path_params["table_id"]))
+    found = await current(request, changing=False)
+    community = getattr(request.app.state, "community", None)
+    hidden = await community.hidden(found[0].id) if found is not None and community is not None else frozenset()
+    return JSONResponse(await _service(request).replay(request.path_params["table_id"], hidden))
 
 
 async def replay_upload(request: Request) -> Response:

@@ -111,6 +111,18 @@ export const api = {
   matchLeave: (ticket) => request("POST", "/api/match/leave", { ticket }),
   again: (id, seat, token, now = false) => request("POST", `/api/tables/${enc(id)}/again`, { seat, token, now }),
   series: (id) => request("GET", `/api/tables/${enc(id)}/series`),
+  blocks: () => request("GET", "/api/blocks"),
+  block: (body) => request("POST", "/api/blocks", body),
+  mutes: (id) => request("GET", `/api/tables/${enc(id)}/mutes`),
+  mute: (id, channel, name, muted) => request("POST", `/api/tables/${enc(id)}/mutes`, { channel, name, muted }),
+  report: (body) => request("POST", "/api/reports", body),
+  modReports: () => request("GET", "/api/moderation/reports"),
+  modAudit: () => request("GET", "/api/moderation/audit"),
+  modTimeout: (name, minutes, reason) => request("POST", "/api/moderation/timeout", { name, minutes, reason }),
+  modBan: (name, what, days, reason) => request("POST", "/api/moderation/ban", { name, what, days, reason }),
+  modRemoveLine: (table, line, reason) => request("POST", "/api/moderation/remove-line", { table, line, reason }),
+  modClose: (id, reason) => request("POST", `/api/moderation/reports/${enc(id)}/close`, { reason }),
+  modRename: (name, newName, reason) => request("POST", "/api/moderation/rename", { name, new_name: newName, reason }),
 };
 
 /** A table's share link. */

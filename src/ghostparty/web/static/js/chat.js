@@ -2,15 +2,19 @@
 // spectators' own, which players don't see during the game. Every line is shown as
 // text (textContent through dom.js's el), never as HTML; a quick phrase is sent as its
 // key and worded in the reader's language (chat.phrase.<key>). Muting a writer is this
-// browser's own (localStorage).
+// browser's own (localStorage) for a guest, and kept on the server per table for a
+// logged-in reader, who may also block a registered writer and report a line
+// (chat-community.js).
 //
 // Hooks for tests (data-testid): chat (the panel; data-channel = the tab shown),
 // chat-tab-players / chat-tab-spectators (the tabs; data-unread), chat-lines (the list),
 // chat-line (data-id, data-channel, data-seat, data-muted) with chat-name and
-// chat-text inside (data-phrase on a phrase) and chat-mute / chat-unmute, chat-form,
+// chat-text inside (data-phrase on a phrase) and chat-mute / chat-unmute, chat-block,
+// chat-report (logged in; see chat-community.js), chat-form,
 // chat-input, chat-send, chat-phrase (data-phrase), chat-note (errors, politely),
 // chat-empty ("no messages yet"), chat-hint (a spectator on the players' tab).
 
+import { blockWriter, loadMutes, reportForm, saveMute } from "./chat-community.js";
 import { el, fill } from "./dom.js";
 import { errorText, retryAfter, t, tOr, waitText } from "./i18n.js";
 import { colourHex, guestTag, isGuest } from "./seats.js";
@@ -19,7 +23,7 @@ export const PHRASES = ["good_luck", "well_played", "oops", "thanks"];
 export const MAX_TEXT = 200;
 const MUTED_KEY = "ghostparty:muted";
 /** Errors that answer a chat line (the socket's other errors are the game's). */
-const CHAT_ERRORS = new Set(["rate_limited", "not_seated", "not_spectator", "too_large"]);
+const CHAT_ERRORS = new Set(["rate_limited", "not_seated", "not_spectator", "too_large", "chat_timeout"]);
 
 function loadMuted() {
   try {
@@ -55,13 +59,16 @@ function timeOf(line) {
 
 /**
  * The chat panel in `container`. options: {send(message) → bool (the socket's send;
- * absent: read-only, the replay's), name() → a spectator's name or null}.
+ * absent: read-only, the replay's), name() → a spectator's name or null, tableId (for
+ * a logged-in reader's mutes, blocks and reports)}.
  */
 export class ChatPanel {
-  constructor(container, { send = null, name = () => null } = {}) {
+  constructor(container, { send = null, name = () => null, tableId = null } = {}) {
     this.container = container;
     this.sendMessage = send;
     this.name = name;
+    this.tableId = tableId;
+    this.account = null; // the logged-in reader ({name}), or null for a guest
     this.lines = new Map(); // id -> line, in arrival order
     this.table = null; // the table's view, for which seats are guests
     this.held = new Set();
@@ -178,6 +185,20 @@ export class ChatPanel {
     this.render();
   }
 
+  /** The logged-in reader (or null): their mutes at this table are the server's. */
+  async setAccount(player) {
+    this.account = player;
+    if (!player || !this.tableId || !this.sendMessage) return;
+    const kept = await loadMutes(this.tableId);
+    if (kept) this.muted = kept;
+    this.render();
+  }
+
+  /** A line a moderator removed (chat_removed). */
+  remove(id) {
+    if (this.lines.delete(id)) this.render();
+  }
+
   /** A new line (chat). */
   add(line) {
     if (this.lines.has(line.id)) return;
@@ -204,7 +225,8 @@ export class ChatPanel {
 
   item(line) {
     const muted = this.muted.has(writerKey(line));
-    const own = line.seat !== null && line.seat !== undefined && this.held.has(line.seat);
+    const seated = line.seat !== null && line.seat !== undefined;
+    const own = seated ? this.held.has(line.seat) : this.held.size === 0 && this.account?.name === line.name;
     const attrs = {
       class: `chat-line${muted ? " muted" : ""}`,
       "data-testid": "chat-line",
@@ -229,18 +251,53 @@ export class ChatPanel {
       ? null
       : el(
           "button",
-          { type: "button", class: "link chat-mute", "data-testid": "chat-mute", title: t("chat.mute_title", { name: line.name ?? "?" }), onclick: () => this.mute(line, true) },
+          { type: "button", class: "link chat-mute", "data-testid": "chat-mute", title: t(this.account && this.tableId ? "chat.mute_title_table" : "chat.mute_title", { name: line.name ?? "?" }), onclick: () => this.mute(line, true) },
           t("chat.mute"),
         );
     const guest = line.channel === "players" && isGuest(this.table?.seats?.[line.seat]) ? guestTag() : null;
-    return el("li", attrs, when, " ", name, guest ? [" ", guest] : null, el("span", { class: "chat-colon" }, ": "), text, mute);
+    const more = own || !this.account || !this.tableId || !this.sendMessage ? null : this.accountButtons(line);
+    return el("li", attrs, when, " ", name, guest ? [" ", guest] : null, el("span", { class: "chat-colon" }, ": "), text, mute, more);
   }
 
-  mute(line, on) {
+  /** Block (a registered writer) and Report, for a logged-in reader. */
+  accountButtons(line) {
+    const who = line.name ?? "?";
+    const block = line.account
+      ? el("button", { type: "button", class: "link chat-block", "data-testid": "chat-block", title: t("chat.block_title", { name: who }), onclick: () => this.block(line) }, t("chat.block"))
+      : null;
+    const report = el(
+      "button",
+      { type: "button", class: "link chat-report", "data-testid": "chat-report", title: t("chat.report_title", { name: who }), onclick: () => this.report(line) },
+      t("chat.report"),
+    );
+    return [block, report];
+  }
+
+  async block(line) {
+    const answer = await blockWriter(this.tableId, line);
+    this.tell(answer.text);
+    if (answer.ok) this.sendMessage({ type: "chat_sync" }); // the server sends the chat again, without them
+  }
+
+  report(line) {
+    this.container.querySelector(".report-form")?.remove();
+    const form = reportForm({ table: this.tableId, line: line.id }, line.name ?? "?", (text) => {
+      if (text) this.tell(text);
+    });
+    this.note.before(form);
+    form.querySelector("select")?.focus();
+  }
+
+  async mute(line, on) {
     const key = writerKey(line);
     if (on) this.muted.add(key);
     else this.muted.delete(key);
-    saveMuted(this.muted);
+    if (this.account && this.tableId) {
+      const kept = await saveMute(this.tableId, line, on); // the reader's own, on every browser
+      if (kept) this.muted = kept;
+    } else {
+      saveMuted(this.muted);
+    }
     this.render();
   }
 
@@ -271,16 +328,21 @@ export class ChatPanel {
       this.tell(wait === null ? t("chat.error.rate_limited") : t("chat.error.rate_limited_wait", { wait: waitText(wait) }));
       return true;
     }
+    if (msg.code === "chat_timeout") {
+      const until = new Date(Date.parse(msg.until ?? "")).toLocaleString(document.documentElement.lang);
+      this.tell(t("chat.error.chat_timeout", { until, reason: msg.reason ?? "" }), 15000);
+      return true;
+    }
     this.tell(tOr(`chat.error.${msg.code}`, errorText(msg)));
     return true;
   }
 
-  tell(text) {
+  tell(text, ms = 4000) {
     this.note.textContent = text;
     this.note.hidden = false;
     clearTimeout(this.noteTimer);
     this.noteTimer = setTimeout(() => {
       this.note.hidden = true;
-    }, 4000);
+    }, ms);
   }
 }

@@ -7,11 +7,13 @@
 // set (data-rules) with rating (data-rating, data-provisional), stat-games, stat-wins,
 // stat-mean, rating-chart (an SVG, data-points); games (the table) with game-row per game
 // (data-table, data-rules, data-rated, data-change) and its replay-link; own-tables-card
-// with own-table rows (data-table, data-status) and own-table-link; account-settings.
+// with own-table rows (data-table, data-status) and own-table-link; account-settings;
+// player-actions (another player's page, logged in: player-actions.js).
 
 import { api } from "./api.js";
 import { el, fill, svg } from "./dom.js";
 import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./i18n.js";
+import { playerActions } from "./player-actions.js";
 import { colourText, useBoard } from "./seats.js";
 import { accountError, mountAccountNav, ratingText } from "./session.js";
 
@@ -182,6 +184,7 @@ function render(profile, viewer) {
   fill($("player-name"), profile.name, profile.kind === "bot" ? el("span", { class: "tag tag-bot", "data-testid": "bot-tag" }, t("player.bot")) : null);
   $("player-since").textContent = profile.kind === "bot" ? t("player.bot_hint") : profile.created ? t("player.since", { date: day(profile.created) }) : "";
   $("own-links").hidden = !own || profile.kind === "bot";
+  if (viewer && !own && profile.kind === "user") playerActions($("player-actions"), profile.name);
 
   const ratings = profile.ratings ?? {};
   const played = [...RULES.filter((r) => r in ratings), ...Object.keys(ratings).filter((r) => !RULES.includes(r))];

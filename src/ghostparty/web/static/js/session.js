@@ -2,7 +2,8 @@
 // name, the leaderboard link, links to players' profiles and ratings as shown.
 //
 // Hooks for tests (data-testid): account-nav (the top bar's links), leaderboard-link,
-// login-link (a guest) or account-link (the player's name, data-player), player-link
+// login-link (a guest) or account-link (the player's name, data-player), moderation-link
+// (a moderator's: the queue of reports), player-link
 // (a seat's name linked to a profile, data-player).
 
 import { account } from "./api.js";
@@ -27,8 +28,8 @@ export function loginUrl() {
   return `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
 }
 
-/** The top bar's links: the leaderboard, and "Log in" or the player's name. */
-export function accountNav(player) {
+/** The top bar's links: the leaderboard, a moderator's queue, and "Log in" or the player's name. */
+export function accountNav(player, moderator = false) {
   const me = player
     ? el("a", { href: profileUrl(player.name), class: "account-me", "data-testid": "account-link", "data-player": player.name }, player.name)
     : el("a", { href: loginUrl(), "data-testid": "login-link" }, t("account.login_link"));
@@ -36,14 +37,16 @@ export function accountNav(player) {
     "nav",
     { class: "account-nav", "data-testid": "account-nav", "aria-label": t("account.nav") },
     el("a", { href: "/leaderboard", "data-testid": "leaderboard-link" }, t("leaderboard.link")),
+    moderator ? el("a", { href: "/moderation", "data-testid": "moderation-link" }, t("moderation.link")) : null,
     me,
   );
 }
 
 /** Put the top bar's links in place of the page's #account-slot; the player or null. */
 export async function mountAccountNav() {
-  const player = await currentPlayer();
-  document.getElementById("account-slot")?.replaceWith(accountNav(player));
+  const answer = await account().catch(() => ({ player: null }));
+  const player = answer.player ?? null;
+  document.getElementById("account-slot")?.replaceWith(accountNav(player, Boolean(answer.moderator)));
   return player;
 }
 

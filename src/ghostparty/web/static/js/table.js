@@ -95,6 +95,7 @@ const socket = new TableSocket(tableId, () => loadTokens(tableId), {
   error: onError,
   chat: (msg) => chat?.add(msg.line),
   chat_log: (msg) => chat?.load(msg.lines),
+  chat_removed: (msg) => chat?.remove(msg.id),
   pong: () => {},
   connection: (up) => {
     S.connected = up;
@@ -638,11 +639,12 @@ let chat = null;
 async function main() {
   await initI18n();
   setupChrome();
-  chat = new ChatPanel($("chat"), { send: (message) => socket.send(message), name: () => S.account?.name ?? (loadName() || null) });
+  chat = new ChatPanel($("chat"), { send: (message) => socket.send(message), name: () => S.account?.name ?? (loadName() || null), tableId });
   notifyButton($("notify-button"));
   listenForKeys();
   mountAccountNav().then((player) => {
     S.account = player;
+    chat.setAccount(player);
     if (S.table?.status === "open") renderSidePanels(); // the open seats: sit as oneself, or log in
   });
   watchDock();

@@ -1,0 +1,159 @@
+"""Reports and moderators: a report reaches the queue with its evidence, a moderator
+times the writer out (who sees the reason), removes the line, closes the report, bans,
+renames; every action is in the audit log, which nobody can change."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+from starlette.testclient import TestClient
+
+from .community import appoint, as_player, hello, say, table_of_two, until
+from .helpers import error
+
+
+def test_a_report_reaches_a_moderator_who_times_the_writer_out(client: TestClient, db_url: str) -> None:
+    ann, bob = as_player(client, "Ann"), as_player(client, "Bob")
+    mod = as_player(client, "Mona")
+    appoint(db_url, "mona")
+    assert client.get("/api/account", headers=mod).json()["moderator"] is True
+    assert client.get("/api/account", headers=ann).json()["moderator"] is False
+    table_id, ann_token, bob_token = table_of_two(client, ann, bob)
+    url = f"/ws/tables/{table_id}"
+    with (
+        client.websocket_connect(url, headers={"cookie": ann["cookie"]}) as a,
+        client.websocket_connect(url, headers={"cookie": bob["cookie"]}) as b,
+    ):
+        hello(a, 0, ann_token)
+        hello(b, 1, bob_token)
+        say(a, "good luck")
+        bad = say(b, "you are an idiot")
+        say(b, "seriously")
+        sent = client.post(
+            "/api/reports",
+            json={"table": table_id, "line": bad["id"], "reason": "insults", "text": "  rude\u202e  "},
+            headers=ann,
+        )
+        assert sent.status_code == 201, sent.text
+        queue = client.get("/api/moderation/reports", headers=mod).json()["reports"]
+        assert len(queue) == 1
+        report = queue[0]
+        assert report["target"] == "Bob" and report["reason"] == "insults" and report["text"] == "rude"
+        assert report["kind"] == "line" and report["line"] == bad["id"] and report["reporters"] == 1
+        assert [(e["text"], e["reported"]) for e in report["evidence"]] == [
+            ("good luck", False),
+            ("you are an idiot", True),
+            ("seriously", False),
+        ]
+        # a 15 minutes' timeout with a reason; Bob sees the reason when he writes
+        body = {"name": "Bob", "minutes": 15, "reason": "insulting another player"}
+        timed = client.post("/api/moderation/timeout", json=body, headers=mod)
+        assert timed.status_code == 200, timed.text
+        b.send_json({"type": "chat", "text": "why?"})
+        refused = until(b, "error")
+        assert refused["code"] == "chat_timeout" and refused["reason"] == "insulting another player"
+        assert refused["until"] == timed.json()["until"] and "insulting another player" in refused["message"]
+        # the line goes, from every page; the report keeps it
+        removed = client.post(
+            "/api/moderation/remove-line", json={"table": table_id, "line": bad["id"], "reason": "insult"}, headers=mod
+        )
+        assert removed.status_code == 200, removed.text
+        assert until(a, "chat_removed")["id"] == bad["id"]
+        a.send_json({"type": "chat_sync"})
+        assert [line["text"] for line in until(a, "chat_log")["lines"]] == ["good luck", "seriously"]
+        closed = client.post(
+            f"/api/moderation/reports/{report['id']}/close", json={"reason": "dealt with"}, headers=mod
+        )
+        assert closed.status_code == 200, closed.text
+        again = client.post(f"/api/moderation/reports/{report['id']}/close", json={"reason": "twice"}, headers=mod)
+        assert again.status_code == 409 and error(again) == "not_open"
+    assert client.get("/api/moderation/reports", headers=mod).json() == {"reports": []}
+    log = client.get("/api/moderation/audit", headers=mod).json()["entries"]
+    assert [(e["action"], e["moderator"], e["target"], e["reason"]) for e in log] == [
+        ("close", "Mona", "Bob", "dealt with"),
+        ("remove_line", "Mona", "Bob", "insult"),
+        ("timeout", "Mona", "Bob", "insulting another player"),
+    ]
+    assert log[1]["detail"]["text"] == "you are an idiot" and log[2]["detail"]["until"] == timed.json()["until"]
+    # the operator takes the role back: Mona's routes close
+    appoint(db_url, "Mona", remove=True)
+    assert client.get("/api/moderation/audit", headers=mod).status_code == 403
+
+
+def test_repeated_reports_of_one_player_raise_their_report_in_the_queue(client: TestClient, db_url: str) -> None:
+    names = ["Ann", "Bob", "Cyd", "Dan", "Eve"]
+    players = {name: as_player(client, name) for name in names}
+    mod = as_player(client, "Mona")
+    appoint(db_url, "Mona")
+
+    def report(who: str, whom: str) -> None:
+        body = {"name": whom, "reason": "harassment", "text": f"{whom} keeps following me"}
+        assert client.post("/api/reports", json=body, headers=players[who]).status_code == 201
+
+    report("Ann", "Bob")  # the oldest
+    report("Cyd", "Dan")
+    report("Eve", "Dan")
+    report("Ann", "Dan")
+    report("Ann", "Dan")  # one reporter twice counts once
+    queue = client.get("/api/moderation/reports", headers=mod).json()["reports"]
+    assert [(r["target"], r["reporters"]) for r in queue] == [("Dan", 3)] * 4 + [("Bob", 1)]
+
+
+def test_bans_from_rated_play_and_the_chat_and_lifting_them(client: TestClient, db_url: str) -> None:
+    bob, mod = as_player(client, "Bob"), as_player(client, "Mona")
+    appoint(db_url, "Mona")
+    body = {"name": "Bob", "what": "rated", "days": 7, "reason": "dodging games"}
+    assert client.post("/api/moderation/ban", json=body, headers=mod).status_code == 200
+    rated = client.post("/api/match", json={"rules": "hugo", "players": 2, "rated": True}, headers=bob)
+    assert rated.status_code == 403 and error(rated) == "rated_banned"
+    assert rated.json()["error"]["reason"] == "dodging games"
+    casual = client.post("/api/match", json={"rules": "hugo", "players": 2}, headers=bob)
+    assert casual.status_code == 201  # unrated play goes on
+    lift = {**body, "days": 0, "reason": "appeal granted"}
+    assert client.post("/api/moderation/ban", json=lift, headers=mod).status_code == 200
+    assert (
+        client.post("/api/match", json={"rules": "hugo", "players": 2, "rated": True}, headers=bob).status_code == 201
+    )
+    for wrong in ({"days": 400}, {"days": -1}, {"what": "games"}):
+        response = client.post("/api/moderation/ban", json={**body, **wrong}, headers=mod)
+        assert response.status_code == 400, wrong
+
+
+def test_a_moderator_renames_an_offensive_name_everywhere(client: TestClient, db_url: str) -> None:
+    ann, bob = as_player(client, "Ann"), as_player(client, "Badword")
+    mod = as_player(client, "Mona")
+    appoint(db_url, "Mona")
+    table_id, _ann_token, bob_token = table_of_two(client, ann, bob)
+    with client.websocket_connect(f"/ws/tables/{table_id}", headers={"cookie": bob["cookie"]}) as b:
+        hello(b, 1, bob_token)
+        say(b, "hello")
+    body = {"name": "Badword", "new_name": "Player-7", "reason": "offensive name"}
+    renamed = client.post("/api/moderation/rename", json=body, headers=mod)
+    assert renamed.status_code == 200 and renamed.json() == {"name": "Player-7"}
+    assert client.get("/api/account", headers=bob).json()["player"]["name"] == "Player-7"
+    seats = client.get(f"/api/tables/{table_id}").json()["table"]["seats"]
+    assert seats[1]["name"] == "Player-7"
+    with client.websocket_connect(f"/ws/tables/{table_id}") as watcher:
+        assert [line["name"] for line in hello(watcher, None, None)] == ["Player-7"]
+    taken = client.post("/api/moderation/rename", json={**body, "name": "Player-7", "new_name": "ann"}, headers=mod)
+    assert taken.status_code == 409 and error(taken) == "name_taken"
+    bad = client.post("/api/moderation/rename", json={**body, "name": "Player-7", "new_name": "<b>x"}, headers=mod)
+    assert bad.status_code == 400 and error(bad) == "bad_name"
+    log = client.get("/api/moderation/audit", headers=mod).json()["entries"]
+    assert log[0]["action"] == "rename" and log[0]["detail"] == {"old": "Badword", "new": "Player-7"}
+
+
+def test_the_audit_log_cannot_be_changed_even_in_the_database(client: TestClient, db_url: str) -> None:
+    as_player(client, "Bob")
+    mod = as_player(client, "Mona")
+    appoint(db_url, "Mona")
+    body = {"name": "Bob", "minutes": 60, "reason": "spam"}
+    assert client.post("/api/moderation/timeout", json=body, headers=mod).status_code == 200
+    engine = sa.create_engine(db_url)
+    try:
+        for statement in ("UPDATE gp_audit SET reason = 'nothing'", "DELETE FROM gp_audit"):
+            with pytest.raises(sa.exc.DatabaseError, match="append-only"), engine.begin() as conn:
+                conn.execute(sa.text(statement))
+    finally:
+        engine.dispose()
+    assert client.get("/api/moderation/audit", headers=mod).json()["entries"][0]["reason"] == "spam"
