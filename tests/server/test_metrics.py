@@ -74,16 +74,20 @@ def test_actions_tables_and_shards_are_counted(sqlite_url: str) -> None:
     assert ("process_cpu_seconds_total", ()) in found
 
 
+def started_against_a_bot(client: TestClient) -> tuple[str, str, int]:
+    """A started table of Ann (seat 0, first to play) and a random bot: its id, Ann's token, its version."""
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+    table_id = client.post("/api/tables", json={"rules": "hugo", "seats": seats, "first_player": 0}).json()["table"][
+        "id"
+    ]
+    token = client.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
+    started = client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token}).json()
+    return table_id, token, int(started["table"]["version"])
+
+
 def test_a_persons_actions_refusals_and_sockets_are_counted(sqlite_url: str) -> None:
     with server(sqlite_url) as client:
-        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
-        table_id = client.post("/api/tables", json={"rules": "hugo", "seats": seats, "first_player": 0}).json()[
-            "table"
-        ]["id"]
-        token = client.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
-        version = client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token}).json()["table"][
-            "version"
-        ]
+        table_id, token, version = started_against_a_bot(client)
         act = {"seat": 0, "token": token, "version": version}
         assert client.post(f"/api/tables/{table_id}/actions", json={**act, "version": 99, "action": {"place": "G12"}})
         assert (
@@ -212,14 +216,7 @@ def test_the_dashboard_draws_only_metrics_that_exist() -> None:
 
 def test_store_and_pubsub_failures_are_counted(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     with server(sqlite_url) as client:
-        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
-        table_id = client.post("/api/tables", json={"rules": "hugo", "seats": seats, "first_player": 0}).json()[
-            "table"
-        ]["id"]
-        token = client.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
-        version = client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token}).json()["table"][
-            "version"
-        ]
+        table_id, token, version = started_against_a_bot(client)
         service = client.app.state.service  # type: ignore[attr-defined]
 
         def down(*_: object, **__: object) -> None:
