@@ -2,7 +2,10 @@
 
 A connection listens to its table's channel: the publisher hands it each update's
 encoded frame and it sends the text for the seats it holds, at once (docs/PROTOCOL.md).
-Messages in are limited in size and rate; a client that floods is disconnected.
+Messages in are limited in size and rate; a client that floods is disconnected. A
+socket opened with an API token (``Authorization: Bearer`` on the upgrade request,
+:mod:`.bearer`) is its owner's, and closes (1008) the moment the token is revoked —
+on any instance, through the pub/sub — or expires.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ghostparty.server.account_routes import COOKIE
+from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import MAX_MESSAGE
 from ghostparty.server.chat import GAME_OVER, chat_channel, read_payload
 from ghostparty.server.protocol import Frame, Message, dumps
@@ -34,6 +38,7 @@ from ghostparty.server.schemas import (
     problem,
 )
 from ghostparty.server.service import ServiceError, TableService
+from ghostparty.server.tokens import revoked_channel
 
 #: Messages a second one WebSocket client may send, sustained; and its burst.
 RATE, BURST = 30.0, 60.0
@@ -115,6 +120,12 @@ class Connection:
 
     async def send(self, message: Message) -> None:
         await self.send_text(dumps(message))
+
+    async def token_gone(self, why: str) -> None:
+        """The API token this socket was opened with was revoked or expired: say so, close."""
+        with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected, OSError, RuntimeError):
+            await self.error("bad_api_token", f"this connection's API token was {why}: it closes")
+            await self.websocket.close(code=1008, reason=f"API token {why}")
 
     async def send_text(self, text: str) -> None:
         async with self.send_lock:
@@ -288,8 +299,12 @@ async def table_socket(websocket: WebSocket) -> None:
 async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, table_id: str) -> None:
     connection = Connection(websocket, service, table_id, websocket.app.state.quotas)
     community = getattr(websocket.app.state, "community", None)
+    bearer = bearer_of(websocket)
     if community is not None:
-        connection.viewer = await community.viewer(websocket.cookies.get(COOKIE))
+        if bearer is not None:
+            connection.viewer = (bearer.player.id, bearer.player.name)
+        else:
+            connection.viewer = await community.viewer(websocket.cookies.get(COOKIE))
         connection.blocks = community.hidden
     try:
         await service.table(table_id)
@@ -298,15 +313,32 @@ async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, ta
         # 1013 "try again later" while the store is unavailable; else there is no such table.
         await websocket.close(code=1013 if error.code == "unavailable" else 4404)
         return
+    ending: list[asyncio.Task[None]] = []
+
+    def token_gone(why: str) -> None:
+        ending.append(asyncio.get_running_loop().create_task(connection.token_gone(why)))
+
+    async def revoked(_data: PubSubMessage) -> None:
+        token_gone("revoked")
+
+    expiry: asyncio.TimerHandle | None = None
     try:
-        async with (
-            pubsub.listen(table_id, connection.deliver),
-            pubsub.listen(chat_channel(table_id), connection.deliver_chat),
-        ):
+        async with contextlib.AsyncExitStack() as stack:
+            await stack.enter_async_context(pubsub.listen(table_id, connection.deliver))
+            await stack.enter_async_context(pubsub.listen(chat_channel(table_id), connection.deliver_chat))
+            if bearer is not None:
+                await stack.enter_async_context(pubsub.listen(revoked_channel(bearer.token.id), revoked))
+                if bearer.token.expires is not None:
+                    left = (bearer.token.expires - websocket.app.state.tokens.clock()).total_seconds()
+                    expiry = asyncio.get_running_loop().call_later(max(0.0, left), token_gone, "expired")
             await connection.receive()
     except (WebSocketDisconnect, WebSocketDisconnected, OSError):
         pass  # the client went away, perhaps while we were answering it
     finally:
+        if expiry is not None:
+            expiry.cancel()
+        for task in ending:
+            task.cancel()  # done already, unless the client left first
         if connection.resync is not None:
             connection.resync.cancel()
         await service.disconnected(table_id, connection.held)
