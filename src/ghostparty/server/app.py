@@ -197,6 +197,7 @@ def create_app(
                 service.lobby,
                 rating=app.state.accounts.shown_rating,
                 avoided=the_store.moderation.avoided,  # type: ignore[attr-defined]
+                finishing=accounts_store.reliability,
             )
             app.state.quick.run(lambda: 0 in service.keeper.held)
         app.state.pubsub = the_pubsub

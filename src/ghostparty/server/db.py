@@ -144,6 +144,8 @@ results = SqlTable(
     Column("mu_after", Float),
     Column("sigma_after", Float),
     Column("ended", DateTime(timezone=True), nullable=False),
+    #: 0012: a person who left the game to a bot (:attr:`~.model.SeatResult.left`).
+    Column("left_to_bot", Boolean, nullable=False, server_default=false()),
     Index("ix_gp_results_player_ended", "player_id", "ended"),
 )
 
@@ -260,7 +262,7 @@ audit = SqlTable(
 )
 
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0007"
+HEAD = "0012"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

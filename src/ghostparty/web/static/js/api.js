@@ -104,6 +104,7 @@ export const api = {
   deleteAccount: (password) => accountRequest("POST", "/api/account/delete", { password }),
   linkSeats: (seats) => request("POST", "/api/account/seats", { seats }),
   player: (name) => request("GET", `/api/players/${enc(name)}`),
+  records: (names) => request("GET", `/api/records?${names.map((n) => `players=${enc(n)}`).join("&")}`),
   leaderboard: (rules, limit = 50) => request("GET", `/api/leaderboard/${enc(rules)}?limit=${limit}`),
   matchWaiting: () => request("GET", "/api/match"),
   quickMatch: (body) => request("POST", "/api/match", body),
