@@ -157,6 +157,16 @@ class SqlAccounts:
         with self._writing, self.engine.begin() as conn:
             conn.execute(delete(sessions).where(sessions.c.id == session_hash))
 
+    def open_data_opt_out(self, player_id: int) -> bool:
+        """Whether the player keeps their name out of the open game data."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(players.c.open_data_opt_out).where(players.c.id == player_id)).scalar()
+        return bool(found)
+
+    def set_open_data_opt_out(self, player_id: int, opt_out: bool) -> None:
+        with self._writing, self.engine.begin() as conn:
+            conn.execute(update(players).where(players.c.id == player_id).values(open_data_opt_out=opt_out))
+
     def end_sessions(self, player_id: int) -> None:
         with self._writing, self.engine.begin() as conn:
             conn.execute(delete(sessions).where(sessions.c.player_id == player_id))

@@ -112,6 +112,8 @@ export const api = {
   matchLeave: (ticket) => request("POST", "/api/match/leave", { ticket }),
   again: (id, seat, token, now = false) => request("POST", `/api/tables/${enc(id)}/again`, { seat, token, now }),
   series: (id) => request("GET", `/api/tables/${enc(id)}/series`),
+  openData: () => request("GET", "/api/account/open-data"),
+  setOpenData: (optOut) => request("POST", "/api/account/open-data", { opt_out: optOut }),
   blocks: () => request("GET", "/api/blocks"),
   block: (body) => request("POST", "/api/blocks", body),
   mutes: (id) => request("GET", `/api/tables/${enc(id)}/mutes`),
