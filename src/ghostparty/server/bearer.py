@@ -86,6 +86,11 @@ ROUTE_SCOPES: dict[tuple[str, str], str] = {
     ("POST", "/api/moderation/remove-line"): "session",
     ("POST", "/api/moderation/reports/{report_id:int}/close"): "session",
     ("POST", "/api/moderation/rename"): "session",
+    ("GET", "/api/records"): "public",
+    ("GET", "/api/account/open-data"): "read",
+    ("POST", "/api/account/open-data"): "session",
+    ("GET", "/open-data"): "public",
+    ("GET", "/open-data/{name}"): "public",
 }
 
 
