@@ -9,6 +9,7 @@ from ghostparty.cli.admin import admin
 from ghostparty.cli.admin_moderation import moderator
 from ghostparty.cli.analyze import analyze
 from ghostparty.cli.bench import bench
+from ghostparty.cli.connect import connect
 from ghostparty.cli.export import export
 from ghostparty.cli.loadtest import loadtest
 from ghostparty.cli.play import play
@@ -55,6 +56,7 @@ cli.add_command(loadtest)
 cli.add_command(ratings)
 cli.add_command(admin)
 cli.add_command(export)
+cli.add_command(connect)
 admin.add_command(moderator)
 
 

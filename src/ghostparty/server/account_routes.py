@@ -88,11 +88,11 @@ async def account(request: Request) -> Response:
     community = getattr(request.app.state, "community", None)
     moderator = community is not None and (await community.standing(player.id)).moderator
     bearer = bearer_of(request)
+    bots = getattr(request.app.state, "bots", None)
+    shown_player = {**_player_json(player), "bot_account": bots is not None and await bots.is_bot(player.id)}
     if bearer is not None:  # a program's token: no CSRF token (it needs none), its scopes
-        return JSONResponse({"player": _player_json(player), "moderator": moderator, "scopes": bearer.token.scopes})
-    return JSONResponse(
-        {"player": _player_json(player), "csrf": accounts_of(request).csrf(token), "moderator": moderator}
-    )
+        return JSONResponse({"player": shown_player, "moderator": moderator, "scopes": bearer.token.scopes})
+    return JSONResponse({"player": shown_player, "csrf": accounts_of(request).csrf(token), "moderator": moderator})
 
 
 async def register(request: Request) -> Response:
@@ -154,7 +154,11 @@ async def player_profile(request: Request) -> Response:
     found = await current(request, changing=False)
     profile = await accounts_of(request).profile(request.path_params["name"], found[0] if found else None)
     own = found is not None and found[0].id == profile.player.id
-    return JSONResponse(profile_json(profile, own=own))
+    data = profile_json(profile, own=own)
+    bots = getattr(request.app.state, "bots", None)
+    # a bot account (docs/PROTOCOL.md, Bot API): its name shows with a BOT tag
+    data["bot_account"] = bots is not None and await bots.is_bot(profile.player.id)
+    return JSONResponse(data)
 
 
 def profile_json(profile: Profile, *, own: bool) -> dict[str, Any]:

@@ -36,6 +36,9 @@ from ghostparty.server.accounts import Accounts
 from ghostparty.server.assets import Assets
 from ghostparty.server.bearer import BearerAuth
 from ghostparty.server.bodies import BodyRefused
+from ghostparty.server.bot_api import BotApi
+from ghostparty.server.bot_routes import NDJSON
+from ghostparty.server.bot_routes import routes as bot_routes
 from ghostparty.server.codec import board_view
 from ghostparty.server.community import Community
 from ghostparty.server.community_routes import routes as community_routes
@@ -200,6 +203,7 @@ def create_app(
                 the_pubsub,
                 clock=clock or now,
             )
+            app.state.bots = BotApi(the_store.bots, service.lobby, the_pubsub)  # type: ignore[attr-defined]
             service.lobby.bot_player = app.state.accounts.bot_player
             service.lobby.account_named = app.state.accounts.named
             community = Community(the_store.moderation, app.state.accounts)  # type: ignore[attr-defined]
@@ -259,6 +263,7 @@ def create_app(
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         *account_routes,
         *token_routes,
+        *bot_routes,
         *match_routes,
         *operator_routes,
         *community_routes,
@@ -278,9 +283,12 @@ def create_app(
             Middleware(_SecurityHeaders),
             Middleware(SameOrigin, allowed=allowed_origins),
             Middleware(BearerAuth),
-            # Parquet is compressed already (gzip files are left alone by default).
+            # Parquet is compressed already (gzip files are left alone by default); a bot's
+            # ndjson stream must reach it line by line, not held back by the compressor.
             Middleware(
-                GZipMiddleware, minimum_size=500, exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES, PARQUET)
+                GZipMiddleware,
+                minimum_size=500,
+                exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES, PARQUET, NDJSON),
             ),
         ],
     )

@@ -91,6 +91,11 @@ ROUTE_SCOPES: dict[tuple[str, str], str] = {
     ("POST", "/api/account/open-data"): "session",
     ("GET", "/open-data"): "public",
     ("GET", "/open-data/{name}"): "public",
+    ("POST", "/api/account/bot"): "session",
+    ("GET", "/api/bot/stream"): "bot:play",
+    ("POST", "/api/bots/{name}/invite"): "play",
+    ("POST", "/api/bot/invitations/{table_id}/accept"): "bot:play",
+    ("POST", "/api/bot/invitations/{table_id}/decline"): "bot:play",
 }
 
 

@@ -106,6 +106,8 @@ players = SqlTable(
     Column("created", DateTime(timezone=True), nullable=False),
     #: 0013: the player's name is pseudonymised in the open game data (:mod:`.open_data`).
     Column("open_data_opt_out", Boolean, nullable=False, server_default=false()),
+    #: 0015: a bot account (:mod:`.bot_api`), made so for good; it plays through its token.
+    Column("bot_account", Boolean, nullable=False, server_default=false()),
 )
 
 sessions = SqlTable(
@@ -279,7 +281,7 @@ api_tokens = SqlTable(
 )
 
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0011"
+HEAD = "0015"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

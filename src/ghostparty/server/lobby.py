@@ -270,6 +270,30 @@ class Lobby:
             await self.core.publish(live, None)
             return await self.core.view(live.table)
 
+    async def reissue(self, table_id: str, seat: int, player_id: int) -> str | None:
+        """A fresh token for the account's seat at an open or running table (the old one
+        stops working): how a bot account resumes its games (:mod:`.bot_api`). ``None``
+        if the seat isn't the account's, or the game is over."""
+        tables = self.core.tables
+        async with tables.lock(table_id):
+            live = await tables.get(table_id, fresh=True)
+            table = live.table
+            held = table.seats[seat] if 0 <= seat < table.players else None
+            if (
+                held is None
+                or held.kind != "human"
+                or held.player_id != player_id
+                or table.status not in (OPEN, PLAYING)
+            ):
+                return None
+            token = self._token(18)
+            changed = table.with_seat(replace(held, token_hash=hash_token(token)))
+            # ``updated`` stays: it starts the turn's clock, which a new token mustn't reset
+            await tables.save(live, replace(changed, version=table.version + 1))
+            await self.core.publish(live, None)
+            await self.core.changed(live, always=True)
+            return token
+
     async def start(self, table_id: str, seat: int, token: str) -> LiveTable:
         """Start the game once every human seat has a name (any seated player may)."""
         tables = self.core.tables

@@ -190,3 +190,22 @@ class Again(Model):
     token: Token
     #: Go on with those who said yes, without waiting for the others.
     now: bool = False
+
+
+class BecomeBot(Model):
+    """Making one's account a bot account, which can't be undone: the client says so."""
+
+    irreversible: Literal[True]
+
+
+class BotInvitation(Model):
+    """Inviting a bot account to an empty seat of an open table one sits at."""
+
+    table: Annotated[str, StringConstraints(min_length=1, max_length=16)]
+    seat: SeatNumber
+
+
+class BotAnswer(Model):
+    """A bot's answer to an invitation: the seat it was offered."""
+
+    seat: SeatNumber

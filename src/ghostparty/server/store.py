@@ -28,6 +28,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.accounts_store import SqlAccounts
+from ghostparty.server.bot_store import SqlBots
 from ghostparty.server.db import actions, migrate, seats, tables
 from ghostparty.server.db import chat as chat_lines
 from ghostparty.server.engine import make_engine, without_statement_timeout
@@ -182,6 +183,11 @@ class SqlStore:
     def moderation(self) -> SqlModeration:
         """Blocks, mutes, reports, moderators and the audit log, on this store's database."""
         return SqlModeration(self.engine, self._writing)
+
+    @property
+    def bots(self) -> SqlBots:
+        """Bot accounts and their seats, on this store's database."""
+        return SqlBots(self.engine, self._writing)
 
     @property
     def tokens(self) -> SqlTokens:

@@ -1,0 +1,52 @@
+"""``ghostparty connect``: play a bot account's games on a server (the Bot API's reference client)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+
+import click
+
+
+@click.command()
+@click.option("--server", required=True, help="The server's address, e.g. https://ghostparty.example.")
+@click.option(
+    "--token",
+    envvar="GHOSTPARTY_TOKEN",
+    required=True,
+    help="An API token of the bot account with the bot:play scope (or $GHOSTPARTY_TOKEN).",
+)
+@click.option(
+    "--bot",
+    "spec",
+    default="greedy",
+    show_default=True,
+    help="A built-in level (random, greedy, expectimax, mcts, with options as in 'mcts:iterations=500') "
+    "or module:function taking (position, legal) and returning an action.",
+)
+@click.option("--max-games", default=4, show_default=True, type=click.IntRange(1, 100), help="Games at once.")
+@click.option("--seed", type=int, default=None, help="Seed of the built-in bot's random choices.")
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=None,
+    help="Stop after this many games have ended (default: run until interrupted).",
+)
+def connect(server: str, token: str, spec: str, max_games: int, seed: int | None, games: int | None) -> None:
+    """Play as an online bot: accept invitations, play every game the account sits in,
+    reconnect when the connection drops, and resume the games after a restart."""
+    from ghostparty.connect import Client, RefusedError, load_policy
+
+    try:
+        policy = load_policy(spec, seed)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--bot") from None
+    logging.basicConfig(level=os.environ.get("GHOSTPARTY_LOG", "INFO"), format="%(asctime)s %(message)s")
+    client = Client(server, token, policy, max_games=max_games)
+    try:
+        asyncio.run(client.run(stop_after=games))
+    except RefusedError as error:
+        raise click.ClickException(f"the server refused the bot: {error}") from None
+    except KeyboardInterrupt:
+        pass

@@ -1,0 +1,72 @@
+"""Bot accounts in the database: which accounts are bots, and the seats they hold."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from sqlalchemy import Engine, exists, select, update
+
+from ghostparty.server.db import players, results, seats, tables
+
+
+class SqlBots:
+    """Bot accounts on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
+
+    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
+        self.engine = engine
+        self._writing = writing
+
+    def is_bot(self, player_id: int) -> bool:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(players.c.bot_account).where(players.c.id == player_id)).scalar()
+        return bool(found)
+
+    def make_bot(self, player_id: int) -> bool:
+        """Make the account a bot account for good; ``False`` (and nothing changed) if it
+        holds or held any seat or has any result."""
+        with self._writing, self.engine.begin() as conn:
+            played = conn.execute(
+                select(
+                    exists().where(seats.c.player_id == player_id) | exists().where(results.c.player_id == player_id)
+                )
+            ).scalar()
+            if played:
+                return False
+            conn.execute(
+                update(players).where(players.c.id == player_id, players.c.kind == "user").values(bot_account=True)
+            )
+        return True
+
+    def bot_named(self, key: str) -> tuple[int, str] | None:
+        """(id, name) of the bot account whose name has this look-alike key."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(players.c.id, players.c.name).where(players.c.name_key == key, players.c.bot_account)
+            ).first()
+        return (row.id, row.name) if row is not None else None
+
+    def bots_among(self, player_ids: list[int]) -> set[int]:
+        """Those of ``player_ids`` that are bot accounts."""
+        if not player_ids:
+            return set()
+        with self.engine.connect() as conn:
+            return {
+                row.id
+                for row in conn.execute(
+                    select(players.c.id).where(players.c.id.in_(sorted(set(player_ids))), players.c.bot_account)
+                )
+            }
+
+    def held_seats(self, player_id: int) -> list[tuple[str, int, str, str]]:
+        """(table id, seat, status, rules) of the account's seats at open and running tables."""
+        with self.engine.connect() as conn:
+            return [
+                (row.id, row.seat, row.status, row.rules)
+                for row in conn.execute(
+                    select(tables.c.id, seats.c.seat, tables.c.status, tables.c.rules)
+                    .join(seats, seats.c.table_id == tables.c.id)
+                    .where(seats.c.player_id == player_id, tables.c.status.in_(["open", "playing"]))
+                    .order_by(tables.c.created)
+                )
+            ]

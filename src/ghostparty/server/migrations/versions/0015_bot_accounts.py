@@ -1,0 +1,22 @@
+"""Bot accounts: an account made a bot (irreversibly) plays through the Bot API.
+
+Revision ID: 0015
+Revises: 0011
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0015"
+down_revision = "0011"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("gp_players", sa.Column("bot_account", sa.Boolean, nullable=False, server_default=sa.false()))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("gp_players") as batch:
+        batch.drop_column("bot_account")

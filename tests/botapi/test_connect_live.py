@@ -1,0 +1,78 @@
+"""``ghostparty.connect`` against a live server: a bot account accepts an invitation,
+plays a rated game against a person to its end, and resumes after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+
+from ghostparty.connect import Client, load_policy
+from serving import serving  # tests/serving.py
+
+from .helpers import account, bot_account, person_action, table_with_invitation
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from ghostparty.server.app import create_app
+
+    database = tmp_path_factory.mktemp("botapi") / "games.db"
+    with serving(create_app(f"sqlite:///{database}", bot_delay=0.0, seed=3, tables_per_minute=1000)) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+def in_thread(client: Client, games: int) -> threading.Thread:
+    thread = threading.Thread(target=lambda: asyncio.run(client.run(stop_after=games)), daemon=True)
+    thread.start()
+    return thread
+
+
+def play_person(person: httpx.Client, table_id: str, token: str, *, until: float) -> dict[str, Any]:
+    """Play seat 0 over HTTP until the game is over."""
+    while time.monotonic() < until:
+        view = person.get(f"/api/tables/{table_id}").json()
+        table = view["table"]
+        if table["status"] in ("over", "closed"):
+            return table
+        if table["status"] == "playing" and table["to_move"] == 0:
+            body = {"seat": 0, "token": token, "version": table["version"], "action": person_action(view["position"])}
+            person.post(f"/api/tables/{table_id}/actions", json=body, headers={"X-CSRF-Token": ""})
+        else:
+            time.sleep(0.02)
+    raise AssertionError("the game did not end in time")
+
+
+def wait_for(check: Any, seconds: float = 20) -> None:
+    until = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < until, "waited in vain"
+        time.sleep(0.05)
+
+
+def test_a_bot_plays_a_rated_game_to_the_end_and_is_rated(base: str) -> None:
+    token = bot_account(base, "Robo")
+    client = Client(base, token, load_policy("greedy", seed=1))
+    thread = in_thread(client, 1)
+    person, csrf = account(base, "Ann")
+    with contextlib.closing(person):
+        time.sleep(1.5)  # the stream is open
+        table_id, seat_token = table_with_invitation(person, csrf, "Robo")
+        wait_for(lambda: person.get(f"/api/tables/{table_id}").json()["table"]["seats"][1]["name"] == "Robo")
+        started = person.post(
+            f"/api/tables/{table_id}/start", json={"seat": 0, "token": seat_token}, headers={"X-CSRF-Token": csrf}
+        )
+        assert started.status_code == 200, started.text
+        table = play_person(person, table_id, seat_token, until=time.monotonic() + 120)
+        assert table["status"] == "over" and table["rated"]
+        thread.join(timeout=20)
+        assert not thread.is_alive() and client.finished == 1
+        profile = person.get("/api/players/Robo").json()
+        assert profile["bot_account"] is True
+        assert profile["ratings"]["hugo"]["rated_games"] == 1, profile["ratings"]
