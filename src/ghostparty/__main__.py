@@ -26,6 +26,7 @@ EXTRAS = {
         ],
         ("server", "game server"),
     ),
+    "httpx2": ("bot", "Bot API client (ghostparty connect)"),
     "numba": ("fast", "compiled simulator"),
     "gymnasium": ("rl", "reinforcement-learning environments"),
     "pettingzoo": ("rl", "reinforcement-learning environments"),

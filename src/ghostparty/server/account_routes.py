@@ -236,7 +236,13 @@ async def records(request: Request) -> Response:
     if any(not 1 <= len(name) <= 40 for name in names):
         raise ServiceError("bad_request", "a player's name has 1 to 40 characters")
     counted = await accounts_of(request).reliability(names)
-    return JSONResponse({"players": {name: reliability_json(record) for name, record in counted.items()}})
+    bots = getattr(request.app.state, "bots", None)
+    found = {
+        "players": {name: reliability_json(record) for name, record in counted.items()},
+        # bot accounts among the names: pages tag them BOT (docs/PROTOCOL.md, Bot API)
+        "bots": await bots.bot_names(names) if bots is not None else [],
+    }
+    return JSONResponse(found)
 
 
 async def leaderboard(request: Request) -> Response:

@@ -34,6 +34,7 @@ from typing import Any
 from ghostparty.server.bot_store import SqlBots
 from ghostparty.server.errors import ServiceError, in_thread
 from ghostparty.server.lobby import Lobby
+from ghostparty.server.names import name_key
 from ghostparty.server.pubsub import Message, PubSub
 
 #: Seconds between two reads of a bot's seats.
@@ -84,6 +85,11 @@ class BotApi:
         if found is None:
             raise ServiceError("unknown_bot", "there is no bot account of that name", 404)
         return found
+
+    async def bot_names(self, names: list[str]) -> list[str]:
+        """Those of ``names`` that are bot accounts (a page tags them BOT)."""
+        found = await in_thread(self.store.bot_keys, [name_key(name) for name in names])
+        return [name for name in names if name_key(name) in found]
 
     async def open_seats_of(self, player_id: int) -> set[str]:
         """The open tables (not started yet) the account sits at."""

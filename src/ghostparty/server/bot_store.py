@@ -46,6 +46,18 @@ class SqlBots:
             ).first()
         return (row.id, row.name) if row is not None else None
 
+    def bot_keys(self, keys: list[str]) -> set[str]:
+        """Those of the look-alike ``keys`` that are bot accounts' names."""
+        if not keys:
+            return set()
+        with self.engine.connect() as conn:
+            return {
+                row.name_key
+                for row in conn.execute(
+                    select(players.c.name_key).where(players.c.name_key.in_(sorted(set(keys))), players.c.bot_account)
+                )
+            }
+
     def bots_among(self, player_ids: list[int]) -> set[int]:
         """Those of ``player_ids`` that are bot accounts."""
         if not player_ids:

@@ -18,6 +18,7 @@ import { blockWriter, loadMutes, reportForm, saveMute } from "./chat-community.j
 import { el, fill } from "./dom.js";
 import { errorText, retryAfter, t, tOr, waitText } from "./i18n.js";
 import { colourHex, guestTag, isGuest } from "./seats.js";
+import { botTag } from "./records.js";
 
 export const PHRASES = ["good_luck", "well_played", "oops", "thanks"];
 export const MAX_TEXT = 200;
@@ -254,7 +255,8 @@ export class ChatPanel {
           { type: "button", class: "link chat-mute", "data-testid": "chat-mute", title: t(this.account && this.tableId ? "chat.mute_title_table" : "chat.mute_title", { name: line.name ?? "?" }), onclick: () => this.mute(line, true) },
           t("chat.mute"),
         );
-    const guest = line.channel === "players" && isGuest(this.table?.seats?.[line.seat]) ? guestTag() : null;
+    const seatInfo = line.channel === "players" ? this.table?.seats?.[line.seat] : null;
+    const guest = isGuest(seatInfo) ? guestTag() : botTag(line.account ? seatInfo?.player : null);
     const more = own || !this.account || !this.tableId || !this.sendMessage ? null : this.accountButtons(line);
     return el("li", attrs, when, " ", name, guest ? [" ", guest] : null, el("span", { class: "chat-colon" }, ": "), text, mute, more);
   }

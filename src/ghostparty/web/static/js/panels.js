@@ -5,7 +5,8 @@ import { el, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { narrate } from "./narrate.js";
 import { actorName, colourHex, colourText, guestTag, inkOn, isGuest, seatLabel, seatLetter, seatShort } from "./seats.js";
-import { seatRecord, wantRecords } from "./records.js";
+import { botTag, seatRecord, wantRecords } from "./records.js";
+import { seatInviteForm } from "./bot-invite.js";
 import { playerLink } from "./session.js";
 
 /**
@@ -73,6 +74,8 @@ export function renderSeats(container, { table, position, held = new Set(), scor
     const tags = el("span", { class: "seat-tags" });
     if (held.has(seat)) tags.append(el("span", { class: "tag tag-you" }, t("seat.you")));
     if (isGuest(info)) tags.append(guestTag());
+    const bot = botTag(info.player);
+    if (bot) tags.append(bot);
     const record = seatRecord(info);
     if (record) tags.append(record);
     if (info.back) tags.append(el("span", { class: "tag tag-away" }, t("seat.back")));
@@ -126,6 +129,8 @@ export function renderOpenSeats(container, { table, held }, handlers, defaultNam
     } else if (info.name) {
       head.append(el("span", { class: "seat-name" }, playerLink(info, info.name)));
       if (isGuest(info)) head.append(guestTag());
+      const bot = botTag(info.player);
+      if (bot) head.append(bot);
       const record = seatRecord(info);
       if (record) head.append(record);
       if (held.has(seat)) {
@@ -161,6 +166,7 @@ export function renderOpenSeats(container, { table, held }, handlers, defaultNam
         handlers.join(seat, input.value.trim());
       });
       row.append(head, form);
+      if (account && held.size) row.append(seatInviteForm(table.id, seat)); // a bot account to this seat
     }
     return row;
   });

@@ -14,6 +14,7 @@ import { api } from "./api.js";
 import { el, fill, svg } from "./dom.js";
 import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./i18n.js";
 import { playerActions } from "./player-actions.js";
+import { profileInvite } from "./bot-invite.js";
 import { colourText, useBoard } from "./seats.js";
 import { recordText } from "./records.js";
 import { accountError, mountAccountNav, ratingText } from "./session.js";
@@ -182,7 +183,9 @@ function render(profile, viewer) {
   main.dataset.player = profile.name;
   main.dataset.own = own ? "true" : "false";
   document.title = t("player.page_title", { name: profile.name });
-  fill($("player-name"), profile.name, profile.kind === "bot" ? el("span", { class: "tag tag-bot", "data-testid": "bot-tag" }, t("player.bot")) : null);
+  const botLevel = profile.kind === "bot" ? el("span", { class: "tag tag-bot", "data-testid": "bot-tag" }, t("player.bot")) : null;
+  const botAccount = profile.bot_account ? el("span", { class: "tag tag-bot", "data-testid": "bot-tag", title: t("seat.bot_account_title") }, t("seat.bot_account")) : null;
+  fill($("player-name"), profile.name, botLevel ?? botAccount);
   $("player-since").textContent = profile.kind === "bot" ? t("player.bot_hint") : profile.created ? t("player.since", { date: day(profile.created) }) : "";
   const record = $("player-record");
   record.hidden = !profile.reliability?.games;
@@ -192,7 +195,11 @@ function render(profile, viewer) {
     record.dataset.percent = profile.reliability.percent ?? "";
   }
   $("own-links").hidden = !own || profile.kind === "bot";
-  if (viewer && !own && profile.kind === "user") playerActions($("player-actions"), profile.name);
+  if (viewer && !own && profile.kind === "user") {
+    playerActions($("player-actions"), profile.name).then(() => {
+      if (profile.bot_account) profileInvite($("player-actions"), profile.name, viewer.name);
+    });
+  }
 
   const ratings = profile.ratings ?? {};
   const played = [...RULES.filter((r) => r in ratings), ...Object.keys(ratings).filter((r) => !RULES.includes(r))];

@@ -15,6 +15,7 @@ export const SEAT_FROM = 5;
 
 const known = new Map(); // name → {games, finished, percent} or null (a guest, a bot, unknown)
 const asked = new Set();
+const botAccounts = new Set(); // the names among them that are bot accounts (the Bot API)
 
 /** Ask for the records of these names (at most once each); `redraw` when they arrive. */
 export function wantRecords(names, redraw) {
@@ -24,6 +25,7 @@ export function wantRecords(names, redraw) {
   api.records(fresh).then(
     (answer) => {
       for (const name of fresh) known.set(name, answer.players?.[name] ?? null);
+      for (const name of answer.bots ?? []) botAccounts.add(name);
       redraw();
     },
     () => fresh.forEach((name) => asked.delete(name)), // asked again on the next render
@@ -51,4 +53,15 @@ export function seatRecord(info) {
     el("span", { "aria-hidden": "true" }, t("record.seat", { percent: record.percent })),
     el("span", { class: "visually-hidden" }, recordText(record)),
   );
+}
+
+/** Whether the name (asked for with wantRecords) is a bot account's. */
+export function isBotAccount(name) {
+  return Boolean(name) && botAccounts.has(name);
+}
+
+/** The BOT tag beside a bot account's name (a program playing through the Bot API), or null. */
+export function botTag(name) {
+  if (!isBotAccount(name)) return null;
+  return el("span", { class: "tag tag-bot", "data-testid": "bot-tag", title: t("seat.bot_account_title") }, t("seat.bot_account"));
 }
