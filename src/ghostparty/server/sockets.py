@@ -44,6 +44,9 @@ from ghostparty.server.tokens import revoked_channel
 RATE, BURST = 30.0, 60.0
 #: Messages over the limit after which a flooding client is disconnected.
 MAX_STRIKES = 200
+#: Messages in a row that aren't the protocol's (not JSON, unknown, malformed) before the
+#: connection is closed (1008): each is answered with an ``error`` first.
+MAX_GARBAGE = 5
 
 
 class RateLimit:
@@ -111,6 +114,8 @@ class Connection:
         self.holding = False
         self.limit = RateLimit(RATE, BURST)
         self.strikes = 0
+        #: Malformed messages in a row (:data:`MAX_GARBAGE`).
+        self.garbage = 0
         #: The logged-in reader (account id, name), from the session cookie, and the
         #: accounts they blocked, whose lines this page never gets (read at hello and
         #: ``chat_sync``).
@@ -191,8 +196,12 @@ class Connection:
         try:
             message = client_message.validate_json(text)
         except ValidationError as error:
-            await self.error("bad_request", problem(error, "message"))
+            self.garbage += 1
+            left = MAX_GARBAGE - self.garbage
+            closing = f" (the connection closes after {left} more)" if left else " (the connection closes now)"
+            await self.error("bad_request", problem(error, "message") + closing)
             return
+        self.garbage = 0
         try:
             if isinstance(message, Hello):
                 self.odds = message.odds
@@ -279,6 +288,9 @@ class Connection:
                 await self.error("too_large", f"a message has at most {MAX_MESSAGE} bytes")
                 continue
             await self.handle(text)
+            if self.garbage >= MAX_GARBAGE:
+                await self.websocket.close(code=1008, reason="malformed messages")
+                return
 
 
 async def table_socket(websocket: WebSocket) -> None:
