@@ -89,6 +89,12 @@ class Client:
     token: str
     policy: Policy
     max_games: int = 4
+    #: Quick-match: the rules to queue for while fewer than ``max_games`` run (``None``: don't).
+    queue: str | None = None
+    #: Quick-match: the number of players asked for (``None``: any).
+    queue_players: int | None = 2
+    #: Quick-match: rated games.
+    queue_rated: bool = False
     #: Games being played: table id → its task.
     games: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     #: Games played to their end.
@@ -103,6 +109,7 @@ class Client:
         again with backoff when it drops."""
         wait = BACKOFF_FIRST
         async with httpx.AsyncClient(base_url=self.server, headers=self.headers, timeout=None) as http:
+            queueing = asyncio.create_task(self._queue(http)) if self.queue is not None else None
             while stop_after is None or self.finished < stop_after:
                 try:
                     await self._follow(http, stop_after)
@@ -117,8 +124,31 @@ class Client:
                     log.warning("stream refused (%s): again in %.0f s", error, wait)
                     await asyncio.sleep(max(wait, error.retry_after))
                     wait = min(wait * 2, BACKOFF_MAX)
+            if queueing is not None:
+                queueing.cancel()
         for task in self.games.values():
             task.cancel()
+
+    async def _queue(self, http: httpx.AsyncClient, every: float = 5.0) -> None:
+        """Keep a quick-match ticket while there is room for a game, asking after it more
+        often than the queue forgets a silent ticket; a seat found comes as ``game_start``."""
+        ticket: str | None = None
+        body = {"rules": self.queue, "players": self.queue_players, "rated": self.queue_rated, "bots_after": None}
+        while True:
+            try:
+                if ticket is None and len(self.games) < self.max_games:
+                    answer = await http.post("/api/match", json=body)
+                    ticket = answer.json().get("ticket") if answer.status_code == 201 else None
+                    if ticket is None:
+                        log.warning("quick-match refused: %s", answer.text[:200])
+                elif ticket is not None:
+                    answer = await http.post("/api/match/look", json={"ticket": ticket})
+                    if answer.status_code != 200 or answer.json().get("status") == "seated":
+                        ticket = None
+            except (httpx.HTTPError, OSError, ValueError) as error:
+                log.warning("quick-match: %s", error)
+                ticket = None
+            await asyncio.sleep(every)
 
     async def _follow(self, http: httpx.AsyncClient, stop_after: int | None) -> None:
         async with http.stream("GET", "/api/bot/stream") as response:

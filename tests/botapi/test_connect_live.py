@@ -76,3 +76,15 @@ def test_a_bot_plays_a_rated_game_to_the_end_and_is_rated(base: str) -> None:
         profile = person.get("/api/players/Robo").json()
         assert profile["bot_account"] is True
         assert profile["ratings"]["hugo"]["rated_games"] == 1, profile["ratings"]
+
+
+def test_two_bots_meet_in_quick_match_and_play_a_rated_game(base: str) -> None:
+    first = Client(base, bot_account(base, "Alpha"), load_policy("random", seed=1), queue="hugo", queue_rated=True)
+    second = Client(base, bot_account(base, "Beta"), load_policy("greedy", seed=2), queue="hugo", queue_rated=True)
+    threads = [in_thread(first, 1), in_thread(second, 1)]
+    for thread in threads:
+        thread.join(timeout=120)
+    assert first.finished == second.finished == 1
+    with httpx.Client(base_url=base) as http:
+        for name in ("Alpha", "Beta"):
+            assert http.get(f"/api/players/{name}").json()["ratings"]["hugo"]["rated_games"] == 1

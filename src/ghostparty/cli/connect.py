@@ -28,12 +28,29 @@ import click
 @click.option("--max-games", default=4, show_default=True, type=click.IntRange(1, 100), help="Games at once.")
 @click.option("--seed", type=int, default=None, help="Seed of the built-in bot's random choices.")
 @click.option(
+    "--quick-match",
+    "queue",
+    type=click.Choice(["hugo", "midnight-party"]),
+    default=None,
+    help="Also wait in the quick-match queue for games of these rules (with bots and people who allow bots).",
+)
+@click.option("--rated", is_flag=True, help="Quick-match: rated games.")
+@click.option(
     "--games",
     type=click.IntRange(1),
     default=None,
     help="Stop after this many games have ended (default: run until interrupted).",
 )
-def connect(server: str, token: str, spec: str, max_games: int, seed: int | None, games: int | None) -> None:
+def connect(
+    server: str,
+    token: str,
+    spec: str,
+    max_games: int,
+    seed: int | None,
+    queue: str | None,
+    rated: bool,
+    games: int | None,
+) -> None:
     """Play as an online bot: accept invitations, play every game the account sits in,
     reconnect when the connection drops, and resume the games after a restart."""
     from ghostparty.connect import Client, RefusedError, load_policy
@@ -43,7 +60,7 @@ def connect(server: str, token: str, spec: str, max_games: int, seed: int | None
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--bot") from None
     logging.basicConfig(level=os.environ.get("GHOSTPARTY_LOG", "INFO"), format="%(asctime)s %(message)s")
-    client = Client(server, token, policy, max_games=max_games)
+    client = Client(server, token, policy, max_games=max_games, queue=queue, queue_rated=rated)
     try:
         asyncio.run(client.run(stop_after=games))
     except RefusedError as error:

@@ -174,6 +174,9 @@ queue = SqlTable(
     Column("table_id", String(16)),
     Column("seat", Integer),
     Column("token", String(64)),
+    #: 0015: a bot account's ticket, and a person's who allows bot accounts at the table.
+    Column("bot_account", Boolean, nullable=False, server_default=false()),
+    Column("allow_bots", Boolean, nullable=False, server_default=false()),
 )
 
 # -- 0005: chat ----------------------------------------------------------------------------

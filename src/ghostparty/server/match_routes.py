@@ -31,7 +31,18 @@ async def join_queue(request: Request) -> Response:
     await request.app.state.quotas.queue_join(address_of(request), player[0] if player is not None else None)
     if body.rated and player is not None:  # a moderator's ban from rated play
         await request.app.state.community.check_rated(player[0])
-    ticket = await quick.join(body.rules, body.players, body.rated, body.bots_after, player=player, name=body.name)
+    bots = getattr(request.app.state, "bots", None)
+    bot = player is not None and bots is not None and await bots.is_bot(player[0])
+    ticket = await quick.join(
+        body.rules,
+        body.players,
+        body.rated,
+        body.bots_after,
+        player=player,
+        name=body.name,
+        bot=bot,
+        allow_bots=body.allow_bots,
+    )
     return JSONResponse({"ticket": ticket, **(await quick.look(ticket))}, status_code=201)
 
 

@@ -5,7 +5,8 @@ rated or not, and how long they will wait before bots fill the empty seats (or n
 :func:`propose` forms tables first come, first served: the longest-waiting player
 anchors a table and is joined by the next-longest-waiting compatible players — same
 rule set, same rated-ness, a number of players both accept, neither having blocked
-the other (:attr:`Waiting.avoid`, either way), and for rated tables a rating within
+the other (:attr:`Waiting.avoid`, either way), a bot account only with bots and people
+who allow bots (:attr:`Waiting.bot`, :attr:`Waiting.allow_bots`), and for rated tables a rating within
 both players' ranges, which widen as they wait (:func:`rating_range`). "Any" prefers the largest table it can fill now. Once the anchor
 has waited its ``bots_after``, the table is formed with whoever is compatible and bots
 in the other seats.
@@ -58,6 +59,10 @@ class Waiting:
     #: The share of their games they finished (not left to a bot), 0 to 1; ``None`` for
     #: guests and players of fewer than :data:`RELIABLE_AFTER` games.
     finishes: float | None = None
+    #: A bot account (the Bot API): it sits only with bots and people who allow bots.
+    bot: bool = False
+    #: A person who accepts bot accounts at their table (the Play-now form's checkbox).
+    allow_bots: bool = False
 
     @property
     def reliable(self) -> bool:
@@ -104,7 +109,15 @@ def _compatible(anchor: Waiting, other: Waiting, now: datetime) -> bool:
         and (anchor.player_id is None or anchor.player_id not in other.avoid)
         and _accepts(anchor, other, now)
         and _accepts(other, anchor, now)
+        and _bots_welcome(anchor, other)
+        and _bots_welcome(other, anchor)
     )
+
+
+def _bots_welcome(entry: Waiting, other: Waiting) -> bool:
+    """Whether ``entry`` may sit with ``other`` as far as bot accounts go: a bot account
+    sits only with bots and with people who allow bots."""
+    return not other.bot or entry.bot or entry.allow_bots
 
 
 def _sizes(entry: Waiting) -> tuple[int, ...]:

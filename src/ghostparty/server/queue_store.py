@@ -48,6 +48,8 @@ class SqlQueue:
                     rated=entry.rated,
                     bots_after=entry.bots_after,
                     rating=entry.rating,
+                    bot_account=entry.bot,
+                    allow_bots=entry.allow_bots,
                     joined=entry.joined,
                     seen=entry.joined,
                 )
@@ -118,5 +120,7 @@ def _ticket(row: Any) -> Ticket:
         joined=utc(row.joined),
         player_id=row.player_id,
         rating=row.rating,
+        bot=bool(row.bot_account),
+        allow_bots=bool(row.allow_bots),
     )
     return Ticket(waiting, row.name, row.table_id, row.seat, row.token)

@@ -107,6 +107,8 @@ class QuickMatch:
         *,
         player: tuple[int, str] | None = None,
         name: str | None = None,
+        bot: bool = False,
+        allow_bots: bool = False,
     ) -> str:
         """Wait for a table; returns the ticket (a secret) the page asks with."""
         if rules not in ("hugo", "midnight-party"):
@@ -129,6 +131,8 @@ class QuickMatch:
             self.clock(),
             player[0] if player is not None else None,
             rating,
+            bot=bot,
+            allow_bots=allow_bots or bot,
         )
         await in_thread(self.queue.add, entry.ticket, shown_name, entry)
         await self.form()

@@ -179,6 +179,8 @@ class MatchRequest(Model):
     bots_after: Annotated[int, Field(ge=0, le=3600)] | None = 60
     #: A guest's name (a logged-in player plays under their account's).
     name: Annotated[str, StringConstraints(max_length=200)] | None = None
+    #: Whether bot accounts (the Bot API) may be seated with this player.
+    allow_bots: bool = False
 
 
 class MatchTicket(Model):

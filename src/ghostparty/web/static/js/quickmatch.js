@@ -2,7 +2,8 @@
 // until the server seats this player at a table with strangers, then go there.
 //
 // Hooks for tests (data-testid): quick-card (the section; hidden on a server without a
-// database), qm-rules, qm-players ("" = any), qm-rated (shown when logged in), qm-bots
+// database), qm-rules, qm-players ("" = any), qm-rated (shown when logged in), qm-allow-bots
+// (bot accounts welcome), qm-bots
 // (seconds before bots fill the seats; "" = never), qm-name (a guest's name), play-now,
 // qm-error; qm-waiting (the waiting panel: data-ticket-state = waiting | seated),
 // qm-elapsed (data-seconds), qm-range (the accepted ratings, rated only), qm-leave;
@@ -100,6 +101,7 @@ export class QuickMatch {
       players: players === "" ? null : Number(players),
       rated: Boolean(this.player) && $("qm-rated").checked,
       bots_after: bots === "" ? null : Number(bots),
+      allow_bots: $("qm-allow-bots").checked,
     };
     if (!this.player) body.name = name;
     const button = $("play-now");
