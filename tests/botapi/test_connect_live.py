@@ -88,3 +88,22 @@ def test_two_bots_meet_in_quick_match_and_play_a_rated_game(base: str) -> None:
     with httpx.Client(base_url=base) as http:
         for name in ("Alpha", "Beta"):
             assert http.get(f"/api/players/{name}").json()["ratings"]["hugo"]["rated_games"] == 1
+
+
+def test_bot_accounts_have_a_leaderboard_of_their_own(base: str) -> None:
+    """After the games above: the bots' board lists bot accounts (with the server's levels
+    as anchors), the people's board none of them."""
+    from ghostparty.server.ratings import LEADERBOARD_GAMES
+
+    with httpx.Client(base_url=base) as http:
+        people = http.get("/api/leaderboard/hugo", params={"limit": 200}).json()
+        bots = http.get("/api/leaderboard/hugo", params={"limit": 200, "bots": 1}).json()
+        assert http.get("/api/leaderboard/hugo", params={"bots": "yes"}).status_code == 400
+    assert bots["bots"] is True and people["bots"] is False
+    accounts = {row["name"] for row in bots["rows"] if row["kind"] == "user"}
+    assert all(row["bot_account"] for row in bots["rows"] if row["kind"] == "user")
+    assert not any(row["bot_account"] for row in people["rows"])
+    assert {"Robo", "Alpha", "Beta"} & {row["name"] for row in people["rows"]} == set()
+    if LEADERBOARD_GAMES <= 1:
+        assert {"Robo", "Alpha", "Beta"} <= accounts
+    assert {row["kind"] for row in bots["rows"]} >= {"bot"}  # the levels, as anchors

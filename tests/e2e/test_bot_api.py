@@ -95,6 +95,12 @@ def test_a_person_in_the_browser_plays_a_rated_game_against_ghostparty_connect(b
         else:
             pytest.fail("the game did not end")
         assert program.wait(timeout=60) == 0
+        # The bot accounts' own leaderboard: a tab beside the people's.
+        page.goto(base_url + "/leaderboard")
+        page.get_by_test_id("tab-bots").click()
+        page.wait_for_selector("main[data-bots=true][data-state=ok]")
+        assert page.get_by_test_id("tab-bots").get_attribute("aria-selected") == "true"
+        assert "bots=1" in page.url
         assert page.errors == []
     finally:
         if program.poll() is None:

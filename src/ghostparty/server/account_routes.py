@@ -253,8 +253,11 @@ async def leaderboard(request: Request) -> Response:
         limit = min(max(int(request.query_params.get("limit", "50")), 1), 200)
     except ValueError:
         raise ServiceError("bad_request", "limit must be a whole number, 1 to 200") from None
+    bots = request.query_params.get("bots", "0")
+    if bots not in ("0", "1"):
+        raise ServiceError("bad_request", "bots is 1 (the bot accounts' leaderboard) or 0 (the people's)")
     found = await current(request, changing=False)
-    rows = await accounts_of(request).leaderboard(rules)
+    rows = await accounts_of(request).leaderboard(rules, bots == "1")
     listed = []
     you = None
     for rank, (player_id, name, kind, rating, games) in enumerate(rows, start=1):
@@ -265,12 +268,13 @@ async def leaderboard(request: Request) -> Response:
             "rating": shown(rating.mu),
             "games": games,
             "provisional": kind == "user" and provisional(rating.sigma),
+            "bot_account": bots == "1" and kind == "user",
         }
         if rank <= limit:
             listed.append(row)
         if found is not None and found[0].id == player_id:
             you = row
-    if found is not None and you is None:  # not ranked yet: where they stand all the same
+    if found is not None and you is None and bots == "0":  # not ranked yet: where they stand all the same
         rating, games = await accounts_of(request).standing(found[0].id, rules)
         you = {
             "rank": None,
@@ -280,7 +284,9 @@ async def leaderboard(request: Request) -> Response:
             "games": games,
             "provisional": provisional(rating.sigma),
         }
-    return JSONResponse({"rules": rules, "min_games": accounts_of(request).min_games, "rows": listed, "you": you})
+    return JSONResponse(
+        {"bots": bots == "1", "rules": rules, "min_games": accounts_of(request).min_games, "rows": listed, "you": you}
+    )
 
 
 routes = [

@@ -190,9 +190,10 @@ class Accounts:
         """A registered player's rating in ``rules`` and their rated games in it."""
         return await in_thread(self.store.rating_and_games, player_id, rules)
 
-    async def leaderboard(self, rules: str) -> list[tuple[int | None, str, str, Rating, int]]:
-        """(player id, name, kind, rating, rated games) of the ranked players, best first."""
-        return await in_thread(self.store.leaderboard, rules, self.min_games)
+    async def leaderboard(self, rules: str, bots: bool = False) -> list[tuple[int | None, str, str, Rating, int]]:
+        """(player id, name, kind, rating, rated games) of the ranked players, best first:
+        people, or with ``bots`` the bot accounts (both with the server's levels)."""
+        return await in_thread(self.store.leaderboard, rules, self.min_games, bots)
 
     @staticmethod
     def csrf(token: str) -> str:

@@ -244,9 +244,11 @@ class SqlAccounts:
             counted = reliability(conn, [player_id for player_id, _ in found.values()])
         return {key: (name, counted[player_id]) for key, (player_id, name) in found.items()}
 
-    def leaderboard(self, rules: str, min_games: int) -> list[tuple[int | None, str, str, Rating, int]]:
+    def leaderboard(
+        self, rules: str, min_games: int, bots: bool = False
+    ) -> list[tuple[int | None, str, str, Rating, int]]:
         with self.engine.connect() as conn:
-            return leaderboard_rows(conn, rules, min_games)
+            return leaderboard_rows(conn, rules, min_games, bots=bots)
 
 
 def _player(row: Any) -> Player:

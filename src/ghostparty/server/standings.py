@@ -173,16 +173,25 @@ def recent_games(conn: Connection, player_id: int, limit: int = 20) -> list[dict
     return [dict(row._mapping) for row in rows]
 
 
-def leaderboard_rows(conn: Connection, rules: str, min_games: int) -> list[tuple[int | None, str, str, Rating, int]]:
+def leaderboard_rows(
+    conn: Connection, rules: str, min_games: int, *, bots: bool = False
+) -> list[tuple[int | None, str, str, Rating, int]]:
     """(player id, name, kind, rating, rated games) of everyone with ``min_games`` rated
     games in ``rules``, and of every bot level (their anchors were measured over many
-    games), best first (by the shown rating, then the fewer games, then the name)."""
+    games), best first (by the shown rating, then the fewer games, then the name). People
+    and bot accounts (the Bot API) have leaderboards of their own (``bots``); the server's
+    levels stand on both, as the anchors of the scale."""
     rows: list[tuple[int | None, str, str, Rating, int]] = [
         (row.id, row.name, "user", Rating(row.mu, row.sigma), row.games)
         for row in conn.execute(
             select(players.c.id, players.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.games)
             .join(ratings, ratings.c.player_id == players.c.id)
-            .where(ratings.c.rules == rules, ratings.c.games >= min_games, players.c.kind == "user")
+            .where(
+                ratings.c.rules == rules,
+                ratings.c.games >= min_games,
+                players.c.kind == "user",
+                players.c.bot_account == bots,
+            )
         )
     ]
     played = {

@@ -105,7 +105,7 @@ export const api = {
   linkSeats: (seats) => request("POST", "/api/account/seats", { seats }),
   player: (name) => request("GET", `/api/players/${enc(name)}`),
   records: (names) => request("GET", `/api/records?${names.map((n) => `players=${enc(n)}`).join("&")}`),
-  leaderboard: (rules, limit = 50) => request("GET", `/api/leaderboard/${enc(rules)}?limit=${limit}`),
+  leaderboard: (rules, limit = 50, bots = false) => request("GET", `/api/leaderboard/${enc(rules)}?limit=${limit}${bots ? "&bots=1" : ""}`),
   matchWaiting: () => request("GET", "/api/match"),
   quickMatch: (body) => request("POST", "/api/match", body),
   matchLook: (ticket) => request("POST", "/api/match/look", { ticket }),

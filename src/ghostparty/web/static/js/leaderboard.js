@@ -2,7 +2,8 @@
 // (with a minimum of games), the bots' rows among them, and where the viewer stands.
 //
 // Hooks for tests (data-testid): leaderboard (<main>, data-state = loading | ok | error,
-// data-rules); tab-hugo, tab-midnight-party (aria-selected); leaderboard-table with
+// data-rules, data-bots); tab-hugo, tab-midnight-party, tab-people, tab-bots (the bot
+// accounts' own leaderboard, ?bots=1) (aria-selected); leaderboard-table with
 // leaderboard-row per player (data-name, data-kind = user | bot, data-rank, data-rating,
 // data-you = "true" on the viewer's row) and its player-name-link, anchor-tag on a bot's;
 // you-row (the viewer's row below the top ones when not among them); leaderboard-note,
@@ -19,6 +20,10 @@ const RULES = ["hugo", "midnight-party"];
 
 let viewer = null;
 let generation = 0;
+
+function chosenBots() {
+  return new URLSearchParams(location.search).get("bots") === "1";
+}
 
 function chosenRules() {
   const rules = new URLSearchParams(location.search).get("rules");
@@ -69,6 +74,7 @@ function row(entry, { you = false, below = false } = {}) {
       {},
       name,
       bot ? el("span", { class: "tag tag-bot tag-anchor", "data-testid": "anchor-tag", title: t("leaderboard.anchor_title") }, t("leaderboard.anchor")) : null,
+      entry.bot_account ? el("span", { class: "tag tag-bot", "data-testid": "bot-tag", title: t("seat.bot_account_title") }, t("seat.bot_account")) : null,
       you ? el("span", { class: "tag tag-you" }, t("leaderboard.you")) : null,
     ),
     ratingCell(entry),
@@ -99,20 +105,26 @@ function render(board) {
   }
 }
 
-async function show(rules, push) {
+function select(tabs, chosen) {
+  for (const tab of tabs) {
+    const selected = chosen(tab);
+    tab.setAttribute("aria-selected", selected ? "true" : "false");
+    tab.classList.toggle("selected", selected);
+  }
+}
+
+async function show(rules, bots, push) {
   const mine = ++generation;
   const main = $("leaderboard");
   main.dataset.state = "loading";
   main.dataset.rules = rules;
-  for (const tab of document.querySelectorAll("#tabs [role=tab]")) {
-    const selected = tab.dataset.rules === rules;
-    tab.setAttribute("aria-selected", selected ? "true" : "false");
-    tab.classList.toggle("selected", selected);
-  }
+  main.dataset.bots = bots ? "true" : "false";
+  select(document.querySelectorAll("#tabs [role=tab]"), (tab) => tab.dataset.rules === rules);
+  select(document.querySelectorAll("#who-tabs [role=tab]"), (tab) => (tab.dataset.bots === "1") === bots);
   document.title = t("leaderboard.page_title", { rules: t(`rules.${rules}`) });
-  if (push) history.pushState({ rules }, "", `/leaderboard?rules=${encodeURIComponent(rules)}`);
+  if (push) history.pushState({ rules }, "", `/leaderboard?rules=${encodeURIComponent(rules)}${bots ? "&bots=1" : ""}`);
   try {
-    const board = await api.leaderboard(rules);
+    const board = await api.leaderboard(rules, 50, bots);
     if (mine !== generation) return;
     render(board);
     main.dataset.state = "ok";
@@ -127,15 +139,23 @@ async function main() {
   await initI18n();
   applyI18n();
   $("lang-slot").replaceWith(languageSwitch());
+  const bots = () => $("leaderboard").dataset.bots === "true";
   for (const tab of document.querySelectorAll("#tabs [role=tab]")) {
     tab.addEventListener("click", (event) => {
       event.preventDefault();
-      show(tab.dataset.rules, tab.dataset.rules !== $("leaderboard").dataset.rules);
+      show(tab.dataset.rules, bots(), tab.dataset.rules !== $("leaderboard").dataset.rules);
     });
   }
-  window.addEventListener("popstate", () => show(chosenRules(), false));
+  for (const tab of document.querySelectorAll("#who-tabs [role=tab]")) {
+    tab.addEventListener("click", (event) => {
+      event.preventDefault();
+      const wanted = tab.dataset.bots === "1";
+      show($("leaderboard").dataset.rules, wanted, wanted !== bots());
+    });
+  }
+  window.addEventListener("popstate", () => show(chosenRules(), chosenBots(), false));
   viewer = await mountAccountNav();
-  await show(chosenRules(), false);
+  await show(chosenRules(), chosenBots(), false);
 }
 
 main();
