@@ -55,10 +55,12 @@ class SameOrigin:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         checked = scope["type"] == "websocket" or (scope["type"] == "http" and scope["method"] in UNSAFE)
-        headers = Headers(scope=scope)
-        if checked and "cookie" not in headers and headers.get("authorization", "").lower().startswith("bearer "):
-            checked = False  # a program's token, with nothing a browser adds by itself
-        reason = cross_site(headers, self.allowed) if checked else None
+        reason = None
+        if checked:
+            headers = Headers(scope=scope)
+            token = headers.get("authorization", "").lower().startswith("bearer ")
+            # A program's token, with nothing a browser adds by itself, passes.
+            reason = None if token and "cookie" not in headers else cross_site(headers, self.allowed)
         if reason is None:
             await self.app(scope, receive, send)
             return
