@@ -123,3 +123,27 @@ def test_every_api_route_says_what_a_token_needs_and_protocol_md_agrees() -> Non
     table = dict(re.findall(r"^\| `(\w+ /\S*)` \| (\w+) \|$", text, flags=re.M))
     for (method, path), need in ROUTE_SCOPES.items():
         assert table.get(f"{method} {path}") == need, f"PROTOCOL.md's token table lacks {method} {path}: {need}"
+
+
+def test_a_client_sending_garbage_gets_errors_then_is_disconnected(client: TestClient) -> None:
+    from ghostparty.server.sockets import MAX_GARBAGE
+
+    made = make_token(client, register(client, "ann"), ["play"])
+    table_id = client.post("/api/tables", json=TWO).json()["table"]["id"]
+    with client.websocket_connect(f"/ws/tables/{table_id}", headers=bearer(made["secret"])) as ws:
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json()["type"] == "pong"
+        garbage: list[str | bytes] = ["not json", b"\xff\xfe", '{"type": "steal"}', "[]", "x" * 5000]
+        for i in range(MAX_GARBAGE - 1):
+            thing = garbage[i % len(garbage)]
+            ws.send_bytes(thing) if isinstance(thing, bytes) else ws.send_text(thing)
+            answer = ws.receive_json()
+            assert answer["type"] == "error" and answer["code"] in ("bad_request", "too_large"), answer
+        ws.send_json({"type": "ping"})  # a good message between doesn't wipe the count
+        assert ws.receive_json()["type"] == "pong"
+        ws.send_text("still garbage")
+        last = ws.receive_json()
+        assert last["code"] == "bad_request" and "the connection closes" in last["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1008

@@ -44,6 +44,9 @@ from ghostparty.server.tokens import revoked_channel
 RATE, BURST = 30.0, 60.0
 #: Messages over the limit after which a flooding client is disconnected.
 MAX_STRIKES = 200
+#: Messages that aren't any message of the protocol (not JSON, not UTF-8, too large, no
+#: such type or fields) after which a client is disconnected: each got its error first.
+MAX_GARBAGE = 10
 
 
 class RateLimit:
@@ -111,6 +114,7 @@ class Connection:
         self.holding = False
         self.limit = RateLimit(RATE, BURST)
         self.strikes = 0
+        self.garbage = 0
         #: The logged-in reader (account id, name), from the session cookie, and the
         #: accounts they blocked, whose lines this page never gets (read at hello and
         #: ``chat_sync``).
@@ -120,6 +124,16 @@ class Connection:
 
     async def send(self, message: Message) -> None:
         await self.send_text(dumps(message))
+
+    async def refuse_garbage(self, code: str, message: str) -> None:
+        """A message that is none of the protocol's: its error, and after
+        :data:`MAX_GARBAGE` of them the connection closes (1008)."""
+        self.garbage += 1
+        if self.garbage >= MAX_GARBAGE:
+            message += f"; that is {MAX_GARBAGE} messages the server can't read: the connection closes"
+        await self.error(code, message)
+        if self.garbage >= MAX_GARBAGE:
+            await self.websocket.close(code=1008, reason="unreadable messages")
 
     async def token_gone(self, why: str) -> None:
         """The API token this socket was opened with was revoked or expired: say so, close."""
@@ -191,7 +205,7 @@ class Connection:
         try:
             message = client_message.validate_json(text)
         except ValidationError as error:
-            await self.error("bad_request", problem(error, "message"))
+            await self.refuse_garbage("bad_request", problem(error, "message"))
             return
         try:
             if isinstance(message, Hello):
@@ -253,7 +267,7 @@ class Connection:
             await self.send_chat_log()
 
     async def receive(self) -> None:
-        while True:
+        while self.garbage < MAX_GARBAGE:
             message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
@@ -261,12 +275,12 @@ class Connection:
             if text is None:
                 data = message.get("bytes") or b""
                 if len(data) > MAX_MESSAGE:
-                    await self.error("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                    await self.refuse_garbage("too_large", f"a message has at most {MAX_MESSAGE} bytes")
                     continue
                 try:
                     text = data.decode()
                 except UnicodeDecodeError:
-                    await self.error("bad_request", "a message must be UTF-8 JSON text")
+                    await self.refuse_garbage("bad_request", "a message must be UTF-8 JSON text")
                     continue
             if not self.limit.allow():
                 self.strikes += 1
@@ -276,7 +290,7 @@ class Connection:
                 await self.error("rate_limited", f"at most {RATE:.0f} messages a second; this one was dropped")
                 continue
             if len(text) > MAX_MESSAGE:
-                await self.error("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                await self.refuse_garbage("too_large", f"a message has at most {MAX_MESSAGE} bytes")
                 continue
             await self.handle(text)
 
