@@ -288,3 +288,34 @@ def test_each_token_has_its_own_rate_limit(client: TestClient, monkeypatch: pyte
     codes = [client.get("/api/account", headers=bearer(one["secret"])).status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]
     assert client.get("/api/account", headers=bearer(two["secret"])).status_code == 200
+
+
+def test_a_guessers_address_is_throttled_and_nobody_elses(db_url: str) -> None:
+    """A real server (uvicorn believes ``X-Forwarded-For`` from loopback, as from a proxy)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from ghostparty.server.app import create_app
+    from serving import serving  # tests/serving.py
+
+    from .helpers import CHEAP
+
+    def get(port: int, secret: str, address: str) -> tuple[int, str]:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/account", headers={**bearer(secret), "X-Forwarded-For": address}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, ""
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read())["error"]["code"]
+
+    with TestClient(create_app(db_url, bot_delay=0.0, hasher=CHEAP)) as setup:
+        made = make_token(setup, register(setup, "ann"), ["read"])
+    with serving(create_app(db_url, bot_delay=0.0, hasher=CHEAP)) as port:
+        guesses = [get(port, new_secret(), "198.51.100.7") for _ in range(tokens.FAILURES.count + 5)]
+        assert guesses[: tokens.FAILURES.count] == [(401, "bad_api_token")] * tokens.FAILURES.count
+        assert set(guesses[tokens.FAILURES.count :]) == {(429, "rate_limited")}
+        assert get(port, made["secret"], "198.51.100.7") == (429, "rate_limited")
+        assert get(port, made["secret"], "203.0.113.5") == (200, "")
