@@ -147,3 +147,26 @@ def test_a_client_sending_garbage_gets_errors_then_is_disconnected(client: TestC
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1008
+
+
+def test_the_sockets_of_one_token_share_one_message_budget(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ghostparty.server import sockets
+
+    monkeypatch.setattr(sockets, "RATE", 0.01)
+    monkeypatch.setattr(sockets, "BURST", 3.0)
+    csrf = register(client, "ann")
+    one, other = make_token(client, csrf, ["play"]), make_token(client, csrf, ["play"], name="other")
+    table_id = client.post("/api/tables", json=TWO).json()["table"]["id"]
+    url = f"/ws/tables/{table_id}"
+    with (
+        client.websocket_connect(url, headers=bearer(one["secret"])) as first,
+        client.websocket_connect(url, headers=bearer(one["secret"])) as second,
+        client.websocket_connect(url, headers=bearer(other["secret"])) as third,
+    ):
+        for _ in range(3):
+            first.send_json({"type": "ping"})
+            assert first.receive_json()["type"] == "pong"
+        second.send_json({"type": "ping"})  # the same token's budget: spent
+        assert second.receive_json()["code"] == "rate_limited"
+        third.send_json({"type": "ping"})  # another token's: its own
+        assert third.receive_json()["type"] == "pong"

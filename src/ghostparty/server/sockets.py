@@ -77,6 +77,23 @@ class Sockets:
     def __init__(self, most: int) -> None:
         self.most = most
         self.open: collections.Counter[str] = collections.Counter()
+        #: Per API token: its sockets on this instance, and the one bucket they share.
+        self._token_limits: dict[int, tuple[int, RateLimit]] = {}
+
+    @contextlib.contextmanager
+    def token_limit(self, token_id: int) -> Iterator[RateLimit]:
+        """The message bucket every socket of one API token shares on this instance
+        (:data:`RATE`, :data:`BURST`): more sockets don't buy more messages."""
+        count, limit = self._token_limits.get(token_id, (0, RateLimit(RATE, BURST)))
+        self._token_limits[token_id] = (count + 1, limit)
+        try:
+            yield limit
+        finally:
+            count, limit = self._token_limits[token_id]
+            if count > 1:
+                self._token_limits[token_id] = (count - 1, limit)
+            else:
+                del self._token_limits[token_id]
 
     @contextlib.contextmanager
     def opened(self, address: str) -> Iterator[bool]:
@@ -341,6 +358,7 @@ async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, ta
             await stack.enter_async_context(pubsub.listen(table_id, connection.deliver))
             await stack.enter_async_context(pubsub.listen(chat_channel(table_id), connection.deliver_chat))
             if bearer is not None:
+                connection.limit = stack.enter_context(websocket.app.state.sockets.token_limit(bearer.token.id))
                 await stack.enter_async_context(pubsub.listen(revoked_channel(bearer.token.id), revoked))
                 if bearer.token.expires is not None:
                     left = (bearer.token.expires - websocket.app.state.tokens.clock()).total_seconds()
