@@ -2,7 +2,8 @@
 token, sees its secret once (and copies it), the secret works as ``Authorization:
 Bearer`` and is nowhere after a reload; the list shows it; revoking it ends it at once.
 
-Skipped with a message when Playwright or /usr/bin/chromium is missing.
+axe-core finds nothing serious on the page with a new token shown. Skipped with a
+message when Playwright or /usr/bin/chromium is missing.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 from .helpers import new_page
+from .test_accessibility import _axe, _serious
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
@@ -32,7 +34,7 @@ def _with_token(base_url: str, path: str, secret: str) -> tuple[int, Any]:
 
 
 def test_a_token_is_made_seen_once_and_revoked(browser: Any, base_url: str) -> None:
-    page = new_page(browser, speed="instant")
+    page = new_page(browser, speed="instant", bypass_csp=True)  # the CSP lets axe-core in
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
     page.goto(base_url + "/login")
     page.wait_for_selector("main[data-state=guest]")
@@ -62,6 +64,7 @@ def test_a_token_is_made_seen_once_and_revoked(browser: Any, base_url: str) -> N
 
     status, answer = _with_token(base_url, "/api/account", secret)
     assert status == 200 and answer["player"]["name"] == "Tokenia" and answer["scopes"] == ["read", "play"]
+    assert _serious(_axe(page, "the account page with a new token")) == []
 
     # Shown once: after a reload the secret is nowhere on the page; the token is listed.
     page.reload()
