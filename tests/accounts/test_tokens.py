@@ -319,3 +319,45 @@ def test_a_guessers_address_is_throttled_and_nobody_elses(db_url: str) -> None:
         assert set(guesses[tokens.FAILURES.count :]) == {(429, "rate_limited")}
         assert get(port, made["secret"], "198.51.100.7") == (429, "rate_limited")
         assert get(port, made["secret"], "203.0.113.5") == (200, "")
+
+
+def test_a_store_failure_is_not_counted_as_a_guess_nor_fails_on_bookkeeping() -> None:
+    import asyncio
+
+    from ghostparty.server.accounts_store import Player
+    from ghostparty.server.limits import MemoryLimiter
+    from ghostparty.server.pubsub import MemoryPubSub
+    from ghostparty.server.tokens import ApiTokens
+    from ghostparty.server.tokens_store import TokenInfo
+
+    when = datetime(2026, 11, 26, tzinfo=UTC)
+    secret = new_secret()
+    info = TokenInfo(1, 7, "bot", ("read",), when, None, None)
+
+    class Flaky:
+        down = True
+
+        def look_up(self, hashed: str, now: datetime) -> Any:
+            if self.down:
+                raise OSError("connection refused")
+            return info, Player(7, "ann", "user", None, when), hashed
+
+        def touch(self, token_id: int, now: datetime) -> None:
+            raise OSError("connection refused")
+
+    store = Flaky()
+    api = ApiTokens(store, MemoryLimiter(), MemoryPubSub(), clock=lambda: when)  # type: ignore[arg-type]
+
+    async def attempts() -> list[str]:
+        codes = []
+        for _ in range(tokens.FAILURES.count + 5):
+            try:
+                await api.authenticate(secret, "192.0.2.1")
+            except ServiceError as refused:
+                codes.append(refused.code)
+        store.down = False
+        found = await api.authenticate(secret, "192.0.2.1")  # touch fails: logged, not refused
+        assert found.player.name == "ann"
+        return codes
+
+    assert set(asyncio.run(attempts())) == {"unavailable"}
