@@ -57,10 +57,10 @@ class SameOrigin:
         checked = scope["type"] == "websocket" or (scope["type"] == "http" and scope["method"] in UNSAFE)
         reason = None
         if checked:
-            headers = Headers(scope=scope)
-            token = headers.get("authorization", "").lower().startswith("bearer ")
+            given = Headers(scope=scope)
+            token = given.get("authorization", "").lower().startswith("bearer ")
             # A program's token, with nothing a browser adds by itself, passes.
-            reason = None if token and "cookie" not in headers else cross_site(headers, self.allowed)
+            reason = None if token and "cookie" not in given else cross_site(given, self.allowed)
         if reason is None:
             await self.app(scope, receive, send)
             return

@@ -44,9 +44,9 @@ from ghostparty.server.tokens import revoked_channel
 RATE, BURST = 30.0, 60.0
 #: Messages over the limit after which a flooding client is disconnected.
 MAX_STRIKES = 200
-#: Messages in a row that aren't the protocol's (not JSON, unknown, malformed) before the
-#: connection is closed (1008): each is answered with an ``error`` first.
-MAX_GARBAGE = 5
+#: Messages that aren't any message of the protocol (not JSON, not UTF-8, too large, no
+#: such type or fields) after which a client is disconnected: each got its error first.
+MAX_GARBAGE = 10
 
 
 class RateLimit:
@@ -77,6 +77,23 @@ class Sockets:
     def __init__(self, most: int) -> None:
         self.most = most
         self.open: collections.Counter[str] = collections.Counter()
+        #: Per API token: its sockets on this instance, and the one bucket they share.
+        self._token_limits: dict[int, tuple[int, RateLimit]] = {}
+
+    @contextlib.contextmanager
+    def token_limit(self, token_id: int) -> Iterator[RateLimit]:
+        """The message bucket every socket of one API token shares on this instance
+        (:data:`RATE`, :data:`BURST`): more sockets don't buy more messages."""
+        count, limit = self._token_limits.get(token_id, (0, RateLimit(RATE, BURST)))
+        self._token_limits[token_id] = (count + 1, limit)
+        try:
+            yield limit
+        finally:
+            count, limit = self._token_limits[token_id]
+            if count > 1:
+                self._token_limits[token_id] = (count - 1, limit)
+            else:
+                del self._token_limits[token_id]
 
     @contextlib.contextmanager
     def opened(self, address: str) -> Iterator[bool]:
@@ -114,7 +131,6 @@ class Connection:
         self.holding = False
         self.limit = RateLimit(RATE, BURST)
         self.strikes = 0
-        #: Malformed messages in a row (:data:`MAX_GARBAGE`).
         self.garbage = 0
         #: The logged-in reader (account id, name), from the session cookie, and the
         #: accounts they blocked, whose lines this page never gets (read at hello and
@@ -125,6 +141,16 @@ class Connection:
 
     async def send(self, message: Message) -> None:
         await self.send_text(dumps(message))
+
+    async def refuse_garbage(self, code: str, message: str) -> None:
+        """A message that is none of the protocol's: its error, and after
+        :data:`MAX_GARBAGE` of them the connection closes (1008)."""
+        self.garbage += 1
+        if self.garbage >= MAX_GARBAGE:
+            message += f"; that is {MAX_GARBAGE} messages the server can't read: the connection closes"
+        await self.error(code, message)
+        if self.garbage >= MAX_GARBAGE:
+            await self.websocket.close(code=1008, reason="unreadable messages")
 
     async def token_gone(self, why: str) -> None:
         """The API token this socket was opened with was revoked or expired: say so, close."""
@@ -196,12 +222,8 @@ class Connection:
         try:
             message = client_message.validate_json(text)
         except ValidationError as error:
-            self.garbage += 1
-            left = MAX_GARBAGE - self.garbage
-            closing = f" (the connection closes after {left} more)" if left else " (the connection closes now)"
-            await self.error("bad_request", problem(error, "message") + closing)
+            await self.refuse_garbage("bad_request", problem(error, "message"))
             return
-        self.garbage = 0
         try:
             if isinstance(message, Hello):
                 self.odds = message.odds
@@ -262,7 +284,7 @@ class Connection:
             await self.send_chat_log()
 
     async def receive(self) -> None:
-        while True:
+        while self.garbage < MAX_GARBAGE:
             message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
@@ -270,12 +292,12 @@ class Connection:
             if text is None:
                 data = message.get("bytes") or b""
                 if len(data) > MAX_MESSAGE:
-                    await self.error("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                    await self.refuse_garbage("too_large", f"a message has at most {MAX_MESSAGE} bytes")
                     continue
                 try:
                     text = data.decode()
                 except UnicodeDecodeError:
-                    await self.error("bad_request", "a message must be UTF-8 JSON text")
+                    await self.refuse_garbage("bad_request", "a message must be UTF-8 JSON text")
                     continue
             if not self.limit.allow():
                 self.strikes += 1
@@ -285,12 +307,9 @@ class Connection:
                 await self.error("rate_limited", f"at most {RATE:.0f} messages a second; this one was dropped")
                 continue
             if len(text) > MAX_MESSAGE:
-                await self.error("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                await self.refuse_garbage("too_large", f"a message has at most {MAX_MESSAGE} bytes")
                 continue
             await self.handle(text)
-            if self.garbage >= MAX_GARBAGE:
-                await self.websocket.close(code=1008, reason="malformed messages")
-                return
 
 
 async def table_socket(websocket: WebSocket) -> None:
@@ -339,6 +358,7 @@ async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, ta
             await stack.enter_async_context(pubsub.listen(table_id, connection.deliver))
             await stack.enter_async_context(pubsub.listen(chat_channel(table_id), connection.deliver_chat))
             if bearer is not None:
+                connection.limit = stack.enter_context(websocket.app.state.sockets.token_limit(bearer.token.id))
                 await stack.enter_async_context(pubsub.listen(revoked_channel(bearer.token.id), revoked))
                 if bearer.token.expires is not None:
                     left = (bearer.token.expires - websocket.app.state.tokens.clock()).total_seconds()

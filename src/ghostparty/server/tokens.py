@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
 import secrets
 from collections.abc import Callable
@@ -26,12 +27,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ghostparty.server.accounts_store import Player
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.limits import Limit, Limiter, Use, take_or_refuse
 from ghostparty.server.model import now
 from ghostparty.server.pubsub import PubSub
 from ghostparty.server.text import problem
 from ghostparty.server.tokens_store import SqlTokens, TokenInfo
+
+log = logging.getLogger("ghostparty.server")
 
 PREFIX = "gp_"
 #: Random bytes of a token's secret.
@@ -158,7 +161,13 @@ class ApiTokens:
         uses: list[Use] = [("bearer-failures:" + address, FAILURES)]
         await take_or_refuse(self.limiter, uses)
         hashed = token_hash(token)
-        found = await in_thread(self.store.look_up, hashed, self.clock()) if TOKEN_PATTERN.fullmatch(token) else None
+        try:
+            found = (
+                await in_thread(self.store.look_up, hashed, self.clock()) if TOKEN_PATTERN.fullmatch(token) else None
+            )
+        except StoreUnavailable:  # not an attempt: nothing was checked
+            await self.limiter.give_back(uses)
+            raise
         # Found by an indexed equality of hashes; the stored hash is compared once more in
         # constant time, so no byte-by-byte comparison of anything secret shows in the timing.
         if found is None or not hmac.compare_digest(found[2], hashed):
@@ -172,5 +181,8 @@ class ApiTokens:
         await take_or_refuse(self.limiter, [(f"token:{info.id}", PER_TOKEN)])
         moment = self.clock()
         if info.last_used is None or moment - info.last_used >= TOUCH_EVERY:
-            await in_thread(self.store.touch, info.id, moment)
+            try:
+                await in_thread(self.store.touch, info.id, moment)
+            except StoreUnavailable:  # bookkeeping only: the request goes on
+                log.warning("could not note the last use of API token %d", info.id)
         return Bearer(player, info)

@@ -75,7 +75,7 @@ class SqlTokens:
             ).scalar_one()
             if count >= most:
                 return None
-            token_id = conn.execute(
+            inserted = conn.execute(
                 insert(api_tokens).values(
                     player_id=player_id,
                     hash=token_hash,
@@ -84,7 +84,9 @@ class SqlTokens:
                     created=created,
                     expires=expires,
                 )
-            ).inserted_primary_key[0]
+            ).inserted_primary_key
+            assert inserted is not None
+            token_id = int(inserted[0])
         return TokenInfo(token_id, player_id, name, scopes, created, expires, None)
 
     def of_player(self, player_id: int) -> list[TokenInfo]:

@@ -8,8 +8,7 @@
 // new-password, new-password2, change-password, password-error, password-done;
 // delete-view with delete-start, then delete-form with delete-password, delete-confirm,
 // delete-cancel, delete-error; blocks-view with blocks-list (blocks.js); open-data-view
-// (open-data-choice.js); account-note
-// (what just happened).
+// (open-data-choice.js); tokens-view (tokens.js); account-note (what just happened).
 // ?next=/path comes back to that page of this site after logging in.
 
 import { account, api } from "./api.js";
@@ -19,11 +18,12 @@ import { applyI18n, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { showOpenDataChoice } from "./open-data-choice.js";
 import { accountError, accountNav, profileUrl } from "./session.js";
 import { heldSeats } from "./store.js";
+import { hideSecret, setUpTokens, showTokens } from "./tokens.js";
 
 const $ = (id) => document.getElementById(id);
 
 const GUEST_VIEWS = ["login-view", "register-view"];
-const PLAYER_VIEWS = ["player-view", "blocks-view", "open-data-view", "password-view", "delete-view"];
+const PLAYER_VIEWS = ["player-view", "blocks-view", "open-data-view", "tokens-view", "password-view", "delete-view"];
 
 /** Where to go after logging in: ?next= if it is a page of this site, else nowhere. */
 function nextPage() {
@@ -55,11 +55,13 @@ function render(player) {
   $("password-done").hidden = true;
   $("delete-form").hidden = true;
   $("delete-start").hidden = false;
+  hideSecret();
   if (player) {
     $("account-name").textContent = player.name;
     $("profile-link").href = profileUrl(player.name);
     showBlocks($("blocks-list"));
     showOpenDataChoice($("open-data-choice"));
+    showTokens();
     document.title = t("account.page_title", { name: player.name });
   } else {
     document.title = t("account.title");
@@ -165,6 +167,7 @@ async function main() {
   $("delete-start").addEventListener("click", () => askDelete(true));
   $("delete-cancel").addEventListener("click", () => askDelete(false));
   $("delete-form").addEventListener("submit", deleteAccount);
+  setUpTokens();
   let player = null;
   try {
     player = (await account()).player ?? null;
