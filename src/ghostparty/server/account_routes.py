@@ -237,12 +237,12 @@ async def records(request: Request) -> Response:
         raise ServiceError("bad_request", "a player's name has 1 to 40 characters")
     counted = await accounts_of(request).reliability(names)
     bots = getattr(request.app.state, "bots", None)
-    found = {
+    answer = {
         "players": {name: reliability_json(record) for name, record in counted.items()},
         # bot accounts among the names: pages tag them BOT (docs/PROTOCOL.md, Bot API)
         "bots": await bots.bot_names(names) if bots is not None else [],
     }
-    return JSONResponse(found)
+    return JSONResponse(answer)
 
 
 async def leaderboard(request: Request) -> Response:
