@@ -89,7 +89,8 @@ class Client:
     token: str
     policy: Policy
     max_games: int = 4
-    #: Quick-match: the rules to queue for while fewer than ``max_games`` run (``None``: don't).
+    #: Quick-match: the rules to queue for while fewer than ``max_games`` run (``None``:
+    #: don't); the token then needs the ``play`` scope too (``POST /api/match``).
     queue: str | None = None
     #: Quick-match: the number of players asked for (``None``: any).
     queue_players: int | None = 2
@@ -191,7 +192,9 @@ class Client:
         wait = BACKOFF_FIRST
         while True:
             try:
-                async with connect(_ws_url(self.server, table), additional_headers=self.headers) as ws:
+                # the seat token is the proof, as on a person's page (a bot:play token
+                # doesn't carry play, which a Bearer header on the socket would need)
+                async with connect(_ws_url(self.server, table)) as ws:
                     hello = {"type": "hello", "tokens": {str(seat): token}, "odds": False, "chat": False}
                     await ws.send(json.dumps(hello))
                     if await self._turns(ws, table, seat):

@@ -120,7 +120,7 @@ def test_every_api_route_says_what_a_token_needs_and_protocol_md_agrees() -> Non
     routes = _api_routes()
     assert routes == set(ROUTE_SCOPES), "add the route to bearer.ROUTE_SCOPES (and PROTOCOL.md's table)"
     text = (ROOT / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
-    table = dict(re.findall(r"^\| `(\w+ /\S*)` \| (\w+) \|$", text, flags=re.M))
+    table = dict(re.findall(r"^\| `(\w+ /\S*)` \| ([\w:]+) \|$", text, flags=re.M))
     for (method, path), need in ROUTE_SCOPES.items():
         assert table.get(f"{method} {path}") == need, f"PROTOCOL.md's token table lacks {method} {path}: {need}"
 

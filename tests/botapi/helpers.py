@@ -29,13 +29,13 @@ def api_token(client: httpx.Client, csrf: str, scopes: list[str]) -> str:
     return str(response.json()["secret"])
 
 
-def bot_account(base: str, name: str) -> str:
-    """A new bot account; its ``bot:play`` token."""
+def bot_account(base: str, name: str, scopes: tuple[str, ...] = ("bot:play",)) -> str:
+    """A new bot account; its token (``bot:play``)."""
     client, csrf = account(base, name)
     with contextlib.closing(client):
         made = client.post("/api/account/bot", json={"irreversible": True}, headers={"X-CSRF-Token": csrf})
         assert made.status_code == 200, made.text
-        return api_token(client, csrf, ["bot:play"])
+        return api_token(client, csrf, list(scopes))
 
 
 def table_with_invitation(person: httpx.Client, csrf: str, bot: str, **table: Any) -> tuple[str, str]:

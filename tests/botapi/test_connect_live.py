@@ -79,8 +79,13 @@ def test_a_bot_plays_a_rated_game_to_the_end_and_is_rated(base: str) -> None:
 
 
 def test_two_bots_meet_in_quick_match_and_play_a_rated_game(base: str) -> None:
-    first = Client(base, bot_account(base, "Alpha"), load_policy("random", seed=1), queue="hugo", queue_rated=True)
-    second = Client(base, bot_account(base, "Beta"), load_policy("greedy", seed=2), queue="hugo", queue_rated=True)
+    scopes = ("bot:play", "play")  # play: the quick-match queue
+    first = Client(
+        base, bot_account(base, "Alpha", scopes), load_policy("random", seed=1), queue="hugo", queue_rated=True
+    )
+    second = Client(
+        base, bot_account(base, "Beta", scopes), load_policy("greedy", seed=2), queue="hugo", queue_rated=True
+    )
     threads = [in_thread(first, 1), in_thread(second, 1)]
     for thread in threads:
         thread.join(timeout=120)

@@ -145,16 +145,17 @@ def test_a_bot_accepts_with_its_token_and_sits_as_itself(client: TestClient) -> 
 def test_quick_match_seats_a_bot_account_only_with_people_who_allow_bots(client: TestClient) -> None:
     csrf = register(client, "Robo")
     become(client, csrf)
-    bearer = token(client, csrf, ["bot:play"])
+    bearer = token(client, csrf, ["bot:play", "play"])  # play: the queue
     client.cookies.clear()
     ask = {"rules": "hugo", "players": 2, "bots_after": None}
     robo = client.post("/api/match", json=ask, headers=bearer)
     assert robo.status_code == 201, robo.text
     ann = client.post("/api/match", json={**ask, "name": "Ann"})  # a guest who didn't allow bots
     assert ann.status_code == 201 and ann.json()["status"] == "waiting"
+    assert client.post("/api/match/look", json={"ticket": robo.json()["ticket"]}).json()["status"] == "waiting"
+    assert client.post("/api/match/leave", json={"ticket": ann.json()["ticket"]}).json()["left"] is True
     bea = client.post("/api/match", json={**ask, "name": "Bea", "allow_bots": True})
     seated = bea.json()
     assert seated["status"] == "seated", seated
     names = {seat["name"] for seat in client.get(f"/api/tables/{seated['table']}").json()["table"]["seats"]}
     assert names == {"Robo", "Bea"}
-    assert client.post("/api/match/look", json={"ticket": ann.json()["ticket"]}).json()["status"] == "waiting"

@@ -89,8 +89,6 @@ ROUTE_SCOPES: dict[tuple[str, str], str] = {
     ("GET", "/api/records"): "public",
     ("GET", "/api/account/open-data"): "read",
     ("POST", "/api/account/open-data"): "session",
-    ("GET", "/open-data"): "public",
-    ("GET", "/open-data/{name}"): "public",
     ("POST", "/api/account/bot"): "session",
     ("GET", "/api/bot/stream"): "bot:play",
     ("POST", "/api/bots/{name}/invite"): "play",

@@ -45,7 +45,7 @@ TOKEN_PATTERN = re.compile(r"gp_[A-Za-z0-9_-]{43}")
 SCOPES = {
     "read": "read one's own data: the account, one's blocks and mutes, one's tables",
     "play": "sit at tables and play as oneself: join, the quick-match queue, the table WebSocket, chat",
-    "bot:play": "play as a bot account through the Bot API: its event stream and answers, and all of play",
+    "bot:play": "play as a bot account through the Bot API: its event stream, its answers to invitations",
 }
 #: Tokens one account may hold.
 MOST = 20
@@ -88,8 +88,7 @@ class Bearer:
     token: TokenInfo
 
     def allows(self, scope: str) -> bool:
-        # a bot's token plays its seats like ``play`` (the table WebSocket, joining)
-        return scope in self.token.scopes or (scope == "play" and "bot:play" in self.token.scopes)
+        return scope in self.token.scopes
 
 
 def check_scopes(scopes: object) -> tuple[str, ...]:
