@@ -113,3 +113,27 @@ def test_a_person_in_the_browser_plays_a_rated_game_against_ghostparty_connect(b
     assert robo["bot_account"] is True and robo["ratings"]["hugo"]["rated_games"] == 1
     ann = api_get(base_url, "/api/players/Ann")
     assert ann["ratings"]["hugo"]["rated_games"] == 1
+
+
+def test_the_account_page_makes_a_bot_account_only_of_an_account_without_games(browser: Any, base_url: str) -> None:
+    page = new_page(browser, speed="off")
+    _register(page, base_url, "Botty")
+    page.goto(base_url + "/login")
+    state = page.get_by_test_id("bot-account-state")
+    assert state.get_attribute("data-bot") == "false"
+    page.get_by_test_id("bot-account-start").click()
+    page.get_by_test_id("bot-account-confirm").click()
+    page.locator("[data-testid=bot-account-state][data-bot=true]").wait_for()
+    assert api_get(base_url, "/api/players/Botty")["bot_account"] is True
+
+    # Ann played above: her account stays a person's, and the page says why.
+    other = new_page(browser, speed="off")
+    other.goto(base_url + "/login")
+    other.get_by_test_id("login-name").fill("Ann")
+    other.get_by_test_id("login-password").fill(PASSWORD)
+    other.get_by_test_id("login").click()
+    other.get_by_test_id("bot-account-start").click()
+    other.get_by_test_id("bot-account-confirm").click()
+    other.get_by_test_id("bot-account-error").filter(has_text="never sat at a table").wait_for()
+    assert api_get(base_url, "/api/players/Ann")["bot_account"] is False
+    assert page.errors == [] and other.errors == []

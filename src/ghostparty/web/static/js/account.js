@@ -8,11 +8,13 @@
 // new-password, new-password2, change-password, password-error, password-done;
 // delete-view with delete-start, then delete-form with delete-password, delete-confirm,
 // delete-cancel, delete-error; blocks-view with blocks-list (blocks.js); open-data-view
-// (open-data-choice.js); tokens-view (tokens.js); account-note (what just happened).
+// (open-data-choice.js); tokens-view (tokens.js); bot-account-view (bot-account.js);
+// account-note (what just happened).
 // ?next=/path comes back to that page of this site after logging in.
 
 import { account, api } from "./api.js";
 import { showBlocks } from "./blocks.js";
+import { showBotAccount } from "./bot-account.js";
 import { el } from "./dom.js";
 import { applyI18n, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { showOpenDataChoice } from "./open-data-choice.js";
@@ -23,7 +25,7 @@ import { hideSecret, setUpTokens, showTokens } from "./tokens.js";
 const $ = (id) => document.getElementById(id);
 
 const GUEST_VIEWS = ["login-view", "register-view"];
-const PLAYER_VIEWS = ["player-view", "blocks-view", "open-data-view", "tokens-view", "password-view", "delete-view"];
+const PLAYER_VIEWS = ["player-view", "bot-account-view", "blocks-view", "open-data-view", "tokens-view", "password-view", "delete-view"];
 
 /** Where to go after logging in: ?next= if it is a page of this site, else nowhere. */
 function nextPage() {
@@ -62,6 +64,7 @@ function render(player) {
     showBlocks($("blocks-list"));
     showOpenDataChoice($("open-data-choice"));
     showTokens();
+    showBotAccount($("bot-account"), player);
     document.title = t("account.page_title", { name: player.name });
   } else {
     document.title = t("account.title");

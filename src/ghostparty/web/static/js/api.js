@@ -113,7 +113,7 @@ export const api = {
   again: (id, seat, token, now = false) => request("POST", `/api/tables/${enc(id)}/again`, { seat, token, now }),
   series: (id) => request("GET", `/api/tables/${enc(id)}/series`),
   inviteBot: (name, table, seat) => request("POST", `/api/bots/${enc(name)}/invite`, { table, seat }),
-  becomeBot: () => accountRequest("POST", "/api/account/bot", { irreversible: true }),
+  becomeBot: () => request("POST", "/api/account/bot", { irreversible: true }),
   openData: () => request("GET", "/api/account/open-data"),
   setOpenData: (optOut) => request("POST", "/api/account/open-data", { opt_out: optOut }),
   tokens: () => request("GET", "/api/account/tokens"),
