@@ -65,7 +65,7 @@ def test_a_game_left_to_a_bot_counts_against_the_player_and_one_played_out_does_
     assert "reliability" not in client.get("/api/players/greedy-bot").json()
     records = client.get("/api/records", params=[("players", "Ann"), ("players", "greedy-bot"), ("players", "nobody")])
     assert records.status_code == 200
-    assert records.json() == {"players": {"Ann": {"games": 2, "finished": 1, "percent": 50}}}
+    assert records.json() == {"players": {"Ann": {"games": 2, "finished": 1, "percent": 50}}, "bots": []}
 
 
 def test_a_player_back_before_the_end_finished_the_game() -> None:
