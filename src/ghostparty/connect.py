@@ -199,10 +199,11 @@ class Client:
                     await ws.send(json.dumps(hello))
                     if await self._turns(ws, table, seat):
                         return
+                log.warning("table %s: the server closed the socket: again in %.0f s", table, wait)
             except (WebSocketException, OSError) as error:
                 log.warning("table %s: socket lost (%s): again in %.0f s", table, error, wait)
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, BACKOFF_MAX)
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, BACKOFF_MAX)
 
     async def _turns(self, ws: Any, table: str, seat: int) -> bool:
         """Act on each turn; ``True`` once the game is over."""
