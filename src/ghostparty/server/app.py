@@ -204,6 +204,7 @@ def create_app(
                 clock=clock or now,
             )
             app.state.bots = BotApi(the_store.bots, service.lobby, the_pubsub)  # type: ignore[attr-defined]
+            service.lobby.started = app.state.bots.poke
             service.lobby.bot_player = app.state.accounts.bot_player
             service.lobby.account_named = app.state.accounts.named
             community = Community(the_store.moderation, app.state.accounts)  # type: ignore[attr-defined]

@@ -17,8 +17,8 @@ follows ``GET /api/bot/stream``, one JSON object a line (ndjson):
   seated; ``game_start`` follows when the game starts) or ``decline``.
 
 A blank line every :data:`KEEP_ALIVE` seconds keeps proxies from closing a quiet stream.
-Seats are read from the database every :data:`POLL` seconds, so games started on any
-instance are seen; invitations travel on the pub/sub channel :func:`bot_channel`
+Seats are read from the database every :data:`POLL` seconds, and at once when a game of
+the account starts (:meth:`BotApi.poke`, through the pub/sub); invitations travel on the pub/sub channel :func:`bot_channel`
 (Redis across instances). One stream per account on an instance (a second would take
 the first one's seat tokens): a second is refused with ``stream_open`` (409).
 """
@@ -28,7 +28,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from ghostparty.server.bot_store import SqlBots
@@ -37,10 +38,14 @@ from ghostparty.server.lobby import Lobby
 from ghostparty.server.names import name_key
 from ghostparty.server.pubsub import Message, PubSub
 
+log = logging.getLogger("ghostparty.server")
+
 #: Seconds between two reads of a bot's seats.
 POLL = 1.0
 #: Seconds between keep-alive lines of a quiet stream.
 KEEP_ALIVE = 20.0
+#: What :meth:`BotApi.poke` sends: read the seats now (a game of the account started).
+POKE = b"\x00poke"
 
 
 def bot_channel(player_id: int) -> str:
@@ -96,6 +101,16 @@ class BotApi:
         held = await in_thread(self.store.held_seats, player_id)
         return {table for table, _seat, status, _rules in held if status == "open"}
 
+    async def poke(self, player_ids: Sequence[int]) -> None:
+        """A game with these accounts started (on this instance): their streams, on any
+        instance, read their seats at once instead of at the next poll. A failed publish
+        only delays ``game_start`` until the poll."""
+        for player_id in player_ids:
+            try:
+                await self.pubsub.publish(bot_channel(player_id), POKE)
+            except Exception as error:  # Redis away: the poll still finds the game
+                log.warning("telling bot streams of a game start failed: %s", error)
+
     async def invite(self, bot_id: int, event: dict[str, Any]) -> None:
         """Tell the bot's stream (on any instance) of an invitation to a seat: the hook
         the table's seat list and the friends' invitations use."""
@@ -124,8 +139,11 @@ class BotApi:
             async with self.pubsub.listen(bot_channel(player_id), heard):
                 while not gone.is_set():
                     lines = await self._seat_events(player_id, started)
-                    with contextlib.suppress(TimeoutError):
-                        lines.append(await asyncio.wait_for(waiting.get(), timeout=self.poll))
+                    if not lines:  # else they go out first, and the seats are read again
+                        with contextlib.suppress(TimeoutError):
+                            heard_line = await asyncio.wait_for(waiting.get(), timeout=self.poll)
+                            if heard_line != POKE:  # a poke only makes the next read come now
+                                lines.append(heard_line)
                     if not lines and loop.time() - quiet_since >= self.keep_alive:
                         lines = [b""]
                     for line in lines:

@@ -65,6 +65,9 @@ class Lobby:
         self.bot_player: Callable[[str], Awaitable[int]] | None = None
         #: Whether an account's name reads as this skeleton (:func:`.text.skeleton`).
         self.account_named: Callable[[str], Awaitable[bool]] | None = None
+        #: Told the account ids seated at a game that just started (the Bot API's streams
+        #: wake at once: :meth:`.bot_api.BotApi.poke`).
+        self.started: Callable[[Sequence[int]], Awaitable[None]] | None = None
 
     async def create_table(
         self,
@@ -326,6 +329,8 @@ class Lobby:
         live.game = game
         await self.core.publish(live, None)
         await self.core.changed(live, always=True)
+        if self.started is not None:
+            await self.started([s.player_id for s in table.seats if s.kind == "human" and s.player_id is not None])
 
     def _token(self, nbytes: int) -> str:
         if self._random is not None:
