@@ -1,6 +1,6 @@
 """The Bot API across instances: an invitation sent on one instance reaches the bot's
 stream on another (through Redis), and a game started on one shows on the stream of the
-other (the seats are read from the shared database)."""
+other at once (the start's poke, through Redis; the seats from the shared database)."""
 
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ def test_the_stream_on_one_instance_hears_the_other(instances: tuple[TestClient,
     assert one.post("/api/account/bot", json={"irreversible": True}, headers={"X-CSRF-Token": csrf}).is_success
     robo = one.app.state.accounts.store.player_by_key(name_key("Robo"))  # type: ignore[attr-defined]
     heard: list[dict[str, Any]] = []
+    two.app.state.bots.poll = 60.0  # type: ignore[attr-defined]  # so game_start must come by the start's poke
 
     async def follow() -> None:  # the bot's stream, on instance two
         async with contextlib.aclosing(two.app.state.bots.events(robo.id)) as lines:  # type: ignore[attr-defined]
