@@ -1,5 +1,6 @@
 """``ghostparty.connect`` against a live server: a bot account accepts an invitation,
-plays a rated game against a person to its end, and resumes after a restart."""
+plays a rated game against a person to its end; two bots meet in quick-match; the
+bots' leaderboard."""
 
 from __future__ import annotations
 
@@ -18,14 +19,28 @@ from serving import serving  # tests/serving.py
 
 from .helpers import account, bot_account, person_action, table_with_invitation
 
+#: The live server's app (for its state: which streams are open).
+SERVER: dict[str, Any] = {}
+
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from ghostparty.server.app import create_app
 
     database = tmp_path_factory.mktemp("botapi") / "games.db"
-    with serving(create_app(f"sqlite:///{database}", bot_delay=0.0, seed=3, tables_per_minute=1000)) as port:
+    SERVER["app"] = create_app(f"sqlite:///{database}", bot_delay=0.0, seed=3, tables_per_minute=1000)
+    with serving(SERVER["app"]) as port:
         yield f"http://127.0.0.1:{port}"
+
+
+def wait_streaming(name: str) -> None:
+    """Until the bot account ``name`` follows its stream (an invitation reaches only the
+    streams open when it is sent)."""
+    from ghostparty.server.names import name_key
+
+    app = SERVER["app"]
+    player = app.state.accounts.store.player_by_key(name_key(name))
+    wait_for(lambda: player.id in app.state.bots.streaming)
 
 
 def in_thread(client: Client, games: int) -> threading.Thread:
@@ -62,7 +77,7 @@ def test_a_bot_plays_a_rated_game_to_the_end_and_is_rated(base: str) -> None:
     thread = in_thread(client, 1)
     person, csrf = account(base, "Ann")
     with contextlib.closing(person):
-        time.sleep(1.5)  # the stream is open
+        wait_streaming("Robo")
         table_id, seat_token = table_with_invitation(person, csrf, "Robo")
         wait_for(lambda: person.get(f"/api/tables/{table_id}").json()["table"]["seats"][1]["name"] == "Robo")
         started = person.post(

@@ -14,6 +14,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -62,6 +64,9 @@ def test_a_person_in_the_browser_plays_a_rated_game_against_ghostparty_connect(b
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "GHOSTPARTY_TOKEN": token}
     command = [sys.executable, "-m", "ghostparty", "connect", "--server", base_url, "--bot", "greedy", "--games", "1"]
     program = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.extend(iter(program.stdout.readline, "")), daemon=True)  # type: ignore[union-attr]
+    reader.start()
     try:
         page = new_page(browser, speed="off")
         _register(page, base_url, "Ann")
@@ -77,7 +82,12 @@ def test_a_person_in_the_browser_plays_a_rated_game_against_ghostparty_connect(b
         table_id = str(page.url.rsplit("/", 1)[1])
         page.wait_for_function("() => document.querySelector('main').dataset.status === 'open'")
 
-        # The seat list's invitation; the program accepts and the bot sits, tagged BOT.
+        # The seat list's invitation (once the program follows its stream: an invitation
+        # reaches the streams open when it is sent); the program accepts and the bot sits, tagged BOT.
+        deadline = time.monotonic() + 60
+        while not any("connected to" in line for line in said):
+            assert time.monotonic() < deadline and program.poll() is None, said
+            time.sleep(0.1)
         page.get_by_test_id("invite-bot-name-1").fill("Robo")
         page.get_by_test_id("invite-bot-send-1").click()
         # (the note "Invitation sent" goes with the form once the program has accepted)
@@ -105,7 +115,10 @@ def test_a_person_in_the_browser_plays_a_rated_game_against_ghostparty_connect(b
     finally:
         if program.poll() is None:
             program.kill()
-        output = program.communicate()[0]
+        program.wait(timeout=10)
+        reader.join(timeout=10)
+        program.stdout.close()  # type: ignore[union-attr]
+        output = "".join(said)
     table = api_get(base_url, f"/api/tables/{table_id}")["table"]
     assert table["status"] == "over" and table["rated"] is True
     assert f"table {table_id} over: seat 1" in output, output
