@@ -11,8 +11,9 @@ twice even if two passes raced.
   :func:`~ghostparty.tournaments.grouping.group`, avoiding each one's opponents of their
   last game where possible. When the free people don't fill whole tables, those freed
   most recently wait for the next pass.
-- Bots (``join(..., bot=True)``) only fill: a table of people who waited
-  ``bot_wait`` seconds or more is completed with free bots; never a table of bots only.
+- Bots (``join(..., bot=True)``) only fill: when people are left over and the longest
+  waiting of them has waited ``bot_wait`` seconds or more (counted from the start at
+  the earliest), their table is completed with free bots; never a table of bots only.
   Bots are ranked like everyone but never on the podium.
 - Points by final place (:mod:`~ghostparty.tournaments.points`); a player who left
   their seat to a bot scores 0 for that game and is no longer paired until they join
@@ -211,7 +212,8 @@ class Arena:
             people.sort(key=lambda p: (p.free_since, -p.points, -p.rating, p.id))
             people, waiting = people[: len(people) - spare], people[len(people) - spare :]
             wait = self.config.bot_wait
-            if wait is not None and len(bots) >= size - spare and now - min(p.free_since for p in waiting) >= wait:
+            since = max(self.config.starts_at, min(p.free_since for p in waiting))
+            if wait is not None and len(bots) >= size - spare and now - since >= wait:
                 fill = waiting + bots[: size - spare]
         people.sort(key=lambda p: (-p.points, -p.rating, p.id))
         index = {p.id: i for i, p in enumerate(people)}
