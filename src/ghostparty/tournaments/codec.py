@@ -178,8 +178,11 @@ def _swiss(root: dict[str, Any]) -> Swiss:
         ]
         everyone = byes + [p for seats in seatings for p in seats]
         unknown = [p for p in everyone if p not in swiss.players]
-        if unknown or len(set(everyone)) != len(everyone):
-            raise TournamentError(f"rounds[{n}]", f"expected known players, each once, got {everyone!r}")
+        if unknown or len(set(everyone)) != len(everyone) or len(byes) != len(everyone) % config.table_size:
+            raise TournamentError(
+                f"rounds[{n}]",
+                f"expected known players, each once, {len(everyone) % config.table_size} of them on a bye; got {everyone!r}",
+            )
         if any(len(seats) != config.table_size for seats in seatings):
             raise TournamentError(f"rounds[{n}].tables", f"expected {config.table_size} seats per table")
         swiss.rounds.append(SwissRound(n + 1, [SwissTable(tuple(seats)) for seats in seatings], tuple(byes)))
