@@ -123,12 +123,12 @@ def test_after_the_end_no_game_starts_but_games_under_way_count() -> None:
     state = arena(players=2)
     state.start_game("g1", ("p0", "p1"), END - 1)
     assert not state.finished(END)
-    with pytest.raises(TournamentError, match="^now: games start from 1000.0 until 2800.0, not at 2800.0$"):
+    with pytest.raises(TournamentError, match=r"^now: games start from 1000.0 until 2800.0, not at 2800.0$"):
         state.start_game("g2", ("p0", "p1"), END)
     state.finish_game("g1", [2, 1], END + 300)
     assert state.finished(END + 300)
     assert [s.player for s in state.podium()] == ["p1", "p0"]
-    with pytest.raises(TournamentError, match="^now: the arena ended at 2800.0; cannot join at 2800.0$"):
+    with pytest.raises(TournamentError, match=r"^now: the arena ended at 2800.0; cannot join at 2800.0$"):
         state.join("late", 1500, END)
 
 
@@ -140,7 +140,7 @@ def test_a_bad_result_changes_nothing() -> None:
             state.finish_game("g1", places, START + 1, left)
     assert state.running() and all(p.points == 0 for p in state.players.values())
     state.finish_game("g1", [1, 2], START + 1)
-    with pytest.raises(TournamentError, match="^game: expected a game under way, got 'g1'$"):
+    with pytest.raises(TournamentError, match=r"^game: expected a game under way, got 'g1'$"):
         state.finish_game("g1", [1, 2], START + 2)
 
 
@@ -173,19 +173,19 @@ def test_bots_fill_a_table_once_a_person_waited_long_enough_and_never_reach_the_
     state.finish_game("g1", [1 if p != "p0" else 3 for p in table], START + 90)
     assert [(s.player, s.points, s.bot) for s in state.standings()][2:] == [("p0", 1, False), ("bot-c", 0, True)]
     assert [s.player for s in state.podium()] == ["p0"]
-    with pytest.raises(TournamentError, match="^seats: a table of bots only does not count$"):
+    with pytest.raises(TournamentError, match=r"^seats: a table of bots only does not count$"):
         state.start_game("g2", ("bot-a", "bot-b", "bot-c"), START + 100)
 
 
 def test_joining_twice_leaving_unknown_and_a_bad_rating_are_refused() -> None:
     state = arena(players=1)
-    with pytest.raises(TournamentError, match="^player: 'p0' is already in the arena$"):
+    with pytest.raises(TournamentError, match=r"^player: 'p0' is already in the arena$"):
         state.join("p0", 1500, START)
-    with pytest.raises(TournamentError, match="^player: 'nobody' has not joined the arena$"):
+    with pytest.raises(TournamentError, match=r"^player: 'nobody' has not joined the arena$"):
         state.leave("nobody", START)
-    with pytest.raises(TournamentError, match="^rating: expected a number, got 'high'$"):
+    with pytest.raises(TournamentError, match=r"^rating: expected a number, got 'high'$"):
         state.join("p1", "high", START)  # type: ignore[arg-type]
     state.leave("p0", START)
-    with pytest.raises(TournamentError, match="^bot: 'p0' joined as a person before$"):
+    with pytest.raises(TournamentError, match=r"^bot: 'p0' joined as a person before$"):
         state.join("p0", 1500, START, bot=True)
     assert state.players["p0"].points == Fraction(0)

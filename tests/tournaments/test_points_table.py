@@ -84,5 +84,5 @@ def test_points_round_trip_exactly_through_json_values() -> None:
     assert encode(Fraction(11, 4)) == "11/4"
     assert encode(Fraction(6, 2)) == 3
     for bad in ("x", "1/0", 1.5, True, None):
-        with pytest.raises(TournamentError, match="^points: expected an integer or a fraction"):
+        with pytest.raises(TournamentError, match=r"^points: expected an integer or a fraction"):
             decode(bad, "points")

@@ -161,34 +161,34 @@ def test_a_late_entrant_joins_on_zero_until_the_last_round_is_paired() -> None:
     assert (state.players["late"].points, state.players["late"].games) == (0, 0)
     second = state.pair_round(Random(0))
     assert second.byes == ("late",)  # the lowest placed of those without a bye
-    with pytest.raises(TournamentError, match="^player: all 2 rounds are paired; cannot join any more$"):
+    with pytest.raises(TournamentError, match=r"^player: all 2 rounds are paired; cannot join any more$"):
         state.join("later", 2000)
 
 
 def test_events_out_of_order_are_refused_and_change_nothing() -> None:
     state = swiss(2, 3, rounds=2)
-    with pytest.raises(TournamentError, match="^round: expected a paired round from 1 to 0, got 1$"):
+    with pytest.raises(TournamentError, match=r"^round: expected a paired round from 1 to 0, got 1$"):
         state.record(1, 1, [1, 2])
     state.pair_round(Random(0))
-    with pytest.raises(TournamentError, match="^round: round 1 has tables without a result$"):
+    with pytest.raises(TournamentError, match=r"^round: round 1 has tables without a result$"):
         state.pair_round(Random(0))
-    with pytest.raises(TournamentError, match="^table: expected a table from 1 to 1, got 2$"):
+    with pytest.raises(TournamentError, match=r"^table: expected a table from 1 to 1, got 2$"):
         state.record(1, 2, [1, 2])
     with pytest.raises(TournamentError, match=r"^places\[1\]: expected a place from 1 to 2, got 3$"):
         state.record(1, 1, [1, 3])
-    with pytest.raises(TournamentError, match="^left: 'nobody' does not sit at table 1"):
+    with pytest.raises(TournamentError, match=r"^left: 'nobody' does not sit at table 1"):
         state.record(1, 1, [1, 2], {"nobody": 1})
     assert state.rounds[0].tables[0].places is None
     state.record(1, 1, [1, 2])
-    with pytest.raises(TournamentError, match="^table: table 1 of round 1 already has its result$"):
+    with pytest.raises(TournamentError, match=r"^table: table 1 of round 1 already has its result$"):
         state.record(1, 1, [1, 2])
-    with pytest.raises(TournamentError, match="^player: 'p0' is already in the tournament$"):
+    with pytest.raises(TournamentError, match=r"^player: 'p0' is already in the tournament$"):
         state.join("p0", 1500)
     state.withdraw("p0")
     state.withdraw("p1")
-    with pytest.raises(TournamentError, match="^players: a table needs 2 active players, there are 1$"):
+    with pytest.raises(TournamentError, match=r"^players: a table needs 2 active players, there are 1$"):
         state.pair_round(Random(0))
     state.join("p0", 1500)
     by_seat(state, Random(0))
-    with pytest.raises(TournamentError, match="^round: all 2 rounds are paired$"):
+    with pytest.raises(TournamentError, match=r"^round: all 2 rounds are paired$"):
         state.pair_round(Random(0))

@@ -117,7 +117,7 @@ def test_a_broken_state_is_refused_naming_the_field(
 
 
 def test_not_json_at_all() -> None:
-    with pytest.raises(TournamentError, match="^json: expected JSON text"):
+    with pytest.raises(TournamentError, match=r"^json: expected JSON text"):
         from_json("{")
-    with pytest.raises(TournamentError, match="^state: expected an object, got"):
+    with pytest.raises(TournamentError, match=r"^state: expected an object, got"):
         from_json("[]")
