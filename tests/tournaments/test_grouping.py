@@ -50,3 +50,20 @@ def test_past_its_work_bound_the_greedy_pass_still_seats_everyone_once() -> None
 def test_the_players_must_fill_whole_tables() -> None:
     with pytest.raises(ValueError, match="cannot split 7 players into tables of 2"):
         group(7, 2, [set()] * 7)
+
+
+def test_past_the_bound_the_repair_pass_floats_players_to_other_tables_instead_of_repeats() -> None:
+    n = 400
+    avoid: list[set[int]] = [set() for _ in range(n)]
+    for a in range(n - 12, n):  # the last twelve all met each other: they need twelve tables
+        avoid[a] = set(range(n - 12, n)) - {a}
+    tables = group(n, 4, avoid, work=1000)
+    assert repeats(tables, avoid) == 0
+    assert sorted(p for t in tables for p in t) == list(range(n))
+    assert [t[0] for t in tables] == sorted(t[0] for t in tables) and tables[0][0] == 0
+
+
+def test_the_repair_pass_reaches_the_fewest_repeats_when_some_are_unavoidable() -> None:
+    avoid = [set(range(40)) - {a} for a in range(40)] + [set() for _ in range(40)]
+    # 40 who all met, 20 tables of 4: every table holds two of them, one repeat each at best
+    assert repeats(group(80, 4, avoid), avoid) == 20

@@ -12,8 +12,11 @@ opponents). The result is the first grouping, in that order, with no avoided pai
 
 The search is bounded (:data:`WORK_PER_SEAT` steps per player); past the bound a greedy
 pass seats, at each place, the one of the next :data:`WINDOW_TABLES` tables' worth of
-players with the fewest repeats. Without any avoided pair both give the plain chunks of
-the order: ``[0, 1, 2, 3], [4, 5, 6, 7], …``.
+players with the fewest repeats, and a repair pass then swaps each player still sitting
+with someone they met for a player of the nearest table where the swap lowers the
+repeats (so a few players float to a neighbouring table rather than meet again).
+Without any avoided pair both give the plain chunks of the order: ``[0, 1, 2, 3],
+[4, 5, 6, 7], …``.
 
 >>> group(4, 2, [{1}, {0}, set(), set()])
 [[0, 2], [1, 3]]
@@ -21,7 +24,7 @@ the order: ``[0, 1, 2, 3], [4, 5, 6, 7], …``.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 #: Search steps allowed per player before the greedy pass takes over.
 WORK_PER_SEAT = 40
@@ -40,9 +43,15 @@ def group(n: int, size: int, avoid: Sequence[Collection[int]], work: int | None 
         raise ValueError(f"cannot split {n} players into tables of {size}")
     limit = max(WORK_FLOOR, WORK_PER_SEAT * n) if work is None else work
     found = _search(n, size, avoid, limit)
-    if found is None:
-        found = _greedy(n, size, avoid)
-    return [found[start : start + size] for start in range(0, n, size)]
+    if found is not None:
+        return [found[start : start + size] for start in range(0, n, size)]
+    order = _greedy(n, size, avoid)
+    tables = [order[start : start + size] for start in range(0, n, size)]
+    _repair(tables, avoid, limit)
+    tables.sort(key=min)  # each still opened by the best player left
+    for table in tables:
+        table.sort()
+    return tables
 
 
 def repeats(tables: Sequence[Sequence[int]], avoid: Sequence[Collection[int]]) -> int:
@@ -111,3 +120,41 @@ def _greedy(n: int, size: int, avoid: Sequence[Collection[int]]) -> list[int]:
             table.append(free.pop(best))
         chosen += table
     return chosen
+
+
+def _repair(tables: list[list[int]], avoid: Sequence[Collection[int]], limit: int) -> None:
+    """Swap players who meet someone again with players of the nearest tables, in place,
+    while a swap lowers the repeats (at most ``limit`` seats looked at)."""
+
+    def cost(player: int, table: list[int], without: int) -> int:
+        return sum(1 for m in table if m not in (without, player) and player in avoid[m])
+
+    steps, improved = 0, True
+    while improved:
+        improved = False
+        for t, table in enumerate(tables):
+            for s in range(len(table)):
+                if cost(table[s], table, table[s]):
+                    found, steps = _swap(tables, t, s, cost, steps)
+                    improved |= found
+                if steps > limit:
+                    return
+
+
+def _swap(
+    tables: list[list[int]], t: int, s: int, cost: Callable[[int, list[int], int], int], steps: int
+) -> tuple[bool, int]:
+    """Swap seat ``s`` of table ``t`` with a seat of the nearest table where that lowers
+    the repeats; whether it did, and the steps counted."""
+    table, p = tables[t], tables[t][s]
+    for d in range(1, len(tables)):
+        for u in (t - d, t + d):
+            if not 0 <= u < len(tables):
+                continue
+            other = tables[u]
+            for r, q in enumerate(other):
+                steps += 1
+                if cost(q, table, p) + cost(p, other, q) < cost(p, table, p) + cost(q, other, q):
+                    table[s], other[r] = q, p
+                    return True, steps
+    return False, steps

@@ -204,14 +204,16 @@ class Swiss:
 
     def standings(self) -> list[SwissStanding]:
         """Everyone, best first: points, sum of table-mates' points, first places, rating, id."""
-        points = {p: e.points for p, e in self.players.items()}
+        # in whole units of the points' common denominator: integer sums and sorts are fast
+        scale = math.lcm(1, *(e.points.denominator for e in self.players.values()))
+        units = {p: e.points.numerator * (scale // e.points.denominator) for p, e in self.players.items()}
         lines = []
         for p in self.players.values():
-            opponents = sum((points[m] for m in p.mates), Fraction(0))
-            lines.append((-p.points, -opponents, -p.firsts, -p.rating, p.id, opponents, p))
+            opponents = sum(units[m] for m in p.mates)
+            lines.append((-units[p.id], -opponents, -p.firsts, -p.rating, p.id, opponents, p))
         lines.sort(key=lambda line: line[:5])
         return [
-            SwissStanding(i + 1, p.id, p.points, opp, p.firsts, p.rating, p.games, p.byes, p.active)
+            SwissStanding(i + 1, p.id, p.points, Fraction(opp, scale), p.firsts, p.rating, p.games, p.byes, p.active)
             for i, (*_, opp, p) in enumerate(lines)
         ]
 
