@@ -31,7 +31,7 @@ SERVER = [
     "prometheus-client",
 ]
 #: The extras that ``dev`` (the README's and CI's test install) must pull in.
-TESTS_NEED = ["server", "cli", "analysis", "test", "lint", "postgres", "redis", "fast", "rl", "dask"]
+TESTS_NEED = ["server", "cli", "analysis", "test", "lint", "postgres", "redis", "fast", "rl", "dask", "data"]
 
 
 @pytest.fixture(scope="module")

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ghostparty.server.matching import RANGE_MAX, RANGE_START, Waiting, counts, propose, rating_range
+from ghostparty.server.matching import (
+    PREFER_SECONDS,
+    RANGE_MAX,
+    RANGE_START,
+    RELIABLE_SHARE,
+    Waiting,
+    counts,
+    propose,
+    rating_range,
+)
 
 T0 = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
@@ -158,3 +168,28 @@ def test_no_table_formed_holds_a_player_and_someone_they_blocked(
     for group in propose(marked, T0 + timedelta(seconds=at)):
         ids = {m.player_id for m in group.members}
         assert not any(a in ids and b in ids for a, b in blocked), (group, blocked)
+
+
+def _finishing(name: str, at: float, share: float | None) -> Waiting:
+    return replace(waiting(name, at), finishes=share)
+
+
+def test_players_who_finish_their_games_sit_together_first() -> None:
+    """For PREFER_SECONDS an anchor takes its own kind first, longest waiting first."""
+    queue = [
+        _finishing("steady", 0, 0.97),
+        _finishing("quitter", 1, 0.5),
+        _finishing("newcomer", 2, None),
+        _finishing("flaky", 3, 0.6),
+    ]
+    assert tables(queue, 5) == [(["steady", "newcomer"], 0), (["quitter", "flaky"], 0)]
+    # once the anchor has waited PREFER_SECONDS, first come, first served again
+    assert tables(queue, PREFER_SECONDS + 1) == [(["steady", "quitter"], 0), (["newcomer", "flaky"], 0)]
+
+
+def test_nobody_waits_longer_for_the_preference() -> None:
+    """Too few of one's own kind: the others fill the table at once."""
+    assert tables([_finishing("steady", 0, 1.0), _finishing("quitter", 1, 0.2)], 2) == [(["steady", "quitter"], 0)]
+    assert RELIABLE_SHARE == 0.9
+    edge = [_finishing("a", 0, RELIABLE_SHARE), _finishing("b", 1, 0.89), _finishing("c", 2, 1.0)]
+    assert tables(edge, 1) == [(["a", "c"], 0)]  # exactly the share counts as finishing

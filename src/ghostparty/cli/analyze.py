@@ -21,6 +21,7 @@ from rich.table import Table
 
 from ghostparty.analysis.heatmap import INSTALL_HINT, heatmap_paths, matplotlib_available, save_heatmap, top_squares
 from ghostparty.analysis.simulate import HORIZONS, Settings, Simulation
+from ghostparty.cli.analyze_bots import bots
 from ghostparty.cli.analyze_position import position
 from ghostparty.cli.analyze_run import choose_engine, interval, jobs_of, pct, run_options, run_simulation, seat_label
 
@@ -35,6 +36,7 @@ def analyze() -> None:
     ghostparty analyze squares   capture probability and spooky points per starting square
     ghostparty analyze seats     win rate per seat with 95% intervals (first-player advantage)
     ghostparty analyze position  win probability of each legal move in a position file
+    ghostparty analyze bots      each bot level's accuracy and PR, from reviews of its games
 
     Every subcommand plays its games over local processes (--jobs) or on a Dask
     cluster (--dask tcp://host:8786), with the same numbers for the same --seed.
@@ -234,3 +236,4 @@ def seats(
 
 
 analyze.add_command(position)
+analyze.add_command(bots)

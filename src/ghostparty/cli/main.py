@@ -9,6 +9,7 @@ from ghostparty.cli.admin import admin
 from ghostparty.cli.admin_moderation import moderator
 from ghostparty.cli.analyze import analyze
 from ghostparty.cli.bench import bench
+from ghostparty.cli.export import export
 from ghostparty.cli.loadtest import loadtest
 from ghostparty.cli.play import play
 from ghostparty.cli.ratings import ratings
@@ -38,6 +39,7 @@ def cli() -> None:
     ghostparty loadtest              concurrent games over WebSockets: actions/s, round trips
     ghostparty ratings               the bot levels' ratings, measured in rated bot games
     ghostparty admin                 a server's tables and database: list, close, back up, restore; moderators
+    ghostparty export --out DIR      every finished game as open data: ndjson and Parquet by month
     """
 
 
@@ -52,6 +54,7 @@ cli.add_command(analyze)
 cli.add_command(loadtest)
 cli.add_command(ratings)
 cli.add_command(admin)
+cli.add_command(export)
 admin.add_command(moderator)
 
 

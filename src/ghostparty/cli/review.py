@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import IO, Any
 
 import click
 from rich.console import Console
@@ -14,7 +15,9 @@ from rich.table import Table
 from ghostparty.analysis.review import Evaluator, GameReview, review_game
 from ghostparty.analysis.review.evaluator import DEPTH, HORIZON
 from ghostparty.analysis.review.review import label
+from ghostparty.cli.analyze_run import dask_option
 from ghostparty.cli.progress import progress_bar
+from ghostparty.cli.review_batch import review_many
 from ghostparty.rules import GameRecord, InvalidRecord
 from ghostparty.rules.narrate import seat_name
 
@@ -35,8 +38,10 @@ def _points(value: float) -> str:
 
 
 @click.command("review")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON (ghostparty-review/1).")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the review as JSON (ghostparty-review/1); of many, one a line."
+)
 @click.option(
     "--depth", type=click.IntRange(1, 4), default=DEPTH, show_default=True, help="Rolls searched above the leaves."
 )
@@ -47,13 +52,35 @@ def _points(value: float) -> str:
     show_default=True,
     help="Rolls the bounded solver looks ahead in late positions (0: no solver).",
 )
-def review(file: TextIO, as_json: bool, depth: int, horizon: int) -> None:
+@click.option(
+    "--jobs", type=click.IntRange(min=0), default=0, help="Of many files: processes to review them on (0: every core)."
+)
+@dask_option
+def review(files: tuple[str, ...], as_json: bool, depth: int, horizon: int, jobs: int, dask: str | None) -> None:
     """Review the game recorded in FILE (a ghostparty-record/1 JSON file, as `ghostparty
     play` saves it or /api/tables/ID/record serves it; '-' for stdin): every seat's win
     chance through the game, each decision's loss against the best one, marked
     inaccuracy (5 points of win chance), mistake (10) or blunder (15), accuracy and PR
-    per player, and the luck of every roll."""
+    per player, and the luck of every roll.
+
+    Given several files or a folder (its *.json files), reviews them all on local
+    processes (--jobs) or a Dask cluster (--dask tcp://host:8786) and prints a line a
+    game (with --json, each review on a line of its own, ndjson)."""
+    if len(files) > 1 or any(os.path.isdir(name) for name in files):
+        review_many(files, depth=depth, horizon=horizon, jobs=jobs, dask=dask, as_json=as_json)
+        return
+    if jobs or dask:
+        raise click.UsageError("--jobs and --dask are for reviewing several files")
     console = Console(highlight=False, stderr=as_json)
+    try:
+        opened = click.open_file(files[0], encoding="utf-8")
+    except OSError as error:
+        raise click.ClickException(f"cannot read {files[0]}: {error.strerror or error}") from None
+    with opened as file:
+        _review_one(console, file, depth, horizon, as_json)
+
+
+def _review_one(console: Console, file: IO[str], depth: int, horizon: int, as_json: bool) -> None:
     try:
         data = json.load(file)
     except ValueError as error:

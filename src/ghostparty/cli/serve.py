@@ -89,6 +89,12 @@ import click
     help="Lets `ghostparty admin close --server` close tables with this token "
     "[default: no admin endpoint; env GHOSTPARTY_ADMIN_TOKEN]",
 )
+@click.option(
+    "--open-data",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="Serve the files `ghostparty export --out DIR` writes at /open-data [default: none]",
+)
 def serve(
     host: str,
     port: int,
@@ -103,6 +109,7 @@ def serve(
     log_format: str,
     metrics_token: str | None,
     admin_token: str | None,
+    open_data: str | None,
 ) -> None:
     """Run the game server: a lobby and live games in the browser, bots in empty seats.
 
@@ -148,6 +155,7 @@ def serve(
         "allowed_origins": list(allowed_origins),
         "metrics_token": _token(metrics_token, "--metrics-token"),
         "admin_token": _token(admin_token, "--admin-token"),
+        "open_data": open_data,
     }
     shown = f"[{host}]" if ":" in host else host
     click.echo(

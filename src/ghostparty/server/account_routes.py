@@ -13,9 +13,10 @@ from ghostparty.server.accounts_store import Player, Profile
 from ghostparty.server.bodies import json_body
 from ghostparty.server.codec import time_text
 from ghostparty.server.errors import ServiceError
-from ghostparty.server.quotas import address_of
+from ghostparty.server.quotas import RECORD_READS, Quotas, address_of
 from ghostparty.server.ratings import provisional, shown
 from ghostparty.server.schemas import Credentials, HeldSeats, NewPassword, Password
+from ghostparty.server.standings import Reliability
 
 COOKIE = "gp_session"
 CSRF_HEADER = "x-csrf-token"
@@ -180,12 +181,43 @@ def profile_json(profile: Profile, *, own: bool) -> dict[str, Any]:
             for game in profile.games
         ],
     }
+    if profile.reliability is not None:
+        data["reliability"] = reliability_json(profile.reliability)
     if own:
         data["tables"] = [
             {"id": table, "rules": rules, "status": status, "seat": seat, "your_move": mine}
             for table, rules, status, seat, mine in profile.tables
         ]
     return data
+
+
+def reliability_json(record: Reliability) -> dict[str, Any]:
+    """``{"games", "finished", "percent"}``: the page says "finished 97 % of 120 games"."""
+    share = record.share
+    return {
+        "games": record.games,
+        "finished": record.finished,
+        "percent": None if share is None else int(share * 100),  # rounded down: 99.6 % is not 100 %
+    }
+
+
+#: Names one request may ask about: a table's seats.
+MAX_RECORD_NAMES = 8
+
+
+async def records(request: Request) -> Response:
+    """``GET /api/records?players=a&players=b``: how often each registered person finished
+    their games (for a table's seats); guests, bots and unknown names are left out."""
+    found = await current(request, changing=False)
+    quotas: Quotas = request.app.state.quotas
+    await quotas.use("records", RECORD_READS, address_of(request), found[0].id if found is not None else None)
+    names = request.query_params.getlist("players")
+    if not names or len(names) > MAX_RECORD_NAMES:
+        raise ServiceError("bad_request", f"name 1 to {MAX_RECORD_NAMES} players: ?players=NAME&players=NAME")
+    if any(not 1 <= len(name) <= 40 for name in names):
+        raise ServiceError("bad_request", "a player's name has 1 to 40 characters")
+    counted = await accounts_of(request).reliability(names)
+    return JSONResponse({"players": {name: reliability_json(record) for name, record in counted.items()}})
 
 
 async def leaderboard(request: Request) -> Response:
@@ -236,4 +268,5 @@ routes = [
     Route("/api/account/seats", link_seats, methods=["POST"]),
     Route("/api/players/{name}", player_profile, methods=["GET"]),
     Route("/api/leaderboard/{rules}", leaderboard, methods=["GET"]),
+    Route("/api/records", records, methods=["GET"]),
 ]

@@ -34,6 +34,7 @@ from ghostparty.server.model import now
 from ghostparty.server.names import check_name, name_key
 from ghostparty.server.passwords import MAX_PASSWORD, Hashing, check_password
 from ghostparty.server.ratings import LEADERBOARD_GAMES, Rating, shown
+from ghostparty.server.standings import Reliability
 
 SESSION_DAYS = 30
 #: Failed log-ins to one account from one address.
@@ -165,6 +166,13 @@ class Accounts:
         if found is None:
             raise ServiceError("unknown_player", f"no player {name!r}", 404)
         return found
+
+    async def reliability(self, names: Sequence[str]) -> dict[str, Reliability]:
+        """How often each named registered person finished their games, by the name
+        as asked; guests', bots' and unknown names are left out."""
+        keys = {name: name_key(name) for name in names}
+        found = await in_thread(self.store.reliability_by_key, sorted(set(keys.values())))
+        return {name: found[key][1] for name, key in keys.items() if key in found}
 
     async def named(self, key: str) -> bool:
         """Whether an account's name has this key (:func:`.names.name_key`)."""

@@ -16,7 +16,14 @@ from ghostparty.server.db import players, ratings, results, seats, sessions, tab
 from ghostparty.server.moderation_store import forget_player
 from ghostparty.server.ratings import NEW, Rating, bot_player_name
 from ghostparty.server.rows import utc
-from ghostparty.server.standings import RuleStats, leaderboard_rows, recent_games, rule_stats
+from ghostparty.server.standings import (
+    Reliability,
+    RuleStats,
+    leaderboard_rows,
+    recent_games,
+    reliability,
+    rule_stats,
+)
 
 #: The rule sets a new account gets a rating row for.
 RULE_SETS = ("hugo", "midnight-party")
@@ -41,6 +48,8 @@ class Profile:
     #: The player's open and running tables: (table id, rules, status, seat, your move),
     #: the tables where it is their move first.
     tables: list[tuple[str, str, str, int, bool]]
+    #: How often they finished their games (people; a bot level finishes every game).
+    reliability: Reliability | None = None
 
 
 class SqlAccounts:
@@ -148,6 +157,16 @@ class SqlAccounts:
         with self._writing, self.engine.begin() as conn:
             conn.execute(delete(sessions).where(sessions.c.id == session_hash))
 
+    def open_data_opt_out(self, player_id: int) -> bool:
+        """Whether the player keeps their name out of the open game data."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(players.c.open_data_opt_out).where(players.c.id == player_id)).scalar()
+        return bool(found)
+
+    def set_open_data_opt_out(self, player_id: int, opt_out: bool) -> None:
+        with self._writing, self.engine.begin() as conn:
+            conn.execute(update(players).where(players.c.id == player_id).values(open_data_opt_out=opt_out))
+
     def end_sessions(self, player_id: int) -> None:
         with self._writing, self.engine.begin() as conn:
             conn.execute(delete(sessions).where(sessions.c.player_id == player_id))
@@ -186,6 +205,7 @@ class SqlAccounts:
             player = _player(row)
             stats = rule_stats(conn, player.id, player.kind, player.name)
             games = recent_games(conn, player.id)
+            record = reliability(conn, [player.id])[player.id] if player.kind == "user" else None
             running: list[tuple[str, str, str, int, bool]] = []
             if own:
                 running = [
@@ -199,7 +219,29 @@ class SqlAccounts:
                     )
                 ]
                 running.sort(key=lambda t: not t[4])  # "your move" first, then the latest
-        return Profile(player, stats, games, running)
+        return Profile(player, stats, games, running, record)
+
+    def reliability(self, player_ids: Sequence[int]) -> dict[int, Reliability]:
+        """How often each player finished their games."""
+        with self.engine.connect() as conn:
+            return reliability(conn, player_ids)
+
+    def reliability_by_key(self, keys: Sequence[str]) -> dict[str, tuple[str, Reliability]]:
+        """Per name key of a registered person (bots and unknown names are left out):
+        the name as registered and how often they finished their games."""
+        if not keys:
+            return {}
+        with self.engine.connect() as conn:
+            found = {
+                row.name_key: (row.id, row.name)
+                for row in conn.execute(
+                    select(players.c.id, players.c.name, players.c.name_key).where(
+                        players.c.name_key.in_(sorted(set(keys))), players.c.kind == "user"
+                    )
+                )
+            }
+            counted = reliability(conn, [player_id for player_id, _ in found.values()])
+        return {key: (name, counted[player_id]) for key, (player_id, name) in found.items()}
 
     def leaderboard(self, rules: str, min_games: int) -> list[tuple[int | None, str, str, Rating, int]]:
         with self.engine.connect() as conn:

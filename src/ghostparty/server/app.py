@@ -23,7 +23,7 @@ from argon2 import PasswordHasher
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -45,6 +45,8 @@ from ghostparty.server.metrics import Metrics
 from ghostparty.server.model import now
 from ghostparty.server.moderation import Moderation
 from ghostparty.server.moderation_routes import routes as moderation_routes
+from ghostparty.server.open_data_routes import PARQUET
+from ghostparty.server.open_data_routes import routes as open_data_routes
 from ghostparty.server.operator_routes import routes as operator_routes
 from ghostparty.server.passwords import Hashing
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
@@ -118,6 +120,7 @@ def create_app(
     clock: Callable[[], datetime] | None = None,
     metrics_token: str | None = None,
     admin_token: str | None = None,
+    open_data: str | Path | None = None,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -135,7 +138,8 @@ def create_app(
     (:class:`~.passwords.Hashing`); ``clock`` gives the
     time to the tables' timers (tests move it). ``/metrics`` answers only this machine
     unless a scraper brings ``metrics_token``; closing tables needs ``admin_token``
-    (:mod:`.operator_routes`).
+    (:mod:`.operator_routes`). ``open_data`` is the folder of ``ghostparty export``'s
+    files, served at ``/open-data`` (:mod:`.open_data_routes`).
     """
 
     @contextlib.asynccontextmanager
@@ -176,6 +180,7 @@ def create_app(
         app.state.service = service
         app.state.metrics_token = metrics_token or None
         app.state.admin_token = admin_token or None
+        app.state.open_data = Path(open_data) if open_data is not None else None
         watching = asyncio.get_running_loop().create_task(service.metrics.watch_loop())
         limiter: Limiter = RedisLimiter(redis_url) if redis_url is not None else MemoryLimiter()
         app.state.quotas = Quotas(limiter, tables_per_minute)
@@ -197,6 +202,7 @@ def create_app(
                 service.lobby,
                 rating=app.state.accounts.shown_rating,
                 avoided=the_store.moderation.avoided,  # type: ignore[attr-defined]
+                finishing=accounts_store.reliability,
             )
             app.state.quick.run(lambda: 0 in service.keeper.held)
         app.state.pubsub = the_pubsub
@@ -247,6 +253,7 @@ def create_app(
         *operator_routes,
         *community_routes,
         *moderation_routes,
+        *open_data_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,
@@ -260,7 +267,10 @@ def create_app(
         middleware=[
             Middleware(_SecurityHeaders),
             Middleware(SameOrigin, allowed=allowed_origins),
-            Middleware(GZipMiddleware, minimum_size=500),
+            # Parquet is compressed already (gzip files are left alone by default).
+            Middleware(
+                GZipMiddleware, minimum_size=500, exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES, PARQUET)
+            ),
         ],
     )
 

@@ -104,6 +104,8 @@ players = SqlTable(
     #: Argon2id (PHC string); ``None`` for bots.
     Column("password_hash", String(200)),
     Column("created", DateTime(timezone=True), nullable=False),
+    #: 0013: the player's name is pseudonymised in the open game data (:mod:`.open_data`).
+    Column("open_data_opt_out", Boolean, nullable=False, server_default=false()),
 )
 
 sessions = SqlTable(
@@ -144,6 +146,8 @@ results = SqlTable(
     Column("mu_after", Float),
     Column("sigma_after", Float),
     Column("ended", DateTime(timezone=True), nullable=False),
+    #: 0012: a person who left the game to a bot (:attr:`~.model.SeatResult.left`).
+    Column("left_to_bot", Boolean, nullable=False, server_default=false()),
     Index("ix_gp_results_player_ended", "player_id", "ended"),
 )
 
@@ -260,7 +264,7 @@ audit = SqlTable(
 )
 
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0007"
+HEAD = "0013"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

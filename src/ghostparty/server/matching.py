@@ -9,6 +9,13 @@ the other (:attr:`Waiting.avoid`, either way), and for rated tables a rating wit
 both players' ranges, which widen as they wait (:func:`rating_range`). "Any" prefers the largest table it can fill now. Once the anchor
 has waited its ``bots_after``, the table is formed with whoever is compatible and bots
 in the other seats.
+
+Players who finish their games sit together first: for its first :data:`PREFER_SECONDS`
+of waiting, an anchor takes the compatible players of its own kind — who finished at
+least :data:`RELIABLE_SHARE` of their games, or have played fewer than
+:data:`RELIABLE_AFTER` (a newcomer is trusted), versus the others — before the rest, each
+kind longest waiting first. Nobody waits longer for it: when too few of one's own kind
+wait, the others fill the table as before.
 """
 
 from __future__ import annotations
@@ -25,6 +32,12 @@ RANGE_START = 150
 RANGE_GROWTH = 10
 #: … up to this.
 RANGE_MAX = 800
+#: Players who finished at least this share of their games sit together first …
+RELIABLE_SHARE = 0.9
+#: … counted from this many games on (before, a player counts as finishing them) …
+RELIABLE_AFTER = 10
+#: … for this many seconds of the anchor's waiting.
+PREFER_SECONDS = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +55,13 @@ class Waiting:
     rating: int | None = None
     #: Accounts this player must not sit with: blocked by them, or who blocked them.
     avoid: frozenset[int] = frozenset()
+    #: The share of their games they finished (not left to a bot), 0 to 1; ``None`` for
+    #: guests and players of fewer than :data:`RELIABLE_AFTER` games.
+    finishes: float | None = None
+
+    @property
+    def reliable(self) -> bool:
+        return self.finishes is None or self.finishes >= RELIABLE_SHARE
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +120,8 @@ def propose(queue: Sequence[Waiting], now: datetime) -> list[Group]:
         if anchor.ticket in taken:
             continue
         others = [e for e in waiting if e.ticket not in taken and e is not anchor and _compatible(anchor, e, now)]
+        if waited(anchor, now) < PREFER_SECONDS:  # its own kind first (stable: longest waiting first)
+            others.sort(key=lambda e: e.reliable != anchor.reliable)
         group = _fill(anchor, others, now)
         if group is not None:
             groups.append(group)

@@ -131,6 +131,10 @@ class SeatResult:
     #: a place, and the next place counts them (1, 1, 3): the ratings' reading of the scores.
     place: int
     won: bool
+    #: A person who left the game to a bot: away (out of time, or every page of theirs
+    #: closed past the deadline) at its end and not back. Counted against their
+    #: reliability (:func:`~ghostparty.server.standings.reliability`).
+    left: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -174,7 +174,14 @@ def game_result(table: Table, scores: Sequence[int]) -> GameResult | None:
         rules=table.rules,
         rated=table.rated,
         seats=tuple(
-            SeatResult(seat.seat, seat.player_id, scores[seat.seat], ranks[seat.seat], seat.seat in table.winners)
+            SeatResult(
+                seat.seat,
+                seat.player_id,
+                scores[seat.seat],
+                ranks[seat.seat],
+                seat.seat in table.winners,
+                left=seat.kind == "human" and seat.away and not seat.back,
+            )
             for seat in table.seats
         ),
         ended=table.updated,

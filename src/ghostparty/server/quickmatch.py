@@ -17,16 +17,17 @@ import contextlib
 import hashlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from ghostparty.server.errors import ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.lobby import Lobby
-from ghostparty.server.matching import Group, Waiting, counts, propose, rating_range, waited
+from ghostparty.server.matching import RELIABLE_AFTER, Group, Waiting, counts, propose, rating_range, waited
 from ghostparty.server.model import CLOSED, now
 from ghostparty.server.queue_store import SqlQueue
+from ghostparty.server.standings import Reliability
 
 log = logging.getLogger("ghostparty.server")
 
@@ -60,6 +61,7 @@ class QuickMatch:
         *,
         rating: Callable[[int, str], Awaitable[int]],
         avoided: Callable[[Iterable[int]], dict[int, frozenset[int]]] | None = None,
+        finishing: Callable[[Sequence[int]], dict[int, Reliability]] | None = None,
         clock: Callable[[], datetime] = now,
     ) -> None:
         self.queue = queue
@@ -68,6 +70,8 @@ class QuickMatch:
         #: Per waiting account, the others waiting it blocked or was blocked by (read
         #: from the store on every forming, so any instance keeps them apart).
         self.avoided = avoided
+        #: Per waiting account, how often it finished its games (:attr:`Waiting.finishes`).
+        self.finishing = finishing
         self.clock = clock
         self._forming = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -169,6 +173,11 @@ class QuickMatch:
                 ids = [w.player_id for w in waiting if w.player_id is not None]
                 avoid = await in_thread(self.avoided, ids)
                 waiting = [replace(w, avoid=avoid.get(w.player_id, frozenset())) if w.player_id else w for w in waiting]
+            if self.finishing is not None:
+                records = await in_thread(self.finishing, [w.player_id for w in waiting if w.player_id is not None])
+                waiting = [
+                    replace(w, finishes=_finishes(records.get(w.player_id))) if w.player_id else w for w in waiting
+                ]
             formed = 0
             for group in propose(waiting, now):
                 try:
@@ -193,3 +202,9 @@ class QuickMatch:
             return 0
         await self.lobby.start_seated(live)
         return 1
+
+
+def _finishes(record: Reliability | None) -> float | None:
+    """The share finished as quick-match weighs it: ``None`` (trusted) for guests and
+    players of fewer than :data:`~.matching.RELIABLE_AFTER` games."""
+    return record.share if record is not None and record.games >= RELIABLE_AFTER else None

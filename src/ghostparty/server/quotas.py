@@ -38,6 +38,8 @@ REPORTS_ADDRESS = (
 LIST_CHANGES = (Limit(30, 60, "at most 30 blocks or mutes a minute"),)
 #: Reading one's own lists (blocks, a table's mutes).
 LIST_READS = (Limit(120, 60, "blocks and mutes are asked for too often"),)
+#: Questions about players' records (a table page asks once for its seats).
+RECORD_READS = (Limit(120, 60, "players' records are asked for too often"),)
 #: A moderator's actions, and their reads of the queue and the audit log.
 MODERATOR_ACTIONS = (Limit(60, 60, "at most 60 moderator actions a minute"),)
 MODERATOR_READS = (Limit(120, 60, "the moderation queue is asked for too often"),)

@@ -152,6 +152,12 @@ class HeldSeats(Model):
     seats: Annotated[list[HeldSeat], Field(max_length=64)]
 
 
+class OpenDataChoice(Model):
+    """Whether the player's name is kept out of the open game data."""
+
+    opt_out: bool
+
+
 # -- quick-match --------------------------------------------------------------------------
 
 

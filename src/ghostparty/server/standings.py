@@ -10,6 +10,7 @@ instance ends it and whenever it restarts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -80,6 +81,7 @@ def record_result(conn: Connection, table_id: str, result: GameResult) -> None:
                 "mu_after": after[s.seat].mu if s.seat in after else None,
                 "sigma_after": after[s.seat].sigma if s.seat in after else None,
                 "ended": result.ended,
+                "left_to_bot": s.left,
             }
             for s in result.seats
         ],
@@ -130,6 +132,34 @@ def rule_stats(conn: Connection, player_id: int, kind: str, name: str) -> list[R
         rating = bot_rating(rules, name.removesuffix("-bot")) if kind == "bot" else stored.get(rules, NEW)
         found.append(RuleStats(rules, rating, games, int(rated or 0), int(wins or 0), _float(mean), history))
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class Reliability:
+    """How often a person finished the games they sat down to: of ``games`` finished
+    games, they played ``finished`` to the end themselves (the rest they left to a bot,
+    :attr:`~ghostparty.server.model.SeatResult.left`)."""
+
+    games: int
+    finished: int
+
+    @property
+    def share(self) -> float | None:
+        """The share finished, 0 to 1; ``None`` before the first game."""
+        return self.finished / self.games if self.games else None
+
+
+def reliability(conn: Connection, player_ids: Sequence[int]) -> dict[int, Reliability]:
+    """Each player's games and games finished, over every result kept (one query)."""
+    if not player_ids:
+        return {}
+    rows = conn.execute(
+        select(results.c.player_id, func.count(), func.sum(func.cast(results.c.left_to_bot, Integer)))
+        .where(results.c.player_id.in_(sorted(set(player_ids))))
+        .group_by(results.c.player_id)
+    )
+    found = {row[0]: Reliability(row[1], row[1] - int(row[2] or 0)) for row in rows}
+    return {player_id: found.get(player_id, Reliability(0, 0)) for player_id in player_ids}
 
 
 def recent_games(conn: Connection, player_id: int, limit: int = 20) -> list[dict[str, Any]]:

@@ -7,7 +7,8 @@
 // player-view with account-name, profile-link, logout; password-form with old-password,
 // new-password, new-password2, change-password, password-error, password-done;
 // delete-view with delete-start, then delete-form with delete-password, delete-confirm,
-// delete-cancel, delete-error; blocks-view with blocks-list (blocks.js); account-note
+// delete-cancel, delete-error; blocks-view with blocks-list (blocks.js); open-data-view
+// (open-data-choice.js); account-note
 // (what just happened).
 // ?next=/path comes back to that page of this site after logging in.
 
@@ -15,13 +16,14 @@ import { account, api } from "./api.js";
 import { showBlocks } from "./blocks.js";
 import { el } from "./dom.js";
 import { applyI18n, initI18n, languageSwitch, t, tn } from "./i18n.js";
+import { showOpenDataChoice } from "./open-data-choice.js";
 import { accountError, accountNav, profileUrl } from "./session.js";
 import { heldSeats } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
 
 const GUEST_VIEWS = ["login-view", "register-view"];
-const PLAYER_VIEWS = ["player-view", "blocks-view", "password-view", "delete-view"];
+const PLAYER_VIEWS = ["player-view", "blocks-view", "open-data-view", "password-view", "delete-view"];
 
 /** Where to go after logging in: ?next= if it is a page of this site, else nowhere. */
 function nextPage() {
@@ -57,6 +59,7 @@ function render(player) {
     $("account-name").textContent = player.name;
     $("profile-link").href = profileUrl(player.name);
     showBlocks($("blocks-list"));
+    showOpenDataChoice($("open-data-choice"));
     document.title = t("account.page_title", { name: player.name });
   } else {
     document.title = t("account.title");

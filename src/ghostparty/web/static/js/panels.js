@@ -5,6 +5,7 @@ import { el, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { narrate } from "./narrate.js";
 import { actorName, colourHex, colourText, guestTag, inkOn, isGuest, seatLabel, seatLetter, seatShort } from "./seats.js";
+import { seatRecord, wantRecords } from "./records.js";
 import { playerLink } from "./session.js";
 
 /**
@@ -54,7 +55,8 @@ function guestSummary(position, seat) {
  * The seats while playing or in a replay: colour, name, score (spooky trail or total),
  * the round's pending points, whose turn. `board` is GET /api/boards/{rules}.
  */
-export function renderSeats(container, { table, position, held = new Set(), scores, board }) {
+export function renderSeats(container, { table, position, held = new Set(), scores, board, redraw = null }) {
+  if (redraw) wantRecords(table.seats.filter((s) => s.kind === "human").map((s) => s.player), redraw);
   const rows = table.seats.map((info) => {
     const seat = info.seat;
     const toMove = table.status === "playing" && table.to_move === seat;
@@ -71,6 +73,8 @@ export function renderSeats(container, { table, position, held = new Set(), scor
     const tags = el("span", { class: "seat-tags" });
     if (held.has(seat)) tags.append(el("span", { class: "tag tag-you" }, t("seat.you")));
     if (isGuest(info)) tags.append(guestTag());
+    const record = seatRecord(info);
+    if (record) tags.append(record);
     if (info.back) tags.append(el("span", { class: "tag tag-away" }, t("seat.back")));
     if (info.kind === "human" && info.name && !info.online && !info.away) tags.append(el("span", { class: "tag tag-off" }, t("seat.offline")));
     if (table.winners?.includes(seat)) tags.append(el("span", { class: "tag tag-win" }, t("seat.winner")));
@@ -109,7 +113,8 @@ export function renderSeats(container, { table, position, held = new Set(), scor
  * The seats of an open table with join and leave controls.
  * handlers: {join(seat, name), leave(seat)}; defaultName fills the name fields.
  */
-export function renderOpenSeats(container, { table, held }, handlers, defaultName, { account = null } = {}) {
+export function renderOpenSeats(container, { table, held }, handlers, defaultName, { account = null, redraw = null } = {}) {
+  if (redraw) wantRecords(table.seats.filter((s) => s.kind === "human").map((s) => s.player), redraw);
   const rows = table.seats.map((info) => {
     const seat = info.seat;
     const row = el("li", { class: "seat open-seat", "data-testid": "seat", "data-seat": seat });
@@ -121,6 +126,8 @@ export function renderOpenSeats(container, { table, held }, handlers, defaultNam
     } else if (info.name) {
       head.append(el("span", { class: "seat-name" }, playerLink(info, info.name)));
       if (isGuest(info)) head.append(guestTag());
+      const record = seatRecord(info);
+      if (record) head.append(record);
       if (held.has(seat)) {
         head.append(el("span", { class: "tag tag-you" }, t("seat.you")));
         head.append(

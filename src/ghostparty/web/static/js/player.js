@@ -15,6 +15,7 @@ import { el, fill, svg } from "./dom.js";
 import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./i18n.js";
 import { playerActions } from "./player-actions.js";
 import { colourText, useBoard } from "./seats.js";
+import { recordText } from "./records.js";
 import { accountError, mountAccountNav, ratingText } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -183,6 +184,13 @@ function render(profile, viewer) {
   document.title = t("player.page_title", { name: profile.name });
   fill($("player-name"), profile.name, profile.kind === "bot" ? el("span", { class: "tag tag-bot", "data-testid": "bot-tag" }, t("player.bot")) : null);
   $("player-since").textContent = profile.kind === "bot" ? t("player.bot_hint") : profile.created ? t("player.since", { date: day(profile.created) }) : "";
+  const record = $("player-record");
+  record.hidden = !profile.reliability?.games;
+  record.textContent = profile.reliability?.games ? recordText(profile.reliability) : "";
+  if (profile.reliability) {
+    record.dataset.games = profile.reliability.games;
+    record.dataset.percent = profile.reliability.percent ?? "";
+  }
   $("own-links").hidden = !own || profile.kind === "bot";
   if (viewer && !own && profile.kind === "user") playerActions($("player-actions"), profile.name);
 

@@ -415,13 +415,13 @@ function renderSidePanels() {
   $("open-panel").hidden = !open;
   $("seats").hidden = open;
   if (open) {
-    renderOpenSeats($("open-seats"), { table, held: S.held }, { join, leave }, S.account?.name ?? loadName(), { account: S.account ?? null });
+    renderOpenSeats($("open-seats"), { table, held: S.held }, { join, leave }, S.account?.name ?? loadName(), { account: S.account ?? null, redraw: renderSidePanels });
     const ready = table.seats.every((s) => s.kind === "bot" || s.name);
     const button = $("start");
     button.disabled = !ready || S.held.size === 0;
     button.title = S.held.size === 0 ? t("table.start_join") : ready ? "" : t("table.start_all");
   } else {
-    renderSeats($("seats"), { table, position, held: S.held, scores: S.scores, board: S.boardData });
+    renderSeats($("seats"), { table, position, held: S.held, scores: S.scores, board: S.boardData, redraw: renderSidePanels });
   }
   renderSheet($("sheet"), { table, position, board: S.boardData });
   const wasOver = !$("result").hidden;

@@ -1,0 +1,250 @@
+"""Open game data: every finished game, by month, as ndjson and Parquet (docs/OPEN-DATA.md).
+
+:func:`export` reads the store's finished games (never its seeds, tokens or chat) and
+writes, per calendar month of their end (UTC), ``ghostparty-games-YYYY-MM.ndjson.gz``
+and ``ghostparty-games-YYYY-MM.parquet``, then ``SHA256SUMS`` and ``index.json``. Files
+are byte-for-byte reproducible (sorted games, gzip without a time stamp), so a past
+month's checksum never changes and mirrors can compare.
+
+Names: a bot is its level (``greedy-bot``); a registered player their account's name,
+unless they chose to stay out of the open data (then ``player-`` and a pseudonym); a
+guest ``guest-`` and a pseudonym of the name they typed. Pseudonyms are the first 10 hex
+digits of an HMAC-SHA-256 under a key kept beside the files (``.pseudonym-key``, never
+served): stable from one export to the next, and unguessable without the key.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import hmac
+import io
+import json
+import os
+import re
+import secrets
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, select
+
+from ghostparty.server.codec import time_text
+from ghostparty.server.db import actions, players, results, seats, tables
+from ghostparty.server.live import rebuild
+from ghostparty.server.model import OVER, ActionRow
+from ghostparty.server.ratings import places, shown
+from ghostparty.server.rows import seat_of_row, table_of_row
+from ghostparty.server.text import skeleton
+
+#: The format of each game's line, and of the files' schema.
+FORMAT = "ghostparty-game/1"
+#: The key of the pseudonyms, beside the files; never served.
+KEY_FILE = ".pseudonym-key"
+#: The names of the files a server may serve from the folder.
+SERVED = re.compile(r"^(ghostparty-games-\d{4}-\d{2}\.(ndjson\.gz|parquet)|SHA256SUMS|index\.json)$")
+#: Games read from the store at once.
+BATCH = 500
+
+
+@dataclass(frozen=True)
+class MonthFiles:
+    """One month's files: its games and the files' names and SHA-256s."""
+
+    month: str
+    games: int
+    files: dict[str, str]
+
+
+def pseudonym(key: bytes, kind: str, identity: str) -> str:
+    """``guest-3f9a2c1b0d``: stable for a key, kind and identity; unguessable without the key."""
+    digest = hmac.new(key, f"{kind}\0{identity}".encode(), hashlib.sha256).hexdigest()
+    return f"{kind}-{digest[:10]}"
+
+
+def load_key(folder: Path) -> bytes:
+    """The folder's pseudonym key, made (32 random bytes, readable by the owner only) on first use."""
+    path = folder / KEY_FILE
+    if path.exists():
+        return bytes.fromhex(path.read_text(encoding="ascii").strip())
+    key = secrets.token_bytes(32)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="ascii") as file:
+        file.write(key.hex() + "\n")
+    return key
+
+
+def finished_games(engine: Engine) -> dict[str, list[str]]:
+    """Per month (``"2026-11"``) the ids of the games that ended in it, oldest first."""
+    months: dict[str, list[str]] = {}
+    query = select(tables.c.id, tables.c.updated).where(tables.c.status == OVER).order_by(tables.c.updated, tables.c.id)
+    with engine.connect() as conn:
+        for table_id, ended in conn.execute(query):
+            months.setdefault(f"{ended:%Y-%m}", []).append(table_id)
+    return months
+
+
+def game_lines(engine: Engine, ids: Sequence[str], key: bytes) -> Iterator[dict[str, Any]]:
+    """The export of each game of ``ids``, in that order (read :data:`BATCH` at a time)."""
+    for start in range(0, len(ids), BATCH):
+        batch = list(ids[start : start + BATCH])
+        with engine.connect() as conn:
+            table_rows = {r.id: r for r in conn.execute(select(tables).where(tables.c.id.in_(batch))).mappings()}
+            seat_rows: dict[str, list[Any]] = {}
+            for row in conn.execute(select(seats).where(seats.c.table_id.in_(batch)).order_by(seats.c.seat)).mappings():
+                seat_rows.setdefault(row["table_id"], []).append(row)
+            action_rows: dict[str, list[ActionRow]] = {}
+            query = select(actions).where(actions.c.table_id.in_(batch)).order_by(actions.c.table_id, actions.c.idx)
+            for stored in conn.execute(query):
+                action_rows.setdefault(stored.table_id, []).append(
+                    ActionRow(stored.idx, stored.seat, json.loads(stored.action))
+                )
+            rated: dict[tuple[str, int], Any] = {
+                (row.table_id, row.seat): row
+                for row in conn.execute(select(results).where(results.c.table_id.in_(batch)))
+            }
+            ids_seated = {row["player_id"] for rows in seat_rows.values() for row in rows if row["player_id"]}
+            accounts = {
+                row.id: row
+                for row in conn.execute(
+                    select(players.c.id, players.c.name, players.c.kind, players.c.open_data_opt_out).where(
+                        players.c.id.in_(sorted(ids_seated))
+                    )
+                )
+            }
+        for table_id in batch:
+            yield _game(
+                table_rows[table_id], seat_rows.get(table_id, []), action_rows.get(table_id, []), rated, accounts, key
+            )
+
+
+def _game(
+    row: Any,
+    seat_rows: list[Any],
+    rows: list[ActionRow],
+    rated: dict[tuple[str, int], Any],
+    accounts: dict[int, Any],
+    key: bytes,
+) -> dict[str, Any]:
+    table = table_of_row(row, [seat_of_row(r) for r in seat_rows])
+    live = rebuild(table, rows)
+    assert live.game is not None  # a finished game was started
+    final = live.game.state
+    scores = list(final.scores)
+    ranks = places(scores)
+    listed = []
+    for seat in table.seats:
+        account = accounts.get(seat.player_id) if seat.player_id is not None else None
+        result = rated.get((table.id, seat.seat))
+        if seat.kind == "bot":
+            name = f"{seat.bot}-bot"
+        elif account is not None and not account.open_data_opt_out:
+            name = account.name
+        elif account is not None:
+            name = pseudonym(key, "player", str(account.id))
+        else:
+            name = pseudonym(key, "guest", skeleton(seat.name or ""))
+        listed.append(
+            {
+                "seat": seat.seat,
+                "kind": seat.kind,
+                "bot": seat.bot,
+                "name": name,
+                "registered": account is not None and seat.kind == "human",
+                "points": scores[seat.seat],
+                "place": ranks[seat.seat],
+                "won": seat.seat in table.winners,
+                "left_to_bot": seat.kind == "human" and seat.away and not seat.back,
+                "rating_before": _shown(result, "mu_before"),
+                "rating_after": _shown(result, "mu_after"),
+            }
+        )
+    return {
+        "format": FORMAT,
+        "id": table.id,
+        "rules": table.rules,
+        "players": table.players,
+        "rated": table.rated,
+        "turn_seconds": table.turn_seconds,
+        "created": time_text(table.created),
+        "ended": time_text(table.updated),
+        "first_player": table.first_player,
+        "winners": list(table.winners),
+        "seats": listed,
+        "actions": [r.action for r in rows],
+    }
+
+
+def _shown(result: Any, column: str) -> int | None:
+    value = getattr(result, column, None) if result is not None else None
+    return None if value is None else shown(value)
+
+
+def export(
+    engine: Engine,
+    folder: Path,
+    *,
+    months: Iterable[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+) -> list[MonthFiles]:
+    """Write every month's files (or those of ``months``) into ``folder``, then
+    ``SHA256SUMS`` and ``index.json`` over every month's files there; ``progress(n)``
+    after each ``n`` games written. The months written, oldest first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    key = load_key(folder)
+    found = finished_games(engine)
+    wanted = sorted(found) if months is None else sorted(set(months) & set(found))
+    written = []
+    for month in wanted:
+        games = []
+        for game in game_lines(engine, found[month], key):
+            games.append(game)
+            if progress is not None and len(games) % 100 == 0:
+                progress(100)
+        if progress is not None and len(games) % 100:
+            progress(len(games) % 100)
+        names = _write_month(folder, month, games)
+        written.append(MonthFiles(month, len(games), {name: _sha256(folder / name) for name in names}))
+    _write_index(folder, now())
+    return written
+
+
+def _write_month(folder: Path, month: str, games: list[dict[str, Any]]) -> list[str]:
+    stem = f"ghostparty-games-{month}"
+    text = "".join(json.dumps(game, ensure_ascii=False, separators=(",", ":")) + "\n" for game in games)
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0) as packed:  # no name, no time: reproducible
+        packed.write(text.encode("utf-8"))
+    _replace(folder / f"{stem}.ndjson.gz", buffer.getvalue())
+    from ghostparty.server.open_data_parquet import parquet_bytes  # pyarrow, only where exporting
+
+    _replace(folder / f"{stem}.parquet", parquet_bytes(games))
+    return [f"{stem}.ndjson.gz", f"{stem}.parquet"]
+
+
+def _write_index(folder: Path, moment: datetime) -> None:
+    """``SHA256SUMS`` (as ``sha256sum -c`` reads it) and ``index.json`` of every month's files."""
+    names = sorted(name for name in os.listdir(folder) if SERVED.match(name) and name.startswith("ghostparty-games-"))
+    sums = {name: _sha256(folder / name) for name in names}
+    _replace(folder / "SHA256SUMS", "".join(f"{digest}  {name}\n" for name, digest in sums.items()).encode())
+    by_month: dict[str, dict[str, Any]] = {}
+    for name in names:
+        month = name.removeprefix("ghostparty-games-")[:7]
+        entry = by_month.setdefault(month, {"month": month, "files": []})
+        entry["files"].append({"name": name, "bytes": (folder / name).stat().st_size, "sha256": sums[name]})
+    index = {"format": FORMAT, "generated": time_text(moment.replace(microsecond=0)), "months": list(by_month.values())}
+    _replace(folder / "index.json", (json.dumps(index, indent=1) + "\n").encode())
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` at once: a reader sees the old file or the new one."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(data)
+    os.replace(partial, path)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()

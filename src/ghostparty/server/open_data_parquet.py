@@ -1,0 +1,70 @@
+"""The Parquet form of a month of open game data (pyarrow; ``pip install 'ghostparty[data]'``).
+
+One row a game, the same fields as the ndjson lines (docs/OPEN-DATA.md): the seats as a
+list of structs, the actions as the JSON text of their list (their kinds differ, which a
+columnar type would spread over many null columns), times as UTC timestamps.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import datetime
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+SEAT = pa.struct(
+    [
+        ("seat", pa.int8()),
+        ("kind", pa.string()),
+        ("bot", pa.string()),
+        ("name", pa.string()),
+        ("registered", pa.bool_()),
+        ("points", pa.int16()),
+        ("place", pa.int8()),
+        ("won", pa.bool_()),
+        ("left_to_bot", pa.bool_()),
+        ("rating_before", pa.int32()),
+        ("rating_after", pa.int32()),
+    ]
+)
+
+SCHEMA = pa.schema(
+    [
+        ("format", pa.string()),
+        ("id", pa.string()),
+        ("rules", pa.string()),
+        ("players", pa.int8()),
+        ("rated", pa.bool_()),
+        ("turn_seconds", pa.int32()),
+        ("created", pa.timestamp("s", tz="UTC")),
+        ("ended", pa.timestamp("s", tz="UTC")),
+        ("first_player", pa.int8()),
+        ("winners", pa.list_(pa.int8())),
+        ("seats", pa.list_(SEAT)),
+        ("action_count", pa.int32()),
+        ("actions", pa.string()),
+    ]
+)
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def parquet_bytes(games: list[dict[str, Any]]) -> bytes:
+    """The games (ndjson's dicts) as a Parquet file, zstd-compressed."""
+    columns: dict[str, list[Any]] = {field.name: [] for field in SCHEMA}
+    for game in games:
+        for name in ("format", "id", "rules", "players", "rated", "turn_seconds", "first_player", "winners", "seats"):
+            columns[name].append(game[name])
+        columns["created"].append(_time(game["created"]))
+        columns["ended"].append(_time(game["ended"]))
+        columns["action_count"].append(len(game["actions"]))
+        columns["actions"].append(json.dumps(game["actions"], separators=(",", ":")))
+    table = pa.table(columns, schema=SCHEMA)
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer, compression="zstd")
+    return buffer.getvalue()

@@ -1,0 +1,89 @@
+"""Serving the open game data, and an account's choice to stay out of it (docs/PROTOCOL.md).
+
+``ghostparty serve --open-data DIR`` serves the files ``ghostparty export --out DIR``
+wrote: ``GET /open-data`` the index (each month's files, sizes and SHA-256s) and
+``GET /open-data/{file}`` a file (ranges allowed, so a broken download resumes). Only the
+names the export writes are served — never the pseudonym key, nothing outside DIR.
+Downloads are limited per address.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ghostparty.server.account_routes import accounts_of, current
+from ghostparty.server.bodies import json_body
+from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.limits import Limit
+from ghostparty.server.open_data import SERVED
+from ghostparty.server.quotas import LIST_CHANGES, LIST_READS, Quotas, address_of
+from ghostparty.server.schemas import OpenDataChoice
+
+#: Files (and index reads) one address may fetch.
+DOWNLOADS = (Limit(60, 3600, "at most 60 open-data downloads an hour"),)
+#: Parquet's media type (IANA, 2024).
+PARQUET = "application/vnd.apache.parquet"
+
+
+def _folder(request: Request) -> Path:
+    folder: Path | None = getattr(request.app.state, "open_data", None)
+    if folder is None:
+        raise ServiceError("no_open_data", "this server publishes no open game data", 404)
+    return folder
+
+
+async def _counted(request: Request) -> None:
+    quotas: Quotas = request.app.state.quotas
+    await quotas.use("open-data", DOWNLOADS, address_of(request), None)
+
+
+async def index(request: Request) -> Response:
+    folder = _folder(request)
+    await _counted(request)
+    path = folder / "index.json"
+    if not path.is_file():
+        raise ServiceError("no_open_data", "no games have been exported yet", 404)
+    return JSONResponse(json.loads(await in_thread(path.read_text, "utf-8")))
+
+
+async def download(request: Request) -> Response:
+    folder = _folder(request)
+    name = request.path_params["name"]
+    if not SERVED.match(name):
+        raise ServiceError("not_found", f"no open-data file {name!r}: GET /open-data lists them", 404)
+    await _counted(request)
+    path = folder / name
+    if not path.is_file():
+        raise ServiceError("not_found", f"no open-data file {name!r}: GET /open-data lists them", 404)
+    media = PARQUET if name.endswith(".parquet") else "application/gzip" if name.endswith(".gz") else None
+    headers = {"Cache-Control": "public, max-age=3600"}
+    return FileResponse(path, media_type=media or "text/plain; charset=utf-8", filename=name, headers=headers)
+
+
+async def open_data_choice(request: Request) -> Response:
+    """``GET``/``POST /api/account/open-data``: whether the player's name is kept out of
+    the open game data (``{"opt_out": true}``: a pseudonym stands for it from the next export)."""
+    changing = request.method == "POST"
+    found = await current(request, changing=changing)
+    quotas: Quotas = request.app.state.quotas
+    limits = LIST_CHANGES if changing else LIST_READS
+    await quotas.use("open-data-choice", limits, address_of(request), found[0].id if found is not None else None)
+    if found is None:
+        raise ServiceError("login_required", "log in first: guests' names are always pseudonymised", 401)
+    store = accounts_of(request).store
+    if changing:
+        body = await json_body(request, OpenDataChoice)
+        await in_thread(store.set_open_data_opt_out, found[0].id, body.opt_out)
+    return JSONResponse({"opt_out": await in_thread(store.open_data_opt_out, found[0].id)})
+
+
+routes = [
+    Route("/open-data", index, methods=["GET"]),
+    Route("/open-data/{name}", download, methods=["GET"]),
+    Route("/api/account/open-data", open_data_choice, methods=["GET", "POST"]),
+]
