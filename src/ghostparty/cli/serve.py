@@ -95,6 +95,12 @@ import click
     type=click.Path(file_okay=False),
     help="Serve the files `ghostparty export --out DIR` writes at /open-data [default: none]",
 )
+@click.option(
+    "--tournaments",
+    metavar="FILE|hourly",
+    help="Recurring tournaments the server makes: a JSON file of events (README: Tournaments), "
+    "or 'hourly' for an hourly 2-player hugo arena [default: none]",
+)
 def serve(
     host: str,
     port: int,
@@ -110,6 +116,7 @@ def serve(
     metrics_token: str | None,
     admin_token: str | None,
     open_data: str | None,
+    tournaments: str | None,
 ) -> None:
     """Run the game server: a lobby and live games in the browser, bots in empty seats.
 
@@ -156,6 +163,7 @@ def serve(
         "metrics_token": _token(metrics_token, "--metrics-token"),
         "admin_token": _token(admin_token, "--admin-token"),
         "open_data": open_data,
+        "tournament_events": tournaments,
     }
     shown = f"[{host}]" if ":" in host else host
     click.echo(

@@ -56,6 +56,10 @@ from ghostparty.server.service import ServiceError, TableService, instance_name
 from ghostparty.server.sockets import Sockets, table_socket
 from ghostparty.server.store import SqlStore, Store
 from ghostparty.server.table_routes import routes as table_routes
+from ghostparty.server.tournament_events import Recurring, load_events
+from ghostparty.server.tournament_routes import routes as tournament_routes
+from ghostparty.server.tournament_runner import TournamentRunner
+from ghostparty.server.tournament_service import Tournaments
 
 log = logging.getLogger("ghostparty.server")
 
@@ -121,6 +125,8 @@ def create_app(
     metrics_token: str | None = None,
     admin_token: str | None = None,
     open_data: str | Path | None = None,
+    tournament_events: str | None = None,
+    tournament_every: float = 1.0,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -139,7 +145,10 @@ def create_app(
     time to the tables' timers (tests move it). ``/metrics`` answers only this machine
     unless a scraper brings ``metrics_token``; closing tables needs ``admin_token``
     (:mod:`.operator_routes`). ``open_data`` is the folder of ``ghostparty export``'s
-    files, served at ``/open-data`` (:mod:`.open_data_routes`).
+    files, served at ``/open-data`` (:mod:`.open_data_routes`). ``tournament_events``
+    is a JSON file of recurring tournaments the runner makes, or ``"hourly"`` for the
+    built-in hourly 2-player hugo arena (:mod:`.tournament_events`); the runner
+    passes every ``tournament_every`` seconds.
     """
 
     @contextlib.asynccontextmanager
@@ -205,6 +214,19 @@ def create_app(
                 finishing=accounts_store.reliability,
             )
             app.state.quick.run(lambda: 0 in service.keeper.held)
+            app.state.tournaments = Tournaments(
+                the_store.tournaments,  # type: ignore[attr-defined]
+                service.lobby,
+                the_pubsub,
+                rating=app.state.accounts.shown_rating,
+                clock=clock or now,
+            )
+            app.state.tournament_runner = TournamentRunner(app.state.tournaments)
+            if tournament_events is not None:
+                app.state.tournament_runner.recurring = Recurring(
+                    app.state.tournaments, load_events(tournament_events)
+                ).make
+            app.state.tournament_runner.run(lambda: 0 in service.keeper.held, tournament_every)
         app.state.pubsub = the_pubsub
         if shared:
             await service.begin()  # takes over its share of the games under way
@@ -220,6 +242,7 @@ def create_app(
             watching.cancel()
             if accounts_store is not None:
                 await app.state.quick.close()
+                await app.state.tournament_runner.close()
             await service.close()
             await the_pubsub.close()
             await service.presence.close()
@@ -238,6 +261,8 @@ def create_app(
         Route("/players/{name}", _page("player.html")),
         Route("/leaderboard", _page("leaderboard.html")),
         Route("/moderation", _page("moderation.html")),
+        Route("/tournaments", _page("tournaments.html")),
+        Route("/tournaments/{tournament_id}", _page("tournament.html")),
         Route("/assets/{version}/{path:path}", ASSETS.asset),
         Mount("/static", app=ASSETS.plain, name="static"),
         Route("/api/health", health),
@@ -254,6 +279,7 @@ def create_app(
         *community_routes,
         *moderation_routes,
         *open_data_routes,
+        *tournament_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,

@@ -43,6 +43,7 @@ from ghostparty.server.rows import (
     utc,
 )
 from ghostparty.server.standings import record_result
+from ghostparty.server.tournament_store import SqlTournaments
 from ghostparty.server.writer import Writes
 
 
@@ -181,6 +182,11 @@ class SqlStore:
     def moderation(self) -> SqlModeration:
         """Blocks, mutes, reports, moderators and the audit log, on this store's database."""
         return SqlModeration(self.engine, self._writing)
+
+    @property
+    def tournaments(self) -> SqlTournaments:
+        """Tournaments, their entrants and games, on this store's database."""
+        return SqlTournaments(self.engine, self._writing)
 
     def save_many(self, changes: Sequence[Change]) -> list[bool]:
         """:meth:`save` for each change, in one transaction: each all or nothing on its
