@@ -32,7 +32,7 @@ from ghostparty.server.quotas import (
     address_of,
 )
 from ghostparty.server.schemas import CreateTournament, TournamentCancel, TournamentEntry, TournamentJoin
-from ghostparty.server.tournament_service import Spec, Tournaments, channel
+from ghostparty.server.tournament_service import Spec, Tournaments, channel, check
 from ghostparty.server.tournament_store import CANCELLED, FINISHED, RUNNING, SCHEDULED
 from ghostparty.server.tournament_views import current as current_table
 from ghostparty.server.tournament_views import results_csv, summary, trophies, view
@@ -74,9 +74,6 @@ async def create(request: Request) -> Response:
     if found is None:
         raise ServiceError("login_required", "creating a tournament needs an account: log in first", 403)
     player = (found[0].id, found[0].name)
-    await request.app.state.quotas.use(
-        "tournament-creates", TOURNAMENT_CREATES, address_of(request), player[0], TOURNAMENT_CREATES_ADDRESS
-    )
     try:
         starts = datetime.fromisoformat(body.starts.replace("Z", "+00:00"))
     except ValueError:
@@ -93,6 +90,10 @@ async def create(request: Request) -> Response:
         body.minutes,
         body.rounds,
         body.bots,
+    )
+    check(spec, of(request).clock())  # impossible settings: a 400 that takes no use of the limit
+    await request.app.state.quotas.use(
+        "tournament-creates", TOURNAMENT_CREATES, address_of(request), player[0], TOURNAMENT_CREATES_ADDRESS
     )
     if spec.rated:
         await request.app.state.community.check_rated(player[0])
