@@ -168,9 +168,9 @@ def test_the_socket_sends_the_state_and_every_change(client: TestClient) -> None
 
 
 def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str) -> None:
-    from ghostparty.server.tournament_service import Spec
-
     from tests.server.helpers import play_humans
+
+    from ghostparty.server.tournament_service import Spec
 
     with make_client(db_url) as client:
         tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
