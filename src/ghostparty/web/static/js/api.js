@@ -125,6 +125,14 @@ export const api = {
   modBan: (name, what, days, reason) => request("POST", "/api/moderation/ban", { name, what, days, reason }),
   modRemoveLine: (table, line, reason) => request("POST", "/api/moderation/remove-line", { table, line, reason }),
   modClose: (id, reason) => request("POST", `/api/moderation/reports/${enc(id)}/close`, { reason }),
+  tournaments: () => request("GET", "/api/tournaments"),
+  tournament: (id) => request("GET", `/api/tournaments/${enc(id)}`),
+  createTournament: (body) => request("POST", "/api/tournaments", body),
+  joinTournament: (id, name) => request("POST", `/api/tournaments/${enc(id)}/join`, name ? { name } : {}),
+  leaveTournament: (id, entry) => request("POST", `/api/tournaments/${enc(id)}/leave`, entry ? { entry } : {}),
+  myTournamentTable: (id, entry) => request("POST", `/api/tournaments/${enc(id)}/me`, entry ? { entry } : {}),
+  cancelTournament: (id, reason) => request("POST", `/api/tournaments/${enc(id)}/cancel`, { reason }),
+  trophies: (name) => request("GET", `/api/players/${enc(name)}/trophies`),
   modRename: (name, newName, reason) => request("POST", "/api/moderation/rename", { name, new_name: newName, reason }),
 };
 
