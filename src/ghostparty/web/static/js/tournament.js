@@ -15,7 +15,7 @@ import { el, fill } from "./dom.js";
 import { applyI18n, initI18n, languageSwitch, t } from "./i18n.js";
 import { accountError, mountAccountNav } from "./session.js";
 import { loadName, saveName, saveToken } from "./store.js";
-import { tournamentLine, when } from "./tournaments.js";
+import { tournamentLine, when } from "./tournament-text.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());

@@ -9,21 +9,10 @@
 import { api } from "./api.js";
 import { el, fill } from "./dom.js";
 import { applyI18n, initI18n, languageSwitch, t } from "./i18n.js";
+import { tournamentLine, when } from "./tournament-text.js";
 import { accountError, loginUrl, mountAccountNav } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
-
-/** "Arena · Hugo · 2 a table · 30 min" and the start, in the reader's language. */
-export function tournamentLine(tour) {
-  const parts = [t(`tournaments.kind_${tour.kind}`), t(`rules.${tour.rules}`), t("tournaments.per_table", { n: tour.table_size })];
-  parts.push(tour.kind === "arena" ? t("tournaments.length", { n: tour.minutes }) : t("tournaments.rounds_n", { n: tour.rounds }));
-  if (tour.rated) parts.push(t("tournaments.rated"));
-  return parts.join(" · ");
-}
-
-export function when(iso) {
-  return new Date(iso).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
-}
 
 function item(tour) {
   return el(

@@ -1,0 +1,132 @@
+"""An arena in the browser on a test clock: five guests join from their own browsers,
+two more watch; "10 minutes" of the server's clock pass with at least two pairings each,
+each player's page goes to their table when they are paired, the spectators' standings
+change live over the socket, and the podium shows at the end. The games themselves are
+played by the test through the service (driving every click of ~20 games would take
+minutes); the pages see them as any game."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from serving import serving  # tests/serving.py
+
+from .helpers import Clock, api_get, new_page
+
+CLOCK = Clock()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    pytest.importorskip("uvicorn", reason="uvicorn is not installed")
+    from ghostparty.server.app import create_app
+
+    folder = tmp_path_factory.mktemp("tournament")
+    app = create_app(f"sqlite:///{folder / 'games.db'}", bot_delay=0.0, seed=7, clock=CLOCK)
+    with serving(app) as port:
+        yield f"http://127.0.0.1:{port}", app
+
+
+def call(app: Any, coroutine: Any) -> Any:
+    """Run ``coroutine`` on the server's event loop and wait for its answer."""
+    loop = app.state.tournament_runner._task.get_loop()
+    return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=60)
+
+
+async def play_all(app: Any, tournament_id: str) -> int:
+    from tests.server.helpers import play_humans
+
+    service, store = app.state.service, app.state.tournaments.store
+    played = 0
+    for game in await asyncio.to_thread(store.games, tournament_id):
+        if (await service.table(game.table_id))["table"]["status"] == "playing":
+            await play_humans(service, game.table_id, {game.seats.index(e): t for e, t in game.tokens.items()})
+            played += 1
+    return played
+
+
+def wait_for(page: Any, check: Any, timeout: float = 20.0) -> Any:
+    """Poll ``check`` while Playwright's events keep coming in (``page.url`` stays current)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        page.wait_for_timeout(200)
+    raise AssertionError("timed out")
+
+
+def test_an_arena_of_five_in_browsers_over_ten_minutes(browser: Any, server: tuple[str, Any]) -> None:
+    from ghostparty.server.tournament_service import Spec
+
+    base_url, app = server
+    spec = Spec("arena", "hugo", 2, CLOCK.now + timedelta(minutes=1), minutes=10, turn_seconds=30)
+    row = call(app, app.state.tournaments.create(spec, None))
+    url = f"{base_url}/tournaments/{row.id}"
+
+    # the list shows it as upcoming
+    lister = new_page(browser, speed="off")
+    lister.goto(f"{base_url}/tournaments")
+    lister.get_by_test_id("upcoming-list").get_by_test_id("tournament-link").click()
+    lister.wait_for_url(url)
+
+    players = []
+    for name in ("Ann", "Bob", "Cyd", "Dot", "Eve"):
+        page = new_page(browser, speed="off")
+        page.goto(url)
+        page.get_by_label("Your name").fill(name)
+        page.get_by_test_id("join").click()
+        page.get_by_test_id("leave").wait_for()
+        players.append(page)
+    spectators = [lister, new_page(browser, speed="off")]
+    spectators[1].goto(url)
+    for watcher in spectators:
+        watcher.wait_for_function("() => document.querySelectorAll('[data-testid=standing-row]').length === 5")
+    assert spectators[0].get_by_test_id("join-form").is_visible()  # a spectator may still join
+
+    CLOCK.now += timedelta(minutes=1)  # the start: the runner pairs four, one waits
+    first = players[0]
+    wait_for(first, lambda: len(api_get(base_url, f"/api/tournaments/{row.id}")["games"]) == 2)
+    wait_for(first, lambda: sum("/t/" in p.url for p in players) == 4)  # each seated page went to its table
+    seated = next(p for p in players if "/t/" in p.url)
+    seated.get_by_test_id("board").wait_for()
+
+    while CLOCK.now < row.starts + timedelta(minutes=10):
+        before = sum(s["games"] for s in api_get(base_url, f"/api/tournaments/{row.id}")["standings"])
+        played = call(app, play_all(app, row.id))
+        if played:
+            wait_for(
+                first,
+                lambda before=before: (
+                    sum(s["games"] for s in api_get(base_url, f"/api/tournaments/{row.id}")["standings"]) > before
+                ),
+            )
+        CLOCK.now += timedelta(seconds=40)
+        first.wait_for_timeout(1500)  # a pass of the runner pairs the free players
+        for page in players:  # back from their tables to the tournament page
+            if "/t/" in page.url:
+                page.goto(url)
+    # live: a spectator's standings changed without a reload
+    spectators[1].wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=standing-row]')].every(r => Number(r.dataset.games) >= 2)"
+    )
+    call(app, play_all(app, row.id))  # games under way at the end finish and count
+    spectators[1].get_by_test_id("podium").wait_for(timeout=20000)
+    places = spectators[1].get_by_test_id("podium-place")
+    assert places.count() == 3
+    state = api_get(base_url, f"/api/tournaments/{row.id}")
+    assert state["tournament"]["status"] == "finished"
+    assert [places.nth(i).get_attribute("data-name") for i in range(3)] == [s["name"] for s in state["standings"][:3]]
+    assert all(s["games"] >= 2 for s in state["standings"])
+    assert spectators[0].locator("[data-testid=tournament][data-status=finished]").count() == 1
+    first.goto(url)
+    first.get_by_test_id("game-link").first.wait_for()
+    assert "/r/" in str(first.get_by_test_id("game-link").first.get_attribute("href"))  # replays once finished
+    for page in [*players, *spectators]:
+        assert not page.errors, page.errors
