@@ -130,3 +130,38 @@ def test_an_arena_of_five_in_browsers_over_ten_minutes(browser: Any, server: tup
     assert "/r/" in str(first.get_by_test_id("game-link").first.get_attribute("href"))  # replays once finished
     for page in [*players, *spectators]:
         assert not page.errors, page.errors
+
+
+def test_axe_finds_nothing_serious_on_the_tournament_pages(browser: Any, server: tuple[str, Any]) -> None:
+    from .test_accessibility import _axe, _serious
+
+    base_url, app = server
+    listed = api_get(base_url, "/api/tournaments")
+    tours = listed["finished"] + listed["running"] + listed["upcoming"]
+    if not tours:
+        from ghostparty.server.tournament_service import Spec
+
+        tours = [
+            {
+                "id": call(
+                    app,
+                    app.state.tournaments.create(
+                        Spec("swiss", "hugo", 4, CLOCK.now + timedelta(minutes=5), rounds=3), None
+                    ),
+                ).id
+            }
+        ]
+    page = new_page(browser, speed="off", bypass_csp=True)
+    page.goto(f"{base_url}/tournaments")
+    page.locator("[data-testid=tournaments][data-state=ok]").wait_for()
+    assert _serious(_axe(page, "the tournaments page")) == []
+    page.goto(f"{base_url}/tournaments/{tours[0]['id']}")
+    page.locator("[data-testid=tournament][data-state=ok]").wait_for()
+    assert _serious(_axe(page, "a tournament's page")) == []
+    page.keyboard.press("Tab")  # the page is reachable by keyboard: focus lands on a link
+    assert page.evaluate("() => document.activeElement && document.activeElement.tagName") in (
+        "A",
+        "BUTTON",
+        "INPUT",
+        "SELECT",
+    )

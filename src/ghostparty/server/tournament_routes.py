@@ -119,7 +119,11 @@ async def join(request: Request) -> Response:
     player = await _who(request, TOURNAMENT_CHANGES, changing=True)
     if player is None and body.name is None:
         raise ServiceError("bad_name", "a guest needs a name to enter (or log in)")
-    entrant, entry = await of(request).join(request.path_params["tournament_id"], player, body.name)
+    tournaments = of(request)
+    tournament_id = request.path_params["tournament_id"]
+    if player is not None and (await tournaments.get(tournament_id)).rated:  # a moderator's ban from rated play
+        await request.app.state.community.check_rated(player[0])
+    entrant, entry = await tournaments.join(tournament_id, player, body.name)
     return JSONResponse({"entrant": entrant, "entry": entry}, status_code=201)
 
 
