@@ -98,6 +98,8 @@ class TournamentRunner:
                     await self.advance(row.id)
                 except ServiceError as error:
                     log.warning("tournament %s: %s", row.id, error)
+                except Exception:  # one tournament's trouble doesn't hold up the others
+                    log.exception("tournament %s: a pass failed", row.id)
 
     async def advance(self, tournament_id: str) -> None:
         """Record what finished, then start, pair or end ``tournament_id``."""

@@ -94,11 +94,13 @@ function renderMine(open) {
   const yours = $("your-table");
   yours.hidden = !mine?.table;
   if (mine?.table) {
+    sessionStorage.setItem(`ghostparty:tournament-of:${mine.table}`, id);
     fill(yours, el("a", { href: `/t/${encodeURIComponent(mine.table)}`, "data-testid": "your-table-link", "data-table": mine.table }, t("tournament.your_table")));
     saveToken(mine.table, mine.seat, mine.token);
     if (!visited.has(mine.table) && !left) {
       visited.add(mine.table);
       sessionStorage.setItem(`${ENTRY_KEY}:visited`, JSON.stringify([...visited]));
+      sessionStorage.setItem(`ghostparty:tournament-of:${mine.table}`, id); // the table page links back
       location.href = `/t/${encodeURIComponent(mine.table)}`;
     }
   }
