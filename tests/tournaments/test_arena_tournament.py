@@ -139,6 +139,8 @@ def test_a_bad_result_changes_nothing() -> None:
         with pytest.raises(TournamentError):
             state.finish_game("g1", places, START + 1, left)
     assert state.running() and all(p.points == 0 for p in state.players.values())
+    with pytest.raises(TournamentError, match=r"^now: 'g1' started at 1000.0, it cannot end at 999.0$"):
+        state.finish_game("g1", [1, 2], START - 1)
     state.finish_game("g1", [1, 2], START + 1)
     with pytest.raises(TournamentError, match=r"^game: expected a game under way, got 'g1'$"):
         state.finish_game("g1", [1, 2], START + 2)

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 from ghostparty.tournaments.errors import TournamentError
 from ghostparty.tournaments.grouping import group
-from ghostparty.tournaments.points import check_places, check_table_size, mean_points, table_points
+from ghostparty.tournaments.points import check_places, check_table_size, encode, mean_points, table_points
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,20 @@ class SwissStanding:
     games: int
     byes: int
     active: bool
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready, points exact (``5`` or ``"11/4"``)."""
+        return {
+            "rank": self.rank,
+            "player": self.player,
+            "points": encode(self.points),
+            "opponents": encode(self.opponents),
+            "firsts": self.firsts,
+            "rating": self.rating,
+            "games": self.games,
+            "byes": self.byes,
+            "active": self.active,
+        }
 
 
 class Swiss:
