@@ -193,3 +193,8 @@ def test_events_out_of_order_are_refused_and_change_nothing() -> None:
     by_seat(state, Random(0))
     with pytest.raises(TournamentError, match=r"^round: all 2 rounds are paired$"):
         state.pair_round(Random(0))
+
+
+def test_withdrawing_someone_who_never_joined_is_refused() -> None:
+    with pytest.raises(TournamentError, match=r"^player: 'ghost' is not in the tournament$"):
+        swiss(2, 2).withdraw("ghost")
