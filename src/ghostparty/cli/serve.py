@@ -92,7 +92,7 @@ import click
 @click.option(
     "--smtp",
     metavar="URL",
-    help="Send email (address confirmations, password resets, \"your move\" reminders) through this "
+    help='Send email (address confirmations, password resets, "your move" reminders) through this '
     "SMTP server: smtp://[user:password@]host[:port], smtps://… (TLS), smtp+starttls://… "
     "[default: no email; the account page says so]",
 )
@@ -114,7 +114,7 @@ import click
     default=12.0,
     show_default=True,
     type=click.FloatRange(0.1),
-    help="At most one \"your move\" email per turn-based game and player in this many hours.",
+    help='At most one "your move" email per turn-based game and player in this many hours.',
 )
 def serve(
     host: str,

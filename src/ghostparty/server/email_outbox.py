@@ -141,7 +141,9 @@ class Outbox:
                 await in_thread(self.store.failed, queued.id, reason, None)
             else:
                 wait = BACKOFF[tries - 1]
-                log.warning("sending %s email #%d failed (%s); trying again in %d s", queued.kind, queued.id, reason, wait)
+                log.warning(
+                    "sending %s email #%d failed (%s); trying again in %d s", queued.kind, queued.id, reason, wait
+                )
                 await in_thread(self.store.failed, queued.id, reason, self.clock() + timedelta(seconds=wait))
             return 0
         await in_thread(self.store.sent, queued.id, self.clock())

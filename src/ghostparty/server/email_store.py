@@ -89,11 +89,19 @@ class SqlEmail:
 
     def set_address(self, player_id: int, sealed: str, lookup: str, language: str, now: datetime) -> bool:
         """A new, unconfirmed address for the player (its choices kept); ``False`` if another
-        account has it."""
+        account confirmed it (another's unconfirmed claim to it is dropped)."""
         try:
             with self._writing, self.engine.begin() as conn:
                 conn.execute(
-                    delete(email_tokens).where(email_tokens.c.player_id == player_id, email_tokens.c.purpose == "confirm")
+                    delete(email_tokens).where(
+                        email_tokens.c.player_id == player_id, email_tokens.c.purpose == "confirm"
+                    )
+                )
+                # an address given but never confirmed is nobody's yet: whoever confirms it has it
+                conn.execute(
+                    delete(emails).where(
+                        emails.c.lookup == lookup, emails.c.player_id != player_id, emails.c.confirmed.is_(False)
+                    )
                 )
                 done = conn.execute(
                     update(emails)
@@ -292,6 +300,4 @@ class SqlEmail:
 
 
 def _address(row: Any) -> Address:
-    return Address(
-        row.player_id, row.sealed, row.lookup, row.confirmed, row.reminders, row.invitations, row.language
-    )
+    return Address(row.player_id, row.sealed, row.lookup, row.confirmed, row.reminders, row.invitations, row.language)

@@ -130,9 +130,10 @@ class Mailer:
 
     async def confirm(self, token: object, ip: str) -> None:
         await take_or_refuse(self.limiter, [("email-link:" + ip, LINKS_IP)])
-        if not isinstance(token, str) or await in_thread(
-            self.store.use_token, token_hash(token), "confirm", self.clock()
-        ) is None:
+        if (
+            not isinstance(token, str)
+            or await in_thread(self.store.use_token, token_hash(token), "confirm", self.clock()) is None
+        ):
             raise ServiceError("bad_link", _BAD_LINK, 404)
 
     async def request_reset(self, address: object, ip: str) -> None:

@@ -8,7 +8,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from email import message_from_bytes
+from email import message_from_bytes, policy
 from email.message import Message
 from typing import Any
 
@@ -16,7 +16,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from starlette.testclient import TestClient
 
-from tests.accounts.helpers import make_client
+from accounts.helpers import make_client  # tests/accounts/helpers.py
 
 SECRET = "a test secret, at least sixteen characters"
 
@@ -36,7 +36,7 @@ class Inbox:
             if self.refuse > 0:
                 self.refuse -= 1
                 return "451 try again later"
-            self.messages.append(message_from_bytes(envelope.content))
+            self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
             self.recipients.append(list(envelope.rcpt_tos))
         return "250 OK"
 
@@ -88,6 +88,4 @@ def db_url(tmp_path: object) -> str:
 
 
 def email_client(db_url: str, smtp_url: str, **kwargs: Any) -> TestClient:
-    return make_client(
-        db_url, smtp_url=smtp_url, email_secret=SECRET, public_url="http://testserver", **kwargs
-    )
+    return make_client(db_url, smtp_url=smtp_url, email_secret=SECRET, public_url="http://testserver", **kwargs)
