@@ -55,7 +55,7 @@ _TEXTS: dict[str, dict[str, tuple[str, str]]] = {
         ),
         "de": (
             "Ghost Party: Du bist am Zug ({rules})",
-            "Hallo {name},\n\ndu bist in deiner Partie {rules} (ein Zug pro Tag oder Stunden) am Zug."
+            "Hallo {name},\n\ndu bist in deiner Partie {rules} mit langer Bedenkzeit am Zug."
             " Deine Frist: {deadline}.\n\nZum Tisch: {link}",
         ),
     },
@@ -121,10 +121,11 @@ def compose(
     *,
     sender: str,
     recipient: str,
-    unsubscribe: str | None = None,
+    unsubscribe: tuple[str, str] | None = None,
     **fields: object,
 ) -> str:
-    """The whole message of ``kind`` in ``language``, RFC 5322 text."""
+    """The whole message of ``kind`` in ``language``, RFC 5322 text; ``unsubscribe`` is
+    (the page's link, shown in the text; the one-click link, in the headers)."""
     subject, body = _TEXTS[kind][language]
     text = body.format(**fields)
     message = EmailMessage()
@@ -136,8 +137,9 @@ def compose(
     message["Auto-Submitted"] = "auto-generated"
     if unsubscribe is not None:
         what = _WHAT[language][CHOICE[kind]]
-        text += _FOOTER[language].format(what=what, unsubscribe=unsubscribe)
-        message["List-Unsubscribe"] = f"<{unsubscribe}>"
+        page, one_click = unsubscribe
+        text += _FOOTER[language].format(what=what, unsubscribe=page)
+        message["List-Unsubscribe"] = f"<{one_click}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Content-Language"] = language
     message.set_content(text)

@@ -253,8 +253,13 @@ class Mailer:
 
     # -- helpers --------------------------------------------------------------------------
 
-    def _unsubscribe_link(self, player_id: int, kind: str) -> str:
-        return f"{self.public_url}/api/email/unsubscribe?token={self.keys.unsubscribe_token(player_id, kind)}"
+    def _unsubscribe_link(self, player_id: int, kind: str) -> tuple[str, str]:
+        """The unsubscribe page's link (for people) and the one-click link (RFC 8058)."""
+        token = self.keys.unsubscribe_token(player_id, kind)
+        return (
+            f"{self.public_url}/email/unsubscribe?token={token}",
+            f"{self.public_url}/api/email/unsubscribe?token={token}",
+        )
 
     async def _count(self, kind: str, limit: Limit, player: Player, ip: str) -> None:
         await take_or_refuse(self.limiter, [(f"{kind}:player:{player.id}", limit), (f"{kind}:address:{ip}", limit)])
