@@ -17,6 +17,7 @@ from aiosmtpd.controller import Controller
 from starlette.testclient import TestClient
 
 from accounts.helpers import make_client  # tests/accounts/helpers.py
+from server.conftest import empty_schema, postgres_schema_url  # noqa: F401 (a fixture)
 
 SECRET = "a test secret, at least sixteen characters"
 
@@ -82,9 +83,16 @@ def inbox() -> Iterator[Inbox]:
         controller.stop()
 
 
-@pytest.fixture
-def db_url(tmp_path: object) -> str:
-    return f"sqlite:///{tmp_path}/games.db"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
+    """An empty store's URL, once on SQLite and once on PostgreSQL (skipped, saying so,
+    where there is none)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/games.db"
+        return
+    url = request.getfixturevalue("postgres_schema_url")
+    empty_schema(url)
+    yield url
 
 
 def email_client(db_url: str, smtp_url: str, **kwargs: Any) -> TestClient:

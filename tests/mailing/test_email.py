@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 from accounts.helpers import PASSWORD, error, make_client, register
 from ghostparty.server.db import emails, outbox
+from ghostparty.server.store import database_url
 
 from .conftest import Inbox, body, email_client, link
 
@@ -60,7 +61,7 @@ def test_an_address_is_confirmed_from_its_link_once_and_never_shown(inbox: Inbox
         assert again.status_code == 404 and error(again) == "bad_link"
         status = client.get("/api/account/email").json()
         assert status["confirmed"] and status["language"] == "de"
-    engine = create_engine(db_url)
+    engine = create_engine(database_url(db_url))
     with engine.connect() as conn:
         stored = [*conn.execute(select(emails)).all(), *conn.execute(select(outbox)).all()]
     assert stored and not any("example" in repr(row).lower() for row in stored)  # sealed, and sent ones emptied
@@ -195,7 +196,7 @@ def test_deleting_the_account_deletes_the_address(inbox: Inbox, db_url: str) -> 
         confirmed(client, csrf, inbox, reminders=True)
         deleted = client.post("/api/account/delete", json={"password": PASSWORD}, headers={"x-csrf-token": csrf})
         assert deleted.status_code == 200
-    engine = create_engine(db_url)
+    engine = create_engine(database_url(db_url))
     with engine.connect() as conn:
         assert conn.execute(select(emails)).all() == []
         assert conn.execute(select(outbox).where(outbox.c.player_id.is_not(None))).all() == []
