@@ -231,3 +231,21 @@ def test_email_routes_refuse_other_sites_guests_and_floods(inbox: Inbox, db_url:
         assert [a.status_code for a in asks[:10]] == [202] * 10 and asks[10].status_code == 429
         reads = [client.get("/api/account/email").status_code for _ in range(31)]
         assert reads[-1] == 429
+
+
+def test_a_confirmed_address_given_again_sends_nothing_and_another_secret_reads_none(inbox: Inbox, db_url: str) -> None:
+    clock = Clock()
+    with email_client(db_url, inbox.url, clock=clock) as client:
+        csrf = register(client, "ann")
+        confirmed(client, csrf, inbox, reminders=True)
+        again = client.post("/api/account/email", json={"address": ADDRESS}, headers={"x-csrf-token": csrf})
+        assert again.status_code == 202 and again.json()["confirmed"]
+        _turn_based_table(client, csrf)
+    with make_client(db_url, smtp_url=inbox.url, email_secret="another secret, also long enough", clock=clock) as other:
+        other.post("/api/account/login", json={"name": "ann", "password": PASSWORD})
+        assert other.get("/api/account/email").json()["address"] == "?…@?"  # unreadable, not a failure
+        clock.now += timedelta(hours=1)
+        assert _remind(other) == 1  # recorded, but nothing can be sent to an address it can't read
+        assert other.post("/api/email/reset-request", json={"address": ADDRESS}).status_code == 202
+        other.portal.call(other.app.state.mailer.outbox.send_due)  # type: ignore[attr-defined]
+    assert len(inbox.messages) == 1  # the one confirmation

@@ -113,8 +113,8 @@ import click
     "--remind-hours",
     default=12.0,
     show_default=True,
-    type=click.FloatRange(0.1),
-    help='At most one "your move" email per turn-based game and player in this many hours.',
+    type=click.FloatRange(0.1, 720),
+    help='At most one "your move" email per turn-based game and player in this many hours (at most 720).',
 )
 def serve(
     host: str,

@@ -230,6 +230,12 @@ class SqlEmail:
         with self._writing, self.engine.begin() as conn:
             conn.execute(update(outbox).where(outbox.c.id == message_id).values(**values))
 
+    def prune(self, before: datetime) -> None:
+        """Forget sent and failed messages created before ``before``, and old reminders."""
+        with self._writing, self.engine.begin() as conn:
+            conn.execute(delete(outbox).where(outbox.c.status != "queued", outbox.c.created < before))
+            conn.execute(delete(reminders).where(reminders.c.sent < before))
+
     def counts(self) -> dict[str, int]:
         """Messages by status (tests, the operator)."""
         with self.engine.connect() as conn:

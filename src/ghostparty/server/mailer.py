@@ -25,7 +25,7 @@ from ghostparty.server.accounts import Accounts
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.email_keys import KINDS, EmailKeys, token_hash
 from ghostparty.server.email_outbox import Outbox
-from ghostparty.server.email_store import Due, SqlEmail
+from ghostparty.server.email_store import Address, Due, SqlEmail
 from ghostparty.server.email_texts import checked_address, compose, language_of, lookup_form, masked
 from ghostparty.server.errors import ServiceError, in_thread
 from ghostparty.server.limits import Limit, Limiter, Use, take_or_refuse
@@ -49,6 +49,8 @@ LINKS_IP = Limit(30, 3600, "too many email links tried from this address")
 CHOICES = Limit(30, 60, "at most 30 email settings changes a minute")
 #: Invitations one account gets by email.
 INVITATIONS = Limit(10, 86400, "at most 10 invitation emails a day")
+#: Days the rows of sent and failed messages are kept (as a record; their texts are gone).
+KEEP_DAYS = 30
 _BAD_LINK = "this link is not valid (any more): ask for a new one"
 
 
@@ -91,7 +93,7 @@ class Mailer:
             return {"enabled": True, "address": None}
         return {
             "enabled": True,
-            "address": masked(self.keys.open(found.sealed)),
+            "address": masked(self._opened(found) or "?@?"),
             "confirmed": found.confirmed,
             "reminders": found.reminders,
             "invitations": found.invitations,
@@ -102,6 +104,9 @@ class Mailer:
         """Give (or change) the account's address: unconfirmed until its link is opened."""
         normal = checked_address(address)
         lookup = self.keys.lookup(lookup_form(normal))
+        held = await in_thread(self.store.address, player.id)
+        if held is not None and held.lookup == lookup and held.confirmed:
+            return  # the confirmed address given again: nothing changes, nothing is sent
         uses: list[Use] = [(f"email-set:player:{player.id}", ADDRESS_CHANGES[0])]
         uses += [(f"email-set:address:{ip}", ADDRESS_CHANGES_IP[0]), ("email-confirm-to:" + lookup, CONFIRMATIONS)]
         await take_or_refuse(self.limiter, uses)
@@ -148,8 +153,11 @@ class Mailer:
         held, name = found
         token = await self._token(held.player_id, "reset", RESET_HOURS)
         link = f"{self.public_url}/email/reset#{token}"
-        recipient = self.keys.open(held.sealed)
-        await self._queue(held.player_id, "reset", held.language, recipient, name=name, link=link, hours=RESET_HOURS)
+        recipient = self._opened(held)
+        if recipient is not None:
+            await self._queue(
+                held.player_id, "reset", held.language, recipient, name=name, link=link, hours=RESET_HOURS
+            )
 
     async def reset(self, token: object, password: object, ip: str) -> str:
         """Set a new password from a reset link (once): every session ends; the name."""
@@ -183,7 +191,8 @@ class Mailer:
         """Queue an invitation if the account confirmed an address and chose invitations;
         whether one was queued (at most :data:`INVITATIONS` a day per account)."""
         held = await in_thread(self.store.address, account_id)
-        if held is None or not held.confirmed or not held.invitations:
+        recipient = self._opened(held) if held is not None and held.confirmed and held.invitations else None
+        if held is None or recipient is None:
             return False
         if await self.limiter.take([(f"email-invited:{account_id}", INVITATIONS)]) is not None:
             return False
@@ -192,7 +201,7 @@ class Mailer:
             account_id,
             "invitation",
             held.language,
-            self.keys.open(held.sealed),
+            recipient,
             name=name,
             inviter=inviter_name,
             link=table_url,
@@ -215,14 +224,15 @@ class Mailer:
 
     async def _remind(self, due: Due, name: str) -> None:
         held = await in_thread(self.store.address, due.player_id)
-        if held is None:
+        recipient = self._opened(held) if held is not None else None
+        if held is None or recipient is None:
             return
         deadline = due.deadline_from + timedelta(seconds=due.turn_seconds)
         await self._queue(
             due.player_id,
             "reminder",
             held.language,
-            self.keys.open(held.sealed),
+            recipient,
             name=name,
             rules=due.rules,
             deadline=deadline.strftime("%Y-%m-%d %H:%M UTC"),
@@ -238,6 +248,7 @@ class Mailer:
             while True:
                 try:
                     await self.remind()
+                    await in_thread(self.store.prune, self.clock() - timedelta(days=KEEP_DAYS))
                 except Exception:
                     log.exception("the reminders could not be looked for; trying again in %s s", interval)
                 await asyncio.sleep(interval)
@@ -252,6 +263,14 @@ class Mailer:
         await self.outbox.close()
 
     # -- helpers --------------------------------------------------------------------------
+
+    def _opened(self, held: Address) -> str | None:
+        """The address in clear; ``None`` (logged) if it was sealed under another secret."""
+        try:
+            return self.keys.open(held.sealed)
+        except ValueError:
+            log.warning("the email address of player %d was sealed with another secret: not used", held.player_id)
+            return None
 
     def _unsubscribe_link(self, player_id: int, kind: str) -> tuple[str, str]:
         """The unsubscribe page's link (for people) and the one-click link (RFC 8058)."""
