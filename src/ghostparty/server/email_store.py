@@ -200,15 +200,17 @@ class SqlEmail:
                 .limit(most)
             ).all()
         claimed = []
-        for row in rows:
-            with self._writing, self.engine.begin() as conn:
+        if not rows:
+            return claimed
+        with self._writing, self.engine.begin() as conn:  # one commit; each row won or not on its own
+            for row in rows:
                 won = conn.execute(
                     update(outbox)
                     .where(outbox.c.id == row.id, outbox.c.status == "queued", due)
                     .values(lease_until=lease_until)
                 ).rowcount
-            if won == 1:
-                claimed.append(Queued(row.id, row.kind, row.message, row.attempts))
+                if won == 1:
+                    claimed.append(Queued(row.id, row.kind, row.message, row.attempts))
         return claimed
 
     def sent(self, message_id: int, now: datetime) -> None:
