@@ -199,7 +199,7 @@ class SqlEmail:
                 .order_by(outbox.c.next_try)
                 .limit(most)
             ).all()
-        claimed = []
+        claimed: list[Queued] = []
         if not rows:
             return claimed
         with self._writing, self.engine.begin() as conn:  # one commit; each row won or not on its own
