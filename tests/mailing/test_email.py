@@ -54,7 +54,7 @@ def test_an_address_is_confirmed_from_its_link_once_and_never_shown(inbox: Inbox
         assert not given.json()["confirmed"]
         message = inbox.wait(1)[0]
         assert inbox.recipients[0] == ["Ann.Example@example.org"] and "Bestätige" in str(message["Subject"])
-        assert message["List-Unsubscribe"] is None  # a confirmation is not a subscription
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"  # "this wasn't me"
         token = link(message, "/email/confirm#").split("#", 1)[1]
         assert client.post("/api/email/confirm", json={"token": token}).status_code == 200
         again = client.post("/api/email/confirm", json={"token": token})
@@ -249,3 +249,24 @@ def test_a_confirmed_address_given_again_sends_nothing_and_another_secret_reads_
         assert other.post("/api/email/reset-request", json={"address": ADDRESS}).status_code == 202
         other.portal.call(other.app.state.mailer.outbox.send_due)  # type: ignore[attr-defined]
     assert len(inbox.messages) == 1  # the one confirmation
+
+
+def test_a_confirmations_unsubscribe_removes_that_address_only(inbox: Inbox, db_url: str) -> None:
+    """Someone gave a stranger's address: the stranger's one click removes it from the
+    account; a link of an address since replaced removes nothing."""
+    with email_client(db_url, inbox.url) as client:
+        csrf = register(client, "ann")
+        client.post("/api/account/email", json={"address": "first@example.org"}, headers={"x-csrf-token": csrf})
+        first = str(inbox.wait(1)[0]["List-Unsubscribe"]).strip("<>").replace("http://testserver", "")
+        client.post("/api/account/email", json={"address": ADDRESS}, headers={"x-csrf-token": csrf})
+        second = inbox.wait(2)[1]
+        assert "Never email it again" in body(second)
+        provider = TestClient(client.app)
+        stale = provider.post(first, content=b"List-Unsubscribe=One-Click")
+        assert stale.status_code == 404 and error(stale) == "bad_link"
+        assert client.get("/api/account/email").json()["address"] == "A…@example.org"
+        one_click = str(second["List-Unsubscribe"]).strip("<>").replace("http://testserver", "")
+        assert provider.post(one_click, content=b"List-Unsubscribe=One-Click").json() == {"unsubscribed": "all"}
+        assert client.get("/api/account/email").json()["address"] is None
+        token = link(second, "/email/confirm#").split("#", 1)[1]
+        assert client.post("/api/email/confirm", json={"token": token}).status_code == 404

@@ -93,3 +93,6 @@ def test_sealed_addresses_and_signed_links() -> None:
     assert other.unsubscribed(token) is None
     assert keys.unsubscribed(token.replace("7.", "8.", 1)) is None
     assert keys.unsubscribed(token.replace("reminders", "invitations")) is None
+    bound = keys.unsubscribe_token(7, "all", "lookup-a")
+    assert keys.unsubscribed(bound, "lookup-a") == (7, "all")
+    assert keys.unsubscribed(bound, "lookup-b") is None and keys.unsubscribed(bound) is None

@@ -18,8 +18,10 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-#: The kinds of email a player may unsubscribe from.
+#: The kinds of email a player chooses (and may unsubscribe from) …
 KINDS = ("reminders", "invitations")
+#: … and ``all``: the link in a confirmation or a reset, which removes the address itself.
+UNSUBSCRIBE = (*KINDS, "all")
 
 
 def token_hash(token: str) -> str:
@@ -58,18 +60,29 @@ class EmailKeys:
         """The keyed hash of a normalized address (:func:`.email_texts.normalized`), hex."""
         return hmac.new(self._lookup, address.encode(), hashlib.sha256).hexdigest()
 
-    def unsubscribe_token(self, player_id: int, kind: str) -> str:
-        """A link's token that turns ``kind`` off for the player: signed, kept nowhere."""
+    def unsubscribe_token(self, player_id: int, kind: str, bound: str = "") -> str:
+        """A link's token that turns ``kind`` off for the player: signed, kept nowhere.
+        ``bound`` (an address's lookup) is signed too, not shown: the token then works
+        only while the player has that address."""
         body = f"{player_id}.{kind}"
-        return f"{body}.{self._mac(body)}"
+        return f"{body}.{self._mac(f'{body}.{bound}')}"
 
-    def unsubscribed(self, token: str) -> tuple[int, str] | None:
-        """(player id, kind) of a token :meth:`unsubscribe_token` made; ``None`` if forged."""
+    @staticmethod
+    def unsubscribe_parts(token: str) -> tuple[int, str] | None:
+        """(player id, kind) that a token claims, not yet checked; ``None`` if malformed."""
         parts = token.split(".")
-        if len(parts) != 3 or not parts[0].isdigit() or parts[1] not in KINDS or len(parts[0]) > 12:
+        if len(parts) != 3 or not parts[0].isdigit() or parts[1] not in UNSUBSCRIBE or len(parts[0]) > 12:
             return None
-        body = f"{parts[0]}.{parts[1]}"
-        return (int(parts[0]), parts[1]) if hmac.compare_digest(self._mac(body), parts[2]) else None
+        return int(parts[0]), parts[1]
+
+    def unsubscribed(self, token: str, bound: str = "") -> tuple[int, str] | None:
+        """(player id, kind) of a token :meth:`unsubscribe_token` made with ``bound``;
+        ``None`` if forged or bound to something else."""
+        claimed = self.unsubscribe_parts(token)
+        if claimed is None:
+            return None
+        body = f"{claimed[0]}.{claimed[1]}"
+        return claimed if hmac.compare_digest(self._mac(f"{body}.{bound}"), token.rsplit(".", 1)[1]) else None
 
     def _mac(self, body: str) -> str:
         digest = hmac.new(self._sign, body.encode(), hashlib.sha256).digest()[:18]

@@ -1,9 +1,10 @@
 """What the emails say, in English and German, and how an address is checked.
 
-Every message is plain text with a link, built here as RFC 5322 text; every message but
-the confirmation and the reset carries RFC 8058's one-click unsubscribe headers
-(``List-Unsubscribe`` with an HTTPS/HTTP link, ``List-Unsubscribe-Post``), and the link
-in its last lines too.
+Every message is plain text with a link, built here as RFC 5322 text, and carries RFC
+8058's one-click unsubscribe headers (``List-Unsubscribe`` with an HTTPS/HTTP link,
+``List-Unsubscribe-Post``) and the page's link in its last lines: a reminder's or an
+invitation's turns that kind off; a confirmation's or a reset's removes the address from
+the account (the one way to stop them: "this wasn't me").
 """
 
 from __future__ import annotations
@@ -81,8 +82,14 @@ _WHAT = {
     "en": {"reminders": "“your move” reminders", "invitations": "invitations from friends"},
     "de": {"reminders": "Erinnerungen „Du bist am Zug“", "invitations": "Einladungen von Freunden"},
 }
-#: Which choice each kind of email needs (the one its unsubscribe link turns off).
-CHOICE = {"reminder": "reminders", "invitation": "invitations"}
+_FOOTER_ALL = {
+    "en": "\n\n--\nThis address was given for a Ghost Party account. Never email it again (the address"
+    " is removed from the account) with one click: {unsubscribe}\n",
+    "de": "\n\n--\nDiese Adresse wurde für ein Ghost-Party-Konto angegeben. Nie wieder E-Mails an sie (die"
+    " Adresse wird aus dem Konto entfernt), mit einem Klick: {unsubscribe}\n",
+}
+#: What each kind of email's unsubscribe link turns off: a choice, or the address (``all``).
+CHOICE = {"reminder": "reminders", "invitation": "invitations", "confirm": "all", "reset": "all"}
 
 
 def language_of(given: object) -> str:
@@ -136,9 +143,11 @@ def compose(
     message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "ghostparty.invalid")
     message["Auto-Submitted"] = "auto-generated"
     if unsubscribe is not None:
-        what = _WHAT[language][CHOICE[kind]]
         page, one_click = unsubscribe
-        text += _FOOTER[language].format(what=what, unsubscribe=page)
+        if CHOICE[kind] == "all":
+            text += _FOOTER_ALL[language].format(unsubscribe=page)
+        else:
+            text += _FOOTER[language].format(what=_WHAT[language][CHOICE[kind]], unsubscribe=page)
         message["List-Unsubscribe"] = f"<{one_click}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Content-Language"] = language

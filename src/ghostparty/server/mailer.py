@@ -6,7 +6,8 @@ The address is sealed and hashed (:mod:`.email_keys`), never shown (its owner se
 ``a…@example.org``) and never sent anything before it is confirmed but its
 confirmation, at most :data:`CONFIRMATIONS` a day. Confirmation and reset links carry a
 random token of which the database keeps the SHA-256; a reset link works once and ends
-every session; unsubscribe links are signed. Every message goes through the outbox
+every session; unsubscribe links are signed (a confirmation's or reset's, which removes
+the address, bound to that address). Every message goes through the outbox
 (:mod:`.email_outbox`), so no request and no game waits for a mail server. Every call
 counts one use per account and per address (client IP) first.
 """
@@ -116,7 +117,16 @@ class Mailer:
             raise ServiceError("email_taken", "another account has this email address", 409)
         token = await self._token(player.id, "confirm", CONFIRM_HOURS, lookup)
         link = f"{self.public_url}/email/confirm#{token}"
-        await self._queue(player.id, "confirm", lang, normal, name=player.name, link=link, hours=CONFIRM_HOURS)
+        await self._queue(
+            player.id,
+            "confirm",
+            lang,
+            normal,
+            name=player.name,
+            link=link,
+            hours=CONFIRM_HOURS,
+            unsubscribe=self._unsubscribe_link(player.id, "all", lookup),
+        )
 
     async def choose(self, player: Player, chosen: dict[str, Any], ip: str) -> None:
         """Turn reminders or invitations on or off, or change the emails' language."""
@@ -176,13 +186,21 @@ class Mailer:
         return name
 
     async def unsubscribe(self, token: object, ip: str) -> str:
-        """Turn off what an unsubscribe link names; the kind."""
+        """Turn off what an unsubscribe link names (``all``: remove the address); the kind."""
         await take_or_refuse(self.limiter, [("email-link:" + ip, LINKS_IP)])
-        found = self.keys.unsubscribed(token) if isinstance(token, str) else None
-        if found is None:
+        claimed = self.keys.unsubscribe_parts(token) if isinstance(token, str) else None
+        if claimed is None or not isinstance(token, str):
             raise ServiceError("bad_link", _BAD_LINK, 404)
-        player_id, kind = found
-        await in_thread(self.store.choose, player_id, {kind: False})
+        player_id, kind = claimed
+        if kind == "all":
+            held = await in_thread(self.store.address, player_id)
+            if held is None or self.keys.unsubscribed(token, held.lookup) is None:
+                raise ServiceError("bad_link", _BAD_LINK, 404)
+            await in_thread(self.store.remove, player_id)
+        else:
+            if self.keys.unsubscribed(token) is None:
+                raise ServiceError("bad_link", _BAD_LINK, 404)
+            await in_thread(self.store.choose, player_id, {kind: False})
         return kind
 
     # -- what is sent ---------------------------------------------------------------------
@@ -272,9 +290,9 @@ class Mailer:
             log.warning("the email address of player %d was sealed with another secret: not used", held.player_id)
             return None
 
-    def _unsubscribe_link(self, player_id: int, kind: str) -> tuple[str, str]:
+    def _unsubscribe_link(self, player_id: int, kind: str, bound: str = "") -> tuple[str, str]:
         """The unsubscribe page's link (for people) and the one-click link (RFC 8058)."""
-        token = self.keys.unsubscribe_token(player_id, kind)
+        token = self.keys.unsubscribe_token(player_id, kind, bound)
         return (
             f"{self.public_url}/email/unsubscribe?token={token}",
             f"{self.public_url}/api/email/unsubscribe?token={token}",
