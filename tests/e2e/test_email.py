@@ -1,6 +1,7 @@
 """Email in the browser, against a real SMTP server (aiosmtpd) the test starts: give
 and confirm an address on the account page, then, logged out elsewhere, ask for a
-reset link, open it, set a new password; the old session ends, the new password logs in."""
+reset link, open it, set a new password; the old session ends, the new password logs in;
+the email's unsubscribe page removes the address."""
 
 from __future__ import annotations
 
@@ -130,4 +131,14 @@ def test_confirm_an_address_then_reset_the_password_from_the_email(
     other.get_by_test_id("reset-password2").fill(NEW_PASSWORD + "2")
     other.get_by_test_id("reset-save").click()
     other.get_by_test_id("reset-error").filter(has_text="not valid").wait_for()
+
+    # the reset email's unsubscribe page: one button, and the address is gone
+    other.goto(link(smtp.messages[1], "/email/unsubscribe?token="))
+    other.get_by_test_id("unsubscribe-button").click()
+    _state(other, "done")
+    assert "removed" in other.get_by_test_id("email-note").inner_text()
+    owner.goto(base + "/login")
+    _state(owner, "player")
+    owner.get_by_test_id("email-form").wait_for()
+    assert owner.get_by_test_id("email-current").is_hidden()
     assert owner.errors == [] and other.errors == []

@@ -90,6 +90,7 @@ def test_a_reset_link_sets_a_new_password_once_and_ends_every_session(inbox: Inb
         assert unknown.status_code == asked.status_code == 202 and unknown.json() == asked.json()
         message = inbox.wait(2)[1]
         assert len(inbox.messages) == 2 and "new password" in str(message["Subject"])
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         token = link(message, "/email/reset#").split("#", 1)[1]
         weak = stranger.post("/api/email/reset", json={"token": token, "password": "12345678"})
         assert weak.status_code == 400  # refused for the password: the link still works

@@ -166,7 +166,14 @@ class Mailer:
         recipient = self._opened(held)
         if recipient is not None:
             await self._queue(
-                held.player_id, "reset", held.language, recipient, name=name, link=link, hours=RESET_HOURS
+                held.player_id,
+                "reset",
+                held.language,
+                recipient,
+                name=name,
+                link=link,
+                hours=RESET_HOURS,
+                unsubscribe=self._unsubscribe_link(held.player_id, "all", lookup),
             )
 
     async def reset(self, token: object, password: object, ip: str) -> str:
