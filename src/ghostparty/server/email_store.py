@@ -249,7 +249,7 @@ class SqlEmail:
 
     # -- reminders ----------------------------------------------------------------------
 
-    def due_reminders(self, waited_since: datetime, last_before: datetime, most: int = 200) -> list[Due]:
+    def due_reminders(self, waited_since: datetime, last_before: datetime, most: int = 1000) -> list[Due]:
         """Turn-based games whose mover (an account with a confirmed address and reminders
         on) has been to move since before ``waited_since`` and had no reminder of the game
         since ``last_before``."""
