@@ -39,7 +39,9 @@ from ghostparty.server.codec import board_view
 from ghostparty.server.community import Community
 from ghostparty.server.community_routes import routes as community_routes
 from ghostparty.server.crosssite import SameOrigin
+from ghostparty.server.email_routes import routes as email_routes
 from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
+from ghostparty.server.mailer import start_mailer
 from ghostparty.server.match_routes import routes as match_routes
 from ghostparty.server.metrics import Metrics
 from ghostparty.server.model import now
@@ -121,6 +123,11 @@ def create_app(
     metrics_token: str | None = None,
     admin_token: str | None = None,
     open_data: str | Path | None = None,
+    smtp_url: str | None = None,
+    mail_from: str | None = None,
+    email_secret: str | None = None,
+    public_url: str | None = None,
+    remind_hours: float = 12,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -139,7 +146,9 @@ def create_app(
     time to the tables' timers (tests move it). ``/metrics`` answers only this machine
     unless a scraper brings ``metrics_token``; closing tables needs ``admin_token``
     (:mod:`.operator_routes`). ``open_data`` is the folder of ``ghostparty export``'s
-    files, served at ``/open-data`` (:mod:`.open_data_routes`).
+    files, served at ``/open-data`` (:mod:`.open_data_routes`). ``smtp_url`` turns email on (:mod:`.mailer`): addresses
+    sealed with keys of ``email_secret``, links to ``public_url``, "your move" reminders at
+    most every ``remind_hours`` per game.
     """
 
     @contextlib.asynccontextmanager
@@ -205,6 +214,17 @@ def create_app(
                 finishing=accounts_store.reliability,
             )
             app.state.quick.run(lambda: 0 in service.keeper.held)
+            app.state.mailer = start_mailer(
+                the_store,
+                app.state.accounts,
+                limiter,
+                smtp_url=smtp_url,
+                email_secret=email_secret,
+                mail_from=mail_from,
+                public_url=public_url,
+                remind_hours=remind_hours,
+                clock=clock or now,
+            )
         app.state.pubsub = the_pubsub
         if shared:
             await service.begin()  # takes over its share of the games under way
@@ -220,6 +240,8 @@ def create_app(
             watching.cancel()
             if accounts_store is not None:
                 await app.state.quick.close()
+                if app.state.mailer is not None:
+                    await app.state.mailer.close()
             await service.close()
             await the_pubsub.close()
             await service.presence.close()
@@ -238,6 +260,7 @@ def create_app(
         Route("/players/{name}", _page("player.html")),
         Route("/leaderboard", _page("leaderboard.html")),
         Route("/moderation", _page("moderation.html")),
+        Route("/email/{what:str}", _page("email.html")),
         Route("/assets/{version}/{path:path}", ASSETS.asset),
         Mount("/static", app=ASSETS.plain, name="static"),
         Route("/api/health", health),
@@ -254,6 +277,7 @@ def create_app(
         *community_routes,
         *moderation_routes,
         *open_data_routes,
+        *email_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,
