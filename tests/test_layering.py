@@ -127,6 +127,13 @@ def test_the_server_core_knows_no_transport(name: str) -> None:
     assert not bad, f"server/{name} imports: " + "; ".join(bad)
 
 
+@pytest.mark.parametrize("path", _modules(PACKAGE / "server"), ids=lambda p: p.name)
+def test_the_server_never_imports_its_load_client(path: Path) -> None:
+    """The load client (``ghostparty.loadtest``) drives the server from outside."""
+    bad = [f"line {line}: {name}" for line, name in imports(path) if name.startswith("ghostparty.loadtest")]
+    assert not bad, f"server/{path.name} imports: " + "; ".join(bad)
+
+
 def test_the_checker_sees_imports(tmp_path: Path) -> None:
     """The parser finds plain, from, relative and nested imports (or the tests above prove nothing)."""
     probe = tmp_path / "probe.py"

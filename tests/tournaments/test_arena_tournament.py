@@ -139,6 +139,8 @@ def test_a_bad_result_changes_nothing() -> None:
         with pytest.raises(TournamentError):
             state.finish_game("g1", places, START + 1, left)
     assert state.running() and all(p.points == 0 for p in state.players.values())
+    with pytest.raises(TournamentError, match=r"^now: 'g1' started at 1000.0, it cannot end at 999.0$"):
+        state.finish_game("g1", [1, 2], START - 1)
     state.finish_game("g1", [1, 2], START + 1)
     with pytest.raises(TournamentError, match=r"^game: expected a game under way, got 'g1'$"):
         state.finish_game("g1", [1, 2], START + 2)
@@ -189,3 +191,29 @@ def test_joining_twice_leaving_unknown_and_a_bad_rating_are_refused() -> None:
     with pytest.raises(TournamentError, match=r"^bot: 'p0' joined as a person before$"):
         state.join("p0", 1500, START, bot=True)
     assert state.players["p0"].points == Fraction(0)
+
+
+def test_too_few_free_bots_fill_nothing_and_bots_at_a_table_are_not_free() -> None:
+    state = arena(size=4, players=1, bot_wait=0)
+    state.join("bot-a", 1800, START, bot=True)
+    state.join("bot-b", 1800, START, bot=True)
+    assert state.pairing(START + 60, Random(0)) == []  # three seats to fill, two bots
+    state.join("p1", 1500, START)
+    (table,) = state.pairing(START + 60, Random(0))
+    assert sorted(table) == ["bot-a", "bot-b", "p0", "p1"]
+
+
+def test_coming_back_during_a_game_keeps_the_seat_and_pairs_after_it() -> None:
+    state = arena(players=4)
+    state.start_game("g1", ("p0", "p1"), START)
+    state.leave("p0", START + 5)
+    state.join("p0", 1500, START + 10)
+    assert state.players["p0"].game == "g1" and not state.players["p0"].free
+    assert [set(t) for t in state.pairing(START + 20, Random(0))] == [{"p2", "p3"}]
+    state.finish_game("g1", [1, 2], START + 30)
+    assert state.players["p0"].free
+
+
+def test_a_player_needs_an_id() -> None:
+    with pytest.raises(TournamentError, match=r"^player: expected a non-empty player id, got ''$"):
+        arena().join("", 1500, START)

@@ -30,7 +30,7 @@ def by_seat(state: Swiss, rng: Random) -> None:
     [
         ((5, 3), "table_size: expected one of [2, 3, 4] players per table, got 5"),
         ((4, 0), "rounds: expected 1 to 100 rounds, got 0"),
-        ((4, 3, Fraction(-1)), "bye_points: expected a Fraction >= 0 or None, got Fraction(-1, 1)"),
+        ((4, 3, Fraction(-1)), "bye_points: expected a whole or Fraction number >= 0 or None, got Fraction(-1, 1)"),
     ],
 )
 def test_impossible_settings_are_refused(settings: tuple[int, int], message: str) -> None:
@@ -96,9 +96,10 @@ def test_a_bye_scores_the_mean_of_a_seat_or_the_configured_points() -> None:
     state = swiss(4, 5)
     state.pair_round(Random(0))
     assert state.players["p0"].points == Fraction(11, 4)
-    state = swiss(4, 5, bye=Fraction(1))
+    state = swiss(4, 5, bye=Fraction(1, 2))
     state.pair_round(Random(0))
-    assert state.players["p0"].points == 1
+    assert state.players["p0"].points == Fraction(1, 2)
+    assert SwissConfig(4, 3, 1).bye_points == Fraction(1)  # type: ignore[arg-type]
 
 
 def test_the_seat_order_comes_from_the_rng() -> None:
@@ -192,3 +193,8 @@ def test_events_out_of_order_are_refused_and_change_nothing() -> None:
     by_seat(state, Random(0))
     with pytest.raises(TournamentError, match=r"^round: all 2 rounds are paired$"):
         state.pair_round(Random(0))
+
+
+def test_withdrawing_someone_who_never_joined_is_refused() -> None:
+    with pytest.raises(TournamentError, match=r"^player: 'ghost' is not in the tournament$"):
+        swiss(2, 2).withdraw("ghost")

@@ -121,3 +121,12 @@ def test_not_json_at_all() -> None:
         from_json("{")
     with pytest.raises(TournamentError, match=r"^state: expected an object, got"):
         from_json("[]")
+
+
+def test_standings_are_json_ready_with_exact_points() -> None:
+    arena_line = busy_arena().standings()[0].to_dict()
+    assert arena_line == json.loads(json.dumps(arena_line))
+    assert set(arena_line) == {"rank", "player", "points", "games", "firsts", "rating", "bot"}
+    lines = [s.to_dict() for s in busy_swiss().standings()]
+    assert json.loads(json.dumps(lines)) == lines
+    assert any(isinstance(line["points"], str) and "/" in line["points"] for line in lines)  # 11/4 after a bye

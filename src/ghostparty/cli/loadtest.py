@@ -21,7 +21,7 @@ from rich.console import Console
 from ghostparty.cli.progress import progress_bar
 
 if TYPE_CHECKING:
-    from ghostparty.server.loadtest import LoadReport
+    from ghostparty.loadtest import LoadReport
 
 
 @click.command()
@@ -92,8 +92,8 @@ def loadtest(
     ghostparty loadtest --games 200 --seconds 30
     ghostparty loadtest --database postgresql://postgres@127.0.0.1/test --games 200
     """
+    from ghostparty.loadtest import run_load
     from ghostparty.server.app import tune_gc
-    from ghostparty.server.loadtest import run_load
 
     console = Console(stderr=True)
     with _server(url, database, redis, workers) as (base, store, cpu), progress_bar(console, show=not as_json) as bar:

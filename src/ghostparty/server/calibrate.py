@@ -10,12 +10,12 @@ out for the same seed, however many processes play them.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
 
 from ghostparty.server.ratings import BOT_LEVELS, MU, NEW, Rating, places, rate
+from ghostparty.sim.parallel import workers
 from ghostparty.sim.tournament import GameResult, game_seed, play_game
 
 #: The level whose rating is set to a new player's (the scale's zero).
@@ -39,8 +39,7 @@ def lineup_of(seed: int, index: int, levels: Sequence[str] = BOT_LEVELS) -> tupl
     return tuple(rng.sample(list(levels), players))
 
 
-def _play(task: tuple[str, int, int, tuple[str, ...]]) -> GameResult:
-    rules, seed, index, levels = task
+def _play(rules: str, seed: int, index: int, levels: tuple[str, ...]) -> GameResult:
     return play_game(rules, lineup_of(seed, index, levels), game_seed(seed, index), index=index)
 
 
@@ -52,24 +51,14 @@ def calibrate(
     progress: Callable[[int], None] | None = None,
     levels: Sequence[str] = BOT_LEVELS,
 ) -> Calibration:
-    """Play and rate ``games`` games between the bot ``levels`` (see the module)."""
+    """Play and rate ``games`` games between the bot ``levels`` (see the module), on
+    ``jobs`` processes (:func:`ghostparty.sim.parallel.workers`, as tournaments and
+    analyses play theirs)."""
     if ANCHOR not in levels:
         raise ValueError(f"the levels must include the anchor, {ANCHOR!r}")
     tasks = [(rules, seed, index, tuple(levels)) for index in range(games)]
-    results: list[GameResult] = []
-    if jobs <= 1:
-        for task in tasks:
-            results.append(_play(task))
-            if progress is not None:
-                progress(1)
-    else:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with context.Pool(jobs) as pool:
-            for result in pool.imap_unordered(_play, tasks):
-                results.append(result)
-                if progress is not None:
-                    progress(1)
+    with workers(jobs) as pool:
+        results = list(pool.map(_play, tasks, progress))
     results.sort(key=lambda game: game.index)
     ratings = {level: NEW for level in levels}
     played = dict.fromkeys(levels, 0)

@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from ghostparty.server.accounts_store import SqlAccounts
 from ghostparty.server.db import actions, migrate, seats, tables
 from ghostparty.server.db import chat as chat_lines
+from ghostparty.server.email_store import SqlEmail
 from ghostparty.server.engine import make_engine, without_statement_timeout
 from ghostparty.server.model import ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
 from ghostparty.server.moderation_store import SqlModeration
@@ -177,6 +178,11 @@ class SqlStore:
         if self._accounts is None:
             self._accounts = SqlAccounts(self.engine, self._writing)
         return self._accounts
+
+    @property
+    def email(self) -> SqlEmail:
+        """Addresses, link tokens, the outbox and reminders, on this store's database."""
+        return SqlEmail(self.engine, self._writing)
 
     @property
     def moderation(self) -> SqlModeration:

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 from ghostparty.tournaments.errors import TournamentError
 from ghostparty.tournaments.grouping import group
-from ghostparty.tournaments.points import check_places, check_table_size, table_points
+from ghostparty.tournaments.points import check_places, check_table_size, encode, table_points
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,18 @@ class Standing:
     rating: float
     bot: bool
 
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready, points exact (``5`` or ``"11/4"``)."""
+        return {
+            "rank": self.rank,
+            "player": self.player,
+            "points": encode(self.points),
+            "games": self.games,
+            "firsts": self.firsts,
+            "rating": self.rating,
+            "bot": self.bot,
+        }
+
 
 class Arena:
     """An arena tournament's whole state (see the module docstring)."""
@@ -142,7 +154,10 @@ class Arena:
             known.free_since = now
 
     def leave(self, player: str, now: float) -> None:
-        """``player`` stops being paired; a game they sit in still finishes and counts."""
+        """``player`` stops being paired; a game they sit in still finishes and counts.
+
+        ``now`` is taken like every event's (a log or a later rule may want it); the state
+        does not depend on it."""
         self._player(player).active = False
 
     def start_game(self, game: str, seats: Sequence[str], now: float) -> None:
@@ -174,6 +189,8 @@ class Arena:
         record = self.games.get(game)
         if record is None or record.places is not None:
             raise TournamentError("game", f"expected a game under way, got {game!r}")
+        if now < record.started_at:
+            raise TournamentError("now", f"{game!r} started at {record.started_at!r}, it cannot end at {now!r}")
         checked = check_places(places, len(record.seats))
         left = dict(left or {})
         for player, point in left.items():

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 from ghostparty.tournaments.errors import TournamentError
 from ghostparty.tournaments.grouping import group
-from ghostparty.tournaments.points import check_places, check_table_size, mean_points, table_points
+from ghostparty.tournaments.points import check_places, check_table_size, encode, mean_points, table_points
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,11 @@ class SwissConfig:
         check_table_size(self.table_size)
         if isinstance(self.rounds, bool) or not isinstance(self.rounds, int) or not 1 <= self.rounds <= 100:
             raise TournamentError("rounds", f"expected 1 to 100 rounds, got {self.rounds!r}")
-        if self.bye_points is not None and (not isinstance(self.bye_points, Fraction) or self.bye_points < 0):
-            raise TournamentError("bye_points", f"expected a Fraction >= 0 or None, got {self.bye_points!r}")
+        bye = self.bye_points
+        if bye is not None and (isinstance(bye, bool) or not isinstance(bye, (int, Fraction)) or bye < 0):
+            raise TournamentError("bye_points", f"expected a whole or Fraction number >= 0 or None, got {bye!r}")
+        if isinstance(bye, int):
+            object.__setattr__(self, "bye_points", Fraction(bye))
 
     @property
     def bye(self) -> Fraction:
@@ -108,6 +111,20 @@ class SwissStanding:
     byes: int
     active: bool
 
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready, points exact (``5`` or ``"11/4"``)."""
+        return {
+            "rank": self.rank,
+            "player": self.player,
+            "points": encode(self.points),
+            "opponents": encode(self.opponents),
+            "firsts": self.firsts,
+            "rating": self.rating,
+            "games": self.games,
+            "byes": self.byes,
+            "active": self.active,
+        }
+
 
 class Swiss:
     """A Swiss tournament's whole state (see the module docstring)."""
@@ -155,7 +172,8 @@ class Swiss:
         spare = len(order) % size
         rank = {p: i for i, p in enumerate(order)}
         byes = sorted(order, key=lambda p: (self.players[p].byes, -rank[p]))[:spare]
-        seated = [p for p in order if p not in set(byes)]
+        resting = set(byes)
+        seated = [p for p in order if p not in resting]
         index = {p: i for i, p in enumerate(seated)}
         avoid = [{index[m] for m in self.players[p].mates if m in index} for p in seated]
         tables = []

@@ -7,14 +7,15 @@
 // player-view with account-name, profile-link, logout; password-form with old-password,
 // new-password, new-password2, change-password, password-error, password-done;
 // delete-view with delete-start, then delete-form with delete-password, delete-confirm,
-// delete-cancel, delete-error; blocks-view with blocks-list (blocks.js); open-data-view
-// (open-data-choice.js); account-note
-// (what just happened).
+// delete-cancel, delete-error; blocks-view with blocks-list (blocks.js); email-view
+// (email-settings.js); forgot-password (to /email/reset); open-data-view
+// (open-data-choice.js); account-note (what just happened).
 // ?next=/path comes back to that page of this site after logging in.
 
 import { account, api } from "./api.js";
 import { showBlocks } from "./blocks.js";
 import { el } from "./dom.js";
+import { showEmail, wireEmail } from "./email-settings.js";
 import { applyI18n, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { showOpenDataChoice } from "./open-data-choice.js";
 import { accountError, accountNav, profileUrl } from "./session.js";
@@ -23,7 +24,7 @@ import { heldSeats } from "./store.js";
 const $ = (id) => document.getElementById(id);
 
 const GUEST_VIEWS = ["login-view", "register-view"];
-const PLAYER_VIEWS = ["player-view", "blocks-view", "open-data-view", "password-view", "delete-view"];
+const PLAYER_VIEWS = ["player-view", "email-view", "blocks-view", "open-data-view", "password-view", "delete-view"];
 
 /** Where to go after logging in: ?next= if it is a page of this site, else nowhere. */
 function nextPage() {
@@ -60,6 +61,7 @@ function render(player) {
     $("profile-link").href = profileUrl(player.name);
     showBlocks($("blocks-list"));
     showOpenDataChoice($("open-data-choice"));
+    showEmail();
     document.title = t("account.page_title", { name: player.name });
   } else {
     document.title = t("account.title");
@@ -165,6 +167,7 @@ async function main() {
   $("delete-start").addEventListener("click", () => askDelete(true));
   $("delete-cancel").addEventListener("click", () => askDelete(false));
   $("delete-form").addEventListener("submit", deleteAccount);
+  wireEmail();
   let player = null;
   try {
     player = (await account()).player ?? null;
