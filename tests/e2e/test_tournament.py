@@ -170,3 +170,40 @@ def test_axe_finds_nothing_serious_on_the_tournament_pages(browser: Any, server:
         "INPUT",
         "SELECT",
     )
+
+
+def test_create_by_the_form_and_cancel_with_a_reason_the_players_read(browser: Any, server: tuple[str, Any]) -> None:
+    base_url, _ = server
+    creator = new_page(browser, speed="off")
+    answer = creator.request.post(
+        f"{base_url}/api/account/register", data={"name": "Hostess", "password": "correct horse battery"}
+    )
+    assert answer.status == 201, answer.text()
+    creator.goto(f"{base_url}/tournaments")
+    creator.get_by_label("Kind").select_option("swiss")
+    creator.get_by_label("Rounds").fill("3")
+    creator.get_by_label("Players a table").select_option("4")
+    creator.get_by_test_id("create-submit").click()
+    creator.wait_for_url(f"{base_url}/tournaments/*")
+    creator.locator("[data-testid=tournament][data-state=ok]").wait_for()
+    assert "Swiss" in creator.get_by_test_id("tournament-heading").inner_text()
+
+    player = new_page(browser, speed="off")
+    player.goto(creator.url)
+    player.get_by_label("Your name").fill("Gus")
+    player.get_by_test_id("join").click()
+    player.get_by_test_id("leave").wait_for()
+    assert player.get_by_test_id("cancel-form").is_hidden()  # only its creator may cancel
+
+    creator.get_by_label("Reason (the players read it)").fill("the hall is closed tonight")
+    creator.get_by_test_id("cancel").click()
+    reason = player.get_by_test_id("cancel-reason")  # live, over the socket
+    reason.wait_for()
+    assert "the hall is closed tonight" in reason.inner_text()
+    assert player.locator("[data-testid=tournament][data-status=cancelled]").count() == 1
+    assert player.get_by_test_id("join-form").is_hidden() and player.get_by_test_id("leave").is_hidden()
+    guest = new_page(browser, speed="off")
+    guest.goto(f"{base_url}/tournaments")
+    guest.get_by_test_id("create-login").wait_for()  # a guest is asked to log in to create
+    for page in (creator, player, guest):
+        assert not page.errors, page.errors
