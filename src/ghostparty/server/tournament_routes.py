@@ -102,11 +102,27 @@ async def create(request: Request) -> Response:
     return JSONResponse(summary(row), status_code=201)
 
 
+#: How many tournaments' views an instance keeps (:attr:`.Tournaments.views`).
+_VIEWS_KEPT = 256
+
+
 async def _view(tournaments: Tournaments, tournament_id: str) -> dict[str, Any]:
     row = await tournaments.get(tournament_id)
+    # Every change of a tournament (its entrants and games too) raises its version, so a
+    # view of the same version is current: many sockets watching one tournament cost one
+    # read each, not three and a rebuild.
+    views = tournaments.views
+    cached = views.get(tournament_id)
+    if cached is not None and cached[0] == row.version:
+        return cached[1]
     entrants = await in_thread(tournaments.store.entrants, tournament_id)
     games = await in_thread(tournaments.store.games, tournament_id)
-    return view(row, entrants, games)
+    data = view(row, entrants, games)
+    views.pop(tournament_id, None)
+    views[tournament_id] = (row.version, data)
+    while len(views) > _VIEWS_KEPT:
+        del views[next(iter(views))]
+    return data
 
 
 async def state(request: Request) -> Response:

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from random import Random
+from typing import Any
 
 from ghostparty.server.errors import ServiceError, in_thread
 from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby
@@ -145,6 +146,8 @@ class Tournaments:
         self.rating = rating
         self.clock = clock
         self.rng = rng or Random(secrets.randbits(64))
+        #: The views the routes built lately, by tournament id: (version, view).
+        self.views: dict[str, tuple[int, dict[str, Any]]] = {}
 
     async def create(
         self, spec: Spec, creator: tuple[int, str] | None, *, recurring: str | None = None
