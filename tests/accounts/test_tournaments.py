@@ -8,6 +8,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from .helpers import error, make_client, register
@@ -165,6 +166,26 @@ def test_the_socket_sends_the_state_and_every_change(client: TestClient) -> None
         assert second["entrants"] == 1 and second["standings"][0]["name"] == "ann"
     with client.websocket_connect("/ws/tournaments/nope") as socket:
         assert socket.receive_json()["code"] == "unknown_tournament"
+    from starlette.testclient import WebSocketDenialResponse
+
+    for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}):
+        with (
+            pytest.raises(WebSocketDenialResponse) as denied,
+            client.websocket_connect(f"/ws/tournaments/{made['id']}", headers=headers),
+        ):
+            pass
+        assert denied.value.status_code == 403 and denied.value.json()["error"]["code"] == "cross_site"
+
+
+def test_sockets_are_limited_per_address(db_url: str) -> None:
+    with make_client(db_url, sockets_per_address=2) as client:
+        csrf = register(client, "ann")
+        made = create(client, csrf)
+        path = f"/ws/tournaments/{made['id']}"
+        with client.websocket_connect(path) as one, client.websocket_connect(path) as two:
+            assert one.receive_json()["type"] == two.receive_json()["type"] == "tournament"
+            with client.websocket_connect(path) as three:
+                assert three.receive_json()["code"] == "too_many_connections"
 
 
 def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str) -> None:
