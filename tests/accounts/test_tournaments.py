@@ -188,7 +188,8 @@ def test_sockets_are_limited_per_address(db_url: str) -> None:
                 assert three.receive_json()["code"] == "too_many_connections"
 
 
-def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str) -> None:
+@pytest.mark.parametrize("rated", [False, True])
+def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str, rated: bool) -> None:
     from tests.server.helpers import play_humans
 
     from ghostparty.server.tournament_service import Spec
@@ -206,7 +207,7 @@ def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str) -> N
                 players.append((browser.cookies, csrf, name))
         row = client.portal.call(
             tournaments.create,
-            Spec("arena", "hugo", 2, clock["now"] + timedelta(minutes=1), minutes=5, turn_seconds=30),
+            Spec("arena", "hugo", 2, clock["now"] + timedelta(minutes=1), rated=rated, minutes=5, turn_seconds=30),
             None,
         )  # type: ignore[attr-defined]
         ids = {}
@@ -231,7 +232,10 @@ def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str) -> N
         assert state["tournament"]["status"] == "finished"
         assert [p["name"] for p in state["podium"]] == [s["name"] for s in state["standings"][:3]]
         game = state["games"][0]
-        assert game["finished"] and client.get(f"/api/tables/{game['table']}").json()["table"]["status"] == "over"
+        table = client.get(f"/api/tables/{game['table']}").json()["table"]
+        assert game["finished"] and table["status"] == "over" and table["rated"] is rated
+        hugo = client.get(f"/api/players/{game['seats'][0]}").json()["ratings"]["hugo"]
+        assert hugo["rated_games"] == (hugo["games"] if rated else 0) and hugo["games"] >= 2
         winner = state["podium"][0]["name"]
         trophies = client.get(f"/api/players/{winner}/trophies").json()["trophies"]
         assert trophies == [
