@@ -13,8 +13,9 @@ import pytest
 from ghostparty.server.tournament_events import HOURLY, Recurring, load_events
 from ghostparty.server.tournament_service import Spec
 from ghostparty.server.tournament_views import view
+from ghostparty.tournaments import Arena, from_json
 
-from .helpers import run
+from .helpers import play_humans, run
 from .test_tournament_runner import Clock, instance, play_out
 
 
@@ -151,6 +152,40 @@ def test_a_swiss_without_enough_entrants_is_cancelled_with_a_reason(store_url: s
             await runner.step()
             final = await tournaments.get(row.id)
             assert final.status == "cancelled" and final.reason is not None and "3 entered" in final.reason
+        finally:
+            await service.close()
+            service.store.close()
+
+    run(scenario)
+
+
+def test_a_player_who_left_their_seat_to_the_bot_scores_nothing_for_that_game(store_url: str) -> None:
+    clock = Clock()
+
+    async def scenario() -> None:
+        service, tournaments, runner = instance(store_url, clock, 9)
+        try:
+            spec = Spec("arena", "hugo", 2, clock.now + timedelta(minutes=1), turn_seconds=30, minutes=10)
+            row = await tournaments.create(spec, None)
+            assert row is not None
+            ann, _ = await tournaments.join(row.id, None, "Ann")
+            bob, _ = await tournaments.join(row.id, None, "Bob")
+            clock.now += timedelta(minutes=1)
+            await runner.step()
+            (game,) = await asyncio.to_thread(tournaments.store.games, row.id)
+            gone = game.seats.index(ann)
+            live = await service.core.tables.get(game.table_id)
+            async with service.core.tables.lock(game.table_id):
+                await service.play.set_away(live, gone, away=True)  # Ann leaves: the bot plays on
+            await play_humans(service, game.table_id, {game.seats.index(bob): game.tokens[bob]})
+            await runner.step()
+            engine = from_json((await tournaments.get(row.id)).state)
+            assert isinstance(engine, Arena)
+            record = engine.games[game.game]
+            assert record.places is not None and ann in record.left
+            points = dict(zip(record.seats, record.points or (), strict=True))
+            assert points[ann] == 0 and points[bob] in (1, 3)
+            assert not engine.players[ann].active and engine.players[bob].active  # she is paired no more
         finally:
             await service.close()
             service.store.close()
