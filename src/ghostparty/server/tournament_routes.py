@@ -241,7 +241,7 @@ async def tournament_socket(websocket: WebSocket) -> None:
                     await sender
 
 
-_ID = "/api/tournaments/{tournament_id:str}"
+_ID = "/api/tournaments/{tournament_id}"
 routes = [
     Route("/api/tournaments", listing, methods=["GET"]),
     Route("/api/tournaments", create, methods=["POST"]),
@@ -250,7 +250,7 @@ routes = [
     Route(_ID + "/leave", leave, methods=["POST"]),
     Route(_ID + "/me", me, methods=["POST"]),
     Route(_ID + "/cancel", cancel, methods=["POST"]),
-    Route(_ID + "/results.{format:str}", results, methods=["GET"]),
+    Route(_ID + "/results.{format}", results, methods=["GET"]),
     Route("/api/players/{name}/trophies", player_trophies, methods=["GET"]),
-    WebSocketRoute("/ws/tournaments/{tournament_id:str}", tournament_socket),
+    WebSocketRoute("/ws/tournaments/{tournament_id}", tournament_socket),
 ]
