@@ -44,6 +44,7 @@ from ghostparty.server.rows import (
     utc,
 )
 from ghostparty.server.standings import record_result
+from ghostparty.server.tokens_store import SqlTokens
 from ghostparty.server.writer import Writes
 
 
@@ -187,6 +188,11 @@ class SqlStore:
     def moderation(self) -> SqlModeration:
         """Blocks, mutes, reports, moderators and the audit log, on this store's database."""
         return SqlModeration(self.engine, self._writing)
+
+    @property
+    def tokens(self) -> SqlTokens:
+        """Personal API tokens, on this store's database."""
+        return SqlTokens(self.engine, self._writing)
 
     def save_many(self, changes: Sequence[Change]) -> list[bool]:
         """:meth:`save` for each change, in one transaction: each all or nothing on its
