@@ -10,6 +10,7 @@ from starlette.routing import Route
 
 from ghostparty.server.accounts import SESSION_DAYS, Accounts
 from ghostparty.server.accounts_store import Player, Profile
+from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import json_body
 from ghostparty.server.codec import time_text
 from ghostparty.server.errors import ServiceError
@@ -17,6 +18,7 @@ from ghostparty.server.quotas import RECORD_READS, Quotas, address_of
 from ghostparty.server.ratings import provisional, shown
 from ghostparty.server.schemas import Credentials, HeldSeats, NewPassword, Password
 from ghostparty.server.standings import Reliability
+from ghostparty.server.tokens import ApiTokens
 
 COOKIE = "gp_session"
 CSRF_HEADER = "x-csrf-token"
@@ -33,8 +35,14 @@ async def current(request: Request, *, changing: bool) -> tuple[Player, str] | N
     """The logged-in player and their session token, or ``None`` for a guest.
 
     A request that changes something (``changing``) and relies on the session must carry
-    the session's CSRF token in the ``X-CSRF-Token`` header: ``csrf`` (403) if not.
+    the session's CSRF token in the ``X-CSRF-Token`` header: ``csrf`` (403) if not. A
+    request authenticated by an API token (:mod:`.bearer`) is its owner's, whatever
+    cookie it carries, and needs no CSRF header; its session is ``""`` (the routes that
+    use the session are ``session`` routes, which refuse tokens before they run).
     """
+    bearer = bearer_of(request)
+    if bearer is not None:
+        return bearer.player, ""
     token = request.cookies.get(COOKIE)
     if not token or getattr(request.app.state, "accounts", None) is None:
         return None
@@ -79,6 +87,9 @@ async def account(request: Request) -> Response:
     player, token = found
     community = getattr(request.app.state, "community", None)
     moderator = community is not None and (await community.standing(player.id)).moderator
+    bearer = bearer_of(request)
+    if bearer is not None:  # a program's token: no CSRF token (it needs none), its scopes
+        return JSONResponse({"player": _player_json(player), "moderator": moderator, "scopes": bearer.token.scopes})
     return JSONResponse(
         {"player": _player_json(player), "csrf": accounts_of(request).csrf(token), "moderator": moderator}
     )
@@ -117,7 +128,11 @@ async def change_password(request: Request) -> Response:
 async def delete_account(request: Request) -> Response:
     player, session = await _required(request)
     body = await json_body(request, Password)
+    tokens: ApiTokens | None = getattr(request.app.state, "tokens", None)
+    held = await tokens.of_player(player) if tokens is not None else []
     await accounts_of(request).delete(player, session, body.password)
+    if tokens is not None:  # its tokens went with it: their sockets close
+        await tokens.closed([token.id for token in held])
     return _signed_out()
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ghostparty.server.db import players, ratings, results, seats, sessions, tables
+from ghostparty.server.db import api_tokens, players, ratings, results, seats, sessions, tables
 from ghostparty.server.email_store import forget_email
 from ghostparty.server.moderation_store import forget_player
 from ghostparty.server.ratings import NEW, Rating, bot_player_name
@@ -116,6 +116,7 @@ class SqlAccounts:
             ]
             conn.execute(update(seats).where(seats.c.player_id == player_id).values(player_id=None, name=FORMER_PLAYER))
             conn.execute(delete(sessions).where(sessions.c.player_id == player_id))
+            conn.execute(delete(api_tokens).where(api_tokens.c.player_id == player_id))
             forget_player(conn, player_id)
             forget_email(conn, player_id)  # the address, its links and its mail
             conn.execute(delete(ratings).where(ratings.c.player_id == player_id))

@@ -34,6 +34,7 @@ from ghostparty.bots import bot_names
 from ghostparty.server.account_routes import routes as account_routes
 from ghostparty.server.accounts import Accounts
 from ghostparty.server.assets import Assets
+from ghostparty.server.bearer import BearerAuth
 from ghostparty.server.bodies import BodyRefused
 from ghostparty.server.codec import board_view
 from ghostparty.server.community import Community
@@ -58,6 +59,8 @@ from ghostparty.server.service import ServiceError, TableService, instance_name
 from ghostparty.server.sockets import Sockets, table_socket
 from ghostparty.server.store import SqlStore, Store
 from ghostparty.server.table_routes import routes as table_routes
+from ghostparty.server.token_routes import routes as token_routes
+from ghostparty.server.tokens import ApiTokens
 from ghostparty.server.tournament_events import Recurring, load_events
 from ghostparty.server.tournament_routes import routes as tournament_routes
 from ghostparty.server.tournament_runner import TournamentRunner
@@ -209,6 +212,12 @@ def create_app(
             app.state.accounts = Accounts(
                 accounts_store, limiter=limiter, hashing=hashing, seats_changed=service.seats_changed
             )
+            app.state.tokens = ApiTokens(
+                the_store.tokens,  # type: ignore[attr-defined]
+                limiter,
+                the_pubsub,
+                clock=clock or now,
+            )
             service.lobby.bot_player = app.state.accounts.bot_player
             service.lobby.account_named = app.state.accounts.named
             community = Community(the_store.moderation, app.state.accounts)  # type: ignore[attr-defined]
@@ -297,6 +306,7 @@ def create_app(
         Route("/replay", _page("replay.html")),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         *account_routes,
+        *token_routes,
         *match_routes,
         *operator_routes,
         *community_routes,
@@ -317,6 +327,7 @@ def create_app(
         middleware=[
             Middleware(_SecurityHeaders),
             Middleware(SameOrigin, allowed=allowed_origins),
+            Middleware(BearerAuth),
             # Parquet is compressed already (gzip files are left alone by default).
             Middleware(
                 GZipMiddleware, minimum_size=500, exclude_content_types=(*DEFAULT_EXCLUDED_CONTENT_TYPES, PARQUET)

@@ -8,6 +8,12 @@ request (POST, PUT, PATCH, DELETE) or a WebSocket from another site is refused w
 and carries no visitor's cookies by accident, so it passes. JSON routes also insist on
 ``Content-Type: application/json`` (:func:`~.bodies.json_body`), which a plain form
 can't send.
+
+A request with ``Authorization: Bearer`` (an API token, :mod:`.bearer`) and no cookie
+passes too: it is authenticated by what it carries, not by anything the browser adds,
+and a page of another site can't set that header without a CORS preflight this server
+never grants. With a cookie it is checked like any other, so a cookie-authenticated
+request from another site's page is refused whatever else it carries.
 """
 
 from __future__ import annotations
@@ -49,7 +55,12 @@ class SameOrigin:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         checked = scope["type"] == "websocket" or (scope["type"] == "http" and scope["method"] in UNSAFE)
-        reason = cross_site(Headers(scope=scope), self.allowed) if checked else None
+        reason = None
+        if checked:
+            given = Headers(scope=scope)
+            token = given.get("authorization", "").lower().startswith("bearer ")
+            # A program's token, with nothing a browser adds by itself, passes.
+            reason = None if token and "cookie" not in given else cross_site(given, self.allowed)
         if reason is None:
             await self.app(scope, receive, send)
             return

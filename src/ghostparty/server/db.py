@@ -322,6 +322,21 @@ reminders = SqlTable(
     Column("sent", DateTime(timezone=True), nullable=False),
 )
 
+api_tokens = SqlTable(
+    "gp_api_tokens",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), nullable=False, index=True),
+    #: SHA-256 of the token's secret, hex (tokens.py): a leaked table grants nothing.
+    Column("hash", String(64), nullable=False, unique=True, index=True),
+    Column("name", String(40), nullable=False),
+    #: The scopes, space-separated (``play read``).
+    Column("scopes", String(100), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True)),  # ``None``: never
+    Column("last_used", DateTime(timezone=True)),
+)
+
 # -- 0014: tournaments (arena and Swiss; the pure engine is ghostparty.tournaments) --------
 
 tournaments = SqlTable(

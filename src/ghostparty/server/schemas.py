@@ -148,6 +148,15 @@ class Password(Model):
     password: Text
 
 
+class NewToken(Model):
+    """A personal API token to make (:mod:`.tokens` checks the name and the scopes)."""
+
+    name: Annotated[str, StringConstraints(min_length=1, max_length=40)]
+    scopes: Annotated[list[Annotated[str, StringConstraints(max_length=16)]], Field(min_length=1, max_length=8)]
+    #: Days until it expires (1–366); ``None``: never.
+    days: Annotated[int, Field(ge=1, le=366)] | None = None
+
+
 class HeldSeats(Model):
     seats: Annotated[list[HeldSeat], Field(max_length=64)]
 

@@ -2,7 +2,10 @@
 
 A connection listens to its table's channel: the publisher hands it each update's
 encoded frame and it sends the text for the seats it holds, at once (docs/PROTOCOL.md).
-Messages in are limited in size and rate; a client that floods is disconnected.
+Messages in are limited in size and rate; a client that floods is disconnected. A
+socket opened with an API token (``Authorization: Bearer`` on the upgrade request,
+:mod:`.bearer`) is its owner's, and closes (1008) the moment the token is revoked —
+on any instance, through the pub/sub — or expires.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ghostparty.server.account_routes import COOKIE
+from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import MAX_MESSAGE
 from ghostparty.server.chat import GAME_OVER, chat_channel, read_payload
 from ghostparty.server.protocol import Frame, Message, dumps
@@ -34,11 +38,15 @@ from ghostparty.server.schemas import (
     problem,
 )
 from ghostparty.server.service import ServiceError, TableService
+from ghostparty.server.tokens import revoked_channel
 
 #: Messages a second one WebSocket client may send, sustained; and its burst.
 RATE, BURST = 30.0, 60.0
 #: Messages over the limit after which a flooding client is disconnected.
 MAX_STRIKES = 200
+#: Messages that aren't any message of the protocol (not JSON, not UTF-8, too large, no
+#: such type or fields) after which a client is disconnected: each got its error first.
+MAX_GARBAGE = 10
 
 
 class RateLimit:
@@ -69,6 +77,23 @@ class Sockets:
     def __init__(self, most: int) -> None:
         self.most = most
         self.open: collections.Counter[str] = collections.Counter()
+        #: Per API token: its sockets on this instance, and the one bucket they share.
+        self._token_limits: dict[int, tuple[int, RateLimit]] = {}
+
+    @contextlib.contextmanager
+    def token_limit(self, token_id: int) -> Iterator[RateLimit]:
+        """The message bucket every socket of one API token shares on this instance
+        (:data:`RATE`, :data:`BURST`): more sockets don't buy more messages."""
+        count, limit = self._token_limits.get(token_id, (0, RateLimit(RATE, BURST)))
+        self._token_limits[token_id] = (count + 1, limit)
+        try:
+            yield limit
+        finally:
+            count, limit = self._token_limits[token_id]
+            if count > 1:
+                self._token_limits[token_id] = (count - 1, limit)
+            else:
+                del self._token_limits[token_id]
 
     @contextlib.contextmanager
     def opened(self, address: str) -> Iterator[bool]:
@@ -106,6 +131,7 @@ class Connection:
         self.holding = False
         self.limit = RateLimit(RATE, BURST)
         self.strikes = 0
+        self.garbage = 0
         #: The logged-in reader (account id, name), from the session cookie, and the
         #: accounts they blocked, whose lines this page never gets (read at hello and
         #: ``chat_sync``).
@@ -115,6 +141,22 @@ class Connection:
 
     async def send(self, message: Message) -> None:
         await self.send_text(dumps(message))
+
+    async def refuse_garbage(self, code: str, message: str) -> None:
+        """A message that is none of the protocol's: its error, and after
+        :data:`MAX_GARBAGE` of them the connection closes (1008)."""
+        self.garbage += 1
+        if self.garbage >= MAX_GARBAGE:
+            message += f"; that is {MAX_GARBAGE} messages the server can't read: the connection closes"
+        await self.error(code, message)
+        if self.garbage >= MAX_GARBAGE:
+            await self.websocket.close(code=1008, reason="unreadable messages")
+
+    async def token_gone(self, why: str) -> None:
+        """The API token this socket was opened with was revoked or expired: say so, close."""
+        with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected, OSError, RuntimeError):
+            await self.error("bad_api_token", f"this connection's API token was {why}: it closes")
+            await self.websocket.close(code=1008, reason=f"API token {why}")
 
     async def send_text(self, text: str) -> None:
         async with self.send_lock:
@@ -180,7 +222,7 @@ class Connection:
         try:
             message = client_message.validate_json(text)
         except ValidationError as error:
-            await self.error("bad_request", problem(error, "message"))
+            await self.refuse_garbage("bad_request", problem(error, "message"))
             return
         try:
             if isinstance(message, Hello):
@@ -242,7 +284,7 @@ class Connection:
             await self.send_chat_log()
 
     async def receive(self) -> None:
-        while True:
+        while self.garbage < MAX_GARBAGE:
             message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
@@ -250,12 +292,12 @@ class Connection:
             if text is None:
                 data = message.get("bytes") or b""
                 if len(data) > MAX_MESSAGE:
-                    await self.error("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                    await self.refuse_garbage("too_large", f"a message has at most {MAX_MESSAGE} bytes")
                     continue
                 try:
                     text = data.decode()
                 except UnicodeDecodeError:
-                    await self.error("bad_request", "a message must be UTF-8 JSON text")
+                    await self.refuse_garbage("bad_request", "a message must be UTF-8 JSON text")
                     continue
             if not self.limit.allow():
                 self.strikes += 1
@@ -265,7 +307,7 @@ class Connection:
                 await self.error("rate_limited", f"at most {RATE:.0f} messages a second; this one was dropped")
                 continue
             if len(text) > MAX_MESSAGE:
-                await self.error("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                await self.refuse_garbage("too_large", f"a message has at most {MAX_MESSAGE} bytes")
                 continue
             await self.handle(text)
 
@@ -288,8 +330,12 @@ async def table_socket(websocket: WebSocket) -> None:
 async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, table_id: str) -> None:
     connection = Connection(websocket, service, table_id, websocket.app.state.quotas)
     community = getattr(websocket.app.state, "community", None)
+    bearer = bearer_of(websocket)
     if community is not None:
-        connection.viewer = await community.viewer(websocket.cookies.get(COOKIE))
+        if bearer is not None:
+            connection.viewer = (bearer.player.id, bearer.player.name)
+        else:
+            connection.viewer = await community.viewer(websocket.cookies.get(COOKIE))
         connection.blocks = community.hidden
     try:
         await service.table(table_id)
@@ -298,15 +344,33 @@ async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, ta
         # 1013 "try again later" while the store is unavailable; else there is no such table.
         await websocket.close(code=1013 if error.code == "unavailable" else 4404)
         return
+    ending: list[asyncio.Task[None]] = []
+
+    def token_gone(why: str) -> None:
+        ending.append(asyncio.get_running_loop().create_task(connection.token_gone(why)))
+
+    async def revoked(_data: PubSubMessage) -> None:
+        token_gone("revoked")
+
+    expiry: asyncio.TimerHandle | None = None
     try:
-        async with (
-            pubsub.listen(table_id, connection.deliver),
-            pubsub.listen(chat_channel(table_id), connection.deliver_chat),
-        ):
+        async with contextlib.AsyncExitStack() as stack:
+            await stack.enter_async_context(pubsub.listen(table_id, connection.deliver))
+            await stack.enter_async_context(pubsub.listen(chat_channel(table_id), connection.deliver_chat))
+            if bearer is not None:
+                connection.limit = stack.enter_context(websocket.app.state.sockets.token_limit(bearer.token.id))
+                await stack.enter_async_context(pubsub.listen(revoked_channel(bearer.token.id), revoked))
+                if bearer.token.expires is not None:
+                    left = (bearer.token.expires - websocket.app.state.tokens.clock()).total_seconds()
+                    expiry = asyncio.get_running_loop().call_later(max(0.0, left), token_gone, "expired")
             await connection.receive()
     except (WebSocketDisconnect, WebSocketDisconnected, OSError):
         pass  # the client went away, perhaps while we were answering it
     finally:
+        if expiry is not None:
+            expiry.cancel()
+        for task in ending:
+            task.cancel()  # done already, unless the client left first
         if connection.resync is not None:
             connection.resync.cancel()
         await service.disconnected(table_id, connection.held)

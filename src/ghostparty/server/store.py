@@ -44,6 +44,7 @@ from ghostparty.server.rows import (
     utc,
 )
 from ghostparty.server.standings import record_result
+from ghostparty.server.tokens_store import SqlTokens
 from ghostparty.server.tournament_store import SqlTournaments
 from ghostparty.server.writer import Writes
 
@@ -193,6 +194,11 @@ class SqlStore:
     def tournaments(self) -> SqlTournaments:
         """Tournaments, their entrants and games, on this store's database."""
         return SqlTournaments(self.engine, self._writing)
+
+    @property
+    def tokens(self) -> SqlTokens:
+        """Personal API tokens, on this store's database."""
+        return SqlTokens(self.engine, self._writing)
 
     def save_many(self, changes: Sequence[Change]) -> list[bool]:
         """:meth:`save` for each change, in one transaction: each all or nothing on its

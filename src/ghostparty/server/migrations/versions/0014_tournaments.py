@@ -1,14 +1,14 @@
 """Tournaments: arena and Swiss events, their entrants and their games.
 
 Revision ID: 0014
-Revises: 0013
+Revises: 0011
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0014"
-down_revision = "0013"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

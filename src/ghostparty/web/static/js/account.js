@@ -8,8 +8,8 @@
 // new-password, new-password2, change-password, password-error, password-done;
 // delete-view with delete-start, then delete-form with delete-password, delete-confirm,
 // delete-cancel, delete-error; blocks-view with blocks-list (blocks.js); email-view
-// (email-settings.js); forgot-password (to /email/reset); open-data-view
-// (open-data-choice.js); account-note (what just happened).
+// (email-settings.js); forgot-password (to /email/reset); tokens-view (tokens.js);
+// open-data-view (open-data-choice.js); account-note (what just happened).
 // ?next=/path comes back to that page of this site after logging in.
 
 import { account, api } from "./api.js";
@@ -20,11 +20,12 @@ import { applyI18n, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { showOpenDataChoice } from "./open-data-choice.js";
 import { accountError, accountNav, profileUrl } from "./session.js";
 import { heldSeats } from "./store.js";
+import { hideSecret, setUpTokens, showTokens } from "./tokens.js";
 
 const $ = (id) => document.getElementById(id);
 
 const GUEST_VIEWS = ["login-view", "register-view"];
-const PLAYER_VIEWS = ["player-view", "email-view", "blocks-view", "open-data-view", "password-view", "delete-view"];
+const PLAYER_VIEWS = ["player-view", "email-view", "blocks-view", "tokens-view", "open-data-view", "password-view", "delete-view"];
 
 /** Where to go after logging in: ?next= if it is a page of this site, else nowhere. */
 function nextPage() {
@@ -56,12 +57,14 @@ function render(player) {
   $("password-done").hidden = true;
   $("delete-form").hidden = true;
   $("delete-start").hidden = false;
+  hideSecret();
   if (player) {
     $("account-name").textContent = player.name;
     $("profile-link").href = profileUrl(player.name);
     showBlocks($("blocks-list"));
     showOpenDataChoice($("open-data-choice"));
     showEmail();
+    showTokens();
     document.title = t("account.page_title", { name: player.name });
   } else {
     document.title = t("account.title");
@@ -168,6 +171,7 @@ async function main() {
   $("delete-cancel").addEventListener("click", () => askDelete(false));
   $("delete-form").addEventListener("submit", deleteAccount);
   wireEmail();
+  setUpTokens();
   let player = null;
   try {
     player = (await account()).player ?? null;
