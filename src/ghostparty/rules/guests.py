@@ -21,10 +21,12 @@ _new = tuple.__new__
 
 def apply_place(position: Position, action: Place, events: list[Event] | None) -> Position:
     """Place a waiting guest (§2.2, §8.6.3): on an empty gallery square, not Hugo's."""
-    board = position.ruleset.board
-    square = board.index.get(action.square, -1) if type(action.square) is str else -1
-    if not 0 <= square < board.squares:
-        raise _illegal(action, f"{action.square!r} is not a gallery square")
+    # Places are interned: one of the board's gallery squares is one of these keys.
+    square = TABLES[position.ruleset].squares.get(action, -1)
+    if square < 0:
+        # Not one of them, so its field may not even be a str: read it unchecked (compiled
+        # code would check an attribute read against the annotation and raise TypeError).
+        raise _illegal(action, f"{getattr(action, 'square')!r} is not a gallery square")  # noqa: B009
     for locs in position.guests:
         if square in locs:
             raise _illegal(action, f"{action.square} already holds a guest")
