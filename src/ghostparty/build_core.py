@@ -64,14 +64,14 @@ def build(verbose: bool = False) -> Built:
     digests = source_digests()
     sources = [str(Path("ghostparty", "rules", f"{name}.py")) for name in COMPILED]
     with tempfile.TemporaryDirectory(prefix="ghostparty-mypyc-") as work, contextlib.chdir(ROOT):
+        dirs = ["--build-temp", str(Path(work, "temp")), "--build-lib", str(Path(work, "lib"))]
         quiet = contextlib.nullcontext() if verbose else contextlib.redirect_stdout(sys.stderr)
         with quiet:
             modules = mypycify(sources, group_name=GROUP, target_dir=str(Path(work, "c")), opt_level="3")
             setup(
                 name="ghostparty-rules-core",
                 ext_modules=modules,
-                script_args=["-q", "build_ext", "--inplace", "--build-temp", str(Path(work, "temp"))]
-                + ["--build-lib", str(Path(work, "lib"))],
+                script_args=["-q", "build_ext", "--inplace", *dirs],
             )
     (HERE / STAMP).write_text(
         json.dumps({"python": sys.implementation.cache_tag, "sources": digests}, indent=2) + "\n", encoding="utf-8"

@@ -33,13 +33,14 @@ from types import ModuleType
 
 #: The modules mypyc compiles (``ghostparty.rules.<name>``): the engine's hot path.
 #: Compiled functions check their arguments against their annotations (a ``TypeError``),
-#: so modules whose public functions promise a ``ValueError`` for a wrong type
-#: (``rulesets.ruleset``, ``position.start_position``) stay Python, as do ``actions``
-#: (interned values built with ``object.__new__`` and weak references), ``notation``,
-#: ``game`` and the rest.
+#: so a public function that promises a ``ValueError`` for a wrong type takes ``object``
+#: (``rulesets.ruleset``) or stays Python (``position``, whose ``Position`` is a
+#: ``NamedTuple`` either way); ``actions`` (interned values built with ``object.__new__``
+#: and weak references), ``events`` (made only when asked for), ``notation``, ``game``
+#: and the rest stay Python too.
 COMPILED: tuple[str, ...] = (
     "board",
-    "events",
+    "rulesets",
     "movegen",
     "turns",
     "hugo",

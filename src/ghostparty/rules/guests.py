@@ -7,6 +7,7 @@ Both check the action against the rules before anything changes, and raise
 from __future__ import annotations
 
 from bisect import insort
+from typing import Final
 
 from ghostparty.rules.actions import Move, Place
 from ghostparty.rules.errors import IllegalAction, InvalidAction
@@ -16,7 +17,7 @@ from ghostparty.rules.movegen import TABLES, move_error
 from ghostparty.rules.position import PLACE, ROLL, Position
 from ghostparty.rules.turns import end_round, game_over, next_turn, round_is_over
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 def apply_place(position: Position, action: Place, events: list[Event] | None) -> Position:
@@ -108,7 +109,11 @@ def apply_move(position: Position, action: Move, events: list[Event] | None) -> 
         room = board.rooms[target - rb]
         if events is not None:
             events.append(RoomEntered(seat, action.target, room.shield))
-        occupant = position.occupant(target)
+        occupant = -1  # position.occupant(target), without a call
+        for other, locs in enumerate(position.guests):
+            if target in locs:
+                occupant = other
+                break
         if occupant >= 0:  # §4.3: expel the other player's guest onto the door square
             door = room.door
             guests[occupant] = _moved(guests[occupant], target, door)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import compress
+from typing import Final
 
 from ghostparty.rules.actions import PASS, ROLLS, Action, Move, Place
 from ghostparty.rules.board import Board, Path
@@ -97,7 +98,7 @@ class _ByRuleset(dict[Ruleset, MoveTables]):
 
 #: ``TABLES[ruleset]``: the :class:`MoveTables` of a rule set, made on its first use and
 #: kept (a rule set is a constant).
-TABLES: Mapping[Ruleset, MoveTables] = _ByRuleset()
+TABLES: Final[Mapping[Ruleset, MoveTables]] = _ByRuleset()
 
 
 def legal_actions(position: Position) -> list[Action]:

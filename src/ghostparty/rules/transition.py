@@ -12,6 +12,8 @@ position it is given (a guest move in a few table look-ups, see
 
 from __future__ import annotations
 
+from typing import Final
+
 from ghostparty.rules.actions import HUGO, Action, Move, Pass, Place, Roll
 from ghostparty.rules.board import NUMBER_FACES
 from ghostparty.rules.errors import IllegalAction
@@ -22,10 +24,10 @@ from ghostparty.rules.movegen import legal_actions, may_pass
 from ghostparty.rules.position import MOVE, OVER, PLACE, ROLL, Position
 from ghostparty.rules.turns import next_turn
 
-_new = tuple.__new__
-ROLL_HUGO = Roll(HUGO)
+_new: Final = tuple.__new__
+ROLL_HUGO: Final = Roll(HUGO)
 #: The die's number rolls and how far each moves a guest.
-_NUMBERS: dict[Roll, int] = {Roll(n): n for n in NUMBER_FACES}
+_NUMBERS: Final[dict[Roll, int]] = {Roll(n): n for n in NUMBER_FACES}
 
 
 def apply(position: Position, action: Action, events: list[Event] | None = None) -> Position:
