@@ -117,7 +117,7 @@ def compiled() -> bool:
     return module is not None and not (module.__file__ or "").endswith(".py")
 
 
-def describe() -> str:
+def describe_core() -> str:
     """One line for reports: ``"compiled (mypyc)"`` or ``"pure Python (why)"``."""
     return "compiled (mypyc)" if compiled() else f"pure Python ({reason or 'unknown'})"
 
