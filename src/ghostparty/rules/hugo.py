@@ -28,9 +28,14 @@ def hugo_move(position: Position, events: list[Event] | None) -> Position:
     scores = position.scores
     loc = position.hugo
     captured = False
-    # Where guests stand. A capture only empties the square Hugo is on, and he never
-    # steps onto a square twice in one move (his speed is below the 40 squares).
-    occupied = set(guests[0]).union(*guests[1:])
+    # The gallery squares where guests stand, one bit each. A capture only empties the
+    # square Hugo is on, and he never steps onto a square twice in one move (his speed is
+    # below the 40 squares), so it is worked out once.
+    occupied = 0
+    for locs in guests:
+        for at in locs:
+            if at < rb:
+                occupied |= 1 << at
     # §8.4 is checked after every square he steps onto (cellar steps too, read literally);
     # its answer can only change with a capture, so it is worked out again only then.
     check_round = rounds
@@ -40,7 +45,7 @@ def hugo_move(position: Position, events: list[Event] | None) -> Position:
             events.append(HugoMoved(board.names[loc], board.names[step]))
         loc = step
         if step < rb:
-            if step in occupied:  # §5.2: everyone on the square he steps onto
+            if occupied >> step & 1:  # §5.2: everyone on the square he steps onto
                 scores = capture(position, guests, scores, step, events)
                 captured = True
                 check_round = rounds
