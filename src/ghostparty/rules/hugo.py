@@ -7,11 +7,9 @@
 
 from __future__ import annotations
 
-from bisect import insort
-
 from ghostparty.rules.events import Captured, ClockAdvanced, Event, HugoMoved, ScoreChanged
 from ghostparty.rules.position import Position
-from ghostparty.rules.turns import Guests, end_round, game_over, next_turn, round_is_over
+from ghostparty.rules.turns import Guests, end_round, game_over, next_turn, reached, round_is_over
 
 
 def hugo_move(position: Position, events: list[Event] | None) -> Position:
@@ -49,7 +47,7 @@ def hugo_move(position: Position, events: list[Event] | None) -> Position:
                 scores = capture(position, guests, scores, step, events)
                 captured = True
                 check_round = rounds
-                if end_score and max(scores) >= end_score:  # §6.3, §7
+                if end_score and reached(scores, end_score):  # §6.3, §7
                     return game_over(position, guests, scores, clock, loc, "score", events)
             if step == 0 and clock is not None:  # §5.3: after the captures on square 0
                 clock += 1
@@ -79,21 +77,28 @@ def capture(
     ruleset = position.ruleset
     board = ruleset.board
     sb = board.step_base
-    taken = {loc for locs in guests for loc in locs if loc >= sb}
+    taken = 0  # the steps that hold a guest, one bit each from the bottom step
+    for locs in guests:
+        for loc in locs:
+            if loc >= sb:
+                taken |= 1 << (loc - sb)
     step = board.overflow_loc
     for loc in board.step_locations:  # from the bottom: the highest value first
-        if loc not in taken:
+        if not taken >> (loc - sb) & 1:
             step = loc
             break
     value = board.step_value[step]
     seats: list[int] = []
     for seat, locs in enumerate(guests):
-        count = locs.count(square)
+        count = 0
+        for loc in locs:
+            if loc == square:
+                count += 1
         if count:
             seats += [seat] * count
             kept = [loc for loc in locs if loc != square]
-            for _ in range(count):
-                insort(kept, step)
+            kept += [step] * count
+            kept.sort()
             guests[seat] = tuple(kept)
     if events is not None:
         events.append(Captured(board.names[square], tuple(seats), board.names[step], value))
