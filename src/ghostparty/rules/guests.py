@@ -14,7 +14,7 @@ from ghostparty.rules.events import Event, GuestExpelled, GuestMoved, Placed, Ro
 from ghostparty.rules.hugo import capture
 from ghostparty.rules.movegen import TABLES, move_error
 from ghostparty.rules.position import PLACE, ROLL, Position
-from ghostparty.rules.turns import end_round, game_over, next_turn, reached, round_is_over
+from ghostparty.rules.turns import end_round, game_over, next_turn, round_is_over
 
 _new: Final = tuple.__new__
 
@@ -81,12 +81,16 @@ def apply_move(position: Position, action: Move, events: list[Event] | None) -> 
     roll = position.roll
     assert roll is not None
     guests = list(position.guests)
+    mine = list(guests[seat])
     # The common case checked here: a guest on the gallery moved to the end of its path.
-    if not (source < rb and target == t.end_squares[roll][source] and source in guests[seat]):
+    if not (source < rb and target == t.end_squares[roll][source] and source in mine):
         why = move_error(position, source, target)
         if why:
             raise _illegal(action, why)
-    guests[seat] = _moved(guests[seat], source, target)
+    mine.remove(source)
+    mine.append(target)
+    mine.sort()  # as insort would, with list primitives only (see _moved)
+    guests[seat] = tuple(mine)
     scores = position.scores
     if events is not None:
         names = board.names
@@ -125,8 +129,11 @@ def apply_move(position: Position, action: Move, events: list[Event] | None) -> 
                 if events is not None:
                     events.append(ScoreChanged(seat, old, new, f"{room.shield} room"))
 
-    if ruleset.end_score and reached(scores, ruleset.end_score):  # §7
-        return game_over(position, guests, scores, position.clock, position.hugo, "score", events)
+    end_score = ruleset.end_score
+    if end_score:  # §7; max(scores) >= end_score, which compiled code calls through the builtins
+        for score in scores:
+            if score >= end_score:
+                return game_over(position, guests, scores, position.clock, position.hugo, "score", events)
     if ruleset.rounds > 1 and round_is_over(position, guests):  # §8.4
         return end_round(position, guests, scores, position.hugo, events)
     return next_turn(position, tuple(guests), scores, position.clock, position.hugo, events)
@@ -134,20 +141,13 @@ def apply_move(position: Position, action: Move, events: list[Event] | None) -> 
 
 def _moved(locs: tuple[int, ...], source: int, target: int) -> tuple[int, ...]:
     """``locs`` (sorted) with one guest taken off ``source`` (none if -1, else it must be
-    there) and one put on ``target``, still sorted: a loop over native ints when compiled."""
-    items: list[int] = []
-    removed = source < 0
-    placed = False
-    for loc in locs:
-        if not removed and loc == source:
-            removed = True
-            continue
-        if not placed and target < loc:
-            items.append(target)
-            placed = True
-        items.append(loc)
-    if not placed:
-        items.append(target)
+    there) and one put on ``target``, still sorted. List primitives only (mypyc compiles
+    ``remove``, ``append`` and ``sort`` to direct C calls; a module's ``insort`` it does not)."""
+    items = list(locs)
+    if source >= 0:
+        items.remove(source)
+    items.append(target)
+    items.sort()
     return tuple(items)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ghostparty.rules.events import Captured, ClockAdvanced, Event, HugoMoved, ScoreChanged
 from ghostparty.rules.position import Position
-from ghostparty.rules.turns import Guests, end_round, game_over, next_turn, reached, round_is_over
+from ghostparty.rules.turns import Guests, end_round, game_over, next_turn, round_is_over
 
 
 def hugo_move(position: Position, events: list[Event] | None) -> Position:
@@ -47,7 +47,7 @@ def hugo_move(position: Position, events: list[Event] | None) -> Position:
                 scores = capture(position, guests, scores, step, events)
                 captured = True
                 check_round = rounds
-                if end_score and reached(scores, end_score):  # §6.3, §7
+                if end_score and max(scores) >= end_score:  # §6.3, §7
                     return game_over(position, guests, scores, clock, loc, "score", events)
             if step == 0 and clock is not None:  # §5.3: after the captures on square 0
                 clock += 1

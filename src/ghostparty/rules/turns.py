@@ -81,12 +81,6 @@ def game_over(
     )
 
 
-def reached(scores: tuple[int, ...], end_score: int) -> bool:
-    """Whether a score is at or above ``end_score``: ``max(scores) >= end_score`` without
-    the call, which compiled code makes through the builtins module (mypyc inlines ``any``)."""
-    return any(score >= end_score for score in scores)
-
-
 def round_is_over(position: Position, guests: Guests) -> bool:
     """RULES.md §8.4: no guest on the gallery, or every room occupied."""
     board = position.ruleset.board
