@@ -66,13 +66,21 @@ def build(verbose: bool = False) -> Built:
     with tempfile.TemporaryDirectory(prefix="ghostparty-mypyc-") as work, contextlib.chdir(ROOT):
         dirs = ["--build-temp", str(Path(work, "temp")), "--build-lib", str(Path(work, "lib"))]
         quiet = contextlib.nullcontext() if verbose else contextlib.redirect_stdout(sys.stderr)
-        with quiet:
-            modules = mypycify(sources, group_name=GROUP, target_dir=str(Path(work, "c")), opt_level="3")
-            setup(
-                name="ghostparty-rules-core",
-                ext_modules=modules,
-                script_args=["-q", "build_ext", "--inplace", *dirs],
-            )
+        cache = os.environ.get("MYPY_CACHE_DIR")
+        os.environ["MYPY_CACHE_DIR"] = str(Path(work, "mypy-cache"))  # not a .mypy_cache in src
+        try:
+            with quiet:
+                modules = mypycify(sources, group_name=GROUP, target_dir=str(Path(work, "c")), opt_level="3")
+                setup(
+                    name="ghostparty-rules-core",
+                    ext_modules=modules,
+                    script_args=["-q", "build_ext", "--inplace", *dirs],
+                )
+        finally:
+            if cache is None:
+                del os.environ["MYPY_CACHE_DIR"]
+            else:
+                os.environ["MYPY_CACHE_DIR"] = cache
     (HERE / STAMP).write_text(
         json.dumps({"python": sys.implementation.cache_tag, "sources": digests}, indent=2) + "\n", encoding="utf-8"
     )

@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from ghostparty.rules import HUGO_BOARD, HUGO_RULES, MIDNIGHT_PARTY, Game, compiled, describe_core, ruleset
-from ghostparty.rules import _core
+from ghostparty.rules import HUGO_BOARD, HUGO_RULES, MIDNIGHT_PARTY, Game, _core, compiled, describe_core, ruleset
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -127,7 +126,7 @@ def test_a_rule_set_name_of_the_wrong_type_is_a_value_error() -> None:
 
 def test_bad_typed_actions_are_illegal_not_type_errors() -> None:
     """A compiled function would raise TypeError reading a field that is not of its type."""
-    from ghostparty.rules import IllegalAction, Place, Roll
+    from ghostparty.rules import IllegalAction, Place
 
     game = Game("hugo", players=2)
     for action in (Place(12), Place(None)):  # type: ignore[arg-type]
