@@ -21,14 +21,13 @@ def test_clean_removes_every_compiled_file_and_the_stamp(tmp_path: Path, monkeyp
     made = [
         rules / "movegen.cpython-311-x86_64-linux-gnu.so",
         rules / "odds.cpython-312-x86_64-linux-gnu.so",  # another interpreter's, or a stale build's
-        tmp_path / "ghostparty_rules__mypyc.cpython-311-x86_64-linux-gnu.so",
+        rules / "_native__mypyc.cpython-311-x86_64-linux-gnu.so",
         rules / "_compiled.json",
     ]
     kept = [rules / "movegen.py", tmp_path / "other.cpython-311-x86_64-linux-gnu.so"]
     for path in made + kept:
         path.write_bytes(b"")
     monkeypatch.setattr(build_core, "HERE", rules)
-    monkeypatch.setattr(build_core, "ROOT", tmp_path)
     assert sorted(build_core.clean()) == sorted(made)
     assert [path for path in made + kept if path.exists()] == kept
 

@@ -2,9 +2,8 @@
 
 Needs mypy (the ``lint`` extra) and a C compiler; nothing else does. The modules of
 :data:`ghostparty.rules._core.COMPILED` become extension modules beside their ``.py``
-files, with one shared library (``ghostparty_rules__mypyc…``) next to the
-``ghostparty`` folder, and ``rules/_compiled.json`` records the sources they were
-built from. Without them — no compiler, no build, ``GHOSTPARTY_PURE=1``, or a source
+files, with their shared library (``rules/_native__mypyc…``), and
+``rules/_compiled.json`` records the sources they were built from. Without them — no compiler, no build, ``GHOSTPARTY_PURE=1``, or a source
 edited since — the same package runs pure Python (see :mod:`ghostparty.rules._core`).
 ``--clean`` removes what a build made. Compiled files are kept out of git
 (``.gitignore``).
@@ -24,8 +23,9 @@ from pathlib import Path
 
 from ghostparty.rules._core import COMPILED, HERE, STAMP, source_digests
 
-GROUP = "ghostparty_rules"
-#: The folder that holds ``ghostparty`` (``src`` in a checkout), where the shared library goes.
+#: mypyc's group: its shared library is ghostparty.rules._native__mypyc (_core.LIBRARY).
+GROUP = "ghostparty.rules._native"
+#: The folder that holds ``ghostparty`` (``src`` in a checkout), where the build runs.
 ROOT = HERE.parent.parent
 
 
@@ -38,7 +38,7 @@ class Built:
 
 def artefacts() -> list[Path]:
     """The files a build made that exist now (any module's, for any interpreter)."""
-    found = sorted(HERE.glob("*.so")) + sorted(ROOT.glob(f"{GROUP}__mypyc*.so")) + [HERE / STAMP]
+    found = [*sorted(HERE.glob("*.so")), HERE / STAMP]
     return [path for path in found if path.exists()]
 
 
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(
         f"compiled {len(COMPILED)} rules modules with mypyc in {built.seconds:.1f} s "
-        f"({built.cpu_seconds:.1f} s of CPU); {len(built.files)} files in {HERE} and {ROOT}"
+        f"({built.cpu_seconds:.1f} s of CPU); {len(built.files)} files in {HERE}"
     )
     return 0
 

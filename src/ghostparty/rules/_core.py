@@ -1,8 +1,8 @@
 """Which rules core runs: the modules compiled by mypyc, or the pure-Python ones.
 
 ``python -m ghostparty.build_core`` compiles the modules of :data:`COMPILED` with mypyc
-into extension modules beside their ``.py`` files (and one shared library next to the
-``ghostparty`` folder), and writes :data:`STAMP`: the SHA-256 of every source it
+into extension modules beside their ``.py`` files (and their shared library,
+:data:`LIBRARY`), and writes :data:`STAMP`: the SHA-256 of every source it
 compiled. Python's import system prefers an extension module to a ``.py`` file of the
 same name, so once built the compiled core is what ``import ghostparty.rules`` loads —
 unless :func:`choose` decides otherwise, *before* any of those modules is imported
@@ -47,6 +47,8 @@ COMPILED: tuple[str, ...] = (
     "guests",
     "transition",
 )
+#: The shared library of the compiled modules (mypyc's group ``ghostparty.rules._native``).
+LIBRARY = "_native__mypyc"
 #: The build's record, beside the sources: ``{"sources": {name: sha256}, ...}``.
 STAMP = "_compiled.json"
 #: The environment variable that forces the pure core when set to ``1``.
@@ -74,7 +76,7 @@ def why_pure() -> str:
         return "not built (python -m ghostparty.build_core)"
     if missing:
         return f"incomplete build, no {', '.join(missing)} (python -m ghostparty.build_core)"
-    extra = sorted({path.name.split(".")[0] for path in HERE.glob("*.so")} - set(COMPILED))
+    extra = sorted({path.name.split(".")[0] for path in HERE.glob("*.so")} - {*COMPILED, LIBRARY})
     if extra:
         return f"a stale build also compiled {', '.join(extra)} (python -m ghostparty.build_core)"
     try:
