@@ -17,7 +17,7 @@ from ghostparty.analysis.simulate import default_jobs
 from ghostparty.cli.bench_pairing import bench_pairing
 from ghostparty.cli.progress import progress_bar
 from ghostparty.cli.tournament import parse_bots
-from ghostparty.rules import RULESETS, ruleset
+from ghostparty.rules import RULESETS, describe_core, ruleset
 from ghostparty.sim.bench import INTERFACES, BenchResult, compile_kernel, machine
 from ghostparty.sim.bench import bench as run_bench
 from ghostparty.sim.pairing_bench import ENTRANTS
@@ -198,6 +198,7 @@ def bench_command(
                         "cpu_games_per_second": round(x.cpu_games_per_second, 1),
                         "cpu_us_per_action": round(x.cpu_microseconds_per_action, 3),
                         "actions_per_game": round(x.actions_per_game, 1),
+                        "core": describe_core(),
                         **(compiled if x.interface == "compiled" else {}),
                     }
                     for x in results
@@ -206,7 +207,7 @@ def bench_command(
             )
         )
         return
-    table = Table(title=f"random games — {machine()}")
+    table = Table(title=f"random games — {machine()}; rules core: {describe_core()}")
     for column in ("rules", "players", "interface", "games/s", "CPU games/s", "CPU µs/action", "actions/game"):
         table.add_column(column, justify="left" if column in ("rules", "interface") else "right")
     for x in results:
