@@ -17,11 +17,12 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(app: Any) -> Iterator[int]:
-    """Run ``app`` under uvicorn in a thread until the block ends; yields its port."""
+def serving(app: Any, port: int | None = None) -> Iterator[int]:
+    """Run ``app`` under uvicorn in a thread until the block ends (on ``port``, else a
+    free one); yields its port."""
     import uvicorn
 
-    port = free_port()
+    port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -26,6 +26,8 @@ def test_readme_examples() -> None:
         "ghostparty.rules.narrate",
         "ghostparty.sim.stats",
         "ghostparty.sim.tournament",
+        "ghostparty.tournaments.grouping",
+        "ghostparty.tournaments.points",
     ],
 )
 def test_docstring_examples(module: str) -> None:

@@ -29,6 +29,9 @@ SERVER = [
     "openskill",
     "zxcvbn",
     "prometheus-client",
+    "aiosmtplib",
+    "email-validator",
+    "cryptography",
 ]
 #: The extras that ``dev`` (the README's and CI's test install) must pull in.
 TESTS_NEED = ["server", "cli", "analysis", "test", "lint", "postgres", "redis", "fast", "rl", "dask", "data", "bot"]
@@ -106,7 +109,13 @@ def test_the_command_without_the_cli_extra_says_what_to_install(bare_python: Pat
 
 
 @pytest.mark.parametrize(
-    "missing", [{"argon2-cffi": "argon2", "prometheus-client": "prometheus_client"}.get(name, name) for name in SERVER]
+    "missing",
+    [
+        {"argon2-cffi": "argon2", "prometheus-client": "prometheus_client", "email-validator": "email_validator"}.get(
+            name, name
+        )
+        for name in SERVER
+    ],
 )
 def test_serve_without_the_server_extra_says_what_to_install(missing: str) -> None:
     """Here click and rich are installed, and the server's packages refused one at a time."""

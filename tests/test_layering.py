@@ -1,8 +1,9 @@
 """Dependencies point one way (docs/ARCHITECTURE.md, STYLE.md principle 1).
 
-``ghostparty.rules`` imports only the standard library and itself; ``bots`` never imports
-``cli``. Checked by parsing every module with :mod:`ast`, so an import inside a function
-or under ``TYPE_CHECKING`` counts too.
+``ghostparty.rules`` imports only the standard library and itself; so does
+``ghostparty.tournaments``, which reads no clock either; ``bots`` never imports ``cli``.
+Checked by parsing every module with :mod:`ast`, so an import inside a function or under
+``TYPE_CHECKING`` counts too.
 """
 
 from __future__ import annotations
@@ -76,7 +77,30 @@ def test_bots_do_not_import_the_cli(path: Path) -> None:
     assert not bad, f"{path.name} imports: " + "; ".join(bad)
 
 
-_INNER = [path for folder in ("rules", "bots", "sim", "analysis", "rl") for path in _modules(PACKAGE / folder)]
+@pytest.mark.parametrize("path", _modules(PACKAGE / "tournaments"), ids=lambda p: p.name)
+def test_the_tournament_engine_imports_only_the_standard_library_and_reads_no_clock(path: Path) -> None:
+    """Pairing and scoring are pure: times come in as arguments, randomness as a seeded RNG."""
+    bad = []
+    for line, name in imports(path):
+        top = name.split(".")[0]
+        if top == "ghostparty":
+            if not name.startswith("ghostparty.tournaments"):
+                bad.append(f"line {line}: {name} (another layer)")
+        elif top in ("time", "datetime", "asyncio", "os", "socket", "threading"):
+            bad.append(f"line {line}: {name} (a clock or I/O)")
+        elif top != "__future__" and top not in sys.stdlib_module_names:
+            bad.append(f"line {line}: {name} (not in the standard library)")
+    assert not bad, f"{path.relative_to(PACKAGE.parent)} imports: " + "; ".join(bad)
+
+
+def test_the_tournament_engine_has_modules() -> None:
+    names = {path.stem for path in _modules(PACKAGE / "tournaments")}
+    assert {"arena", "swiss", "grouping", "points", "codec", "errors"} <= names
+
+
+_INNER = [
+    path for folder in ("rules", "bots", "sim", "analysis", "rl", "tournaments") for path in _modules(PACKAGE / folder)
+]
 
 
 @pytest.mark.parametrize("path", _INNER, ids=lambda p: f"{p.parent.name}/{p.name}")

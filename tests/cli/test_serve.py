@@ -76,3 +76,19 @@ def test_a_short_token_is_refused(tmp_path: Path) -> None:
     result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2
     assert "--metrics-token" in result.stderr and "16 printable characters" in result.stderr
+
+
+def test_serve_refuses_email_settings_it_cannot_use(tmp_path: Path) -> None:
+    """--smtp needs a sound URL and an --email-secret; the refusal says which and why."""
+    from click.testing import CliRunner
+
+    from ghostparty.cli.serve import serve
+
+    database = ["--database", f"sqlite:///{tmp_path}/games.db"]
+    runner = CliRunner(env={"GHOSTPARTY_EMAIL_SECRET": None})
+    no_secret = runner.invoke(serve, [*database, "--smtp", "smtp://127.0.0.1:1025"])
+    assert no_secret.exit_code == 2 and "--email-secret" in no_secret.output
+    short = runner.invoke(serve, [*database, "--smtp", "smtp://127.0.0.1:1025", "--email-secret", "short"])
+    assert short.exit_code == 2 and "at least 16" in short.output
+    bad_url = runner.invoke(serve, [*database, "--smtp", "mail.example.org", "--email-secret", "x" * 20])
+    assert bad_url.exit_code == 2 and "not an SMTP URL" in bad_url.output

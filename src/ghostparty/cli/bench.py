@@ -1,6 +1,6 @@
 """``ghostparty bench``: how fast the rules engine plays random games (typed API, JSON
 interface, compiled simulator), and — with ``--bots`` — how long each bot level takes to
-choose a move."""
+choose a move; with ``--pairing``, how long tournament pairing takes."""
 
 from __future__ import annotations
 
@@ -14,11 +14,13 @@ from rich.table import Table
 from ghostparty import fast
 from ghostparty.analysis.review.timing import ReviewTime, review_time
 from ghostparty.analysis.simulate import default_jobs
+from ghostparty.cli.bench_pairing import bench_pairing
 from ghostparty.cli.progress import progress_bar
 from ghostparty.cli.tournament import parse_bots
-from ghostparty.rules import RULESETS, ruleset
+from ghostparty.rules import RULESETS, describe_core, ruleset
 from ghostparty.sim.bench import INTERFACES, BenchResult, compile_kernel, machine
 from ghostparty.sim.bench import bench as run_bench
+from ghostparty.sim.pairing_bench import ENTRANTS
 from ghostparty.sim.thinktime import ThinkTime, decision_positions, think_time
 
 #: Games per setting when none is given: random games for the engine, greedy games
@@ -82,6 +84,20 @@ COMPILED_GAMES = 200_000
     is_flag=True,
     help="Time the game review instead: CPU seconds per reviewed greedy game (default hugo, 4 players, 3 games).",
 )
+@click.option(
+    "--pairing",
+    "pairing_flag",
+    is_flag=True,
+    help="Time tournament pairing instead: one Swiss round and one arena pass over --entrants players, "
+    "per table size (--players, default 2, 3, 4).",
+)
+@click.option(
+    "--entrants",
+    type=click.IntRange(2),
+    default=ENTRANTS,
+    show_default=True,
+    help="Players in the field with --pairing.",
+)
 @click.option("--seed", default=0, show_default=True, help="Seed of the random source.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def bench_command(
@@ -93,6 +109,8 @@ def bench_command(
     jobs: int,
     bots_text: str | None,
     review_flag: bool,
+    pairing_flag: bool,
+    entrants: int,
     seed: int,
     as_json: bool,
 ) -> None:
@@ -105,6 +123,10 @@ def bench_command(
     With --review: review seeded games of greedy bots (the game review of `ghostparty
     review`, a fresh evaluator per game) and print the CPU seconds per game.
 
+    With --pairing: time one Swiss round (the fifth, after four of random results) and
+    one arena pass (everyone free again after a game) over --entrants players, process
+    CPU time per pass, for tables of --players (2, 3, 4).
+
     With --bots: time each bot choosing a move at every decision (more than one legal
     move) of seeded greedy games, the same positions for every bot, one core; print the
     median, 90th percentile and slowest think time.
@@ -112,6 +134,13 @@ def bench_command(
     if games is not None and games < 1:
         raise click.BadParameter("must be at least 1", param_hint="--games")
     console = Console(highlight=False, stderr=as_json)
+    if pairing_flag:
+        if review_flag or bots_text is not None or interfaces or rules:
+            raise click.BadParameter(
+                "--pairing times tournament pairing: leave out --review, --bots, --interface, --rules"
+            )
+        bench_pairing(console, players, entrants, seed, as_json)
+        return
     if review_flag:
         if bots_text is not None or interfaces:
             raise click.BadParameter("--review times the game review: leave out --bots and --interface")
@@ -169,6 +198,7 @@ def bench_command(
                         "cpu_games_per_second": round(x.cpu_games_per_second, 1),
                         "cpu_us_per_action": round(x.cpu_microseconds_per_action, 3),
                         "actions_per_game": round(x.actions_per_game, 1),
+                        "core": describe_core(),
                         **(compiled if x.interface == "compiled" else {}),
                     }
                     for x in results
@@ -177,7 +207,7 @@ def bench_command(
             )
         )
         return
-    table = Table(title=f"random games — {machine()}")
+    table = Table(title=f"random games — {machine()}; rules core: {describe_core()}")
     for column in ("rules", "players", "interface", "games/s", "CPU games/s", "CPU µs/action", "actions/game"):
         table.add_column(column, justify="left" if column in ("rules", "interface") else "right")
     for x in results:

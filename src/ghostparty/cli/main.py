@@ -34,7 +34,7 @@ def cli() -> None:
     ghostparty replay GAME.json      a recorded game, move by move, in words
     ghostparty review GAME.json      a recorded game judged: accuracy, PR, blunders, luck
     ghostparty scenario DIR_OR_FILE  run conformance scenarios
-    ghostparty bench                 how fast the rules engine plays
+    ghostparty bench                 how fast the rules engine plays (--pairing: tournament pairing)
     ghostparty tournament            bots against bots, with win rates and intervals
     ghostparty analyze               capture odds, heat-maps, the odds of each move
     ghostparty loadtest              concurrent games over WebSockets: actions/s, round trips

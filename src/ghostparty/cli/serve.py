@@ -95,6 +95,39 @@ import click
     type=click.Path(file_okay=False),
     help="Serve the files `ghostparty export --out DIR` writes at /open-data [default: none]",
 )
+@click.option(
+    "--tournaments",
+    metavar="FILE|hourly",
+    help="Recurring tournaments the server makes: a JSON file of events (README: Tournaments), "
+    "or 'hourly' for an hourly 2-player hugo arena [default: none]",
+)
+@click.option(
+    "--smtp",
+    metavar="URL",
+    help='Send email (address confirmations, password resets, "your move" reminders) through this '
+    "SMTP server: smtp://[user:password@]host[:port], smtps://… (TLS), smtp+starttls://… "
+    "[default: no email; the account page says so]",
+)
+@click.option("--mail-from", metavar="ADDRESS", help="The emails' sender [default: ghostparty@<the SMTP host>].")
+@click.option(
+    "--email-secret",
+    envvar="GHOSTPARTY_EMAIL_SECRET",
+    metavar="SECRET",
+    help="Seals stored addresses and signs email links; the same on every instance, never in the "
+    "database; needed with --smtp [env GHOSTPARTY_EMAIL_SECRET]",
+)
+@click.option(
+    "--public-url",
+    metavar="URL",
+    help="This server's address as players reach it, for the links in emails [default: http://HOST:PORT]",
+)
+@click.option(
+    "--remind-hours",
+    default=12.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 720),
+    help='At most one "your move" email per turn-based game and player in this many hours (at most 720).',
+)
 def serve(
     host: str,
     port: int,
@@ -110,6 +143,12 @@ def serve(
     metrics_token: str | None,
     admin_token: str | None,
     open_data: str | None,
+    tournaments: str | None,
+    smtp: str | None,
+    mail_from: str | None,
+    email_secret: str | None,
+    public_url: str | None,
+    remind_hours: float,
 ) -> None:
     """Run the game server: a lobby and live games in the browser, bots in empty seats.
 
@@ -146,6 +185,7 @@ def serve(
             "several workers tell each other's clients of changes through Redis: give --redis redis://…",
             param_hint="--workers",
         )
+    shown = f"[{host}]" if ":" in host else host
     settings: dict[str, Any] = {
         "database_url": url,
         "redis_url": redis,
@@ -156,8 +196,9 @@ def serve(
         "metrics_token": _token(metrics_token, "--metrics-token"),
         "admin_token": _token(admin_token, "--admin-token"),
         "open_data": open_data,
+        "tournament_events": tournaments,
+        **_email(smtp, mail_from, email_secret, public_url or f"http://{shown}:{port}", remind_hours),
     }
-    shown = f"[{host}]" if ":" in host else host
     click.echo(
         f"Ghost Party: http://{shown}:{port}  (store: {_safe(url)}{f', {workers} workers' if workers > 1 else ''})"
     )
@@ -191,6 +232,35 @@ def _token(token: str | None, option: str) -> str | None:
             param_hint=option,
         )
     return token
+
+
+def _email(
+    smtp: str | None, mail_from: str | None, secret: str | None, public_url: str, remind_hours: float
+) -> dict[str, Any]:
+    """The settings of email, checked; none without --smtp."""
+    if not smtp:
+        return {}
+    from ghostparty.server.email_outbox import SmtpSettings
+
+    try:
+        SmtpSettings.from_url(smtp, mail_from)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--smtp") from None
+    _token(secret, "--email-secret")
+    if not secret:
+        raise click.BadParameter(
+            "email needs a secret to seal addresses and sign links (the same on every instance)",
+            param_hint="--email-secret",
+        )
+    if not public_url.startswith(("http://", "https://")):
+        raise click.BadParameter(f"{public_url!r} is not an http(s) URL", param_hint="--public-url")
+    return {
+        "smtp_url": smtp,
+        "mail_from": mail_from,
+        "email_secret": secret,
+        "public_url": public_url,
+        "remind_hours": remind_hours,
+    }
 
 
 def _safe(url: str) -> str:

@@ -4,7 +4,15 @@ Everything RULES.md specifies lives here: boards as data (:mod:`.board`), the tw
 sets (:mod:`.rulesets`), positions (:mod:`.position`), legal actions (:mod:`.movegen`),
 applying them (:mod:`.transition`), the die as a chance step (:mod:`.chance`), the JSON
 notation of FORMAT.md (:mod:`.notation`), the :class:`Game` facade and game records.
+
+The hot modules may run compiled by mypyc (``python -m ghostparty.build_core``);
+:func:`compiled` says whether they do (:func:`describe_core` why), ``GHOSTPARTY_PURE=1``
+forces the pure ones, and
+:mod:`._core` (imported first, it decides before the others load) explains the choice.
 """
+
+# First: it picks the compiled or the pure modules before any of them is imported.
+from ghostparty.rules._core import compiled, describe_core  # isort: skip
 
 from ghostparty.rules.actions import DIE, HUGO, PASS, Action, Move, Pass, Place, Roll
 from ghostparty.rules.board import HUGO_BOARD, MIDNIGHT_PARTY_BOARD, Board, Room
@@ -56,6 +64,8 @@ __all__ = [
     "action_to_dict",
     "apply",
     "chance_outcomes",
+    "compiled",
+    "describe_core",
     "is_legal",
     "legal_actions",
     "position_from_dict",

@@ -39,12 +39,12 @@ import threading
 import weakref
 from collections.abc import Hashable
 from fractions import Fraction
-from typing import Any, Literal, NoReturn, TypeVar, final
+from typing import Any, Final, Literal, NoReturn, TypeVar, final
 
 from ghostparty.rules.board import HUGO_BOARD, MIDNIGHT_PARTY_BOARD
 
 #: The die face that moves Hugo (RULES.md §1.4).
-HUGO: Literal["hugo"] = "hugo"
+HUGO: Final[Literal["hugo"]] = "hugo"
 
 Face = int | Literal["hugo"]
 
@@ -194,7 +194,7 @@ class Pass(_Action):
 Action = Roll | Place | Move | Pass
 
 #: The one :class:`Pass`.
-PASS: Pass = _make(Pass, ())
+PASS: Final[Pass] = _make(Pass, ())
 
 
 def known_move(source: object, target: object) -> Move | None:
@@ -229,4 +229,4 @@ DIE: tuple[tuple[Roll, Fraction], ...] = (
 )
 #: The six faces, each equally likely, for sampling.
 DIE_FACES: tuple[Roll, ...] = (Roll(1), Roll(2), Roll(HUGO), Roll(4), Roll(5), Roll(HUGO))
-ROLLS: tuple[Roll, ...] = tuple(roll for roll, _ in DIE)
+ROLLS: Final[tuple[Roll, ...]] = tuple(roll for roll, _ in DIE)

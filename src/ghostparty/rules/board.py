@@ -33,6 +33,10 @@ class Room:
     door: int
     shield: Shield = "neutral"
 
+    def __reduce__(self) -> tuple[type[Room], tuple[str, int, Shield]]:
+        # By its fields: compiled (mypyc), a frozen class cannot be unpickled attribute by attribute.
+        return Room, (self.id, self.door, self.shield)
+
 
 @dataclass(frozen=True, eq=False)
 class Board:
@@ -125,6 +129,10 @@ class Board:
 
     # -- locations ---------------------------------------------------------------
 
+    def __reduce__(self) -> tuple[type[Board], tuple[str, tuple[Room, ...], tuple[int, ...], int, bool, int]]:
+        # A new board from the same data, as unpickling always made (see Room.__reduce__).
+        return Board, (self.id, self.rooms, self.steps, self.overflow, self.has_start, self.squares)
+
     def name(self, loc: int) -> str:
         """FORMAT.md's text for a location, e.g. ``"G0"``, ``"R:chapel"``, ``"C10"``."""
         return self.names[loc]
@@ -200,6 +208,9 @@ class Path:
     squares: tuple[int, ...]
     end: int
     entries: tuple[tuple[int, int], ...]
+
+    def __reduce__(self) -> tuple[type[Path], tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]]:
+        return Path, (self.squares, self.end, self.entries)  # see Room.__reduce__
 
 
 # RULES.md §1.2 and §1.3: the two board sides.

@@ -6,7 +6,7 @@ Both check the action against the rules before anything changes, and raise
 
 from __future__ import annotations
 
-from bisect import insort
+from typing import Final
 
 from ghostparty.rules.actions import Move, Place
 from ghostparty.rules.errors import IllegalAction, InvalidAction
@@ -16,15 +16,17 @@ from ghostparty.rules.movegen import TABLES, move_error
 from ghostparty.rules.position import PLACE, ROLL, Position
 from ghostparty.rules.turns import end_round, game_over, next_turn, round_is_over
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 def apply_place(position: Position, action: Place, events: list[Event] | None) -> Position:
     """Place a waiting guest (§2.2, §8.6.3): on an empty gallery square, not Hugo's."""
-    board = position.ruleset.board
-    square = board.index.get(action.square, -1) if type(action.square) is str else -1
-    if not 0 <= square < board.squares:
-        raise _illegal(action, f"{action.square!r} is not a gallery square")
+    # Places are interned: one of the board's gallery squares is one of these keys.
+    square = TABLES[position.ruleset].squares.get(action, -1)
+    if square < 0:
+        # Not one of them, so its field may not even be a str: read it unchecked (compiled
+        # code would check an attribute read against the annotation and raise TypeError).
+        raise _illegal(action, f"{getattr(action, 'square')!r} is not a gallery square")  # noqa: B009
     for locs in position.guests:
         if square in locs:
             raise _illegal(action, f"{action.square} already holds a guest")
@@ -86,7 +88,8 @@ def apply_move(position: Position, action: Move, events: list[Event] | None) -> 
         if why:
             raise _illegal(action, why)
     mine.remove(source)
-    insort(mine, target)
+    mine.append(target)
+    mine.sort()  # as insort would, with list primitives only (see _moved)
     guests[seat] = tuple(mine)
     scores = position.scores
     if events is not None:
@@ -106,7 +109,11 @@ def apply_move(position: Position, action: Move, events: list[Event] | None) -> 
         room = board.rooms[target - rb]
         if events is not None:
             events.append(RoomEntered(seat, action.target, room.shield))
-        occupant = position.occupant(target)
+        occupant = -1  # position.occupant(target), without a call
+        for other, locs in enumerate(position.guests):
+            if target in locs:
+                occupant = other
+                break
         if occupant >= 0:  # §4.3: expel the other player's guest onto the door square
             door = room.door
             guests[occupant] = _moved(guests[occupant], target, door)
@@ -122,19 +129,25 @@ def apply_move(position: Position, action: Move, events: list[Event] | None) -> 
                 if events is not None:
                     events.append(ScoreChanged(seat, old, new, f"{room.shield} room"))
 
-    if ruleset.end_score and max(scores) >= ruleset.end_score:  # §7
-        return game_over(position, guests, scores, position.clock, position.hugo, "score", events)
+    end_score = ruleset.end_score
+    if end_score:  # §7; max(scores) >= end_score, which compiled code calls through the builtins
+        for score in scores:
+            if score >= end_score:
+                return game_over(position, guests, scores, position.clock, position.hugo, "score", events)
     if ruleset.rounds > 1 and round_is_over(position, guests):  # §8.4
         return end_round(position, guests, scores, position.hugo, events)
     return next_turn(position, tuple(guests), scores, position.clock, position.hugo, events)
 
 
 def _moved(locs: tuple[int, ...], source: int, target: int) -> tuple[int, ...]:
-    """``locs`` (sorted) with one ``source`` taken out (none for -1) and ``target`` put in."""
+    """``locs`` (sorted) with one guest taken off ``source`` (none if -1, else it must be
+    there) and one put on ``target``, still sorted. List primitives only (mypyc compiles
+    ``remove``, ``append`` and ``sort`` to direct C calls; a module's ``insort`` it does not)."""
     items = list(locs)
     if source >= 0:
         items.remove(source)
-    insort(items, target)
+    items.append(target)
+    items.sort()
     return tuple(items)
 
 

@@ -7,8 +7,6 @@
 
 from __future__ import annotations
 
-from bisect import insort
-
 from ghostparty.rules.events import Captured, ClockAdvanced, Event, HugoMoved, ScoreChanged
 from ghostparty.rules.position import Position
 from ghostparty.rules.turns import Guests, end_round, game_over, next_turn, round_is_over
@@ -28,9 +26,14 @@ def hugo_move(position: Position, events: list[Event] | None) -> Position:
     scores = position.scores
     loc = position.hugo
     captured = False
-    # Where guests stand. A capture only empties the square Hugo is on, and he never
-    # steps onto a square twice in one move (his speed is below the 40 squares).
-    occupied = set(guests[0]).union(*guests[1:])
+    # The gallery squares where guests stand, one bit each. A capture only empties the
+    # square Hugo is on, and he never steps onto a square twice in one move (his speed is
+    # below the 40 squares), so it is worked out once.
+    occupied = 0
+    for locs in guests:
+        for at in locs:
+            if at < rb:
+                occupied |= 1 << at
     # §8.4 is checked after every square he steps onto (cellar steps too, read literally);
     # its answer can only change with a capture, so it is worked out again only then.
     check_round = rounds
@@ -40,7 +43,7 @@ def hugo_move(position: Position, events: list[Event] | None) -> Position:
             events.append(HugoMoved(board.names[loc], board.names[step]))
         loc = step
         if step < rb:
-            if step in occupied:  # §5.2: everyone on the square he steps onto
+            if occupied >> step & 1:  # §5.2: everyone on the square he steps onto
                 scores = capture(position, guests, scores, step, events)
                 captured = True
                 check_round = rounds
@@ -74,21 +77,28 @@ def capture(
     ruleset = position.ruleset
     board = ruleset.board
     sb = board.step_base
-    taken = {loc for locs in guests for loc in locs if loc >= sb}
+    taken = 0  # the steps that hold a guest, one bit each from the bottom step
+    for locs in guests:
+        for loc in locs:
+            if loc >= sb:
+                taken |= 1 << (loc - sb)
     step = board.overflow_loc
     for loc in board.step_locations:  # from the bottom: the highest value first
-        if loc not in taken:
+        if not taken >> (loc - sb) & 1:
             step = loc
             break
     value = board.step_value[step]
     seats: list[int] = []
     for seat, locs in enumerate(guests):
-        count = locs.count(square)
+        count = 0
+        for loc in locs:
+            if loc == square:
+                count += 1
         if count:
             seats += [seat] * count
             kept = [loc for loc in locs if loc != square]
-            for _ in range(count):
-                insort(kept, step)
+            kept += [step] * count
+            kept.sort()
             guests[seat] = tuple(kept)
     if events is not None:
         events.append(Captured(board.names[square], tuple(seats), board.names[step], value))

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import compress
+from typing import Final
 
 from ghostparty.rules.actions import PASS, ROLLS, Action, Move, Place
 from ghostparty.rules.board import Board, Path
@@ -33,7 +34,8 @@ Entry = tuple[int, bool, Move]
 class MoveTables:
     """Everything about moves that depends on the rule set only, worked out once.
 
-    ``moves[source][target]`` and ``places[square]`` are the interned actions;
+    ``moves[source][target]`` and ``places[square]`` are the interned actions,
+    ``squares[place]`` the square of each of those places;
     ``locations[move]`` the source and target of each of those moves;
     ``ends[roll][source]`` the move to the end of the path, ``end_squares[roll][source]``
     that square; ``entries[roll][source]`` the rooms that path may enter, in the order it
@@ -48,6 +50,7 @@ class MoveTables:
 
     moves: tuple[tuple[Move, ...], ...]
     places: tuple[Place, ...]
+    squares: dict[Place, int]
     locations: dict[Move, tuple[int, int]]
     ends: tuple[tuple[Move, ...], ...]
     end_squares: tuple[tuple[int, ...], ...]
@@ -59,6 +62,7 @@ class MoveTables:
         names = board.names
         moves = tuple(tuple(Move(a, b) for b in names) for a in names)
         places = tuple(Place(names[sq]) for sq in range(board.squares))
+        squares = {place: sq for sq, place in enumerate(places)}
         locations = {moves[a][b]: (a, b) for a in range(board.size) for b in range(board.size)}
         ends: list[tuple[Move, ...]] = []
         end_squares: list[tuple[int, ...]] = []
@@ -74,7 +78,7 @@ class MoveTables:
                     _entries(board, ruleset.rooms_hold, moves[source], path, roll) for source, path in enumerate(paths)
                 )
             )
-        return cls(moves, places, locations, tuple(ends), tuple(end_squares), tuple(entries))
+        return cls(moves, places, squares, locations, tuple(ends), tuple(end_squares), tuple(entries))
 
 
 def _entries(board: Board, hold: bool, row: tuple[Move, ...], path: Path, roll: int) -> tuple[Entry, ...]:
@@ -94,7 +98,7 @@ class _ByRuleset(dict[Ruleset, MoveTables]):
 
 #: ``TABLES[ruleset]``: the :class:`MoveTables` of a rule set, made on its first use and
 #: kept (a rule set is a constant).
-TABLES: Mapping[Ruleset, MoveTables] = _ByRuleset()
+TABLES: Final[Mapping[Ruleset, MoveTables]] = _ByRuleset()
 
 
 def legal_actions(position: Position) -> list[Action]:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from ghostparty.rules.board import Board
 from ghostparty.rules.rulesets import GUESTS_PER_PLAYER, MAX_PLAYERS, MIN_PLAYERS, Ruleset
 
 Phase = Literal["place", "roll", "move", "over"]
-PLACE: Phase = "place"
-ROLL: Phase = "roll"
-MOVE: Phase = "move"
-OVER: Phase = "over"
+PLACE: Final[Phase] = "place"
+ROLL: Final[Phase] = "roll"
+MOVE: Final[Phase] = "move"
+OVER: Final[Phase] = "over"
 
 
 class Position(NamedTuple):

@@ -6,7 +6,7 @@ play, expelling, rounds — instead of testing rule-set names.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ghostparty.rules.board import HUGO_BOARD, MIDNIGHT_PARTY_BOARD, Board
 
@@ -41,6 +41,10 @@ class Ruleset:
     #: Green rooms subtract this; red rooms add ``red_points`` (§4.5, §8.5).
     green_points: int = -3
     red_points: int = 1
+
+    def __reduce__(self) -> tuple[type[Ruleset], tuple[object, ...]]:
+        # By its fields: compiled (mypyc), a frozen class cannot be unpickled attribute by attribute.
+        return Ruleset, tuple(getattr(self, f.name) for f in fields(self))
 
     @property
     def has_clock(self) -> bool:
@@ -98,12 +102,14 @@ MIDNIGHT_PARTY = Ruleset(
 RULESETS: dict[str, Ruleset] = {r.id: r for r in (HUGO_RULES, MIDNIGHT_PARTY)}
 
 
-def ruleset(id: str) -> Ruleset:
+def ruleset(id: object) -> Ruleset:
     """The rule set named ``id`` (``"hugo"`` or ``"midnight-party"``).
 
-    :raises ValueError: for any other name.
+    :raises ValueError: for any other name, or anything that is not a name (``id`` is
+        often read from input, and ``object`` keeps the compiled core from checking it
+        with a ``TypeError`` first).
     """
-    try:
-        return RULESETS[id]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown rule set {id!r}: expected one of {sorted(RULESETS)}") from None
+    found = RULESETS.get(id) if type(id) is str else None
+    if found is None:
+        raise ValueError(f"unknown rule set {id!r}: expected one of {sorted(RULESETS)}")
+    return found

@@ -12,7 +12,10 @@ position it is given (a guest move in a few table look-ups, see
 
 from __future__ import annotations
 
+from typing import Final
+
 from ghostparty.rules.actions import HUGO, Action, Move, Pass, Place, Roll
+from ghostparty.rules.board import NUMBER_FACES
 from ghostparty.rules.errors import IllegalAction
 from ghostparty.rules.events import Event, Passed, Rolled
 from ghostparty.rules.guests import apply_move, apply_place
@@ -21,7 +24,10 @@ from ghostparty.rules.movegen import legal_actions, may_pass
 from ghostparty.rules.position import MOVE, OVER, PLACE, ROLL, Position
 from ghostparty.rules.turns import next_turn
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
+ROLL_HUGO: Final = Roll(HUGO)
+#: The die's number rolls and how far each moves a guest.
+_NUMBERS: Final[dict[Roll, int]] = {Roll(n): n for n in NUMBER_FACES}
 
 
 def apply(position: Position, action: Action, events: list[Event] | None = None) -> Position:
@@ -63,13 +69,15 @@ def _illegal(position: Position, action: object) -> IllegalAction:
 
 def _apply_roll(position: Position, action: Roll, events: list[Event] | None) -> Position:
     """The die's outcome (§3.1): Hugo moves, or the seat is to move a guest that far."""
-    face = action.face
     seat = position.to_move
-    if face == HUGO and type(face) is str:
+    if action is ROLL_HUGO:
         if events is not None:
             events.append(Rolled(seat, HUGO))
         return hugo_move(position, events)
-    if face not in (1, 2, 4, 5) or type(face) is not int:
+    # Rolls are interned: Roll(True), Roll(4.0) or Roll("HUGO") are none of the die's.
+    # Their face is not read (compiled code would check it against the annotation).
+    face = _NUMBERS.get(action, 0)
+    if not face:
         raise IllegalAction(f"{action!r} is not legal: a roll is 1, 2, 4, 5 or 'hugo'")
     if events is not None:
         events.append(Rolled(seat, face))

@@ -8,6 +8,7 @@ Each builds the new :class:`Position` from the pieces the action changed.
 from __future__ import annotations
 
 from bisect import insort
+from typing import Final
 
 from ghostparty.rules.events import Event, GameOver, RoundEnded, RoundStarted, SentToCellar, TurnStarted
 from ghostparty.rules.position import OVER, PLACE, ROLL, Position
@@ -16,7 +17,7 @@ from ghostparty.rules.position import OVER, PLACE, ROLL, Position
 #: be replaced.
 Guests = list[tuple[int, ...]]
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 def next_turn(

@@ -142,6 +142,17 @@ class Accounts:
         await in_thread(self.store.end_sessions, player.id)
         return await self._open_session(player)
 
+    async def hashed_new_password(self, name: str, password: object) -> str:
+        """The hash of a new password for the account ``name``, once it passes the checks."""
+        check_password(password, name)
+        assert isinstance(password, str)
+        return await self.hashing.hash(password)
+
+    async def reset_password(self, player_id: int, hashed: str) -> None:
+        """Set a password hashed by :meth:`hashed_new_password` (a reset link): every session ends."""
+        await in_thread(self.store.set_password, player_id, hashed)
+        await in_thread(self.store.end_sessions, player_id)
+
     async def delete(self, player: Player, session: str, password: object) -> None:
         """Delete the account (its games stay, under a neutral name)."""
         await self._check(player, session, password)

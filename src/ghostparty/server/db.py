@@ -29,6 +29,8 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Text,
+    UniqueConstraint,
     false,
     inspect,
 )
@@ -268,6 +270,63 @@ audit = SqlTable(
     Column("detail", JSON, nullable=False),
 )
 
+# -- 0009: email: addresses (sealed), one-time tokens, the outbox, reminders sent ---------
+
+emails = SqlTable(
+    "gp_emails",
+    metadata,
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), primary_key=True),
+    #: The address encrypted with a key derived from the server's secret (email_keys.py).
+    Column("sealed", String(600), nullable=False),
+    #: HMAC-SHA256 of the normalized address under another derived key, hex: unique, and
+    #: how an address is found (a reset) without keeping it in clear.
+    Column("lookup", String(64), nullable=False, unique=True),
+    Column("confirmed", Boolean, nullable=False, server_default=false()),
+    Column("reminders", Boolean, nullable=False, server_default=false()),
+    Column("invitations", Boolean, nullable=False, server_default=false()),
+    #: The language of the account's emails ("en", "de").
+    Column("language", String(8), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+email_tokens = SqlTable(
+    "gp_email_tokens",
+    metadata,
+    #: SHA-256 of the link's random token, hex: a leaked table opens no link.
+    Column("id", String(64), primary_key=True),
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("purpose", String(8), nullable=False),  # "confirm" or "reset"
+    #: For a confirmation: the lookup of the address it confirms (changed since: void).
+    Column("lookup", String(64)),
+    Column("expires", DateTime(timezone=True), nullable=False, index=True),
+)
+
+outbox = SqlTable(
+    "gp_outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), index=True),
+    Column("kind", String(12), nullable=False),
+    #: The whole message (RFC 5322, recipient included), sealed as the addresses are.
+    Column("message", Text, nullable=False),
+    Column("status", String(8), nullable=False, index=True),  # "queued", "sent" or "failed"
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("next_try", DateTime(timezone=True), nullable=False, index=True),
+    #: An instance sending it holds it until then (several instances: one sends each).
+    Column("lease_until", DateTime(timezone=True)),
+    Column("last_error", String(400)),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("sent", DateTime(timezone=True)),
+)
+
+reminders = SqlTable(
+    "gp_reminders",
+    metadata,
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), primary_key=True),
+    Column("sent", DateTime(timezone=True), nullable=False),
+)
+
 api_tokens = SqlTable(
     "gp_api_tokens",
     metadata,
@@ -281,6 +340,67 @@ api_tokens = SqlTable(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("expires", DateTime(timezone=True)),  # ``None``: never
     Column("last_used", DateTime(timezone=True)),
+)
+
+# -- 0014: tournaments (arena and Swiss; the pure engine is ghostparty.tournaments) --------
+
+tournaments = SqlTable(
+    "gp_tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("kind", String(8), nullable=False),  # "arena" or "swiss"
+    Column("rules", String(32), nullable=False),
+    Column("table_size", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("turn_seconds", Integer, nullable=False),
+    Column("starts", DateTime(timezone=True), nullable=False, index=True),
+    Column("minutes", Integer),  # arena: its length
+    Column("rounds", Integer),  # Swiss: its rounds
+    Column("bots", Boolean, nullable=False),  # arena: bots fill a quiet arena's tables
+    Column("creator_id", Integer, ForeignKey("gp_players.id", ondelete="SET NULL")),
+    Column("creator", String(64), nullable=False),
+    #: "scheduled", "running", "finished" or "cancelled" (with ``reason``).
+    Column("status", String(10), nullable=False, index=True),
+    Column("reason", String(200)),
+    #: The engine's state (``ghostparty.tournaments.to_json``); every change a
+    #: compare-and-set on ``version``.
+    Column("state", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    #: Swiss: when the next round may be paired.
+    Column("round_at", DateTime(timezone=True)),
+    #: A recurring event's name (made by the runner from configuration), else None.
+    Column("recurring", String(64)),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("recurring", "starts", name="uq_gp_tournaments_recurring_starts"),
+)
+
+tournament_entrants = SqlTable(
+    "gp_tournament_entrants",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("gp_tournaments.id", ondelete="CASCADE"), primary_key=True),
+    #: The engine's player id: "p<account>", "g<random>" for a guest, "b<n>" for a bot.
+    Column("entrant", String(24), primary_key=True),
+    Column("player_id", Integer, ForeignKey("gp_players.id", ondelete="SET NULL"), index=True),
+    Column("name", String(64), nullable=False),
+    #: SHA-256 of a guest's entry secret, hex (accounts are known by their session).
+    Column("secret_hash", String(64)),
+    Column("bot", Boolean, nullable=False),
+    Column("joined", DateTime(timezone=True), nullable=False),
+)
+
+tournament_games = SqlTable(
+    "gp_tournament_games",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("gp_tournaments.id", ondelete="CASCADE"), primary_key=True),
+    #: The engine's game id: "g<n>" (arena) or "r<round>t<table>" (Swiss).
+    Column("game", String(24), primary_key=True),
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), nullable=False, unique=True),
+    #: Entrant ids in seat order, and each person's seat token (handed to them only).
+    Column("seats", JSON, nullable=False),
+    Column("tokens", JSON, nullable=False),
+    Column("recorded", Boolean, nullable=False),
+    Column("started", DateTime(timezone=True), nullable=False),
 )
 
 #: The revision that :data:`metadata` describes (the newest migration).

@@ -94,7 +94,7 @@ class Tables:
                     current = stored == live.table.version
                 else:
                     current = True
-                if current:
+                if current and self._cache.get(table_id) is live:  # not forgotten while the store answered
                     self._cache.move_to_end(table_id)
                     return live
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 16:

@@ -43,6 +43,16 @@ RECORD_READS = (Limit(120, 60, "players' records are asked for too often"),)
 #: A moderator's actions, and their reads of the queue and the audit log.
 MODERATOR_ACTIONS = (Limit(60, 60, "at most 60 moderator actions a minute"),)
 MODERATOR_READS = (Limit(120, 60, "the moderation queue is asked for too often"),)
+#: Tournaments made per account (creating one needs an account) and per address.
+TOURNAMENT_CREATES = (
+    Limit(3, 3600, "at most 3 new tournaments an hour"),
+    Limit(10, 86400, "at most 10 new tournaments a day"),
+)
+TOURNAMENT_CREATES_ADDRESS = (Limit(10, 3600, "too many new tournaments from this address"),)
+#: Joining, leaving and cancelling tournaments.
+TOURNAMENT_CHANGES = (Limit(20, 60, "at most 20 tournament entries or withdrawals a minute"),)
+#: Reading tournaments: lists, pages, standings, results, one's own table.
+TOURNAMENT_READS = (Limit(240, 60, "tournaments are asked for too often"),)
 
 
 def address_of(connection: HTTPConnection) -> str:

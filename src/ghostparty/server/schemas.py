@@ -211,3 +211,31 @@ class BotAnswer(Model):
     """A bot's answer to an invitation: the seat it was offered."""
 
     seat: SeatNumber
+
+
+class CreateTournament(Model):
+    kind: Literal["arena", "swiss"]
+    rules: Literal["hugo", "midnight-party"]
+    table_size: int
+    #: ISO 8601 with a time zone: "2026-11-26T20:00:00Z".
+    starts: Annotated[str, StringConstraints(min_length=1, max_length=40)]
+    rated: bool = False
+    turn_seconds: int = 60
+    #: An arena's length; a Swiss's rounds.
+    minutes: int | None = None
+    rounds: int | None = None
+    bots: bool = False
+
+
+class TournamentJoin(Model):
+    #: A guest's name (a logged-in player enters under their account's).
+    name: Annotated[str, StringConstraints(max_length=200)] | None = None
+
+
+class TournamentEntry(Model):
+    #: A guest's entry secret, as :class:`TournamentJoin`'s answer gave it.
+    entry: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+
+
+class TournamentCancel(Model):
+    reason: Annotated[str, StringConstraints(max_length=400)]

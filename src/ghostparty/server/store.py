@@ -31,6 +31,7 @@ from ghostparty.server.accounts_store import SqlAccounts
 from ghostparty.server.bot_store import SqlBots
 from ghostparty.server.db import actions, migrate, seats, tables
 from ghostparty.server.db import chat as chat_lines
+from ghostparty.server.email_store import SqlEmail
 from ghostparty.server.engine import make_engine, without_statement_timeout
 from ghostparty.server.model import ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
 from ghostparty.server.moderation_store import SqlModeration
@@ -45,6 +46,7 @@ from ghostparty.server.rows import (
 )
 from ghostparty.server.standings import record_result
 from ghostparty.server.tokens_store import SqlTokens
+from ghostparty.server.tournament_store import SqlTournaments
 from ghostparty.server.writer import Writes
 
 
@@ -180,6 +182,11 @@ class SqlStore:
         return self._accounts
 
     @property
+    def email(self) -> SqlEmail:
+        """Addresses, link tokens, the outbox and reminders, on this store's database."""
+        return SqlEmail(self.engine, self._writing)
+
+    @property
     def moderation(self) -> SqlModeration:
         """Blocks, mutes, reports, moderators and the audit log, on this store's database."""
         return SqlModeration(self.engine, self._writing)
@@ -188,6 +195,11 @@ class SqlStore:
     def bots(self) -> SqlBots:
         """Bot accounts and their seats, on this store's database."""
         return SqlBots(self.engine, self._writing)
+
+    @property
+    def tournaments(self) -> SqlTournaments:
+        """Tournaments, their entrants and games, on this store's database."""
+        return SqlTournaments(self.engine, self._writing)
 
     @property
     def tokens(self) -> SqlTokens:

@@ -2,7 +2,7 @@
 expiry and the time it was last used.
 
 Revision ID: 0011
-Revises: 0007
+Revises: 0013
 """
 
 import sqlalchemy as sa

@@ -2,14 +2,14 @@
 quick-match queue knows bot accounts' tickets and people who allow them.
 
 Revision ID: 0015
-Revises: 0011
+Revises: 0014
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0015"
-down_revision = "0011"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 

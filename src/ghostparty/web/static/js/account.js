@@ -7,15 +7,17 @@
 // player-view with account-name, profile-link, logout; password-form with old-password,
 // new-password, new-password2, change-password, password-error, password-done;
 // delete-view with delete-start, then delete-form with delete-password, delete-confirm,
-// delete-cancel, delete-error; blocks-view with blocks-list (blocks.js); open-data-view
-// (open-data-choice.js); tokens-view (tokens.js); bot-account-view (bot-account.js);
-// account-note (what just happened).
+// delete-cancel, delete-error; blocks-view with blocks-list (blocks.js); email-view
+// (email-settings.js); forgot-password (to /email/reset); tokens-view (tokens.js);
+// open-data-view (open-data-choice.js); bot-account-view (bot-account.js); account-note
+// (what just happened).
 // ?next=/path comes back to that page of this site after logging in.
 
 import { account, api } from "./api.js";
 import { showBlocks } from "./blocks.js";
 import { showBotAccount } from "./bot-account.js";
 import { el } from "./dom.js";
+import { showEmail, wireEmail } from "./email-settings.js";
 import { applyI18n, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { showOpenDataChoice } from "./open-data-choice.js";
 import { accountError, accountNav, profileUrl } from "./session.js";
@@ -25,7 +27,7 @@ import { hideSecret, setUpTokens, showTokens } from "./tokens.js";
 const $ = (id) => document.getElementById(id);
 
 const GUEST_VIEWS = ["login-view", "register-view"];
-const PLAYER_VIEWS = ["player-view", "bot-account-view", "blocks-view", "open-data-view", "tokens-view", "password-view", "delete-view"];
+const PLAYER_VIEWS = ["player-view", "email-view", "bot-account-view", "blocks-view", "tokens-view", "open-data-view", "password-view", "delete-view"];
 
 /** Where to go after logging in: ?next= if it is a page of this site, else nowhere. */
 function nextPage() {
@@ -63,6 +65,7 @@ function render(player) {
     $("profile-link").href = profileUrl(player.name);
     showBlocks($("blocks-list"));
     showOpenDataChoice($("open-data-choice"));
+    showEmail();
     showTokens();
     showBotAccount($("bot-account"), player);
     document.title = t("account.page_title", { name: player.name });
@@ -170,6 +173,7 @@ async function main() {
   $("delete-start").addEventListener("click", () => askDelete(true));
   $("delete-cancel").addEventListener("click", () => askDelete(false));
   $("delete-form").addEventListener("submit", deleteAccount);
+  wireEmail();
   setUpTokens();
   let player = null;
   try {

@@ -217,6 +217,28 @@ function render(profile, viewer) {
   main.dataset.state = "ok";
 }
 
+/** The profile's trophies (1st, 2nd, 3rd places in tournaments), shown when there are any. */
+async function showTrophies(name) {
+  let trophies = [];
+  try {
+    trophies = (await api.trophies(name)).trophies ?? [];
+  } catch {
+    return; // a server without tournaments, or a bot: no trophies card
+  }
+  $("trophies-card").hidden = !trophies.length;
+  fill(
+    $("trophies"),
+    ...trophies.map((trophy) =>
+      el(
+        "li",
+        { "data-testid": "trophy", "data-place": trophy.place, "data-tournament": trophy.tournament },
+        el("span", { "aria-hidden": "true" }, ["🥇", "🥈", "🥉"][trophy.place - 1], " "),
+        el("a", { href: `/tournaments/${encodeURIComponent(trophy.tournament)}` }, t("player.trophy", { place: trophy.place, what: `${t(`tournaments.kind_${trophy.kind}`)} · ${t(`rules.${trophy.rules}`)} · ${day(trophy.starts)}` })),
+      ),
+    ),
+  );
+}
+
 async function main() {
   await initI18n();
   applyI18n();
@@ -233,6 +255,7 @@ async function main() {
   if (profile) {
     if (profile.tables?.length) useBoard(await board);
     render(profile, viewer);
+    showTrophies(profile.name);
     return;
   }
   $("profile").dataset.state = "missing";

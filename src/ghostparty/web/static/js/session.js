@@ -37,6 +37,7 @@ export function accountNav(player, moderator = false) {
     "nav",
     { class: "account-nav", "data-testid": "account-nav", "aria-label": t("account.nav") },
     el("a", { href: "/leaderboard", "data-testid": "leaderboard-link" }, t("leaderboard.link")),
+    el("a", { href: "/tournaments", "data-testid": "tournaments-link" }, t("tournaments.link")),
     moderator ? el("a", { href: "/moderation", "data-testid": "moderation-link" }, t("moderation.link")) : null,
     me,
   );

@@ -448,6 +448,8 @@ function renderPlayAgain() {
   const series = el("div", { class: "series", "data-testid": "series", hidden: true });
   renderSeries(series, { table, series: S.series });
   $("result").append(again, series);
+  const tournament = sessionStorage.getItem(`ghostparty:tournament-of:${tableId}`); // came from a tournament's page
+  if (tournament) $("result").append(el("p", {}, el("a", { class: "button primary", href: `/tournaments/${encodeURIComponent(tournament)}`, "data-testid": "back-to-tournament" }, t("tournament.back"))));
   if (S.seriesOf !== table.id) {
     S.seriesOf = table.id;
     api.series(tableId).then(

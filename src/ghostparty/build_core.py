@@ -1,0 +1,118 @@
+"""Compile the rules core with mypyc, in place: ``python -m ghostparty.build_core``.
+
+Needs mypy (the ``lint`` extra) and a C compiler; nothing else does. The modules of
+:data:`ghostparty.rules._core.COMPILED` become extension modules beside their ``.py``
+files, with their shared library (``rules/_native__mypyc…``), and
+``rules/_compiled.json`` records the sources they were built from. Without them — no compiler, no build, ``GHOSTPARTY_PURE=1``, or a source
+edited since — the same package runs pure Python (see :mod:`ghostparty.rules._core`).
+``--clean`` removes what a build made. Compiled files are kept out of git
+(``.gitignore``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ghostparty.rules._core import COMPILED, HERE, STAMP, source_digests
+
+#: mypyc's group: its shared library is ghostparty.rules._native__mypyc (_core.LIBRARY).
+GROUP = "ghostparty.rules._native"
+#: The folder that holds ``ghostparty`` (``src`` in a checkout), where the build runs.
+ROOT = HERE.parent.parent
+
+
+@dataclass(frozen=True)
+class Built:
+    seconds: float
+    cpu_seconds: float
+    files: tuple[Path, ...]
+
+
+def artefacts() -> list[Path]:
+    """The files a build made that exist now (any module's, for any interpreter)."""
+    found = [*sorted(HERE.glob("*.so")), HERE / STAMP]
+    return [path for path in found if path.exists()]
+
+
+def clean() -> list[Path]:
+    """Remove what a build made; return the files removed."""
+    removed = artefacts()
+    for path in removed:
+        path.unlink()
+    return removed
+
+
+def build(verbose: bool = False) -> Built:
+    """Compile :data:`COMPILED` in place and stamp the build.
+
+    :raises ModuleNotFoundError: without mypy/mypyc (``pip install -e ".[lint]"``).
+    :raises SystemExit: if mypyc or the C compiler fails (their output says why).
+    """
+    from mypyc.build import mypycify
+    from setuptools import setup  # type: ignore[import-untyped]
+
+    started, cpu = time.perf_counter(), _cpu()
+    clean()  # a failed build must not leave a mix of old and new modules
+    digests = source_digests()
+    sources = [str(Path("ghostparty", "rules", f"{name}.py")) for name in COMPILED]
+    with tempfile.TemporaryDirectory(prefix="ghostparty-mypyc-") as work, contextlib.chdir(ROOT):
+        dirs = ["--build-temp", str(Path(work, "temp")), "--build-lib", str(Path(work, "lib"))]
+        quiet = contextlib.nullcontext() if verbose else contextlib.redirect_stdout(sys.stderr)
+        cache = os.environ.get("MYPY_CACHE_DIR")
+        os.environ["MYPY_CACHE_DIR"] = str(Path(work, "mypy-cache"))  # not a .mypy_cache in src
+        try:
+            with quiet:
+                modules = mypycify(sources, group_name=GROUP, target_dir=str(Path(work, "c")), opt_level="3")
+                setup(
+                    name="ghostparty-rules-core",
+                    ext_modules=modules,
+                    script_args=["-q", "build_ext", "--inplace", *dirs],
+                )
+        finally:
+            if cache is None:
+                del os.environ["MYPY_CACHE_DIR"]
+            else:
+                os.environ["MYPY_CACHE_DIR"] = cache
+    (HERE / STAMP).write_text(
+        json.dumps({"python": sys.implementation.cache_tag, "sources": digests}, indent=2) + "\n", encoding="utf-8"
+    )
+    return Built(time.perf_counter() - started, _cpu() - cpu, tuple(artefacts()))
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the C compiler)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ghostparty.build_core", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clean", action="store_true", help="remove the compiled core; the pure one runs")
+    parser.add_argument("--verbose", action="store_true", help="show mypyc's and the compiler's output")
+    args = parser.parse_args(argv)
+    if args.clean:
+        removed = clean()
+        print(f"removed {len(removed)} file(s); the pure rules core runs")
+        return 0
+    try:
+        built = build(args.verbose)
+    except ModuleNotFoundError as error:
+        print(f"cannot compile the rules core: {error}; install mypy (pip install -e '.[lint]')", file=sys.stderr)
+        return 2
+    print(
+        f"compiled {len(COMPILED)} rules modules with mypyc in {built.seconds:.1f} s "
+        f"({built.cpu_seconds:.1f} s of CPU); {len(built.files)} files in {HERE}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,256 @@
+"""The HTTP endpoints and the WebSocket of tournaments (docs/PROTOCOL.md).
+
+Every endpoint counts one use per address and, for a logged-in person, per account
+(:mod:`.quotas`) before its work; unsafe methods from other sites are refused by
+:mod:`.crosssite`. The socket ``/ws/tournaments/{id}`` sends the tournament's state at
+once and again after every change, on any instance (the pub/sub channel
+``tournament:<id>``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from datetime import datetime
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
+
+from ghostparty.server.account_routes import current
+from ghostparty.server.bodies import json_body
+from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.limits import Limit
+from ghostparty.server.quotas import (
+    TOURNAMENT_CHANGES,
+    TOURNAMENT_CREATES,
+    TOURNAMENT_CREATES_ADDRESS,
+    TOURNAMENT_READS,
+    address_of,
+)
+from ghostparty.server.schemas import CreateTournament, TournamentCancel, TournamentEntry, TournamentJoin
+from ghostparty.server.tournament_service import Spec, Tournaments, channel, check
+from ghostparty.server.tournament_store import CANCELLED, FINISHED, RUNNING, SCHEDULED
+from ghostparty.server.tournament_views import current as current_table
+from ghostparty.server.tournament_views import results_csv, summary, trophies, view
+from ghostparty.tournaments import from_json
+
+
+def of(request: Request | WebSocket) -> Tournaments:
+    found: Tournaments | None = getattr(request.app.state, "tournaments", None)
+    if found is None:
+        raise ServiceError("no_accounts", "this server has no database: it can't keep tournaments", 501)
+    return found
+
+
+async def _who(request: Request, limits: tuple[Limit, ...], *, changing: bool) -> tuple[int, str] | None:
+    found = await current(request, changing=changing)
+    player = (found[0].id, found[0].name) if found is not None else None
+    await request.app.state.quotas.use("tournaments", limits, address_of(request), player[0] if player else None)
+    return player
+
+
+async def listing(request: Request) -> Response:
+    await _who(request, TOURNAMENT_READS, changing=False)
+    store = of(request).store
+    upcoming = await in_thread(store.listing, (SCHEDULED,), 50)
+    running = await in_thread(store.listing, (RUNNING,), 50)
+    over = await in_thread(store.listing, (FINISHED, CANCELLED), 30, newest_first=True)
+    return JSONResponse(
+        {
+            "upcoming": [summary(r) for r in upcoming],
+            "running": [summary(r) for r in running],
+            "finished": [summary(r) for r in over],
+        }
+    )
+
+
+async def create(request: Request) -> Response:
+    body = await json_body(request, CreateTournament)
+    found = await current(request, changing=True)
+    if found is None:
+        raise ServiceError("login_required", "creating a tournament needs an account: log in first", 403)
+    player = (found[0].id, found[0].name)
+    try:
+        starts = datetime.fromisoformat(body.starts.replace("Z", "+00:00"))
+    except ValueError:
+        raise ServiceError(
+            "bad_request", f"starts: expected a time like '2026-11-26T20:00:00Z', not {body.starts!r}"
+        ) from None
+    spec = Spec(
+        body.kind,
+        body.rules,
+        body.table_size,
+        starts,
+        body.rated,
+        body.turn_seconds,
+        body.minutes,
+        body.rounds,
+        body.bots,
+    )
+    check(spec, of(request).clock())  # impossible settings: a 400 that takes no use of the limit
+    await request.app.state.quotas.use(
+        "tournament-creates", TOURNAMENT_CREATES, address_of(request), player[0], TOURNAMENT_CREATES_ADDRESS
+    )
+    if spec.rated:
+        await request.app.state.community.check_rated(player[0])
+    row = await of(request).create(spec, player)
+    assert row is not None
+    return JSONResponse(summary(row), status_code=201)
+
+
+#: How many tournaments' views an instance keeps (:attr:`.Tournaments.views`).
+_VIEWS_KEPT = 256
+
+
+async def _view(tournaments: Tournaments, tournament_id: str) -> dict[str, Any]:
+    row = await tournaments.get(tournament_id)
+    # Every change of a tournament (its entrants and games too) raises its version, so a
+    # view of the same version is current: many sockets watching one tournament cost one
+    # read each, not three and a rebuild.
+    views = tournaments.views
+    cached = views.get(tournament_id)
+    if cached is not None and cached[0] == row.version:
+        return cached[1]
+    entrants = await in_thread(tournaments.store.entrants, tournament_id)
+    games = await in_thread(tournaments.store.games, tournament_id)
+    data = view(row, entrants, games)
+    views.pop(tournament_id, None)
+    views[tournament_id] = (row.version, data)
+    while len(views) > _VIEWS_KEPT:
+        del views[next(iter(views))]
+    return data
+
+
+async def state(request: Request) -> Response:
+    await _who(request, TOURNAMENT_READS, changing=False)
+    return JSONResponse(await _view(of(request), request.path_params["tournament_id"]))
+
+
+async def join(request: Request) -> Response:
+    body = await json_body(request, TournamentJoin)
+    player = await _who(request, TOURNAMENT_CHANGES, changing=True)
+    if player is None and body.name is None:
+        raise ServiceError("bad_name", "a guest needs a name to enter (or log in)")
+    tournaments = of(request)
+    tournament_id = request.path_params["tournament_id"]
+    if player is not None and (await tournaments.get(tournament_id)).rated:  # a moderator's ban from rated play
+        await request.app.state.community.check_rated(player[0])
+    entrant, entry = await tournaments.join(tournament_id, player, body.name)
+    return JSONResponse({"entrant": entrant, "entry": entry}, status_code=201)
+
+
+async def leave(request: Request) -> Response:
+    body = await json_body(request, TournamentEntry)
+    player = await _who(request, TOURNAMENT_CHANGES, changing=True)
+    await of(request).leave(request.path_params["tournament_id"], player, body.entry)
+    return JSONResponse({"left": True})
+
+
+async def me(request: Request) -> Response:
+    """The asker's entry and current table (its seat token), if they entered."""
+    body = await json_body(request, TournamentEntry)
+    player = await _who(request, TOURNAMENT_READS, changing=True)
+    tournaments = of(request)
+    tournament_id = request.path_params["tournament_id"]
+    entrant = await tournaments.whom(tournament_id, player, body.entry)
+    if entrant is None:
+        return JSONResponse({"entrant": None, "table": None})
+    row = await tournaments.get(tournament_id)
+    games = await in_thread(tournaments.store.games, tournament_id)
+    return JSONResponse(current_table(row, from_json(row.state), entrant, games))
+
+
+async def cancel(request: Request) -> Response:
+    body = await json_body(request, TournamentCancel)
+    player = await _who(request, TOURNAMENT_CHANGES, changing=True)
+    await of(request).cancel(request.path_params["tournament_id"], player, body.reason)
+    return JSONResponse({"cancelled": True})
+
+
+async def results(request: Request) -> Response:
+    await _who(request, TOURNAMENT_READS, changing=False)
+    tournament_id = request.path_params["tournament_id"]
+    if request.path_params["format"] not in ("csv", "json"):
+        raise ServiceError("not_found", "results come as results.csv or results.json", 404)
+    data = await _view(of(request), tournament_id)
+    if request.path_params["format"] == "csv":
+        headers = {"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.csv"'}
+        return Response(results_csv(data), media_type="text/csv; charset=utf-8", headers=headers)
+    payload = {k: data[k] for k in ("tournament", "standings", "games", "byes", "podium")}
+    return JSONResponse(
+        payload, headers={"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.json"'}
+    )
+
+
+async def player_trophies(request: Request) -> Response:
+    await _who(request, TOURNAMENT_READS, changing=False)
+    profile = await request.app.state.accounts.profile(request.path_params["name"], None)
+    tournaments = of(request)
+    rows = await in_thread(tournaments.store.entered, profile.player.id)
+    entrants = {r.id: await in_thread(tournaments.store.entrants, r.id) for r in rows}
+    return JSONResponse({"trophies": trophies(rows, entrants, profile.player.id)})
+
+
+async def tournament_socket(websocket: WebSocket) -> None:
+    """The tournament's state now and after every change (``{"type": "tournament", …}``)."""
+    tournament_id = websocket.path_params["tournament_id"]
+    sockets = websocket.app.state.sockets
+    with sockets.opened(address_of(websocket)) as allowed:
+        await websocket.accept()
+        if not allowed:
+            message = f"at most {sockets.most} connections from one address: close another page first"
+            await websocket.send_text(json.dumps({"type": "error", "code": "too_many_connections", "message": message}))
+            await websocket.close(code=1008, reason="too many connections from this address")
+            return
+        try:
+            tournaments = of(websocket)
+            await websocket.send_text(json.dumps({"type": "tournament", **(await _view(tournaments, tournament_id))}))
+        except ServiceError as error:
+            await websocket.send_text(json.dumps({"type": "error", **error.to_dict()}))
+            await websocket.close(code=4404)
+            return
+        changed = asyncio.Event()
+
+        async def heard(_message: object) -> None:
+            changed.set()
+
+        async def send() -> None:
+            while True:
+                await changed.wait()
+                changed.clear()
+                data = await _view(tournaments, tournament_id)
+                await websocket.send_text(json.dumps({"type": "tournament", **data}))
+                await asyncio.sleep(0.5)  # at most two states a second, however busy
+
+        async with websocket.app.state.pubsub.listen(channel(tournament_id), heard):
+            sender = asyncio.create_task(send())
+            try:
+                while True:
+                    received = await websocket.receive()
+                    if received["type"] == "websocket.disconnect":
+                        break
+            except (WebSocketDisconnect, WebSocketDisconnected, OSError):
+                pass
+            finally:
+                sender.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await sender
+
+
+_ID = "/api/tournaments/{tournament_id}"
+routes = [
+    Route("/api/tournaments", listing, methods=["GET"]),
+    Route("/api/tournaments", create, methods=["POST"]),
+    Route(_ID, state, methods=["GET"]),
+    Route(_ID + "/join", join, methods=["POST"]),
+    Route(_ID + "/leave", leave, methods=["POST"]),
+    Route(_ID + "/me", me, methods=["POST"]),
+    Route(_ID + "/cancel", cancel, methods=["POST"]),
+    Route(_ID + "/results.{format}", results, methods=["GET"]),
+    Route("/api/players/{name}/trophies", player_trophies, methods=["GET"]),
+    WebSocketRoute("/ws/tournaments/{tournament_id}", tournament_socket),
+]

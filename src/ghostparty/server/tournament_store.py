@@ -1,0 +1,208 @@
+"""Tournaments in the database: their rows, entrants and games, every change of a
+tournament a compare-and-set on its version (so any instance may change it, and a
+change made from a stale read is refused, not lost or counted twice)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ghostparty.server.db import tournament_entrants, tournament_games, tournaments
+from ghostparty.server.rows import utc
+
+SCHEDULED, RUNNING, FINISHED, CANCELLED = "scheduled", "running", "finished", "cancelled"
+#: Statuses the runner still works on.
+ACTIVE = (SCHEDULED, RUNNING)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """One tournament as stored; ``state`` is the engine's JSON."""
+
+    id: str
+    kind: str
+    rules: str
+    table_size: int
+    rated: bool
+    turn_seconds: int
+    starts: datetime
+    minutes: int | None
+    rounds: int | None
+    bots: bool
+    creator_id: int | None
+    creator: str
+    status: str
+    reason: str | None
+    state: str
+    version: int
+    created: datetime
+    updated: datetime
+    round_at: datetime | None = None
+    recurring: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """Who entered: an account (``p<id>``), a guest (``g…``, known by a secret) or a bot."""
+
+    entrant: str
+    name: str
+    joined: datetime
+    player_id: int | None = None
+    secret_hash: str | None = None
+    bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A tournament game and the table it is played at."""
+
+    game: str
+    table_id: str
+    seats: list[str]
+    started: datetime
+    tokens: dict[str, str] = field(default_factory=dict)
+    recorded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One compare-and-set: the new state and status, and what goes with it."""
+
+    state: str
+    status: str
+    reason: str | None = None
+    round_at: datetime | None = None
+    entrant: Entrant | None = None
+    new_games: Sequence[GameRow] = ()
+    recorded: Sequence[str] = ()
+
+
+def _row(r: Any) -> TournamentRow:
+    data = dict(r)
+    for key in ("starts", "created", "updated", "round_at"):
+        if data[key] is not None:
+            data[key] = utc(data[key])
+    return TournamentRow(**data)
+
+
+class SqlTournaments:
+    """The tournaments on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
+
+    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
+        self.engine = engine
+        self._writing = writing
+
+    def create(self, row: TournamentRow, entrants: Sequence[Entrant] = ()) -> bool:
+        """Keep a new tournament; ``False`` if its id (or recurring name and start) is taken."""
+        try:
+            with self._writing, self.engine.begin() as conn:
+                conn.execute(insert(tournaments).values(asdict(row)))
+                for entrant in entrants:
+                    conn.execute(insert(tournament_entrants).values(tournament_id=row.id, **asdict(entrant)))
+        except IntegrityError:
+            return False
+        return True
+
+    def get(self, tournament_id: str) -> TournamentRow | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).mappings().first()
+        return None if found is None else _row(found)
+
+    def listing(self, statuses: Sequence[str], limit: int = 50, *, newest_first: bool = False) -> list[TournamentRow]:
+        order = tournaments.c.starts.desc() if newest_first else tournaments.c.starts
+        query = select(tournaments).where(tournaments.c.status.in_(list(statuses))).order_by(order).limit(limit)
+        with self.engine.connect() as conn:
+            return [_row(r) for r in conn.execute(query).mappings()]
+
+    def entrants(self, tournament_id: str) -> list[Entrant]:
+        query = select(tournament_entrants).where(tournament_entrants.c.tournament_id == tournament_id)
+        with self.engine.connect() as conn:
+            rows = list(conn.execute(query.order_by(tournament_entrants.c.joined)).mappings())
+        return [
+            Entrant(r["entrant"], r["name"], utc(r["joined"]), r["player_id"], r["secret_hash"], bool(r["bot"]))
+            for r in rows
+        ]
+
+    def games(self, tournament_id: str) -> list[GameRow]:
+        query = select(tournament_games).where(tournament_games.c.tournament_id == tournament_id)
+        with self.engine.connect() as conn:
+            rows = list(conn.execute(query.order_by(tournament_games.c.started)).mappings())
+        return [
+            GameRow(r["game"], r["table_id"], list(r["seats"]), utc(r["started"]), dict(r["tokens"]), r["recorded"])
+            for r in rows
+        ]
+
+    def entered(self, player_id: int, limit: int = 100) -> list[TournamentRow]:
+        """The finished tournaments ``player_id`` entered, newest first (for trophies)."""
+        query = (
+            select(tournaments)
+            .join(tournament_entrants, tournament_entrants.c.tournament_id == tournaments.c.id)
+            .where(tournament_entrants.c.player_id == player_id, tournaments.c.status == FINISHED)
+            .order_by(tournaments.c.starts.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [_row(r) for r in conn.execute(query).mappings()]
+
+    def change(self, tournament_id: str, expected_version: int, change: Change, moment: datetime) -> bool:
+        """Apply ``change`` if the stored version is still ``expected_version`` (all or
+        nothing); ``False`` if another change came first."""
+        try:
+            with self._writing, self.engine.begin() as conn:
+                stored = conn.execute(
+                    update(tournaments)
+                    .where(tournaments.c.id == tournament_id, tournaments.c.version == expected_version)
+                    .values(
+                        state=change.state,
+                        status=change.status,
+                        reason=change.reason,
+                        round_at=change.round_at,
+                        version=expected_version + 1,
+                        updated=moment,
+                    )
+                )
+                if stored.rowcount != 1:
+                    raise _ChangedMeanwhile
+                if change.entrant is not None:
+                    conn.execute(
+                        insert(tournament_entrants).values(tournament_id=tournament_id, **asdict(change.entrant))
+                    )
+                for game in change.new_games:
+                    conn.execute(insert(tournament_games).values(tournament_id=tournament_id, **asdict(game)))
+                for game_id in change.recorded:
+                    done = conn.execute(
+                        update(tournament_games)
+                        .where(
+                            tournament_games.c.tournament_id == tournament_id,
+                            tournament_games.c.game == game_id,
+                            tournament_games.c.recorded.is_(False),
+                        )
+                        .values(recorded=True)
+                    )
+                    if done.rowcount != 1:  # counted already: never twice
+                        raise _ChangedMeanwhile
+        except (_ChangedMeanwhile, IntegrityError):
+            return False
+        return True
+
+
+class _ChangedMeanwhile(Exception):
+    """Another change came first: roll back."""
+
+
+def table_statuses(engine: Engine, table_ids: Sequence[str]) -> dict[str, str]:
+    """The status of each of ``table_ids`` (a light read the runner makes every pass)."""
+    from ghostparty.server.db import tables
+
+    if not table_ids:
+        return {}
+    with engine.connect() as conn:
+        rows = conn.execute(select(tables.c.id, tables.c.status).where(tables.c.id.in_(list(table_ids))))
+        return {str(r.id): str(r.status) for r in rows}

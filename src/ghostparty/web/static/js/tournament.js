@@ -1,0 +1,192 @@
+// A tournament's page, /tournaments/{id}: live standings over /ws/tournaments/{id}, the
+// games (a finished one links to its replay, one under way to its table), "your table"
+// (the page goes there when you are paired), joining and leaving, the podium at the
+// end, and the creator's cancel with a reason.
+//
+// Hooks for tests (data-testid): tournament (<main>, data-state = loading | ok | error,
+// data-status); tournament-heading, tournament-when, cancel-reason; your-table (with
+// your-table-link, data-table); join-form, join, leave, tournament-error; standings with
+// standing-row per line (data-name, data-rank, data-points, data-games, data-bot); games
+// with game-item (data-game, data-finished) and its game-link; podium with podium-place
+// (data-place, data-name); results-csv, results-json; cancel-form, cancel.
+
+import { api, account } from "./api.js";
+import { el, fill } from "./dom.js";
+import { applyI18n, initI18n, languageSwitch, t } from "./i18n.js";
+import { accountError, mountAccountNav } from "./session.js";
+import { loadName, saveName, saveToken } from "./store.js";
+import { tournamentLine, when } from "./tournament-text.js";
+
+const $ = (id) => document.getElementById(id);
+const id = decodeURIComponent(location.pathname.split("/").pop());
+const ENTRY_KEY = `ghostparty:tournament:${id}`;
+
+let viewer = null;
+let state = null;
+let mine = null;
+let left = false;
+// Go to a table by ourselves only once per table (back from it, the page stays).
+const visited = new Set(JSON.parse(sessionStorage.getItem(`${ENTRY_KEY}:visited`) || "[]"));
+
+function entry() {
+  return localStorage.getItem(ENTRY_KEY);
+}
+
+function standingRow(line) {
+  const swiss = state.tournament.kind === "swiss";
+  return el(
+    "tr",
+    { "data-testid": "standing-row", "data-name": line.name, "data-rank": line.rank, "data-points": line.points, "data-games": line.games, "data-bot": line.bot ? "true" : "false", class: mine?.entrant === line.entrant ? "you" : null, "aria-current": mine?.entrant === line.entrant ? "true" : null },
+    el("td", { class: "num" }, String(line.rank)),
+    el("td", {}, line.name, line.bot ? el("span", { class: "tag tag-bot" }, t("player.bot")) : null, line.active ? null : el("span", { class: "tag" }, t("tournament.left"))),
+    el("td", { class: "num" }, String(line.points)),
+    el("td", { class: "num" }, String(line.games)),
+    swiss ? el("td", { class: "num" }, String(line.opponents)) : el("td", { class: "num" }, String(line.firsts)),
+  );
+}
+
+function gameItem(game) {
+  const label = game.round ? t("tournament.round_table", { round: game.round, table: game.table_number }) : game.game;
+  const href = game.finished ? `/r/${encodeURIComponent(game.table)}` : `/t/${encodeURIComponent(game.table)}`;
+  const result = game.finished ? game.seats.map((name, i) => `${name} ${game.points[i]}`).join(", ") : game.seats.join(", ");
+  return el(
+    "li",
+    { "data-testid": "game-item", "data-game": game.game, "data-finished": game.finished ? "true" : "false" },
+    el("a", { href, "data-testid": "game-link" }, label),
+    ": ",
+    result,
+    " — ",
+    game.finished ? t("tournament.replay") : t("tournament.under_way"),
+  );
+}
+
+function render() {
+  const tour = state.tournament;
+  const main = $("tournament");
+  main.dataset.status = tour.status;
+  document.title = t("tournament.page_title", { what: tournamentLine(tour) });
+  $("t-heading").textContent = tournamentLine(tour);
+  const ends = tour.ends ? ` – ${when(tour.ends)}` : "";
+  const round = tour.kind === "swiss" && state.round ? ` · ${t("tournament.round_of", { round: state.round, rounds: tour.rounds })}` : "";
+  $("t-when").textContent = `${t(`tournaments.status_${tour.status}`)} · ${when(tour.starts)}${ends}${round} · ${t("tournament.entrants", { n: state.entrants })} · ${t("tournament.by", { name: tour.creator })}`;
+  const reason = $("t-reason");
+  reason.hidden = tour.status !== "cancelled";
+  reason.textContent = tour.status === "cancelled" ? t("tournament.cancelled_because", { reason: tour.reason ?? "" }) : "";
+  const swiss = tour.kind === "swiss";
+  fill($("standings-head"), ...["#", t("leaderboard.col_player"), t("tournament.points"), t("leaderboard.col_games"), swiss ? t("tournament.opponents") : t("tournament.firsts")].map((text, i) => el("th", { scope: "col", class: i === 1 ? null : "num" }, text)));
+  fill($("standings"), ...(state.standings.length ? state.standings.map(standingRow) : [el("tr", { class: "empty" }, el("td", { colspan: 5 }, t("tournament.nobody")))]));
+  fill($("games"), ...(state.games.length ? [...state.games].reverse().map(gameItem) : [el("li", { class: "empty" }, t("tournament.no_games"))]));
+  $("podium-card").hidden = !state.podium.length;
+  fill($("podium"), ...state.podium.map((p) => el("li", { "data-testid": "podium-place", "data-place": p.place, "data-name": p.name }, el("span", { "aria-hidden": "true" }, ["🥇", "🥈", "🥉"][p.place - 1], " "), p.name, ` (${p.points})`)));
+  const open = tour.status === "scheduled" || tour.status === "running";
+  $("cancel-card").hidden = !open || !viewer || viewer.name !== tour.creator;
+  $("csv").href = `/api/tournaments/${encodeURIComponent(id)}/results.csv`;
+  $("json").href = `/api/tournaments/${encodeURIComponent(id)}/results.json`;
+  renderMine(open);
+  main.dataset.state = "ok";
+}
+
+function renderMine(open) {
+  const entered = Boolean(mine?.entrant) && mine.active;
+  $("join-form").hidden = !open || entered || (state.tournament.rated && !viewer);
+  $("join-name").hidden = $("join-name-label").hidden = Boolean(viewer);
+  $("leave").hidden = !open || !entered;
+  const yours = $("your-table");
+  yours.hidden = !mine?.table;
+  if (mine?.table) {
+    sessionStorage.setItem(`ghostparty:tournament-of:${mine.table}`, id);
+    fill(yours, el("a", { href: `/t/${encodeURIComponent(mine.table)}`, "data-testid": "your-table-link", "data-table": mine.table }, t("tournament.your_table")));
+    saveToken(mine.table, mine.seat, mine.token);
+    if (!visited.has(mine.table) && !left) {
+      visited.add(mine.table);
+      sessionStorage.setItem(`${ENTRY_KEY}:visited`, JSON.stringify([...visited]));
+      sessionStorage.setItem(`ghostparty:tournament-of:${mine.table}`, id); // the table page links back
+      location.href = `/t/${encodeURIComponent(mine.table)}`;
+    }
+  }
+}
+
+async function askMine() {
+  try {
+    mine = await api.myTournamentTable(id, entry());
+  } catch {
+    mine = null;
+  }
+}
+
+async function changed(next) {
+  state = next;
+  await askMine();
+  render();
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${encodeURIComponent(id)}`);
+  ws.addEventListener("message", (event) => {
+    const data = JSON.parse(event.data);
+    if (data.type === "tournament") changed(data);
+    else if (data.type === "error") {
+      $("t-error").textContent = accountError(data);
+      $("tournament").dataset.state = "error";
+    }
+  });
+  ws.addEventListener("close", (event) => {
+    if (event.code !== 4404) setTimeout(connect, 2000);
+  });
+}
+
+async function join(event) {
+  event.preventDefault();
+  $("t-error").textContent = "";
+  try {
+    const name = viewer ? null : $("join-name").value.trim();
+    if (name) saveName(name);
+    const answer = await api.joinTournament(id, name);
+    if (answer.entry) localStorage.setItem(ENTRY_KEY, answer.entry);
+    left = false;
+  } catch (error) {
+    $("t-error").textContent = accountError(error);
+  }
+}
+
+async function leave() {
+  try {
+    await api.leaveTournament(id, entry());
+    left = true;
+  } catch (error) {
+    $("t-error").textContent = accountError(error);
+  }
+}
+
+async function cancel(event) {
+  event.preventDefault();
+  try {
+    await api.cancelTournament(id, $("cancel-reason-input").value);
+  } catch (error) {
+    $("t-error").textContent = accountError(error);
+  }
+}
+
+async function main() {
+  await initI18n();
+  applyI18n();
+  $("lang-slot").replaceWith(languageSwitch());
+  viewer = await mountAccountNav();
+  await account().catch(() => null);
+  $("join-name").value = loadName() ?? "";
+  $("join-form").addEventListener("submit", join);
+  $("leave").addEventListener("click", leave);
+  $("cancel-form").addEventListener("submit", cancel);
+  connect();
+  // paired while the socket says nothing of it (a quiet moment): ask now and then
+  setInterval(async () => {
+    if (state) {
+      await askMine();
+      render();
+    }
+  }, 5000);
+}
+
+main();
+

@@ -1,0 +1,249 @@
+"""Tournaments over HTTP and the WebSocket: creating, joining, leaving, cancelling, the
+state, results and trophies, and the ways people try to abuse them (limits, cross-site
+requests, guests in rated events, other people's tournaments, impossible settings)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from .helpers import error, make_client, register
+
+SOON = (datetime.now(UTC) + timedelta(minutes=10)).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def arena(**more: Any) -> dict[str, Any]:
+    return {
+        "kind": "arena",
+        "rules": "hugo",
+        "table_size": 2,
+        "starts": SOON,
+        "minutes": 30,
+        "turn_seconds": 30,
+        **more,
+    }
+
+
+def create(client: TestClient, csrf: str, **more: Any) -> dict[str, Any]:
+    response = client.post("/api/tournaments", json=arena(**more), headers={"X-CSRF-Token": csrf})
+    assert response.status_code == 201, response.text
+    found: dict[str, Any] = response.json()
+    return found
+
+
+def test_create_list_join_leave_and_the_state(client: TestClient) -> None:
+    refused = client.post("/api/tournaments", json=arena())
+    assert refused.status_code == 403 and error(refused) == "login_required"
+    csrf = register(client, "ann")
+    made = create(client, csrf)
+    assert made["status"] == "scheduled" and made["creator"] == "ann" and made["ends"] is not None
+    listed = client.get("/api/tournaments").json()
+    assert [t["id"] for t in listed["upcoming"]] == [made["id"]] and listed["running"] == listed["finished"] == []
+    with make_client_from(client) as guest:
+        joined = guest.post(f"/api/tournaments/{made['id']}/join", json={"name": "Gus"})
+        assert joined.status_code == 201, joined.text
+        entry = joined.json()["entry"]
+        assert entry and joined.json()["entrant"].startswith("g")
+        me = guest.post(f"/api/tournaments/{made['id']}/me", json={"entry": entry}).json()
+        assert me["entrant"] == joined.json()["entrant"] and me["table"] is None
+        nobody = guest.post(f"/api/tournaments/{made['id']}/me", json={"entry": "not-the-secret"}).json()
+        assert nobody["entrant"] is None
+        wrong = guest.post(f"/api/tournaments/{made['id']}/leave", json={"entry": "not-the-secret"})
+        assert wrong.status_code == 403 and error(wrong) == "not_entered"
+        assert guest.post(f"/api/tournaments/{made['id']}/leave", json={"entry": entry}).json() == {"left": True}
+    mine = client.post(f"/api/tournaments/{made['id']}/join", json={}, headers={"X-CSRF-Token": csrf})
+    assert mine.status_code == 201 and mine.json()["entry"] is None
+    twice = client.post(f"/api/tournaments/{made['id']}/join", json={}, headers={"X-CSRF-Token": csrf})
+    assert twice.status_code == 400 and "already" in twice.json()["error"]["message"]
+    state = client.get(f"/api/tournaments/{made['id']}").json()
+    assert state["entrants"] == 2 and {s["name"] for s in state["standings"]} == {"Gus", "ann"}
+    gus = next(s for s in state["standings"] if s["name"] == "Gus")
+    assert gus["active"] is False
+    csv = client.get(f"/api/tournaments/{made['id']}/results.csv")
+    assert csv.status_code == 200 and csv.text.splitlines()[0].startswith("rank,name,points")
+    assert client.get(f"/api/tournaments/{made['id']}/results.json").json()["tournament"]["id"] == made["id"]
+    assert client.get(f"/api/tournaments/{made['id']}/results.xml").status_code == 404
+    assert error(client.get("/api/tournaments/nope")) == "unknown_tournament"
+
+
+def make_client_from(client: TestClient) -> TestClient:
+    """A second browser on the same server (its own cookies)."""
+    other = TestClient(client.app)
+    return other
+
+
+def test_impossible_settings_get_a_clear_400(client: TestClient) -> None:
+    csrf = register(client, "ann")
+    cases = [
+        ({"table_size": 5}, "table_size"),
+        ({"minutes": None}, "minutes"),
+        ({"rounds": 3}, "rounds"),
+        ({"kind": "swiss", "minutes": None}, "rounds"),
+        ({"kind": "swiss", "minutes": None, "rounds": 3, "bots": True}, "bots"),
+        ({"turn_seconds": 86400}, "real time"),
+        ({"turn_seconds": 2}, "turn_seconds"),
+        ({"starts": "2020-01-01T00:00:00Z"}, "starts"),
+        ({"starts": "tomorrow"}, "starts"),
+        ({"starts": "2030-01-01T00:00:00"}, "time zone"),
+        ({"minutes": 5, "turn_seconds": 120}, "no time"),
+    ]
+    for change, words in cases:
+        response = client.post("/api/tournaments", json=arena(**change), headers={"X-CSRF-Token": csrf})
+        assert response.status_code == 400, (change, response.text)
+        assert error(response) == "bad_request" and words in response.json()["error"]["message"], response.text
+
+
+def test_rated_needs_an_account_and_only_the_creator_cancels(client: TestClient) -> None:
+    csrf = register(client, "ann")
+    made = create(client, csrf, rated=True)
+    with make_client_from(client) as guest:
+        refused = guest.post(f"/api/tournaments/{made['id']}/join", json={"name": "Gus"})
+        assert refused.status_code == 403 and error(refused) == "login_required"
+        bob_csrf = register(guest, "bob")
+        assert (
+            guest.post(f"/api/tournaments/{made['id']}/join", json={}, headers={"X-CSRF-Token": bob_csrf}).status_code
+            == 201
+        )
+        not_his = guest.post(
+            f"/api/tournaments/{made['id']}/cancel", json={"reason": "mine now"}, headers={"X-CSRF-Token": bob_csrf}
+        )
+        assert not_his.status_code == 403 and error(not_his) == "not_creator"
+    short = client.post(f"/api/tournaments/{made['id']}/cancel", json={"reason": "x"}, headers={"X-CSRF-Token": csrf})
+    assert short.status_code == 400
+    done = client.post(
+        f"/api/tournaments/{made['id']}/cancel", json={"reason": "the hall is closed"}, headers={"X-CSRF-Token": csrf}
+    )
+    assert done.status_code == 200
+    state = client.get(f"/api/tournaments/{made['id']}").json()["tournament"]
+    assert state["status"] == "cancelled" and state["reason"] == "the hall is closed"
+    again = client.post(
+        f"/api/tournaments/{made['id']}/cancel", json={"reason": "once more"}, headers={"X-CSRF-Token": csrf}
+    )
+    assert again.status_code == 400 and error(again) == "not_open"
+    late = client.post(f"/api/tournaments/{made['id']}/join", json={}, headers={"X-CSRF-Token": csrf})
+    assert late.status_code == 400 and error(late) == "not_open"
+
+
+def test_cross_site_requests_and_missing_csrf_are_refused(client: TestClient) -> None:
+    csrf = register(client, "ann")
+    made = create(client, csrf)
+    for path in ("/api/tournaments", f"/api/tournaments/{made['id']}/join", f"/api/tournaments/{made['id']}/cancel"):
+        evil = client.post(
+            path, json={"reason": "hijacked"}, headers={"Origin": "http://evil.example", "X-CSRF-Token": csrf}
+        )
+        assert evil.status_code == 403 and error(evil) == "cross_site", path
+    no_csrf = client.post(f"/api/tournaments/{made['id']}/cancel", json={"reason": "hijacked"})
+    assert no_csrf.status_code == 403 and error(no_csrf) == "csrf"
+    assert client.get(f"/api/tournaments/{made['id']}").json()["tournament"]["status"] == "scheduled"
+
+
+def test_creating_and_joining_are_limited(client: TestClient) -> None:
+    csrf = register(client, "ann")
+    made = [create(client, csrf) for _ in range(3)]
+    fourth = client.post("/api/tournaments", json=arena(), headers={"X-CSRF-Token": csrf})
+    assert fourth.status_code == 429 and error(fourth) == "rate_limited" and "Retry-After" in fourth.headers
+    codes = []
+    with make_client_from(client) as guest:
+        for i in range(25):
+            codes.append(guest.post(f"/api/tournaments/{made[0]['id']}/join", json={"name": f"Guest {i}"}).status_code)
+    assert codes[:20] == [201] * 20 and codes[20:] == [429] * 5
+    reads = [client.get("/api/tournaments").status_code for _ in range(250)]
+    assert reads.count(429) >= 1
+
+
+def test_the_socket_sends_the_state_and_every_change(client: TestClient) -> None:
+    csrf = register(client, "ann")
+    made = create(client, csrf)
+    with client.websocket_connect(f"/ws/tournaments/{made['id']}") as socket:
+        first = socket.receive_json()
+        assert first["type"] == "tournament" and first["entrants"] == 0
+        client.post(f"/api/tournaments/{made['id']}/join", json={}, headers={"X-CSRF-Token": csrf})
+        second = socket.receive_json()
+        assert second["entrants"] == 1 and second["standings"][0]["name"] == "ann"
+    with client.websocket_connect("/ws/tournaments/nope") as socket:
+        assert socket.receive_json()["code"] == "unknown_tournament"
+    from starlette.testclient import WebSocketDenialResponse
+
+    for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}):
+        with (
+            pytest.raises(WebSocketDenialResponse) as denied,
+            client.websocket_connect(f"/ws/tournaments/{made['id']}", headers=headers),
+        ):
+            pass
+        assert denied.value.status_code == 403 and denied.value.json()["error"]["code"] == "cross_site"
+
+
+def test_sockets_are_limited_per_address(db_url: str) -> None:
+    with make_client(db_url, sockets_per_address=2) as client:
+        csrf = register(client, "ann")
+        made = create(client, csrf)
+        path = f"/ws/tournaments/{made['id']}"
+        with client.websocket_connect(path) as one, client.websocket_connect(path) as two:
+            assert one.receive_json()["type"] == two.receive_json()["type"] == "tournament"
+            with client.websocket_connect(path) as three:
+                assert three.receive_json()["code"] == "too_many_connections"
+
+
+@pytest.mark.parametrize("rated", [False, True])
+def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str, rated: bool) -> None:
+    from tests.server.helpers import play_humans
+
+    from ghostparty.server.tournament_service import Spec
+
+    with make_client(db_url) as client:
+        tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
+        runner = client.app.state.tournament_runner  # type: ignore[attr-defined]
+        service = client.app.state.service  # type: ignore[attr-defined]
+        clock = {"now": datetime.now(UTC).replace(microsecond=0)}
+        tournaments.clock = lambda: clock["now"]
+        players = []
+        for name in ("ann", "bob", "cyd"):
+            with make_client_from(client) as browser:
+                csrf = register(browser, name)
+                players.append((browser.cookies, csrf, name))
+        row = client.portal.call(
+            tournaments.create,
+            Spec("arena", "hugo", 2, clock["now"] + timedelta(minutes=1), rated=rated, minutes=5, turn_seconds=30),
+            None,
+        )  # type: ignore[attr-defined]
+        ids = {}
+        for cookies, csrf, name in players:
+            browser = TestClient(client.app, cookies=cookies)
+            ids[name] = browser.post(f"/api/tournaments/{row.id}/join", json={}, headers={"X-CSRF-Token": csrf}).json()
+        clock["now"] += timedelta(minutes=1)
+
+        async def play_all() -> None:
+            for game in await asyncio.to_thread(tournaments.store.games, row.id):
+                if (await service.table(game.table_id))["table"]["status"] == "playing":
+                    await play_humans(service, game.table_id, {game.seats.index(e): t for e, t in game.tokens.items()})
+
+        for _ in range(12):
+            client.portal.call(runner.step)  # type: ignore[attr-defined]
+            client.portal.call(play_all)  # type: ignore[attr-defined]
+            clock["now"] += timedelta(seconds=30)
+        client.portal.call(runner.step)  # type: ignore[attr-defined]
+        client.portal.call(play_all)  # type: ignore[attr-defined]
+        client.portal.call(runner.step)  # type: ignore[attr-defined]
+        state = client.get(f"/api/tournaments/{row.id}").json()
+        assert state["tournament"]["status"] == "finished"
+        assert [p["name"] for p in state["podium"]] == [s["name"] for s in state["standings"][:3]]
+        game = state["games"][0]
+        table = client.get(f"/api/tables/{game['table']}").json()["table"]
+        assert game["finished"] and table["status"] == "over" and table["rated"] is rated
+        hugo = client.get(f"/api/players/{game['seats'][0]}").json()["ratings"]["hugo"]
+        assert hugo["rated_games"] == (hugo["games"] if rated else 0) and hugo["games"] >= 2
+        winner = state["podium"][0]["name"]
+        trophies = client.get(f"/api/players/{winner}/trophies").json()["trophies"]
+        assert trophies == [
+            {
+                "tournament": row.id,
+                "kind": "arena",
+                "rules": "hugo",
+                "starts": state["tournament"]["starts"],
+                "place": 1,
+            }
+        ]

@@ -1,0 +1,209 @@
+"""An arena in the browser on a test clock: five guests join from their own browsers,
+two more watch; "10 minutes" of the server's clock pass with at least two pairings each,
+each player's page goes to their table when they are paired, the spectators' standings
+change live over the socket, and the podium shows at the end. The games themselves are
+played by the test through the service (driving every click of ~20 games would take
+minutes); the pages see them as any game."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from serving import serving  # tests/serving.py
+
+from .helpers import Clock, api_get, new_page
+
+CLOCK = Clock()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    pytest.importorskip("uvicorn", reason="uvicorn is not installed")
+    from ghostparty.server.app import create_app
+
+    folder = tmp_path_factory.mktemp("tournament")
+    app = create_app(f"sqlite:///{folder / 'games.db'}", bot_delay=0.0, seed=7, clock=CLOCK)
+    with serving(app) as port:
+        yield f"http://127.0.0.1:{port}", app
+
+
+def call(app: Any, coroutine: Any) -> Any:
+    """Run ``coroutine`` on the server's event loop and wait for its answer."""
+    loop = app.state.tournament_runner._task.get_loop()
+    return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=60)
+
+
+async def play_all(app: Any, tournament_id: str) -> int:
+    from tests.server.helpers import play_humans
+
+    service, store = app.state.service, app.state.tournaments.store
+    played = 0
+    for game in await asyncio.to_thread(store.games, tournament_id):
+        if (await service.table(game.table_id))["table"]["status"] == "playing":
+            await play_humans(service, game.table_id, {game.seats.index(e): t for e, t in game.tokens.items()})
+            played += 1
+    return played
+
+
+def wait_for(page: Any, check: Any, timeout: float = 20.0) -> Any:
+    """Poll ``check`` while Playwright's events keep coming in (``page.url`` stays current)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        page.wait_for_timeout(200)
+    raise AssertionError("timed out")
+
+
+def test_an_arena_of_five_in_browsers_over_ten_minutes(browser: Any, server: tuple[str, Any]) -> None:
+    from ghostparty.server.tournament_service import Spec
+
+    base_url, app = server
+    spec = Spec("arena", "hugo", 2, CLOCK.now + timedelta(minutes=1), minutes=10, turn_seconds=30)
+    row = call(app, app.state.tournaments.create(spec, None))
+    url = f"{base_url}/tournaments/{row.id}"
+
+    # the list shows it as upcoming
+    lister = new_page(browser, speed="off")
+    lister.goto(f"{base_url}/tournaments")
+    lister.get_by_test_id("upcoming-list").get_by_test_id("tournament-link").click()
+    lister.wait_for_url(url)
+
+    players = []
+    for name in ("Ann", "Bob", "Cyd", "Dot", "Eve"):
+        page = new_page(browser, speed="off")
+        page.goto(url)
+        page.get_by_label("Your name").fill(name)
+        page.get_by_test_id("join").click()
+        page.get_by_test_id("leave").wait_for()
+        players.append(page)
+    spectators = [lister, new_page(browser, speed="off")]
+    spectators[1].goto(url)
+    for watcher in spectators:
+        watcher.wait_for_function("() => document.querySelectorAll('[data-testid=standing-row]').length === 5")
+    assert spectators[0].get_by_test_id("join-form").is_visible()  # a spectator may still join
+
+    CLOCK.now += timedelta(minutes=1)  # the start: the runner pairs four, one waits
+    first = players[0]
+    wait_for(first, lambda: len(api_get(base_url, f"/api/tournaments/{row.id}")["games"]) == 2)
+    wait_for(first, lambda: sum("/t/" in p.url for p in players) == 4)  # each seated page went to its table
+    seated = next(p for p in players if "/t/" in p.url)
+    seated.get_by_test_id("board").wait_for()
+
+    clicked_back = False
+    while CLOCK.now < row.starts + timedelta(minutes=10):
+        before = sum(s["games"] for s in api_get(base_url, f"/api/tournaments/{row.id}")["standings"])
+        played = call(app, play_all(app, row.id))
+        if played:
+            wait_for(
+                first,
+                lambda before=before: (
+                    sum(s["games"] for s in api_get(base_url, f"/api/tournaments/{row.id}")["standings"]) > before
+                ),
+            )
+        CLOCK.now += timedelta(seconds=40)
+        first.wait_for_timeout(1500)  # a pass of the runner pairs the free players
+        for page in players:  # back from their tables to the tournament page
+            if "/t/" in page.url and not clicked_back:  # the first time by the result panel's link
+                page.get_by_test_id("back-to-tournament").click()
+                page.wait_for_url(url)
+                clicked_back = True
+            elif "/t/" in page.url:
+                page.goto(url)
+    # live: a spectator's standings changed without a reload
+    spectators[1].wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=standing-row]')].every(r => Number(r.dataset.games) >= 2)"
+    )
+    call(app, play_all(app, row.id))  # games under way at the end finish and count
+    spectators[1].get_by_test_id("podium").wait_for(timeout=20000)
+    places = spectators[1].get_by_test_id("podium-place")
+    assert places.count() == 3
+    state = api_get(base_url, f"/api/tournaments/{row.id}")
+    assert state["tournament"]["status"] == "finished"
+    assert [places.nth(i).get_attribute("data-name") for i in range(3)] == [s["name"] for s in state["standings"][:3]]
+    assert all(s["games"] >= 2 for s in state["standings"])
+    assert spectators[0].locator("[data-testid=tournament][data-status=finished]").count() == 1
+    first.goto(url)
+    first.get_by_test_id("game-link").first.wait_for()
+    assert "/r/" in str(first.get_by_test_id("game-link").first.get_attribute("href"))  # replays once finished
+    for page in [*players, *spectators]:
+        assert not page.errors, page.errors
+
+
+def test_axe_finds_nothing_serious_on_the_tournament_pages(browser: Any, server: tuple[str, Any]) -> None:
+    from .test_accessibility import _axe, _serious
+
+    base_url, app = server
+    listed = api_get(base_url, "/api/tournaments")
+    tours = listed["finished"] + listed["running"] + listed["upcoming"]
+    if not tours:
+        from ghostparty.server.tournament_service import Spec
+
+        tours = [
+            {
+                "id": call(
+                    app,
+                    app.state.tournaments.create(
+                        Spec("swiss", "hugo", 4, CLOCK.now + timedelta(minutes=5), rounds=3), None
+                    ),
+                ).id
+            }
+        ]
+    page = new_page(browser, speed="off", bypass_csp=True)
+    page.goto(f"{base_url}/tournaments")
+    page.locator("[data-testid=tournaments][data-state=ok]").wait_for()
+    assert _serious(_axe(page, "the tournaments page")) == []
+    page.goto(f"{base_url}/tournaments/{tours[0]['id']}")
+    page.locator("[data-testid=tournament][data-state=ok]").wait_for()
+    assert _serious(_axe(page, "a tournament's page")) == []
+    page.keyboard.press("Tab")  # the page is reachable by keyboard: focus lands on a link
+    assert page.evaluate("() => document.activeElement && document.activeElement.tagName") in (
+        "A",
+        "BUTTON",
+        "INPUT",
+        "SELECT",
+    )
+
+
+def test_create_by_the_form_and_cancel_with_a_reason_the_players_read(browser: Any, server: tuple[str, Any]) -> None:
+    base_url, _ = server
+    creator = new_page(browser, speed="off")
+    answer = creator.request.post(
+        f"{base_url}/api/account/register", data={"name": "Hostess", "password": "correct horse battery"}
+    )
+    assert answer.status == 201, answer.text()
+    creator.goto(f"{base_url}/tournaments")
+    creator.get_by_label("Kind").select_option("swiss")
+    creator.get_by_label("Rounds").fill("3")
+    creator.get_by_label("Players a table").select_option("4")
+    creator.get_by_test_id("create-submit").click()
+    creator.wait_for_url(f"{base_url}/tournaments/*")
+    creator.locator("[data-testid=tournament][data-state=ok]").wait_for()
+    assert "Swiss" in creator.get_by_test_id("tournament-heading").inner_text()
+
+    player = new_page(browser, speed="off")
+    player.goto(creator.url)
+    player.get_by_label("Your name").fill("Gus")
+    player.get_by_test_id("join").click()
+    player.get_by_test_id("leave").wait_for()
+    assert player.get_by_test_id("cancel-form").is_hidden()  # only its creator may cancel
+
+    creator.get_by_label("Reason (the players read it)").fill("the hall is closed tonight")
+    creator.get_by_test_id("cancel").click()
+    reason = player.get_by_test_id("cancel-reason")  # live, over the socket
+    reason.wait_for()
+    assert "the hall is closed tonight" in reason.inner_text()
+    assert player.locator("[data-testid=tournament][data-status=cancelled]").count() == 1
+    assert player.get_by_test_id("join-form").is_hidden() and player.get_by_test_id("leave").is_hidden()
+    guest = new_page(browser, speed="off")
+    guest.goto(f"{base_url}/tournaments")
+    guest.get_by_test_id("create-login").wait_for()  # a guest is asked to log in to create
+    for page in (creator, player, guest):
+        assert not page.errors, page.errors
