@@ -43,7 +43,9 @@ from ghostparty.server.codec import board_view
 from ghostparty.server.community import Community
 from ghostparty.server.community_routes import routes as community_routes
 from ghostparty.server.crosssite import SameOrigin
+from ghostparty.server.email_routes import routes as email_routes
 from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
+from ghostparty.server.mailer import start_mailer
 from ghostparty.server.match_routes import routes as match_routes
 from ghostparty.server.metrics import Metrics
 from ghostparty.server.model import now
@@ -62,6 +64,10 @@ from ghostparty.server.store import SqlStore, Store
 from ghostparty.server.table_routes import routes as table_routes
 from ghostparty.server.token_routes import routes as token_routes
 from ghostparty.server.tokens import ApiTokens
+from ghostparty.server.tournament_events import Recurring, load_events
+from ghostparty.server.tournament_routes import routes as tournament_routes
+from ghostparty.server.tournament_runner import TournamentRunner
+from ghostparty.server.tournament_service import Tournaments
 
 log = logging.getLogger("ghostparty.server")
 
@@ -127,6 +133,13 @@ def create_app(
     metrics_token: str | None = None,
     admin_token: str | None = None,
     open_data: str | Path | None = None,
+    tournament_events: str | None = None,
+    tournament_every: float = 1.0,
+    smtp_url: str | None = None,
+    mail_from: str | None = None,
+    email_secret: str | None = None,
+    public_url: str | None = None,
+    remind_hours: float = 12,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -145,7 +158,12 @@ def create_app(
     time to the tables' timers (tests move it). ``/metrics`` answers only this machine
     unless a scraper brings ``metrics_token``; closing tables needs ``admin_token``
     (:mod:`.operator_routes`). ``open_data`` is the folder of ``ghostparty export``'s
-    files, served at ``/open-data`` (:mod:`.open_data_routes`).
+    files, served at ``/open-data`` (:mod:`.open_data_routes`). ``tournament_events``
+    is a JSON file of recurring tournaments the runner makes, or ``"hourly"`` for the
+    built-in hourly 2-player hugo arena (:mod:`.tournament_events`); the runner
+    passes every ``tournament_every`` seconds. ``smtp_url`` turns email on (:mod:`.mailer`): addresses
+    sealed with keys of ``email_secret``, links to ``public_url``, "your move" reminders at
+    most every ``remind_hours`` per game.
     """
 
     @contextlib.asynccontextmanager
@@ -219,6 +237,30 @@ def create_app(
                 finishing=accounts_store.reliability,
             )
             app.state.quick.run(lambda: 0 in service.keeper.held)
+            app.state.tournaments = Tournaments(
+                the_store.tournaments,  # type: ignore[attr-defined]
+                service.lobby,
+                the_pubsub,
+                rating=app.state.accounts.shown_rating,
+                clock=clock or now,
+            )
+            app.state.tournament_runner = TournamentRunner(app.state.tournaments)
+            if tournament_events is not None:
+                app.state.tournament_runner.recurring = Recurring(
+                    app.state.tournaments, load_events(tournament_events)
+                ).make
+            app.state.tournament_runner.run(lambda: 0 in service.keeper.held, tournament_every)
+            app.state.mailer = start_mailer(
+                the_store,
+                app.state.accounts,
+                limiter,
+                smtp_url=smtp_url,
+                email_secret=email_secret,
+                mail_from=mail_from,
+                public_url=public_url,
+                remind_hours=remind_hours,
+                clock=clock or now,
+            )
         app.state.pubsub = the_pubsub
         if shared:
             await service.begin()  # takes over its share of the games under way
@@ -234,6 +276,9 @@ def create_app(
             watching.cancel()
             if accounts_store is not None:
                 await app.state.quick.close()
+                await app.state.tournament_runner.close()
+                if app.state.mailer is not None:
+                    await app.state.mailer.close()
             await service.close()
             await the_pubsub.close()
             await service.presence.close()
@@ -252,6 +297,9 @@ def create_app(
         Route("/players/{name}", _page("player.html")),
         Route("/leaderboard", _page("leaderboard.html")),
         Route("/moderation", _page("moderation.html")),
+        Route("/tournaments", _page("tournaments.html")),
+        Route("/tournaments/{tournament_id}", _page("tournament.html")),
+        Route("/email/{what:str}", _page("email.html")),
         Route("/assets/{version}/{path:path}", ASSETS.asset),
         Mount("/static", app=ASSETS.plain, name="static"),
         Route("/api/health", health),
@@ -270,6 +318,8 @@ def create_app(
         *community_routes,
         *moderation_routes,
         *open_data_routes,
+        *tournament_routes,
+        *email_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,
