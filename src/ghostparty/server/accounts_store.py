@@ -13,6 +13,7 @@ from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.db import players, ratings, results, seats, sessions, tables
+from ghostparty.server.friends_store import forget_follows
 from ghostparty.server.moderation_store import forget_player
 from ghostparty.server.ratings import NEW, Rating, bot_player_name
 from ghostparty.server.rows import utc
@@ -116,6 +117,7 @@ class SqlAccounts:
             conn.execute(update(seats).where(seats.c.player_id == player_id).values(player_id=None, name=FORMER_PLAYER))
             conn.execute(delete(sessions).where(sessions.c.player_id == player_id))
             forget_player(conn, player_id)
+            forget_follows(conn, player_id)
             conn.execute(delete(ratings).where(ratings.c.player_id == player_id))
             conn.execute(update(results).where(results.c.player_id == player_id).values(player_id=None))
             conn.execute(delete(players).where(players.c.id == player_id))

@@ -39,6 +39,8 @@ from ghostparty.server.codec import board_view
 from ghostparty.server.community import Community
 from ghostparty.server.community_routes import routes as community_routes
 from ghostparty.server.crosssite import SameOrigin
+from ghostparty.server.friends import Friends, InvitedHook
+from ghostparty.server.friends_routes import routes as friends_routes
 from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.match_routes import routes as match_routes
 from ghostparty.server.metrics import Metrics
@@ -118,6 +120,7 @@ def create_app(
     clock: Callable[[], datetime] | None = None,
     metrics_token: str | None = None,
     admin_token: str | None = None,
+    on_invited: InvitedHook | None = None,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -135,7 +138,8 @@ def create_app(
     (:class:`~.passwords.Hashing`); ``clock`` gives the
     time to the tables' timers (tests move it). ``/metrics`` answers only this machine
     unless a scraper brings ``metrics_token``; closing tables needs ``admin_token``
-    (:mod:`.operator_routes`).
+    (:mod:`.operator_routes`). ``on_invited`` is awaited with each invitation stored
+    (:mod:`.friends`: the mailer's hook).
     """
 
     @contextlib.asynccontextmanager
@@ -190,6 +194,13 @@ def create_app(
             service.lobby.account_named = app.state.accounts.named
             community = Community(the_store.moderation, app.state.accounts)  # type: ignore[attr-defined]
             app.state.community = community
+            app.state.friends = Friends(
+                the_store.friends,  # type: ignore[attr-defined]
+                community,
+                service,
+                on_invited=on_invited,
+                clock=clock or now,
+            )
             app.state.moderation = Moderation(community, service.chat, seats_changed=service.seats_changed)
             service.chat.refusal = community.chat_refusal
             app.state.quick = QuickMatch(
@@ -248,6 +259,7 @@ def create_app(
         *operator_routes,
         *community_routes,
         *moderation_routes,
+        *friends_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,

@@ -1,14 +1,14 @@
 """Reliability: whether each person of a finished game had left it to a bot.
 
 Revision ID: 0012
-Revises: 0007
+Revises: 0008
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0012"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
