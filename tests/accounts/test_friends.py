@@ -127,7 +127,7 @@ def test_invitations_only_to_an_open_table_the_inviter_sits_at_with_a_free_seat(
     def invite(who: dict[str, str], name: str, table: str) -> Any:
         return client.post("/api/invitations", json={"name": name, "table": table}, headers=who)
 
-    assert error(invite(ann, "Bob", elsewhere)) == "not_seated"
+    assert error(invite(ann, "Bob", elsewhere)) == "not_at_table"
     assert error(invite(ann, "Ann", table_id)) == "bad_request"
     assert error(invite(ann, "Nobody", table_id)) == "unknown_player"
     assert error(invite(ann, "Bob", "nosuchtable")) == "unknown_table"

@@ -154,7 +154,7 @@ class Friends:
         if table.status != OPEN:
             raise ServiceError("not_open", "the game has started: invite to a table that is still open", 409)
         if not any(s.player_id == player.id for s in table.seats):
-            raise ServiceError("not_seated", "invite to a table where you sit: take a seat there first", 403)
+            raise ServiceError("not_at_table", "invite to a table where you sit: take a seat there first", 403)
         if free_seat(table) is None:
             raise ServiceError("no_free_seat", "every person's seat of that table is taken", 409)
         stamp = self.clock()

@@ -8,7 +8,7 @@
 // stat-mean, rating-chart (an SVG, data-points); games (the table) with game-row per game
 // (data-table, data-rules, data-rated, data-change) and its replay-link; own-tables-card
 // with own-table rows (data-table, data-status) and own-table-link; account-settings;
-// player-actions (another player's page, logged in: player-actions.js).
+// player-actions (another player's page, logged in: player-actions.js; a guest: follow-login).
 
 import { api } from "./api.js";
 import { el, fill, svg } from "./dom.js";
@@ -16,7 +16,7 @@ import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./i18n.
 import { playerActions } from "./player-actions.js";
 import { colourText, useBoard } from "./seats.js";
 import { recordText } from "./records.js";
-import { accountError, mountAccountNav, ratingText } from "./session.js";
+import { accountError, loginUrl, mountAccountNav, ratingText } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -193,6 +193,11 @@ function render(profile, viewer) {
   }
   $("own-links").hidden = !own || profile.kind === "bot";
   if (viewer && !own && profile.kind === "user") playerActions($("player-actions"), profile.name);
+  if (!viewer && profile.kind === "user") {
+    const link = el("a", { href: loginUrl(), "data-testid": "follow-login" }, t("player.follow_login", { name: profile.name }));
+    fill($("player-actions"), el("p", { class: "hint" }, link));
+    $("player-actions").hidden = false;
+  }
 
   const ratings = profile.ratings ?? {};
   const played = [...RULES.filter((r) => r in ratings), ...Object.keys(ratings).filter((r) => !RULES.includes(r))];
