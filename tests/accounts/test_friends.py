@@ -256,3 +256,10 @@ def test_invitations_expire_and_the_hook_hears_each_one_stored(tmp_path: object)
         friends.clock = lambda: real() + timedelta(minutes=31)
         assert invitations(client, bob) == []
         assert client.post(f"/api/invitations/{heard[0].id}/accept", headers=bob).status_code == 404
+        # a day on, the next invitation made on this instance deletes the ended ones
+        friends.clock = lambda: real() + timedelta(days=2)
+        friends.store.invite(1, 2, table_id, real(), real() + timedelta(minutes=30))
+        assert friends.store.invitation(heard[0].id) is not None
+        client.post("/api/invitations", json={"name": "Bob", "table": table_id}, headers=ann)
+        assert friends.store.prune(real() + timedelta(hours=1)) == 0  # the ended one is gone
+        assert len(invitations(client, bob)) == 1  # the new one stands

@@ -40,6 +40,8 @@ INVITATION_MINUTES = 30
 MAX_SHOWN = 50
 #: The tables of one friend whose presence is asked, newest first.
 TABLES_PER_FRIEND = 3
+#: How often an instance deletes the invitations that ended a day ago or more.
+PRUNE_EVERY = timedelta(hours=1)
 #: What the invitee's channel carries: "ask for your invitations again".
 NOTICE = b"invitations"
 
@@ -89,6 +91,7 @@ class Friends:
         #: The mailer's hook (see the module's docstring); ``None``: nothing but the lobby.
         self.on_invited = on_invited
         self.clock = clock
+        self._pruned: datetime | None = None
 
     # -- follows --------------------------------------------------------------------------
 
@@ -158,6 +161,9 @@ class Friends:
         if free_seat(table) is None:
             raise ServiceError("no_free_seat", "every person's seat of that table is taken", 409)
         stamp = self.clock()
+        if self._pruned is None or stamp - self._pruned >= PRUNE_EVERY:
+            self._pruned = stamp
+            await in_thread(self.store.prune, stamp - timedelta(days=1))
         expires = stamp + timedelta(minutes=INVITATION_MINUTES)
         sent = {"to": target.name, "table": table.id, "expires": time_text(expires)}
         if await self.community.refuses_invitation(player.id, target.id):
