@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.db import api_tokens, players, ratings, results, seats, sessions, tables
 from ghostparty.server.email_store import forget_email
+from ghostparty.server.friends_store import forget_follows
 from ghostparty.server.moderation_store import forget_player
 from ghostparty.server.ratings import NEW, Rating, bot_player_name
 from ghostparty.server.rows import utc
@@ -119,6 +120,7 @@ class SqlAccounts:
             conn.execute(delete(api_tokens).where(api_tokens.c.player_id == player_id))
             forget_player(conn, player_id)
             forget_email(conn, player_id)  # the address, its links and its mail
+            forget_follows(conn, player_id)
             conn.execute(delete(ratings).where(ratings.c.player_id == player_id))
             conn.execute(update(results).where(results.c.player_id == player_id).values(player_id=None))
             conn.execute(delete(players).where(players.c.id == player_id))

@@ -44,6 +44,8 @@ from ghostparty.server.community import Community
 from ghostparty.server.community_routes import routes as community_routes
 from ghostparty.server.crosssite import SameOrigin
 from ghostparty.server.email_routes import routes as email_routes
+from ghostparty.server.friends import Friends, InvitedHook
+from ghostparty.server.friends_routes import routes as friends_routes
 from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.mailer import start_mailer
 from ghostparty.server.match_routes import routes as match_routes
@@ -140,6 +142,7 @@ def create_app(
     email_secret: str | None = None,
     public_url: str | None = None,
     remind_hours: float = 12,
+    on_invited: InvitedHook | None = None,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -164,6 +167,8 @@ def create_app(
     passes every ``tournament_every`` seconds. ``smtp_url`` turns email on (:mod:`.mailer`): addresses
     sealed with keys of ``email_secret``, links to ``public_url``, "your move" reminders at
     most every ``remind_hours`` per game.
+    ``on_invited`` is awaited with each invitation stored
+    (:mod:`.friends`: the mailer's hook).
     """
 
     @contextlib.asynccontextmanager
@@ -227,6 +232,13 @@ def create_app(
             service.lobby.account_named = app.state.accounts.named
             community = Community(the_store.moderation, app.state.accounts)  # type: ignore[attr-defined]
             app.state.community = community
+            app.state.friends = Friends(
+                the_store.friends,  # type: ignore[attr-defined]
+                community,
+                service,
+                on_invited=on_invited,
+                clock=clock or now,
+            )
             app.state.moderation = Moderation(community, service.chat, seats_changed=service.seats_changed)
             service.chat.refusal = community.chat_refusal
             app.state.quick = QuickMatch(
@@ -261,6 +273,8 @@ def create_app(
                 remind_hours=remind_hours,
                 clock=clock or now,
             )
+            if on_invited is None and app.state.mailer is not None:
+                app.state.friends.on_invited = _mail_invitation(app.state.mailer)
         app.state.pubsub = the_pubsub
         if shared:
             await service.begin()  # takes over its share of the games under way
@@ -320,6 +334,7 @@ def create_app(
         *open_data_routes,
         *tournament_routes,
         *email_routes,
+        *friends_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,
@@ -456,3 +471,15 @@ async def _server_error(request: Request, error: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
     message = "the server failed on this request; it has been logged"
     return JSONResponse({"error": {"code": "server_error", "message": message}}, status_code=500)
+
+
+def _mail_invitation(mailer: Any) -> InvitedHook:
+    """Friends' invitations by email: queued only for an invitee who confirmed an address
+    and chose invitations (:meth:`.mailer.Mailer.invitation`)."""
+
+    async def hook(invitation: Any) -> None:
+        await mailer.invitation(
+            invitation.invitee_id, invitation.inviter, f"{mailer.public_url}/t/{invitation.table_id}"
+        )
+
+    return hook

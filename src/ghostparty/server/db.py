@@ -403,8 +403,32 @@ tournament_games = SqlTable(
     Column("started", DateTime(timezone=True), nullable=False),
 )
 
+# -- 0008: friends: follows and invitations ------------------------------------------------
+
+#: One account follows another (one-way, as lichess; the followed one isn't told).
+follows = SqlTable(
+    "gp_follows",
+    metadata,
+    Column("follower_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), primary_key=True),
+    Column("followed_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), primary_key=True, index=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+#: An invitation to sit at an open table, until it is answered, the table starts or it expires.
+invitations = SqlTable(
+    "gp_invitations",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("inviter_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("invitee_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("status", String(8), nullable=False),  # "open", "accepted", "declined"
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+)
+
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0015"
+HEAD = "0008"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

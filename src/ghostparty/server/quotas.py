@@ -1,6 +1,6 @@
 """What one person and one address may do, and how often: the limits of every way a
 table comes into being, of the quick-match queue, of seats, of chat, and of reports,
-blocks and moderators' work, in one place
+blocks, follows, invitations and moderators' work, in one place
 (the README's security section lists them).
 
 Each method counts one use, per address and, when someone is logged in, per account,
@@ -40,6 +40,22 @@ LIST_CHANGES = (Limit(30, 60, "at most 30 blocks or mutes a minute"),)
 LIST_READS = (Limit(120, 60, "blocks and mutes are asked for too often"),)
 #: Questions about players' records (a table page asks once for its seats).
 RECORD_READS = (Limit(120, 60, "players' records are asked for too often"),)
+#: Following and unfollowing players.
+FOLLOW_CHANGES = (
+    Limit(30, 60, "at most 30 follows or unfollows a minute"),
+    Limit(300, 86400, "at most 300 follows a day"),
+)
+#: Reading one's Friends list, invitations, whether one follows a player.
+FRIEND_READS = (Limit(120, 60, "the Friends list is asked for too often"),)
+#: Invitations an inviter sends (per account) …
+INVITES = (Limit(10, 60, "at most 10 invitations a minute"), Limit(60, 3600, "at most 60 invitations an hour"))
+#: … and from one address (several players may share one).
+INVITES_ADDRESS = (
+    Limit(30, 60, "too many invitations from this address"),
+    Limit(200, 3600, "too many invitations from this address this hour"),
+)
+#: Accepting or declining invitations.
+INVITATION_ANSWERS = (Limit(30, 60, "at most 30 answers to invitations a minute"),)
 #: A moderator's actions, and their reads of the queue and the audit log.
 MODERATOR_ACTIONS = (Limit(60, 60, "at most 60 moderator actions a minute"),)
 MODERATOR_READS = (Limit(120, 60, "the moderation queue is asked for too often"),)

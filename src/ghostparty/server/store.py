@@ -33,6 +33,7 @@ from ghostparty.server.db import actions, migrate, seats, tables
 from ghostparty.server.db import chat as chat_lines
 from ghostparty.server.email_store import SqlEmail
 from ghostparty.server.engine import make_engine, without_statement_timeout
+from ghostparty.server.friends_store import SqlFriends
 from ghostparty.server.model import ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
 from ghostparty.server.moderation_store import SqlModeration
 from ghostparty.server.queue_store import SqlQueue
@@ -205,6 +206,11 @@ class SqlStore:
     def tokens(self) -> SqlTokens:
         """Personal API tokens, on this store's database."""
         return SqlTokens(self.engine, self._writing)
+
+    @property
+    def friends(self) -> SqlFriends:
+        """Follows and invitations, on this store's database."""
+        return SqlFriends(self.engine, self._writing)
 
     def save_many(self, changes: Sequence[Change]) -> list[bool]:
         """:meth:`save` for each change, in one transaction: each all or nothing on its

@@ -132,6 +132,13 @@ export const api = {
   mutes: (id) => request("GET", `/api/tables/${enc(id)}/mutes`),
   mute: (id, channel, name, muted) => request("POST", `/api/tables/${enc(id)}/mutes`, { channel, name, muted }),
   report: (body) => request("POST", "/api/reports", body),
+  friends: () => request("GET", "/api/friends"),
+  follow: (name, following = true) => request("POST", "/api/follows", { name, following }),
+  following: (name) => request("GET", `/api/follows/${enc(name)}`),
+  invitations: () => request("GET", "/api/invitations"),
+  invite: (name, table) => request("POST", "/api/invitations", { name, table }),
+  acceptInvitation: (id) => request("POST", `/api/invitations/${enc(id)}/accept`, {}),
+  declineInvitation: (id) => request("POST", `/api/invitations/${enc(id)}/decline`, {}),
   modReports: () => request("GET", "/api/moderation/reports"),
   modAudit: () => request("GET", "/api/moderation/audit"),
   modTimeout: (name, minutes, reason) => request("POST", "/api/moderation/timeout", { name, minutes, reason }),
@@ -148,6 +155,32 @@ export const api = {
   trophies: (name) => request("GET", `/api/players/${enc(name)}/trophies`),
   modRename: (name, newName, reason) => request("POST", "/api/moderation/rename", { name, new_name: newName, reason }),
 };
+
+/**
+ * The lobby's WebSocket (/ws/lobby, logged-in players): calls `onChange` whenever the
+ * player's invitations change (and once when connected); reconnects with backoff.
+ */
+export function listenForInvitations(onChange) {
+  let attempt = 0;
+  const open = () => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+    ws.addEventListener("message", (event) => {
+      attempt = 0;
+      try {
+        if (JSON.parse(event.data).type === "invitations") onChange();
+      } catch {
+        // not JSON: nothing to do
+      }
+    });
+    ws.addEventListener("close", () => {
+      const base = Math.min(30000, 1000 * 2 ** attempt);
+      attempt += 1;
+      setTimeout(open, base / 2 + Math.random() * (base / 2));
+    });
+  };
+  open();
+}
 
 /** A table's share link. */
 export function tableUrl(id) {

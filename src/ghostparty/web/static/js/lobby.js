@@ -8,10 +8,12 @@
 // open-table-link / playing-table-link / finished-table-link; tag-rated on a rated
 // table); upload-link; language; rated (checkbox, shown when logged in); the top bar's
 // account links (js/session.js); Play now (js/quickmatch.js); your games (js/turns.js);
-// rematch-fill ("bot" or "empty": who takes the seat of one who doesn't play again).
+// rematch-fill ("bot" or "empty": who takes the seat of one who doesn't play again);
+// the Friends card (js/friends.js).
 
 import { api } from "./api.js";
 import { el, fill, toast } from "./dom.js";
+import { FriendsCard } from "./friends.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
 import { chip } from "./panels.js";
 import { syncList } from "./patch.js";
@@ -30,6 +32,7 @@ let player = null; // the logged-in account, {name, created}, or null for a gues
 const kinds = []; // per seat: "human" or "bot:<level>"
 const quick = new QuickMatch();
 let mine = null; // the "Your games" card (js/turns.js)
+const friends = new FriendsCard(); // invitations and the players followed (js/friends.js)
 
 function defaultBot() {
   return bots.includes("greedy") ? "greedy" : bots[0];
@@ -169,6 +172,7 @@ function useAccount(account) {
   name.dataset.account = player ? "true" : "false";
   quick.usePlayer(player);
   mine.usePlayer(player);
+  friends.usePlayer(player);
 }
 
 function renderAbsentBot() {
@@ -191,6 +195,7 @@ async function main() {
   quick.mount();
   mine = new MyGames(document.title);
   mine.mount();
+  friends.mount();
   mountAccountNav().then(useAccount);
   await api.board("hugo").then(useBoard, () => {}); // the seats' colours: names and palette
   try {

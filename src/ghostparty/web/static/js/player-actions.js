@@ -1,7 +1,9 @@
-// On another player's profile, for a logged-in viewer: block or unblock them, and report
-// them to the moderators (docs/PROTOCOL.md, "Blocks, mutes, reports").
+// On another player's profile, for a logged-in viewer: follow or unfollow them (Friends),
+// block or unblock them, and report them to the moderators (docs/PROTOCOL.md, "Friends"
+// and "Blocks, mutes, reports").
 //
-// Hooks for tests (data-testid): player-actions (the container) with profile-block
+// Hooks for tests (data-testid): player-actions (the container) with profile-follow
+// (data-following = true | false: one-way, they aren't told), profile-block
 // (data-blocked = true | false), profile-report, then report-form (chat-community.js),
 // and profile-note (what happened).
 
@@ -13,12 +15,30 @@ import { reportForm } from "./chat-community.js";
 /** Fill `container` with the Block/Unblock and Report buttons for the player `name`. */
 export async function playerActions(container, name) {
   let blocked = false;
+  let following = false;
   try {
     blocked = (await api.blocks()).blocked.some((other) => other.toLowerCase() === name.toLowerCase());
+    following = (await api.following(name)).following;
   } catch {
     return; // a server without accounts, or the session is gone: nothing to offer
   }
   const note = el("p", { class: "hint", role: "status", "data-testid": "profile-note" });
+  const follow = el("button", { type: "button", class: "small", "data-testid": "profile-follow" });
+  const showFollow = () => {
+    follow.dataset.following = String(following);
+    follow.textContent = following ? t("player.unfollow", { name }) : t("player.follow", { name });
+  };
+  follow.addEventListener("click", async () => {
+    try {
+      await api.follow(name, !following);
+      following = !following;
+      note.textContent = following ? t("player.followed", { name }) : t("player.unfollowed", { name });
+      showFollow();
+    } catch (error) {
+      note.textContent = errorText(error);
+    }
+  });
+  showFollow();
   const block = el("button", { type: "button", class: "small", "data-testid": "profile-block" });
   const show = () => {
     block.dataset.blocked = String(blocked);
@@ -45,6 +65,6 @@ export async function playerActions(container, name) {
     form.querySelector("select")?.focus();
   });
   show();
-  fill(container, block, " ", report, note);
+  fill(container, follow, " ", block, " ", report, note);
   container.hidden = false;
 }

@@ -8,7 +8,7 @@
 // stat-mean, rating-chart (an SVG, data-points); games (the table) with game-row per game
 // (data-table, data-rules, data-rated, data-change) and its replay-link; own-tables-card
 // with own-table rows (data-table, data-status) and own-table-link; account-settings;
-// player-actions (another player's page, logged in: player-actions.js).
+// player-actions (another player's page, logged in: player-actions.js; a guest: follow-login).
 
 import { api } from "./api.js";
 import { el, fill, svg } from "./dom.js";
@@ -17,7 +17,7 @@ import { playerActions } from "./player-actions.js";
 import { profileInvite } from "./bot-invite.js";
 import { colourText, useBoard } from "./seats.js";
 import { recordText } from "./records.js";
-import { accountError, mountAccountNav, ratingText } from "./session.js";
+import { accountError, loginUrl, mountAccountNav, ratingText } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -199,6 +199,11 @@ function render(profile, viewer) {
     playerActions($("player-actions"), profile.name).then(() => {
       if (profile.bot_account) profileInvite($("player-actions"), profile.name, viewer.name);
     });
+  }
+  if (!viewer && profile.kind === "user") {
+    const link = el("a", { href: loginUrl(), "data-testid": "follow-login" }, t("player.follow_login", { name: profile.name }));
+    fill($("player-actions"), el("p", { class: "hint" }, link));
+    $("player-actions").hidden = false;
   }
 
   const ratings = profile.ratings ?? {};

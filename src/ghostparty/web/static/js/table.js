@@ -8,7 +8,8 @@
 //   speed        animation speed select: normal | fast | off (kept in localStorage)
 //   share-link   the table's link (input), copy-link its copy button
 //   seat         one per seat (data-seat, data-to-move, data-away), score (data-seat) inside
-//   name-{n}, join-{n}, leave-{n}   an open table's seat controls; start: the start button
+//   name-{n}, join-{n}, leave-{n}   an open table's seat controls; start: the start button;
+//                invite-friend: invite a followed player (js/invite.js)
 //   board        the SVG (data-rules; data-layout = landscape, or portrait on a phone held
 //                upright: drawn anew when that changes); square: a gallery square, data-square="G12";
 //                room: data-location="R:chapel" (data-shield, data-door);
@@ -43,6 +44,7 @@ import { api, tableUrl, TableSocket } from "./api.js";
 import { play, Scene } from "./animate.js";
 import { openBoard, watchPortrait } from "./board.js";
 import { ChatPanel } from "./chat.js";
+import { InviteBox } from "./invite.js";
 import { followTurn, listenForKeys, rollButton } from "./keys.js";
 import { banner, el, fill, toast } from "./dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
@@ -420,7 +422,9 @@ function renderSidePanels() {
     const button = $("start");
     button.disabled = !ready || S.held.size === 0;
     button.title = S.held.size === 0 ? t("table.start_join") : ready ? "" : t("table.start_all");
-  } else {
+  }
+  invite?.update(table, S.account);
+  if (!open) {
     renderSeats($("seats"), { table, position, held: S.held, scores: S.scores, board: S.boardData, redraw: renderSidePanels });
   }
   renderSheet($("sheet"), { table, position, board: S.boardData });
@@ -637,17 +641,19 @@ function watchDock() {
 }
 
 let chat = null;
+let invite = null; // an open table's "Invite a friend" (js/invite.js)
 
 async function main() {
   await initI18n();
   setupChrome();
   chat = new ChatPanel($("chat"), { send: (message) => socket.send(message), name: () => S.account?.name ?? (loadName() || null), tableId });
   notifyButton($("notify-button"));
+  invite = new InviteBox($("invite-friend"), tableId);
   listenForKeys();
   mountAccountNav().then((player) => {
     S.account = player;
     chat.setAccount(player);
-    if (S.table?.status === "open") renderSidePanels(); // the open seats: sit as oneself, or log in
+    if (S.table?.status === "open") renderSidePanels(); // the open seats: sit as oneself, or log in; invite
   });
   watchDock();
   if (!tableId) {
