@@ -89,6 +89,13 @@ import click
     help="Lets `ghostparty admin close --server` close tables with this token "
     "[default: no admin endpoint; env GHOSTPARTY_ADMIN_TOKEN]",
 )
+@click.option(
+    "--review-workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes that review finished games (each review is seconds of one core's time).",
+)
 def serve(
     host: str,
     port: int,
@@ -103,6 +110,7 @@ def serve(
     log_format: str,
     metrics_token: str | None,
     admin_token: str | None,
+    review_workers: int,
 ) -> None:
     """Run the game server: a lobby and live games in the browser, bots in empty seats.
 
@@ -148,6 +156,7 @@ def serve(
         "allowed_origins": list(allowed_origins),
         "metrics_token": _token(metrics_token, "--metrics-token"),
         "admin_token": _token(admin_token, "--admin-token"),
+        "review_workers": review_workers,
     }
     shown = f"[{host}]" if ":" in host else host
     click.echo(

@@ -50,6 +50,9 @@ from ghostparty.server.passwords import Hashing
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.quotas import Quotas
+from ghostparty.server.review_routes import routes as review_routes
+from ghostparty.server.review_store import MemoryReviews, ReviewStore
+from ghostparty.server.reviews import Reviewer
 from ghostparty.server.service import ServiceError, TableService, instance_name
 from ghostparty.server.sockets import Sockets, table_socket
 from ghostparty.server.store import SqlStore, Store
@@ -118,6 +121,8 @@ def create_app(
     clock: Callable[[], datetime] | None = None,
     metrics_token: str | None = None,
     admin_token: str | None = None,
+    review_workers: int = 1,
+    review_settings: dict[str, Any] | None = None,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -135,7 +140,8 @@ def create_app(
     (:class:`~.passwords.Hashing`); ``clock`` gives the
     time to the tables' timers (tests move it). ``/metrics`` answers only this machine
     unless a scraper brings ``metrics_token``; closing tables needs ``admin_token``
-    (:mod:`.operator_routes`).
+    (:mod:`.operator_routes`). Games are reviewed in ``review_workers`` processes
+    (:mod:`.reviews`; ``review_settings``: the evaluator's, tests make it cheap).
     """
 
     @contextlib.asynccontextmanager
@@ -176,6 +182,7 @@ def create_app(
         app.state.service = service
         app.state.metrics_token = metrics_token or None
         app.state.admin_token = admin_token or None
+        app.state.allowed_origins = frozenset(allowed_origins)
         watching = asyncio.get_running_loop().create_task(service.metrics.watch_loop())
         limiter: Limiter = RedisLimiter(redis_url) if redis_url is not None else MemoryLimiter()
         app.state.quotas = Quotas(limiter, tables_per_minute)
@@ -200,6 +207,10 @@ def create_app(
             )
             app.state.quick.run(lambda: 0 in service.keeper.held)
         app.state.pubsub = the_pubsub
+        review_store: ReviewStore = getattr(the_store, "reviews", None) or MemoryReviews()
+        app.state.reviewer = Reviewer(
+            review_store, workers=review_workers, settings=review_settings, clock=clock or now
+        )
         if shared:
             await service.begin()  # takes over its share of the games under way
             log.info("instance %s keeps shards %s", instance, sorted(service.keeper.held))
@@ -212,6 +223,7 @@ def create_app(
             yield
         finally:
             watching.cancel()
+            app.state.reviewer.close()
             if accounts_store is not None:
                 await app.state.quick.close()
             await service.close()
@@ -247,6 +259,7 @@ def create_app(
         *operator_routes,
         *community_routes,
         *moderation_routes,
+        *review_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,

@@ -41,6 +41,14 @@ LIST_READS = (Limit(120, 60, "blocks and mutes are asked for too often"),)
 #: A moderator's actions, and their reads of the queue and the audit log.
 MODERATOR_ACTIONS = (Limit(60, 60, "at most 60 moderator actions a minute"),)
 MODERATOR_READS = (Limit(120, 60, "the moderation queue is asked for too often"),)
+#: Asking for a game's review, or how far it is (a waiting page asks every 2 s), and
+#: reading a player's reviewed games.
+REVIEW_READS = (Limit(120, 60, "reviews are asked for too often"),)
+#: Reviews started (seconds of CPU each), per account and per address.
+REVIEWS_STARTED = (
+    Limit(5, 300, "at most 5 game reviews in 5 minutes"),
+    Limit(20, 3600, "at most 20 game reviews an hour"),
+)
 
 
 def address_of(connection: HTTPConnection) -> str:

@@ -34,6 +34,7 @@ from ghostparty.server.engine import make_engine, without_statement_timeout
 from ghostparty.server.model import ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
 from ghostparty.server.moderation_store import SqlModeration
 from ghostparty.server.queue_store import SqlQueue
+from ghostparty.server.review_store import SqlReviews
 from ghostparty.server.rows import (
     action_row,
     seat_of_row,
@@ -181,6 +182,11 @@ class SqlStore:
     def moderation(self) -> SqlModeration:
         """Blocks, mutes, reports, moderators and the audit log, on this store's database."""
         return SqlModeration(self.engine, self._writing)
+
+    @property
+    def reviews(self) -> SqlReviews:
+        """The games' reviews (issue 23), on this store's database."""
+        return SqlReviews(self.engine, self._writing)
 
     def save_many(self, changes: Sequence[Change]) -> list[bool]:
         """:meth:`save` for each change, in one transaction: each all or nothing on its
