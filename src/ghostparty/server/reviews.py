@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -150,11 +151,17 @@ class Reviewer:
         self.jobs[table_id] = job  # before the record is read: whoever asks meanwhile waits for this job
         try:
             data = await record()
-        except BaseException:
+            submitted = self._executor().submit(review_job, table_id, data, self.settings)
+        except BaseException as error:
             self.jobs.pop(table_id, None)
             job.future.set_result(None)
-            raise
-        submitted = self._executor().submit(review_job, table_id, data, self.settings)
+            if isinstance(error, ServiceError):
+                raise
+            log.exception("the review of table %s could not be queued", table_id)
+            self._forget_pool()
+            raise ServiceError(
+                "unavailable", "the game review could not be started: try again in a moment", 503
+            ) from error
         task = loop.create_task(self._finish(job, submitted))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -168,6 +175,9 @@ class Reviewer:
             stored = StoredReview(job.table_id, REVIEW_VERSION, review, self.clock(), round(cpu, 3))
             await in_thread(self.store.put, stored)
             log.info("reviewed table %s in %.1f s of CPU", job.table_id, cpu)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
+            log.exception("the review worker died while reviewing table %s", job.table_id)
+            self._forget_pool()
         except Exception:
             log.exception("the review of table %s failed", job.table_id)
         finally:
@@ -180,12 +190,16 @@ class Reviewer:
         if job is not None:
             await asyncio.shield(job.future)
 
-    def close(self) -> None:
-        """Stop the pool: running reviews are abandoned (asked for again, they start afresh)."""
+    def _forget_pool(self) -> None:
+        """Stop the pool and its progress thread; the next job starts new ones."""
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._queue.put(None)
             self._pool = None
+
+    def close(self) -> None:
+        """Stop the pool: running reviews are abandoned (asked for again, they start afresh)."""
+        self._forget_pool()
 
 
 def done(stored: StoredReview) -> dict[str, Any]:
