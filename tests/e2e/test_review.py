@@ -28,10 +28,14 @@ SEATS = [{"kind": "bot", "bot": b} for b in ("greedy", "random", "learned", "ran
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("review") / "games.db"
+
+
+@pytest.fixture(scope="module")
+def base_url(database: Path) -> Iterator[str]:
     from ghostparty.server.app import create_app
 
-    database = tmp_path_factory.mktemp("review") / "games.db"
     with serving(create_app(f"sqlite:///{database}", bot_delay=0.0, seed=23)) as port:
         yield f"http://127.0.0.1:{port}"
 
@@ -145,5 +149,36 @@ def test_the_review_speaks_german_and_the_result_panel_links_to_it(browser: Any,
     review = page.get_by_test_id("review")
     assert review.get_by_role("heading", level=2).inner_text() == "Spielanalyse"
     assert "Gewinnchance" in review.inner_text() and "⟦" not in review.inner_text()
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_profile_shows_accuracy_and_pr_per_rule_set_with_a_trend(browser: Any, base_url: str, database: Path) -> None:
+    from datetime import UTC, datetime
+
+    from ghostparty.server.model import OVER, Seat, Table
+    from ghostparty.server.review_store import StoredReview
+    from ghostparty.server.reviews import REVIEW_VERSION
+    from ghostparty.server.store import SqlStore
+
+    store = SqlStore(f"sqlite:///{database}")  # the server's database, as another instance would write it
+    when = datetime(2026, 11, 26, 12, tzinfo=UTC)
+    zoe = store.accounts.create_player("Zoe", "zoe", "x", when)
+    assert zoe is not None
+    for n in range(6):
+        seats = (Seat(0, "human", name="Zoe", player_id=zoe.id), Seat(1, "bot", bot="random"))
+        assert store.create(Table(f"zoe{n}", "hugo", 2, seats, seed=n, status=OVER, version=9))
+        review = {"players_review": [{"seat": 0, "accuracy": 50.0 + 8 * n, "pr": 12.0 - n}]}
+        store.reviews.put(StoredReview(f"zoe{n}", REVIEW_VERSION, review, when.replace(hour=n), 1.0))
+    store.close()
+    page = new_page(browser, speed="off")
+    page.goto(f"{base_url}/players/Zoe")
+    card = page.get_by_test_id("review-card")
+    card.wait_for()
+    row = card.get_by_test_id("review-stats")
+    assert row.get_attribute("data-rules") == "hugo" and row.get_attribute("data-games") == "6"
+    assert row.get_attribute("data-accuracy") == "70" and row.get_attribute("data-pr") == "9.5"
+    assert card.get_by_test_id("review-trend").get_attribute("aria-label") == "getting better"
+    assert card.get_by_role("img").get_attribute("aria-label").endswith("50, 58, 66, 74, 82, 90")
     assert page.errors == []
     page.context.close()

@@ -201,3 +201,76 @@ def test_a_profile_gets_each_rule_sets_mean_accuracy_pr_and_trend() -> None:
     assert [g["table"] for g in hugo["series"]] == ["t3", "t4", "t5", "t6"]
     assert hugo["trend"] == {"accuracy": 20.0, "pr": -4.0}  # the newer half better
     assert stats["midnight-party"]["trend"] == {"accuracy": None, "pr": None}
+
+
+def _review_of(seat_figures: dict[int, tuple[float, float]]) -> dict[str, Any]:
+    return {"players_review": [{"seat": s, "accuracy": a, "pr": p} for s, (a, p) in seat_figures.items()]}
+
+
+def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url: str) -> None:
+    from ghostparty.server.model import OVER, Seat, Table
+    from ghostparty.server.review_store import StoredReview
+    from ghostparty.server.store import SqlStore
+
+    store = SqlStore(store_url)
+    try:
+        when = datetime(2026, 11, 26, 12, tzinfo=UTC)
+        ann = store.accounts.create_player("ann", "ann", "x", when)
+        bob = store.accounts.create_player("bob", "bob", "x", when)
+        assert ann is not None and bob is not None
+        for n, (rules, ids) in enumerate(
+            [
+                ("hugo", (ann.id, bob.id)),
+                ("hugo", (bob.id, ann.id)),
+                ("midnight-party", (bob.id, bob.id)),
+                ("hugo", (ann.id, ann.id)),
+            ]
+        ):
+            seats = tuple(Seat(s, "human", name="x", player_id=i) for s, i in enumerate(ids))
+            assert store.create(Table(f"t{n}", rules, 2, seats, seed=n, status=OVER, version=9))
+            review = _review_of({0: (90.0 - n, 1.0 + n), 1: (50.0, 9.0)})
+            store.reviews.put(StoredReview(f"t{n}", REVIEW_VERSION, review, when.replace(hour=n), 1.5))
+        store.reviews.put(StoredReview("t0", "old", _review_of({0: (1.0, 1.0)}), when.replace(hour=5), 1.0))
+        assert store.reviews.review("t0") == StoredReview(
+            "t0", "old", _review_of({0: (1.0, 1.0)}), when.replace(hour=5), 1.0
+        )
+        found = store.reviews.of_player(ann.id, 3)  # t0 is now the newest; ann sits twice at t3
+        assert [(s.table_id, s.seat) for s in found] == [("t0", 0), ("t3", 0), ("t3", 1), ("t1", 1)]
+        assert [s.table_id for s in store.reviews.of_player(bob.id, 10)] == ["t0", "t2", "t2", "t1"]
+    finally:
+        store.close()
+
+
+def test_a_profile_reads_the_players_reviews_through_the_api(sqlite_url: str) -> None:
+    from ghostparty.server.model import OVER, Seat, Table
+    from ghostparty.server.review_store import StoredReview
+    from ghostparty.server.store import SqlStore
+
+    store = SqlStore(sqlite_url)
+    when = datetime(2026, 11, 26, 12, tzinfo=UTC)
+    ann = store.accounts.create_player("Ann", "ann", "x", when)
+    assert ann is not None
+    for n in range(5):
+        assert store.create(
+            Table(
+                f"t{n}",
+                "hugo",
+                2,
+                (Seat(0, "human", name="Ann", player_id=ann.id), Seat(1, "bot", bot="random")),
+                seed=n,
+                status=OVER,
+                version=9,
+            )
+        )
+        store.reviews.put(
+            StoredReview(f"t{n}", REVIEW_VERSION, _review_of({0: (60.0 + 10 * n, 10.0 - n)}), when.replace(hour=n), 1.0)
+        )
+    store.close()
+    with server(sqlite_url) as client:
+        answer = client.get("/api/players/ann/reviews")
+        assert answer.status_code == 200, answer.text
+        hugo = answer.json()["rules"]["hugo"]
+        assert hugo["games"] == 5 and hugo["accuracy"] == 80.0 and hugo["pr"] == 8.0
+        assert hugo["trend"] == {"accuracy": 30.0, "pr": -3.0}  # the newer two against the older two
+        missing = client.get("/api/players/nobody/reviews")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_player"

@@ -8,12 +8,14 @@
 // stat-mean, rating-chart (an SVG, data-points); games (the table) with game-row per game
 // (data-table, data-rules, data-rated, data-change) and its replay-link; own-tables-card
 // with own-table rows (data-table, data-status) and own-table-link; account-settings;
-// player-actions (another player's page, logged in: player-actions.js).
+// player-actions (another player's page, logged in: player-actions.js); review-card
+// (accuracy and PR from the game reviews: review-profile.js).
 
 import { api } from "./api.js";
 import { el, fill, svg } from "./dom.js";
 import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./i18n.js";
 import { playerActions } from "./player-actions.js";
+import { showReviews } from "./review-profile.js";
 import { colourText, useBoard } from "./seats.js";
 import { accountError, mountAccountNav, ratingText } from "./session.js";
 
@@ -218,6 +220,7 @@ async function main() {
   if (profile) {
     if (profile.tables?.length) useBoard(await board);
     render(profile, viewer);
+    showReviews($("review-card"), profile.name);
     return;
   }
   $("profile").dataset.state = "missing";
