@@ -32,8 +32,10 @@ BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
 
 
 @contextmanager
-def server(url: str) -> Iterator[TestClient]:
-    app = create_app(url, bot_delay=0.0, seed=3, tables_per_minute=1000, review_settings=CHEAP)
+def server(url: str, *, review_finished: bool = False) -> Iterator[TestClient]:
+    app = create_app(
+        url, bot_delay=0.0, seed=3, tables_per_minute=1000, review_settings=CHEAP, review_finished=review_finished
+    )
     with TestClient(app) as client:
         yield client
 
@@ -86,6 +88,18 @@ def test_a_finished_game_is_reviewed_once_stored_and_served_by_a_restarted_serve
         again = client.get(f"/api/tables/{table_id}/review")
         assert again.status_code == 200 and again.json()["review"] == review
         assert client.app.state.reviewer.jobs == {}  # type: ignore[attr-defined]
+
+
+def test_with_review_finished_a_game_is_reviewed_as_it_ends_unasked(sqlite_url: str) -> None:
+    with server(sqlite_url, review_finished=True) as client:
+        reviewer = client.app.state.reviewer  # type: ignore[attr-defined]
+        table_id = finished_game(client)
+        deadline = time.monotonic() + 60
+        while reviewer.store.review(table_id) is None:
+            assert time.monotonic() < deadline, "the finished game was not reviewed"
+            time.sleep(0.1)
+        answer = client.get(f"/api/tables/{table_id}/review")
+        assert answer.status_code == 200 and answer.json()["review"]["finished"] is True
 
 
 def test_games_under_way_unknown_tables_and_other_sites_get_no_review(sqlite_url: str) -> None:

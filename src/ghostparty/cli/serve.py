@@ -96,6 +96,12 @@ import click
     show_default=True,
     help="Processes that review finished games (each review is seconds of one core's time).",
 )
+@click.option(
+    "--review-finished/--review-on-demand",
+    default=True,
+    show_default=True,
+    help="Review every game as it ends, or only when someone opens its review.",
+)
 def serve(
     host: str,
     port: int,
@@ -111,6 +117,7 @@ def serve(
     metrics_token: str | None,
     admin_token: str | None,
     review_workers: int,
+    review_finished: bool,
 ) -> None:
     """Run the game server: a lobby and live games in the browser, bots in empty seats.
 
@@ -157,6 +164,7 @@ def serve(
         "metrics_token": _token(metrics_token, "--metrics-token"),
         "admin_token": _token(admin_token, "--admin-token"),
         "review_workers": review_workers,
+        "review_finished": review_finished,
     }
     shown = f"[{host}]" if ":" in host else host
     click.echo(

@@ -123,6 +123,7 @@ def create_app(
     admin_token: str | None = None,
     review_workers: int = 1,
     review_settings: dict[str, Any] | None = None,
+    review_finished: bool = False,
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -141,7 +142,9 @@ def create_app(
     time to the tables' timers (tests move it). ``/metrics`` answers only this machine
     unless a scraper brings ``metrics_token``; closing tables needs ``admin_token``
     (:mod:`.operator_routes`). Games are reviewed in ``review_workers`` processes
-    (:mod:`.reviews`; ``review_settings``: the evaluator's, tests make it cheap).
+    (:mod:`.reviews`; ``review_settings``: the evaluator's, tests make it cheap): when
+    asked for, and with ``review_finished`` (``serve``'s default) every game this
+    instance ends, at once.
     """
 
     @contextlib.asynccontextmanager
@@ -211,6 +214,8 @@ def create_app(
         app.state.reviewer = Reviewer(
             review_store, workers=review_workers, settings=review_settings, clock=clock or now
         )
+        if review_finished:
+            service.play.game_over = app.state.reviewer.game_over
         if shared:
             await service.begin()  # takes over its share of the games under way
             log.info("instance %s keeps shards %s", instance, sorted(service.keeper.held))

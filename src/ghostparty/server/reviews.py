@@ -17,6 +17,7 @@ The queue is bounded (``max_jobs`` waiting or running: more are refused with 503
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import threading
@@ -146,26 +147,45 @@ class Reviewer:
                 "busy", f"{len(self.jobs)} games are being reviewed, at most {self.max_jobs}: ask again later", 503,
                 retry_after=30,
             )  # fmt: skip
-        loop = asyncio.get_running_loop()
-        job = Job(table_id, loop.create_future())
+        job = Job(table_id, asyncio.get_running_loop().create_future())
         self.jobs[table_id] = job  # before the record is read: whoever asks meanwhile waits for this job
         try:
             data = await record()
-            submitted = self._executor().submit(review_job, table_id, data, self.settings)
-        except BaseException as error:
-            self.jobs.pop(table_id, None)
-            job.future.set_result(None)
-            if isinstance(error, ServiceError):
-                raise
-            log.exception("the review of table %s could not be queued", table_id)
+        except BaseException:
+            self._drop(job)
+            raise
+        self._submit(job, data)
+        return job.status()
+
+    def game_over(self, table_id: str, record: dict[str, Any]) -> None:
+        """A game this instance ended: review it now if the queue has room (else it is
+        reviewed when someone asks). Called on the event loop."""
+        if table_id in self.jobs or len(self.jobs) >= self.max_jobs:
+            return
+        job = Job(table_id, asyncio.get_running_loop().create_future())
+        self.jobs[table_id] = job
+        with contextlib.suppress(ServiceError):  # logged; asked for later, it is tried again
+            self._submit(job, record)
+
+    def _submit(self, job: Job, record: dict[str, Any]) -> None:
+        """Hand the job to the pool, and store its review once made."""
+        try:
+            submitted = self._executor().submit(review_job, job.table_id, record, self.settings)
+        except Exception as error:
+            log.exception("the review of table %s could not be queued", job.table_id)
+            self._drop(job)
             self._forget_pool()
-            raise ServiceError(
-                "unavailable", "the game review could not be started: try again in a moment", 503
-            ) from error
-        task = loop.create_task(self._finish(job, submitted))
+            message = "the game review could not be started: try again in a moment"
+            raise ServiceError("unavailable", message, 503) from error
+        task = asyncio.get_running_loop().create_task(self._finish(job, submitted))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return job.status()
+
+    def _drop(self, job: Job) -> None:
+        """The job is over (done, failed or never started)."""
+        self.jobs.pop(job.table_id, None)
+        if not job.future.done():
+            job.future.set_result(None)
 
     async def _finish(self, job: Job, submitted: Future[tuple[dict[str, Any], float]]) -> None:
         """Store the job's review once made; a failed job is logged and forgotten
@@ -181,8 +201,7 @@ class Reviewer:
         except Exception:
             log.exception("the review of table %s failed", job.table_id)
         finally:
-            self.jobs.pop(job.table_id, None)
-            job.future.set_result(None)
+            self._drop(job)
 
     async def wait(self, table_id: str) -> None:
         """Until the game's job (if any) is done (tests, shutting down)."""
