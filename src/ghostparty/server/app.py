@@ -124,6 +124,7 @@ def create_app(
     review_workers: int = 1,
     review_settings: dict[str, Any] | None = None,
     review_finished: bool = False,
+    review_queue: str = "ghostparty-reviews",
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -144,7 +145,9 @@ def create_app(
     (:mod:`.operator_routes`). Games are reviewed in ``review_workers`` processes
     (:mod:`.reviews`; ``review_settings``: the evaluator's, tests make it cheap): when
     asked for, and with ``review_finished`` (``serve``'s default) every game this
-    instance ends, at once.
+    instance ends, at once. With ``redis_url`` the jobs are rq jobs in Redis (queue
+    ``review_queue``), taken by any instance's ``review_workers`` worker processes
+    (:mod:`.review_queue`).
     """
 
     @contextlib.asynccontextmanager
@@ -211,9 +214,22 @@ def create_app(
             app.state.quick.run(lambda: 0 in service.keeper.held)
         app.state.pubsub = the_pubsub
         review_store: ReviewStore = getattr(the_store, "reviews", None) or MemoryReviews()
-        app.state.reviewer = Reviewer(
-            review_store, workers=review_workers, settings=review_settings, clock=clock or now
-        )
+        if redis_url is not None and getattr(the_store, "url", None):  # any instance's worker takes the job
+            from ghostparty.server.review_queue import RedisReviewer
+
+            app.state.reviewer = RedisReviewer(
+                review_store,
+                redis_url,
+                the_store.url,  # type: ignore[attr-defined]
+                workers=review_workers,
+                settings=review_settings,
+                queue_name=review_queue,
+            )
+            app.state.reviewer.start_workers()
+        else:
+            app.state.reviewer = Reviewer(
+                review_store, workers=review_workers, settings=review_settings, clock=clock or now
+            )
         if review_finished:
             service.play.game_over = app.state.reviewer.game_over
         if shared:
