@@ -128,6 +128,19 @@ import click
     type=click.FloatRange(0.1, 720),
     help='At most one "your move" email per turn-based game and player in this many hours (at most 720).',
 )
+@click.option(
+    "--review-workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes that review finished games (each review is seconds of one core's time).",
+)
+@click.option(
+    "--review-finished/--review-on-demand",
+    default=True,
+    show_default=True,
+    help="Review every game as it ends, or only when someone opens its review.",
+)
 def serve(
     host: str,
     port: int,
@@ -149,6 +162,8 @@ def serve(
     email_secret: str | None,
     public_url: str | None,
     remind_hours: float,
+    review_workers: int,
+    review_finished: bool,
 ) -> None:
     """Run the game server: a lobby and live games in the browser, bots in empty seats.
 
@@ -198,6 +213,8 @@ def serve(
         "open_data": open_data,
         "tournament_events": tournaments,
         **_email(smtp, mail_from, email_secret, public_url or f"http://{shown}:{port}", remind_hours),
+        "review_workers": review_workers,
+        "review_finished": review_finished,
     }
     click.echo(
         f"Ghost Party: http://{shown}:{port}  (store: {_safe(url)}{f', {workers} workers' if workers > 1 else ''})"

@@ -60,6 +60,9 @@ from ghostparty.server.passwords import Hashing
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.quotas import Quotas
+from ghostparty.server.review_routes import routes as review_routes
+from ghostparty.server.review_store import MemoryReviews, ReviewStore
+from ghostparty.server.reviews import Reviewer
 from ghostparty.server.service import ServiceError, TableService, instance_name
 from ghostparty.server.sockets import Sockets, table_socket
 from ghostparty.server.store import SqlStore, Store
@@ -143,6 +146,10 @@ def create_app(
     public_url: str | None = None,
     remind_hours: float = 12,
     on_invited: InvitedHook | None = None,
+    review_workers: int = 1,
+    review_settings: dict[str, Any] | None = None,
+    review_finished: bool = False,
+    review_queue: str = "ghostparty-reviews",
 ) -> Starlette:
     """The whole server as an ASGI application.
 
@@ -169,6 +176,12 @@ def create_app(
     most every ``remind_hours`` per game.
     ``on_invited`` is awaited with each invitation stored
     (:mod:`.friends`: the mailer's hook).
+    Games are reviewed in ``review_workers`` processes
+    (:mod:`.reviews`; ``review_settings``: the evaluator's, tests make it cheap): when
+    asked for, and with ``review_finished`` (``serve``'s default) every game this
+    instance ends, at once. With ``redis_url`` the jobs are rq jobs in Redis (queue
+    ``review_queue``), taken by any instance's ``review_workers`` worker processes
+    (:mod:`.review_queue`).
     """
 
     @contextlib.asynccontextmanager
@@ -210,6 +223,7 @@ def create_app(
         app.state.metrics_token = metrics_token or None
         app.state.admin_token = admin_token or None
         app.state.open_data = Path(open_data) if open_data is not None else None
+        app.state.allowed_origins = frozenset(allowed_origins)
         watching = asyncio.get_running_loop().create_task(service.metrics.watch_loop())
         limiter: Limiter = RedisLimiter(redis_url) if redis_url is not None else MemoryLimiter()
         app.state.quotas = Quotas(limiter, tables_per_minute)
@@ -276,6 +290,25 @@ def create_app(
             if on_invited is None and app.state.mailer is not None:
                 app.state.friends.on_invited = _mail_invitation(app.state.mailer)
         app.state.pubsub = the_pubsub
+        review_store: ReviewStore = getattr(the_store, "reviews", None) or MemoryReviews()
+        if redis_url is not None and getattr(the_store, "url", None):  # any instance's worker takes the job
+            from ghostparty.server.review_queue import RedisReviewer
+
+            app.state.reviewer = RedisReviewer(
+                review_store,
+                redis_url,
+                the_store.url,  # type: ignore[attr-defined]
+                workers=review_workers,
+                settings=review_settings,
+                queue_name=review_queue,
+            )
+            app.state.reviewer.start_workers()
+        else:
+            app.state.reviewer = Reviewer(
+                review_store, workers=review_workers, settings=review_settings, clock=clock or now
+            )
+        if review_finished:
+            service.play.game_over = app.state.reviewer.game_over
         if shared:
             await service.begin()  # takes over its share of the games under way
             log.info("instance %s keeps shards %s", instance, sorted(service.keeper.held))
@@ -288,6 +321,7 @@ def create_app(
             yield
         finally:
             watching.cancel()
+            app.state.reviewer.close()
             if accounts_store is not None:
                 await app.state.quick.close()
                 await app.state.tournament_runner.close()
@@ -335,6 +369,7 @@ def create_app(
         *tournament_routes,
         *email_routes,
         *friends_routes,
+        *review_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,

@@ -87,6 +87,8 @@ ROUTE_SCOPES: dict[tuple[str, str], str] = {
     ("POST", "/api/moderation/reports/{report_id:int}/close"): "session",
     ("POST", "/api/moderation/rename"): "session",
     ("GET", "/api/records"): "public",
+    ("GET", "/api/tables/{table_id}/review"): "public",
+    ("GET", "/api/players/{name}/reviews"): "public",
     ("GET", "/api/friends"): "read",
     ("POST", "/api/follows"): "play",
     ("GET", "/api/follows/{name}"): "read",

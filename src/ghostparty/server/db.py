@@ -427,8 +427,24 @@ invitations = SqlTable(
     Column("expires", DateTime(timezone=True), nullable=False),
 )
 
+# -- 0010: game reviews (issue 23) ------------------------------------------------------
+
+#: A finished game's review (``ghostparty-review/1``), made once by the review jobs
+#: (``reviews.py``); ``version`` is the review code's (:data:`~.reviews.REVIEW_VERSION`):
+#: a review of another version is made again when asked for.
+reviews = SqlTable(
+    "gp_reviews",
+    metadata,
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", String(32), nullable=False),
+    Column("review", JSON, nullable=False),
+    Column("computed", DateTime(timezone=True), nullable=False, index=True),
+    Column("cpu_seconds", Float, nullable=False),
+)
+
+
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0008"
+HEAD = "0010"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from random import Random
+from typing import Any
 
 from ghostparty.rules import (
     MOVE,
@@ -38,6 +39,9 @@ class Play:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        #: Told of each game this instance ends, with its record (``ghostparty-record/1``):
+        #: the review jobs (``serve`` reviews every finished game).
+        self.game_over: Callable[[str, dict[str, Any]], None] | None = None
         self._rechecks: set[asyncio.Task[None]] = set()
 
     async def act(self, table_id: str, seat: int, token: str, version: int, action: object) -> Applied:
@@ -143,6 +147,8 @@ class Play:
         await self.core.changed(live, always=over)
         if over:  # the players may now read the spectators' chat: their pages read it again
             await self.core.pubsub.publish(chat_channel(live.table.id), GAME_OVER)
+            if self.game_over is not None:
+                self.game_over(live.table.id, game.record().to_dict())
         metrics = self.core.metrics
         if started is None:
             metrics.bot_actions.inc()

@@ -69,6 +69,14 @@ TOURNAMENT_CREATES_ADDRESS = (Limit(10, 3600, "too many new tournaments from thi
 TOURNAMENT_CHANGES = (Limit(20, 60, "at most 20 tournament entries or withdrawals a minute"),)
 #: Reading tournaments: lists, pages, standings, results, one's own table.
 TOURNAMENT_READS = (Limit(240, 60, "tournaments are asked for too often"),)
+#: Asking for a game's review, or how far it is (a waiting page asks every 2 s), and
+#: reading a player's reviewed games.
+REVIEW_READS = (Limit(120, 60, "reviews are asked for too often"),)
+#: Reviews started (seconds of CPU each), per account and per address.
+REVIEWS_STARTED = (
+    Limit(5, 300, "at most 5 game reviews in 5 minutes"),
+    Limit(20, 3600, "at most 20 game reviews an hour"),
+)
 
 
 def address_of(connection: HTTPConnection) -> str:

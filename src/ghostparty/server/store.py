@@ -37,6 +37,7 @@ from ghostparty.server.friends_store import SqlFriends
 from ghostparty.server.model import ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
 from ghostparty.server.moderation_store import SqlModeration
 from ghostparty.server.queue_store import SqlQueue
+from ghostparty.server.review_store import SqlReviews
 from ghostparty.server.rows import (
     action_row,
     seat_of_row,
@@ -211,6 +212,11 @@ class SqlStore:
     def friends(self) -> SqlFriends:
         """Follows and invitations, on this store's database."""
         return SqlFriends(self.engine, self._writing)
+
+    @property
+    def reviews(self) -> SqlReviews:
+        """The games' reviews (issue 23), on this store's database."""
+        return SqlReviews(self.engine, self._writing)
 
     def save_many(self, changes: Sequence[Change]) -> list[bool]:
         """:meth:`save` for each change, in one transaction: each all or nothing on its

@@ -686,6 +686,14 @@ export class BoardView {
     this.describe();
   }
 
+  /** The game review's best move: outline these locations (none: clear). */
+  markBest(locs = []) {
+    for (const node of this.root.querySelectorAll(".review-best")) node.classList.remove("review-best");
+    for (const loc of locs) {
+      this.root.querySelector(`[data-square="${CSS.escape(loc)}"],[data-location="${CSS.escape(loc)}"]`)?.classList.add("review-best");
+    }
+  }
+
   /** A short glow on a location (capture, room entry). */
   flash(loc, kind = "flash") {
     const node = this.root.querySelector(`[data-square="${loc}"],[data-location="${loc}"]`);

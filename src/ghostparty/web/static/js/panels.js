@@ -269,6 +269,7 @@ export function renderResult(container, { table, position }) {
       "p",
       { class: "result-links" },
       el("a", { href: `/r/${id}`, class: "button", "data-testid": "replay-link" }, t("table.replay")),
+      el("a", { href: `/r/${id}#review`, class: "button", "data-testid": "review-link" }, t("review.link")),
       el("a", { href: `/api/tables/${id}/record`, class: "button", "data-testid": "download", download: "" }, t("table.download")),
       el("a", { href: "/", class: "button" }, t("table.back_lobby")),
       table.rated ? el("a", { href: `/leaderboard?rules=${encodeURIComponent(table.rules)}`, class: "button", "data-testid": "result-leaderboard" }, t("leaderboard.link")) : null,

@@ -8,13 +8,15 @@
 // stat-mean, rating-chart (an SVG, data-points); games (the table) with game-row per game
 // (data-table, data-rules, data-rated, data-change) and its replay-link; own-tables-card
 // with own-table rows (data-table, data-status) and own-table-link; account-settings;
-// player-actions (another player's page, logged in: player-actions.js; a guest: follow-login).
+// player-actions (another player's page, logged in: player-actions.js; a guest: follow-login);
+// review-card (accuracy and PR from the game reviews: review-profile.js).
 
 import { api } from "./api.js";
 import { el, fill, svg } from "./dom.js";
 import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./i18n.js";
 import { playerActions } from "./player-actions.js";
 import { profileInvite } from "./bot-invite.js";
+import { showReviews } from "./review-profile.js";
 import { colourText, useBoard } from "./seats.js";
 import { recordText } from "./records.js";
 import { accountError, loginUrl, mountAccountNav, ratingText } from "./session.js";
@@ -261,6 +263,7 @@ async function main() {
     if (profile.tables?.length) useBoard(await board);
     render(profile, viewer);
     showTrophies(profile.name);
+    showReviews($("review-card"), profile.name);
     return;
   }
   $("profile").dataset.state = "missing";

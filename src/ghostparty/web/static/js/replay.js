@@ -18,6 +18,7 @@
 //   board (data-layout), guest (data-seat, data-loc), hugo (data-loc), die (data-face) as in play
 //   seats          seat (data-seat) with score (data-seat) per seat
 //   chat           the game's chat, read-only (js/chat.js; hidden when nobody wrote)
+//   review         a finished table's game review (js/review.js: its own hooks); none for an upload
 
 import { api } from "./api.js";
 import { play, Scene } from "./animate.js";
@@ -28,6 +29,7 @@ import { applyI18n, errorText, initI18n, languageSwitch, t } from "./i18n.js";
 import { narrate } from "./narrate.js";
 import { rulesHelpButton } from "./rules-help.js";
 import { renderLog, renderSeats } from "./panels.js";
+import { ReviewPanel } from "./review.js";
 import { actorName } from "./seats.js";
 import { loadSpeed, saveSpeed } from "./store.js";
 
@@ -48,6 +50,7 @@ const R = {
   busy: false,
   speed: loadSpeed(),
   blobUrl: null,
+  review: null, // the game review's panel (a table's replay only)
 };
 
 function positionAt(index) {
@@ -84,6 +87,7 @@ async function ensureBoard(rules) {
   if (R.boardRules === rules) return;
   ({ data: R.boardData, view: R.board } = await openBoard($("board-wrap"), rules, () => {}, { portrait, who }));
   R.boardRules = rules;
+  R.review?.setBoard(R.board);
 }
 
 /** The face the die shows after action `index`: the last roll so far. */
@@ -155,6 +159,7 @@ function showPosition() {
   root.dataset.step = String(R.current);
   root.dataset.phase = position.phase ?? "";
   renderSeats_(position.scores ?? []);
+  R.review?.show(R.current);
 }
 
 function setBusy(busy) {
@@ -321,6 +326,9 @@ async function upload(event) {
     return;
   }
   R.table = null;
+  R.review = null;
+  $("review").hidden = true;
+  R.board?.markBest([]);
   stop();
   await show(data, { name: file.name });
 }
@@ -395,6 +403,12 @@ async function main() {
     R.table = answer?.table ?? null;
     await show(data, { name: t("replay.table_name", { id: tableId }), download: `/api/tables/${encodeURIComponent(tableId)}/record` });
     document.title = `${t("replay.title")} · ${tableId}`;
+    const jump = (index) => {
+      stop();
+      go(index);
+    };
+    R.review = new ReviewPanel($("review"), { tableId, who, jump, board: R.board, log: $("log") });
+    R.review.load();
   } catch (error) {
     $("status").textContent = errorText(error);
     root.dataset.source = "missing";

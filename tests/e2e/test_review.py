@@ -1,0 +1,184 @@
+"""The game review on the replay page, in a real browser (Debian's Chromium, Playwright):
+the progress while the server reviews, then the win-chance graph (by mouse and by
+keyboard), the marked decisions in the review and in the move list with the best move
+on the board, the luck bars and the summary, in English and German, with no serious
+axe-core finding; the result panel links to it. Saves ``docs/review-page.png`` with
+``GHOSTPARTY_SCREENSHOTS=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from serving import serving  # tests/serving.py
+
+from .helpers import api_get, new_page, screenshot_path
+from .test_accessibility import _axe, _serious
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
+
+#: Four bots, so that the graph has four lines; the review at full strength.
+SEATS = [{"kind": "bot", "bot": b} for b in ("greedy", "random", "learned", "random")]
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("review") / "games.db"
+
+
+@pytest.fixture(scope="module")
+def base_url(database: Path) -> Iterator[str]:
+    from ghostparty.server.app import create_app
+
+    with serving(create_app(f"sqlite:///{database}", bot_delay=0.0, seed=23)) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+def _post(base_url: str, path: str, body: Any) -> Any:
+    import urllib.request
+
+    request = urllib.request.Request(
+        base_url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="module")
+def finished(base_url: str) -> str:
+    table_id = str(_post(base_url, "/api/tables", {"rules": "hugo", "seats": SEATS})["table"]["id"])
+    deadline = time.monotonic() + 60
+    while api_get(base_url, f"/api/tables/{table_id}")["table"]["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish their game"
+        time.sleep(0.1)
+    return table_id
+
+
+def _reviewed(page: Any) -> None:
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=review]').dataset.status === 'done'", timeout=90_000
+    )
+
+
+def test_the_review_shows_progress_then_the_graph_marks_luck_and_summary(
+    browser: Any, base_url: str, finished: str, tmp_path: Path
+) -> None:
+    page = new_page(browser, speed="off", viewport=(1280, 1000), bypass_csp=True)
+    page.goto(f"{base_url}/r/{finished}#review")
+    review = page.get_by_test_id("review")
+    page.wait_for_function(
+        "() => ['queued', 'running', 'done'].includes(document.querySelector('[data-testid=review]').dataset.status)"
+    )
+    if review.get_attribute("data-status") != "done":  # the first request started the job
+        assert (
+            review.get_by_role("status").inner_text().startswith(("The game review is waiting", "Reviewing the game"))
+        )
+    _reviewed(page)
+    data = api_get(base_url, f"/api/tables/{finished}/review")["review"]
+    steps = data["steps"]
+    assert page.get_by_test_id("review-point").count() == len(steps) + 1
+    assert page.get_by_test_id("review-row").count() == 4
+    accuracy = [page.get_by_test_id("review-row").nth(s).get_attribute("data-accuracy") for s in range(4)]
+    assert accuracy == [
+        "" if p["accuracy"] is None else str(p["accuracy"]).removesuffix(".0") for p in data["players_review"]
+    ] or all(accuracy)
+    assert page.get_by_test_id("luck-bar").count() == sum(1 for s in steps if s["kind"] == "roll")
+    marked = [s for s in steps if s.get("mark")]
+    assert marked, "a game of random bots has marked decisions"
+    assert page.get_by_test_id("review-mark").count() == len(marked)
+    assert page.get_by_test_id("log-mark").count() == len(marked)
+
+    # A marked decision, clicked: the replay goes there, says what was best, draws it.
+    first = marked[0]
+    page.get_by_test_id("review-mark").first.get_by_role("button").click()
+    page.wait_for_function(f"() => document.querySelector('[data-testid=replay]').dataset.step === '{first['index']}'")
+    note = page.get_by_test_id("review-note").inner_text()
+    assert "best was" in note and first["best_label"] in note
+    best = first["best"]
+    drawn = page.evaluate(
+        "[...document.querySelectorAll('.review-best')].map((n) => n.dataset.square || n.dataset.location)"
+    )
+    assert sorted(drawn) == sorted(loc for loc in (best.get("from") or best.get("place"), best.get("to")) if loc)
+
+    # The graph by keyboard: one tab stop, the arrows between points, Enter jumps.
+    point = page.locator("[data-testid=review-point][tabindex='0']")
+    assert point.count() == 1 and point.get_attribute("data-index") == str(first["index"])
+    point.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"() => document.querySelector('[data-testid=replay]').dataset.step === '{first['index'] + 3}'"
+    )
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert label.startswith(f"After action {first['index'] + 4}:") and "%" in label
+    page.keyboard.press("Home")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('[data-testid=replay]').dataset.step === '-1'")
+
+    # A click on the graph jumps too.
+    page.get_by_test_id("review-point").nth(10).dispatch_event("click")
+    page.wait_for_function("() => document.querySelector('[data-testid=replay]').dataset.step === '9'")
+    assert _serious(_axe(page, "the replay page with its game review")) == []
+    assert page.errors == []
+    worst = max(range(len(marked)), key=lambda i: (marked[i]["best"].get("to") is not None, marked[i]["loss"]))
+    page.get_by_test_id("review-mark").nth(worst).get_by_role("button").click()
+    page.wait_for_function(
+        f"() => document.querySelector('[data-testid=replay]').dataset.step === '{marked[worst]['index']}'"
+    )
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(screenshot_path("review-page.png", tmp_path)), full_page=True)
+    page.context.close()
+
+
+def test_the_review_speaks_german_and_the_result_panel_links_to_it(browser: Any, base_url: str, finished: str) -> None:
+    page = new_page(browser, speed="off")
+    page.goto(f"{base_url}/t/{finished}")
+    link = page.get_by_test_id("review-link")
+    link.wait_for()
+    assert link.get_attribute("href") == f"/r/{finished}#review"
+    page.context.add_init_script("localStorage.setItem('ghostparty:lang', '\"de\"');")  # after new_page's "en"
+    link.click()
+    _reviewed(page)
+    review = page.get_by_test_id("review")
+    assert review.get_by_role("heading", level=2).inner_text() == "Spielanalyse"
+    assert "Gewinnchance" in review.inner_text() and "⟦" not in review.inner_text()
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_profile_shows_accuracy_and_pr_per_rule_set_with_a_trend(browser: Any, base_url: str, database: Path) -> None:
+    from datetime import UTC, datetime
+
+    from ghostparty.server.model import OVER, Seat, Table
+    from ghostparty.server.review_store import StoredReview
+    from ghostparty.server.reviews import REVIEW_VERSION
+    from ghostparty.server.store import SqlStore
+
+    store = SqlStore(f"sqlite:///{database}")  # the server's database, as another instance would write it
+    when = datetime(2026, 11, 26, 12, tzinfo=UTC)
+    zoe = store.accounts.create_player("Zoe", "zoe", "x", when)
+    assert zoe is not None
+    for n in range(6):
+        seats = (Seat(0, "human", name="Zoe", player_id=zoe.id), Seat(1, "bot", bot="random"))
+        assert store.create(Table(f"zoe{n}", "hugo", 2, seats, seed=n, status=OVER, version=9))
+        review = {"players_review": [{"seat": 0, "accuracy": 50.0 + 8 * n, "pr": 12.0 - n}]}
+        store.reviews.put(StoredReview(f"zoe{n}", REVIEW_VERSION, review, when.replace(hour=n), 1.0))
+    store.close()
+    page = new_page(browser, speed="off")
+    page.goto(f"{base_url}/players/Zoe")
+    card = page.get_by_test_id("review-card")
+    card.wait_for()
+    row = card.get_by_test_id("review-stats")
+    assert row.get_attribute("data-rules") == "hugo" and row.get_attribute("data-games") == "6"
+    assert row.get_attribute("data-accuracy") == "70" and row.get_attribute("data-pr") == "9.5"
+    assert card.get_by_test_id("review-trend").get_attribute("aria-label") == "getting better"
+    assert card.get_by_role("img").get_attribute("aria-label").endswith("50, 58, 66, 74, 82, 90")
+    assert page.errors == []
+    page.context.close()

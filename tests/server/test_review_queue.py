@@ -1,0 +1,128 @@
+"""Game reviews between instances: an rq queue on Redis that any instance's worker takes
+jobs from, the review stored in the shared database, a job lost with its worker retaken.
+
+Needs the Redis server in ``GHOSTPARTY_TEST_REDIS`` (default ``redis://127.0.0.1:6379/15``)
+and rq; skipped with a message where either is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from ghostparty.server.app import create_app
+
+pytest.importorskip("rq", reason="rq is not installed (pip install 'ghostparty[redis]')")
+REDIS = os.environ.get("GHOSTPARTY_TEST_REDIS", "redis://127.0.0.1:6379/15")
+CHEAP = {"depth": 1, "horizon": 0}
+BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def redis_server() -> None:
+    from redis import Redis
+    from redis.exceptions import ConnectionError as RedisDown
+
+    try:
+        Redis.from_url(REDIS).ping()
+    except RedisDown:
+        pytest.skip(f"no Redis server at {REDIS}; set GHOSTPARTY_TEST_REDIS")
+
+
+@pytest.fixture
+def queue_name() -> Iterator[str]:
+    """A queue of this test's own (other runs may share the Redis server)."""
+    from redis import Redis
+
+    name = f"gp-test-reviews-{uuid.uuid4().hex[:8]}"
+    yield name
+    connection = Redis.from_url(REDIS)
+    for key in connection.scan_iter(f"rq:*{name}*"):
+        connection.delete(key)
+    for key in connection.scan_iter(f"{name}:*"):
+        connection.delete(key)
+
+
+def instance(url: str, queue_name: str, *, seed: int, settings: dict[str, Any] = CHEAP) -> TestClient:
+    app = create_app(
+        url, redis_url=REDIS, bot_delay=0.0, seed=seed, tables_per_minute=1000, review_settings=settings,
+        review_queue=queue_name,
+    )  # fmt: skip
+    return TestClient(app)
+
+
+def finished_game(client: TestClient) -> str:
+    table_id = str(client.post("/api/tables", json={"rules": "hugo", "seats": BOTS}).json()["table"]["id"])
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/tables/{table_id}").json()["table"]["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.05)
+    return table_id
+
+
+def test_one_instance_queues_the_review_another_serves_it_and_no_second_job_is_made(
+    sqlite_url: str, queue_name: str
+) -> None:
+    with instance(sqlite_url, queue_name, seed=1) as first, instance(sqlite_url, queue_name, seed=2) as second:
+        table_id = finished_game(first)
+        asked = first.get(f"/api/tables/{table_id}/review")
+        assert asked.status_code == 202 and asked.json()["status"] == "queued"
+        seen = set()
+        deadline = time.monotonic() + 90
+        while True:  # the other instance sees the same job, then serves the stored review
+            answer = second.get(f"/api/tables/{table_id}/review")
+            if answer.status_code == 200:
+                break
+            assert answer.status_code == 202 and time.monotonic() < deadline, answer.text
+            seen.add(answer.json()["status"])
+            time.sleep(0.1)
+        assert seen <= {"queued", "running"}
+        assert answer.json()["review"]["format"] == "ghostparty-review/1"
+        assert first.get(f"/api/tables/{table_id}/review").json() == answer.json()
+        reviewer = first.app.state.reviewer  # type: ignore[attr-defined]
+        assert reviewer.queue.count == 0 and len(reviewer.queue.finished_job_registry) == 1
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="not yet shown stable: rq's clean-up of a job lost with its killed work horse failed once in three "
+    "runs (the job still looked queued); issue 23 keeps it open",
+)
+def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_name: str) -> None:
+    from rq.registry import StartedJobRegistry
+
+    from ghostparty.server.review_queue import job_id
+
+    full = {"depth": 2, "horizon": 2}  # seconds of work: time to kill it under way
+    with instance(sqlite_url, queue_name, seed=3, settings=full) as first:
+        table_id = finished_game(first)
+        reviewer = first.app.state.reviewer  # type: ignore[attr-defined]
+        assert first.get(f"/api/tables/{table_id}/review").status_code == 202
+        deadline = time.monotonic() + 60
+        while (status := reviewer.status(table_id)) is None or status["status"] != "running":
+            assert time.monotonic() < deadline, "the job never ran"
+            time.sleep(0.05)
+        for process in reviewer._processes:  # the instance's worker dies, its work horse with it
+            os.killpg(process.pid, signal.SIGKILL)
+            process.join(5)
+        reviewer._processes.clear()
+        # rq sees the job lost once its heartbeat is over (60 s on): here, a clean-up as of then.
+        registry = StartedJobRegistry(queue=reviewer.queue)
+        registry.cleanup(timestamp=time.time() + 300)
+        assert (
+            reviewer.status(table_id) is not None
+            and reviewer.queue.fetch_job(job_id(table_id)).get_status() == "queued"
+        )
+        with instance(sqlite_url, queue_name, seed=4, settings=full) as second:  # another instance's worker
+            deadline = time.monotonic() + 120
+            while (answer := second.get(f"/api/tables/{table_id}/review")).status_code != 200:
+                assert time.monotonic() < deadline, answer.text
+                time.sleep(0.2)
+        assert answer.json()["review"]["players"] == 2
