@@ -121,6 +121,7 @@ def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_n
             and reviewer.queue.fetch_job(job_id(table_id)).get_status() == "queued"
         )
         with instance(sqlite_url, queue_name, seed=4, settings=full) as second:  # another instance's worker
+            second.app.state.reviewer.start_workers()  # type: ignore[attr-defined]  # it queues nothing itself
             deadline = time.monotonic() + 120
             while (answer := second.get(f"/api/tables/{table_id}/review")).status_code != 200:
                 assert time.monotonic() < deadline, answer.text

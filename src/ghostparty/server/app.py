@@ -302,7 +302,8 @@ def create_app(
                 settings=review_settings,
                 queue_name=review_queue,
             )
-            app.state.reviewer.start_workers()
+            if review_finished:
+                app.state.reviewer.start_workers()
         else:
             app.state.reviewer = Reviewer(
                 review_store, workers=review_workers, settings=review_settings, clock=clock or now

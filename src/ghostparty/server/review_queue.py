@@ -133,7 +133,11 @@ class RedisReviewer:
         return {}
 
     def start_workers(self) -> None:
-        """This instance's worker processes (spawned: the server has threads)."""
+        """This instance's worker processes (spawned: the server has threads); once, at the
+        first job this instance queues or at the start with ``serve --review-finished``, so
+        an instance that reviews nothing runs no worker."""
+        if self._processes:
+            return
         context = multiprocessing.get_context("spawn")
         for _ in range(self.workers):
             process = context.Process(target=run_worker, args=(self.redis_url, self.queue.name), daemon=False)
@@ -163,6 +167,7 @@ class RedisReviewer:
 
     def enqueue(self, table_id: str, record: dict[str, Any]) -> bool:
         """Queue the game's job unless another request just did (a 5 s lock)."""
+        self.start_workers()
         from rq import Retry
 
         if not self.connection.set(f"{self.queue.name}:lock:{table_id}", 1, nx=True, px=5000):
@@ -221,6 +226,7 @@ class RedisReviewer:
         for process in self._processes:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
+            process.kill()  # one still starting has no group of its own yet
             process.join(timeout=5)
         self._processes.clear()
         self.connection.close()
