@@ -40,7 +40,7 @@ def call(app: Any, coroutine: Any) -> Any:
 
 
 async def play_all(app: Any, tournament_id: str) -> int:
-    from tests.server.helpers import play_humans
+    from server.helpers import play_humans
 
     service, store = app.state.service, app.state.tournaments.store
     played = 0
