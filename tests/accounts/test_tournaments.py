@@ -190,9 +190,8 @@ def test_sockets_are_limited_per_address(db_url: str) -> None:
 
 @pytest.mark.parametrize("rated", [False, True])
 def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str, rated: bool) -> None:
-    from server.helpers import play_humans
-
     from ghostparty.server.tournament_service import Spec
+    from server.helpers import play_humans
 
     with make_client(db_url) as client:
         tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
