@@ -34,9 +34,7 @@ def _leave(client: TestClient, table_id: str, *, back: bool = False) -> None:
     service = client.app.state.service  # type: ignore[attr-defined]
 
     async def leave() -> None:
-        async with service.core.tables.lock(table_id):
-            live = await service.core.tables.get(table_id)
-            await service.play.set_away(live, 0, away=True, back=back)
+        await service.play.set_away(table_id, 0, away=True, back=back)
 
     client.portal.call(leave)  # type: ignore[attr-defined]
 

@@ -174,9 +174,7 @@ def test_a_player_who_left_their_seat_to_the_bot_scores_nothing_for_that_game(st
             await runner.step()
             (game,) = await asyncio.to_thread(tournaments.store.games, row.id)
             gone = game.seats.index(ann)
-            live = await service.core.tables.get(game.table_id)
-            async with service.core.tables.lock(game.table_id):
-                await service.play.set_away(live, gone, away=True)  # Ann leaves: the bot plays on
+            await service.play.set_away(game.table_id, gone, away=True)  # Ann leaves: the bot plays on
             await play_humans(service, game.table_id, {game.seats.index(bob): game.tokens[bob]})
             await runner.step()
             engine = from_json((await tournaments.get(row.id)).state)

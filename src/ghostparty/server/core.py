@@ -1,21 +1,24 @@
 """What the service's parts share: the tables, telling clients, and telling the keeper.
 
-Every change of a table goes the same way: saved (:meth:`Tables.save`), then published
-once as an encoded :class:`~.protocol.Frame` on the table's channel, then handed to the
-instance that keeps the table's shard (:mod:`.leases`), which plays its bots and watches
-its timers — this instance directly if it keeps the shard, else through the pub/sub
-channel ``keeper:{shard}`` that the keeping instance listens to.
+Every change of a table goes the same way, through one transaction (:meth:`Core.change`,
+:mod:`.transaction`): saved (:meth:`Tables.save`), then published once as an encoded
+:class:`~.protocol.Frame` on the table's channel, then handed to the instance that keeps
+the table's shard (:mod:`.leases`), which plays its bots and watches its timers — this
+instance directly if it keeps the shard, else through the pub/sub channel
+``keeper:{shard}`` that the keeping instance listens to.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ghostparty.server import transaction
 from ghostparty.server.codec import table_view
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import Keeper, shard_of
@@ -57,10 +60,47 @@ class Core:
         self.keep: Callable[[LiveTable], Awaitable[None]] | None = None
         self.seen: Callable[[str, Sequence[int], Sequence[int]], Awaitable[None]] | None = None
         tables.loaded = self._loaded
+        self._rechecks: set[asyncio.Task[None]] = set()
+
+    def change(
+        self,
+        table_id: str,
+        seat: int | None = None,
+        token: str | None = None,
+        *,
+        expect: str | Collection[str] | None = None,
+        refusal: str | None = None,
+        version: int | None = None,
+        fresh: bool = False,
+        refresh: bool = False,
+        min_version: int = 0,
+        quiet: bool = False,
+    ) -> AbstractAsyncContextManager[transaction.Draft]:
+        """The one way to change a table: :func:`.transaction.change` (lock, read,
+        check, edit a draft; then save, publish, tell the keeper)."""
+        return transaction.change(
+            self,
+            table_id,
+            seat,
+            token,
+            expect=expect,
+            refusal=refusal,
+            version=version,
+            fresh=fresh,
+            refresh=refresh,
+            min_version=min_version,
+            quiet=quiet,
+        )
 
     async def _loaded(self, live: LiveTable) -> None:
         """A table read afresh may hold work another instance left (a bot to move)."""
         await self.changed(live)
+
+    def recheck_later(self, table_id: str, version: int) -> None:
+        """:meth:`recheck` in the background."""
+        task = asyncio.get_running_loop().create_task(self.recheck(table_id, version))
+        self._rechecks.add(task)
+        task.add_done_callback(self._rechecks.discard)
 
     async def recheck(self, table_id: str, version: int, *, every: float = 1.0, tries: int = 120) -> None:
         """After a save that failed midway (the store may or may not have it): once the
@@ -69,15 +109,17 @@ class Core:
         for _ in range(tries):
             await asyncio.sleep(every)
             try:
-                async with self.tables.lock(table_id):
-                    live = await self.tables.get(table_id, refresh=True)
+                await transaction.refresh(self, table_id, newer_than=version)
             except StoreUnavailable:
                 continue
             except ServiceError:
                 return
-            if live.table.version > version:
-                await self.publish(live, None)
             return
+
+    async def close(self) -> None:
+        """Stop the rechecks still waiting for the store."""
+        for task in list(self._rechecks):
+            task.cancel()
 
     async def view(self, table: Table) -> Message:
         """What every client may know of ``table``."""

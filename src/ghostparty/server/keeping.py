@@ -31,6 +31,7 @@ from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.play import Play, die, turn_starts
 from ghostparty.server.pubsub import OVERFLOW
 from ghostparty.server.timebank import turn_clock
+from ghostparty.server.transaction import Draft
 from ghostparty.sim.playout import next_action
 
 log = logging.getLogger("ghostparty.server")
@@ -125,14 +126,12 @@ class Keeping:
     async def _play_bots(self, table_id: str) -> None:
         """Play bot turns at a table until a person is to move, the game ends, or this
         instance no longer keeps the table."""
-        tables = self.core.tables
         try:
             while self.core.keeper.owns(table_id):
                 await asyncio.sleep(self.bot_delay)
                 try:
-                    async with tables.lock(table_id):
-                        live = await tables.get(table_id)
-                        if not await self._bot_turn(live):
+                    async with self.core.change(table_id) as draft:
+                        if not await self._bot_turn(draft):
                             return
                 except StoreUnavailable as error:
                     log.info("bot turn at table %s waits for the store: %s", table_id, error.message)
@@ -151,9 +150,10 @@ class Keeping:
             if task is asyncio.current_task():
                 del self._bot_tasks[table_id]
 
-    async def _bot_turn(self, live: LiveTable) -> bool:
-        """One bot action at ``live`` if a bot is to move; whether one was."""
-        table = live.table
+    async def _bot_turn(self, draft: Draft) -> bool:
+        """One bot action in ``draft`` if a bot is to move; whether one was."""
+        live = draft.live
+        table = draft.table
         game = live.game
         if table.status != PLAYING or game is None or table.to_move is None:
             return False
@@ -161,7 +161,7 @@ class Keeping:
         if not seat.played_by_bot:
             return False
         if seat.back and turn_starts(live, seat.seat):  # the person plays again
-            await self.play.set_away(live, seat.seat, away=False)
+            self.play.mark_away(draft, seat.seat, away=False)
             return False
         position = game.state
         if position.phase == OVER:  # a copy that went out of step with its table: read it again
@@ -181,7 +181,7 @@ class Keeping:
             thinking = time.perf_counter()
             action = await asyncio.to_thread(step)
             self.core.metrics.bot_think.observe(time.perf_counter() - thinking)
-        await self.play.apply(live, seat.seat, action)
+        self.play.apply(draft, seat.seat, action)
         return True
 
     # -- shards ---------------------------------------------------------------------------
@@ -297,11 +297,9 @@ class Keeping:
             await self._away(table_id, seat, None)
 
     async def _away(self, table_id: str, seat: int | None, version: int | None) -> None:
-        tables = self.core.tables
         try:
-            async with tables.lock(table_id):
-                live = await tables.get(table_id, min_version=version or 0, fresh=version is None)
-                table = live.table
+            async with self.core.change(table_id, min_version=version or 0, fresh=version is None) as draft:
+                table = draft.table
                 if table.status != PLAYING or (version is not None and table.version != version):
                     return
                 seat = table.to_move if seat is None else seat
@@ -311,7 +309,7 @@ class Keeping:
                     return  # back meanwhile, on another instance
                 if version is None and table.turn_based:
                     return  # a turn-based game's people come and go: only their time counts
-                await self.play.set_away(live, seat, away=True, out_of_time=version is not None)
+                self.play.mark_away(draft, seat, away=True, out_of_time=version is not None)
         except ServiceError as error:
             log.info("could not mark a seat away at table %s: %s", table_id, error.message)
 
@@ -342,20 +340,18 @@ class Keeping:
         tables = self.core.tables
         before = moment - timedelta(seconds=self.lobby_expiry)
         for table in await tables.read(tables.store.list_tables, OPEN, 500, before=before):
-            async with tables.lock(table.id):
-                live = await tables.get(table.id, refresh=True)
-                if live.table.status != OPEN:
-                    continue
-                closing = live.table.closed(moment)
-                try:
-                    await tables.save(live, closing)
-                except StoreUnavailable:
-                    raise
-                except ServiceError:
-                    continue
-                await self.core.publish(live, None)
-                tables.forget(table.id)
-                closed.append(table.id)
+            try:
+                async with self.core.change(table.id, refresh=True) as draft:
+                    if draft.table.status != OPEN:
+                        continue
+                    draft.table = draft.table.closed(moment)
+                    draft.touch = False  # closed at the sweep's moment
+            except StoreUnavailable:
+                raise
+            except ServiceError:  # changed meanwhile (started, say): not stale after all
+                continue
+            tables.forget(table.id)
+            closed.append(table.id)
 
     def run_timers(self, interval: float = 0.5, sweep_every: float = 60.0) -> None:
         """Call :meth:`tick` every ``interval`` seconds and :meth:`sweep` every ``sweep_every``."""

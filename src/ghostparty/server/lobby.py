@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
@@ -15,13 +13,16 @@ from ghostparty.rules import Game, ruleset
 from ghostparty.server.core import Core
 from ghostparty.server.errors import ServiceError
 from ghostparty.server.live import LiveTable
-from ghostparty.server.model import OPEN, PLAYING, Seat, Table
+from ghostparty.server.model import CLOSED, OPEN, PLAYING, Seat, Table
 from ghostparty.server.protocol import Message
 from ghostparty.server.ratings import BOT_LEVELS, bot_player_name
 from ghostparty.server.text import clean_name, skeleton
+from ghostparty.server.transaction import Draft, check_token, hash_token, seat_of
 
 #: The shortest and longest turn time a table may have, in seconds (3 days: turn-based).
 MIN_TURN, MAX_TURN = 5, 3 * 86400
+#: Why seats can't change at a table that isn't open.
+STARTED = "the game has started: seats can't change now"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,27 +33,7 @@ class SeatSpec:
     bot: str | None = None
 
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def seat_of(table: Table, seat: object) -> Seat:
-    """``table``'s seat number ``seat``; ``bad_seat`` if there is none."""
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
-        raise ServiceError("bad_seat", f"seat must be 0 to {table.players - 1}, not {seat!r}")
-    return table.seats[seat]
-
-
-def check_token(table: Table, seat: object, token: object) -> None:
-    """``bad_token`` unless ``token`` holds ``seat`` at ``table``."""
-    held = seat_of(table, seat)
-    if (
-        held.kind != "human"
-        or held.token_hash is None
-        or not isinstance(token, str)
-        or not hmac.compare_digest(held.token_hash, hash_token(token))
-    ):
-        raise ServiceError("bad_token", f"that token doesn't hold seat {seat}", 403)
+__all__ = ["Lobby", "SeatSpec", "check_token", "hash_token", "seat_of"]
 
 
 class Lobby:
@@ -131,8 +112,7 @@ class Lobby:
             rematch_fill=rematch_fill,
         )
         if not live.table.humans:
-            async with self.core.tables.lock(live.table.id):
-                await self.begin(live)
+            await self.start_seated(live)
         return await self.core.view(live.table)
 
     async def insert(
@@ -201,9 +181,16 @@ class Lobby:
         return live, given
 
     async def start_seated(self, live: LiveTable) -> None:
-        """Start a table made by :meth:`create_seated`."""
-        async with self.core.tables.lock(live.table.id):
-            await self.begin(live)
+        """Start a table just made (:meth:`insert`, :meth:`create_seated`)."""
+        async with self.core.change(live.table.id) as draft:
+            self.begin(draft)
+
+    async def give_up(self, live: LiveTable) -> None:
+        """Close a table made but never started, quietly: nobody watches it yet (a
+        quick-match, tournament or next table another instance made first)."""
+        async with self.core.change(live.table.id, quiet=True) as draft:
+            draft.table = replace(draft.table, status=CLOSED)
+            draft.touch = False
 
     async def bot_seat(self, seat: int, level: str, *, rated: bool) -> Seat:
         """A bot's seat: at a rated table the level's player (``greedy-bot``), else a
@@ -232,12 +219,9 @@ class Lobby:
         """
         if player is None:
             name = await self.guest_name(name)
-        tables = self.core.tables
-        async with tables.lock(table_id):
-            live = await tables.get(table_id, fresh=True)  # another instance may have changed it
-            table = live.table
-            if table.status != OPEN:
-                raise ServiceError("not_open", "the game has started: seats can't change now")
+        # read fresh: another instance may have changed it
+        async with self.core.change(table_id, expect=OPEN, refusal=STARTED, fresh=True) as draft:
+            table = draft.table
             current = seat_of(table, seat)
             if current.taken:
                 raise ServiceError("seat_taken", f"seat {seat} is taken; choose an empty human seat")
@@ -252,35 +236,22 @@ class Lobby:
                 raise ServiceError("login_required", "a rated table seats registered players: log in to join", 403)
             token = self._token(18)
             joined = replace(current, name=name, token_hash=hash_token(token), player_id=player_id)
-            changed = replace(table.with_seat(joined), version=table.version + 1, updated=self.core.clock())
-            await tables.save(live, changed)
-            await self.core.publish(live, None)
-            return token, await self.core.view(live.table)
+            draft.table = table.with_seat(joined)
+        return token, await self.core.view(draft.live.table)
 
     async def leave(self, table_id: str, seat: int, token: str) -> Message:
         """Give a seat back before the game starts."""
-        tables = self.core.tables
-        async with tables.lock(table_id):
-            live = await tables.get(table_id, fresh=True)
-            table = live.table
-            check_token(table, seat, token)
-            if table.status != OPEN:
-                raise ServiceError("not_open", "the game has started: seats can't change now")
-            empty = replace(table.seats[seat], name=None, token_hash=None, player_id=None)
-            await tables.save(
-                live, replace(table.with_seat(empty), version=table.version + 1, updated=self.core.clock())
-            )
-            await self.core.publish(live, None)
-            return await self.core.view(live.table)
+        async with self.core.change(table_id, seat, token, expect=OPEN, refusal=STARTED, fresh=True) as draft:
+            empty = replace(draft.table.seats[seat], name=None, token_hash=None, player_id=None)
+            draft.table = draft.table.with_seat(empty)
+        return await self.core.view(draft.live.table)
 
     async def reissue(self, table_id: str, seat: int, player_id: int) -> str | None:
         """A fresh token for the account's seat at an open or running table (the old one
         stops working): how a bot account resumes its games (:mod:`.bot_api`). ``None``
         if the seat isn't the account's, or the game is over."""
-        tables = self.core.tables
-        async with tables.lock(table_id):
-            live = await tables.get(table_id, fresh=True)
-            table = live.table
+        async with self.core.change(table_id, fresh=True) as draft:
+            table = draft.table
             held = table.seats[seat] if 0 <= seat < table.players else None
             if (
                 held is None
@@ -290,47 +261,33 @@ class Lobby:
             ):
                 return None
             token = self._token(18)
-            changed = table.with_seat(replace(held, token_hash=hash_token(token)))
-            # ``updated`` stays: it starts the turn's clock, which a new token mustn't reset
-            await tables.save(live, replace(changed, version=table.version + 1))
-            await self.core.publish(live, None)
-            await self.core.changed(live, always=True)
-            return token
+            draft.table = table.with_seat(replace(held, token_hash=hash_token(token)))
+            draft.touch = False  # ``updated`` starts the turn's clock, which a new token mustn't reset
+            draft.wake_keeper = True
+        return token
 
     async def start(self, table_id: str, seat: int, token: str) -> LiveTable:
         """Start the game once every human seat has a name (any seated player may)."""
-        tables = self.core.tables
-        async with tables.lock(table_id):
-            live = await tables.get(table_id, fresh=True)
-            check_token(live.table, seat, token)
-            if live.table.status != OPEN:
-                raise ServiceError("not_open", "the game has already started")
-            empty = [s.seat for s in live.table.seats if not s.taken]
+        refusal = "the game has already started"
+        async with self.core.change(table_id, seat, token, expect=OPEN, refusal=refusal, fresh=True) as draft:
+            empty = [s.seat for s in draft.table.seats if not s.taken]
             if empty:
                 raise ServiceError("seats_empty", f"seats {empty} have nobody yet: wait for them or make them bots")
-            await self.begin(live)
-            return live
+            self.begin(draft)
+        return draft.live
 
-    async def begin(self, live: LiveTable) -> None:
-        table = live.table
+    def begin(self, draft: Draft) -> None:
+        """Start the open table of ``draft``: its first player drawn, its game made."""
+        table = draft.table
         first = table.first_player
         if first is None:
             first = Random(f"{table.seed}:first").randrange(table.players)
-        game = Game(table.rules, table.players, first_player=first)
-        started = replace(
-            table,
-            status=PLAYING,
-            first_player=first,
-            to_move=game.state.to_move,
-            version=table.version + 1,
-            updated=self.core.clock(),
-        )
-        await self.core.tables.save(live, started)
-        live.game = game
-        await self.core.publish(live, None)
-        await self.core.changed(live, always=True)
-        if self.started is not None:
-            await self.started([s.player_id for s in table.seats if s.kind == "human" and s.player_id is not None])
+        draft.game = Game(table.rules, table.players, first_player=first)
+        draft.table = replace(table, status=PLAYING, first_player=first, to_move=draft.game.state.to_move)
+        started = self.started
+        if started is not None:
+            people = [s.player_id for s in table.seats if s.kind == "human" and s.player_id is not None]
+            draft.after(lambda: started(people))
 
     def _token(self, nbytes: int) -> str:
         if self._random is not None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from random import Random
 from typing import Any
 
@@ -16,22 +16,24 @@ from ghostparty.rules import (
     ROLL,
     Action,
     IllegalAction,
+    Position,
     Roll,
     action_from_dict,
     action_to_dict,
     legal_actions,
     sample_roll,
 )
+from ghostparty.rules.events import Event
 from ghostparty.server.chat import GAME_OVER, chat_channel
 from ghostparty.server.core import Core
-from ghostparty.server.errors import ServiceError, StoreUnavailable
+from ghostparty.server.errors import ServiceError
 from ghostparty.server.live import LiveTable
-from ghostparty.server.lobby import check_token
 from ghostparty.server.model import OVER as TABLE_OVER
-from ghostparty.server.model import PLAYING, ActionRow, GameResult, SeatResult, Table
-from ghostparty.server.protocol import ROLL_REQUEST, Applied, entry_message
+from ghostparty.server.model import PLAYING, GameResult, SeatResult, Table
+from ghostparty.server.protocol import ROLL_REQUEST, Applied
 from ghostparty.server.ratings import places
 from ghostparty.server.timebank import after_decision, spent
+from ghostparty.server.transaction import Draft
 
 
 class Play:
@@ -42,7 +44,6 @@ class Play:
         #: Told of each game this instance ends, with its record (``ghostparty-record/1``):
         #: the review jobs (``serve`` reviews every finished game).
         self.game_over: Callable[[str, dict[str, Any]], None] | None = None
-        self._rechecks: set[asyncio.Task[None]] = set()
 
     async def act(self, table_id: str, seat: int, token: str, version: int, action: object) -> Applied:
         """Apply a person's action for ``seat`` at the table's ``version``.
@@ -58,28 +59,18 @@ class Play:
             raise
 
     async def _act(self, table_id: str, seat: int, token: str, version: int, action: object, started: float) -> Applied:
-        tables = self.core.tables
-        async with tables.lock(table_id):
-            live = await tables.get(table_id, min_version=version)
-            check_token(live.table, seat, token)
-            if live.table.version != version:
-                live = await tables.get(table_id, refresh=True)
-            table = live.table
-            if table.status != PLAYING or live.game is None:
-                raise ServiceError("not_playing", f"the table is {table.status}, not playing")
-            if table.version != version:
-                raise ServiceError(
-                    "stale_version", f"the table is at version {table.version}, not {version}: reload and choose again"
-                )
+        async with self.core.change(table_id, seat, token, expect=PLAYING, version=version) as draft:
+            table = draft.table
             if table.to_move != seat:
                 raise ServiceError("not_your_turn", f"it is seat {table.to_move}'s turn, not seat {seat}'s")
             if table.seats[seat].away:
-                if not turn_starts(live, seat):
+                if not turn_starts(draft.live, seat):
                     raise ServiceError(
                         "not_your_turn", "a bot is finishing this turn for you: you play from your next one"
                     )
-                live.table = table.with_seat(replace(table.seats[seat], away=False, back=False))
-            return await self.apply(live, seat, self._decode(live, action), started=started)
+                draft.table = table.with_seat(replace(table.seats[seat], away=False, back=False))
+            position, events, index = self.apply(draft, seat, self._decode(draft.live, action), started=started)
+        return Applied(draft.live.table, position, events, index)
 
     def _decode(self, live: LiveTable, data: object) -> Action:
         assert live.game is not None
@@ -100,22 +91,22 @@ class Play:
             raise ServiceError("illegal_action", f"{_short(action)} is not legal now; expected one of: {expected}")
         return action
 
-    async def apply(self, live: LiveTable, seat: int, action: Action, *, started: float | None = None) -> Applied:
-        """Apply a checked ``action`` of ``seat``: saved, then told; nothing changes if
-        the save fails (the table is then read afresh on its next use). ``started``: when
-        a person's action arrived (``time.perf_counter``); without it, a bot's."""
+    def apply(
+        self, draft: Draft, seat: int, action: Action, *, started: float | None = None
+    ) -> tuple[Position, tuple[Event, ...], int]:
+        """Apply a checked ``action`` of ``seat`` to ``draft``'s game (the position, its
+        events and index): saved and told as the transaction ends, undone if it fails.
+        ``started``: when a person's action arrived (``time.perf_counter``); without it,
+        a bot's."""
         begun = time.perf_counter() if started is None else started
-        game = live.game
+        game = draft.live.game
         assert game is not None
-        table = live.table
-        index = len(game.history)
-        events = game.push(action)
+        index, events = draft.push(seat, action)
         state = game.state
         over = state.phase == OVER
-        moment = self.core.clock()
+        moment = draft.now()
         new = replace(
-            after_decision(table, seat, moment),  # the seconds over its own, from the seat's bank
-            version=table.version + 1,
+            after_decision(draft.table, seat, moment),  # the seconds over its own, from the seat's bank
             status=TABLE_OVER if over else PLAYING,
             to_move=None if over else state.to_move,
             winners=state.winners,
@@ -124,50 +115,35 @@ class Play:
         for held in new.seats:  # people who came back play from their next turn on
             if held.back and not (state.to_move == held.seat and state.phase == MOVE and not over):
                 new = new.with_seat(replace(held, away=False, back=False))
-        row = ActionRow(index, seat, action_to_dict(action))
-        result = game_result(new, state.scores) if over else None
-        try:
-            await self.core.tables.save(live, new, [row], result)
-        except StoreUnavailable:
-            game.undo()
-            # the store may have it nevertheless (a commit whose answer was lost): once it
-            # answers again, everyone is told of what it holds
-            self._rechecks.add(
-                task := asyncio.get_running_loop().create_task(self.core.recheck(table.id, table.version))
-            )
-            task.add_done_callback(self._rechecks.discard)
-            raise
-        except ServiceError:
-            game.undo()
-            raise
-        entry = {"index": index, "seat": seat, "action": row.action}
-        live.log.append(entry)
-        live.events.append(events)
-        await self.core.publish(live, entry_message(entry, events))
-        await self.core.changed(live, always=over)
+        draft.table = new
+        draft.result = game_result(new, state.scores) if over else None
+        draft.after(partial(self._applied, draft.live, over=over, person=started is not None, begun=begun))
+        return state, tuple(events), index
+
+    async def _applied(self, live: LiveTable, *, over: bool, person: bool, begun: float) -> None:
         if over:  # the players may now read the spectators' chat: their pages read it again
             await self.core.pubsub.publish(chat_channel(live.table.id), GAME_OVER)
-            if self.game_over is not None:
-                self.game_over(live.table.id, game.record().to_dict())
+            if self.game_over is not None and live.game is not None:
+                self.game_over(live.table.id, live.game.record().to_dict())
         metrics = self.core.metrics
-        if started is None:
-            metrics.bot_actions.inc()
-            metrics.bot_latency.observe(time.perf_counter() - begun)
-        else:
+        if person:
             metrics.person_actions.inc()
             metrics.person_latency.observe(time.perf_counter() - begun)
-        return Applied(live.table, state, tuple(events), index)
+        else:
+            metrics.bot_actions.inc()
+            metrics.bot_latency.observe(time.perf_counter() - begun)
 
-    async def set_away(
-        self, live: LiveTable, seat: int, *, away: bool, back: bool = False, out_of_time: bool = False
-    ) -> None:
+    def mark_away(self, draft: Draft, seat: int, *, away: bool, back: bool = False, out_of_time: bool = False) -> None:
         """Mark a person away (a bot plays for them), back (from their next turn), or
         present; ``out_of_time``: their decision's time and time bank are spent."""
-        table = spent(live.table, seat) if out_of_time else live.table
-        changed = table.with_seat(replace(table.seats[seat], away=away, back=back))
-        await self.core.tables.save(live, replace(changed, version=table.version + 1, updated=self.core.clock()))
-        await self.core.publish(live, None)
-        await self.core.changed(live, always=True)
+        table = spent(draft.table, seat) if out_of_time else draft.table
+        draft.table = table.with_seat(replace(table.seats[seat], away=away, back=back))
+        draft.wake_keeper = True
+
+    async def set_away(self, table_id: str, seat: int, *, away: bool, back: bool = False) -> None:
+        """:meth:`mark_away` in a change of its own (a table under way)."""
+        async with self.core.change(table_id, expect=PLAYING) as draft:
+            self.mark_away(draft, seat, away=away, back=back)
 
 
 def game_result(table: Table, scores: Sequence[int]) -> GameResult | None:

@@ -25,7 +25,7 @@ from typing import Any
 from ghostparty.server.errors import ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.lobby import Lobby
 from ghostparty.server.matching import RELIABLE_AFTER, Group, Waiting, counts, propose, rating_range, waited
-from ghostparty.server.model import CLOSED, now
+from ghostparty.server.model import now
 from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.standings import Reliability
 
@@ -199,10 +199,7 @@ class QuickMatch:
             m.ticket: (live.table.id, seat, token) for m, (seat, token) in zip(group.members, tokens, strict=True)
         }
         if not await in_thread(self.queue.claim, claims):  # another instance seated one first: give it up
-            tables = self.lobby.core.tables
-            async with tables.lock(live.table.id):
-                table = live.table
-                await tables.save(live, replace(table, status=CLOSED, version=table.version + 1))
+            await self.lobby.give_up(live)
             return 0
         await self.lobby.start_seated(live)
         return 1

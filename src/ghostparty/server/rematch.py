@@ -13,13 +13,15 @@ watching it hears of; a series is the first table and those with its id as ``ser
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
 from ghostparty.server.core import Core
 from ghostparty.server.errors import ServiceError
-from ghostparty.server.lobby import Lobby, check_token
+from ghostparty.server.live import LiveTable
+from ghostparty.server.lobby import Lobby
 from ghostparty.server.model import CLOSED, OVER, Seat, Table
 from ghostparty.server.protocol import Message
 from ghostparty.server.ratings import BOT_LEVELS
@@ -44,52 +46,44 @@ class Rematch:
         ``rematch`` names the next table once made). ``budget`` is awaited before the
         next table is made, and may refuse it (:class:`~.errors.RateLimited`): then
         nothing changes, and the yes may be said again later."""
-        tables = self.core.tables
-        async with tables.lock(table_id):
-            live = await tables.get(table_id, fresh=True)
-            table = live.table
-            check_token(table, seat, token)
-            if table.status != OVER:
-                raise ServiceError("not_over", "play again once the game is over")
-            if table.rematch is None:
-                people = [s for s in table.seats if s.kind == "human"]
-                if budget is not None and (now or all(s.again or s.seat == seat for s in people)):
-                    await budget()
-                if not table.seats[seat].again:
-                    agreed = table.with_seat(replace(table.seats[seat], again=True))
-                    await tables.save(live, replace(agreed, version=table.version + 1, updated=self.core.clock()))
-                    table = live.table
-                people = [s for s in table.seats if s.kind == "human"]
-                if now or all(s.again for s in people):
-                    await self._next(live.table, live)
-                await self.core.publish(live, None)
-            return await self.core.view(live.table)
+        nxt: LiveTable | None = None
+        refusal = "play again once the game is over"
+        try:
+            async with self.core.change(table_id, seat, token, expect=OVER, refusal=refusal, fresh=True) as draft:
+                table = draft.table
+                if table.rematch is None:
+                    people = [s for s in table.seats if s.kind == "human"]
+                    if budget is not None and (now or all(s.again or s.seat == seat for s in people)):
+                        await budget()
+                    if not table.seats[seat].again:
+                        table = draft.table = table.with_seat(replace(table.seats[seat], again=True))
+                    people = [s for s in table.seats if s.kind == "human"]
+                    if now or all(s.again for s in people):
+                        nxt = await self._next(table)
+                        draft.table = replace(table, rematch=nxt.table.id)
+        except ServiceError:
+            if nxt is not None:  # another instance made the next table first: give this one up
+                with contextlib.suppress(ServiceError):
+                    await self.lobby.give_up(nxt)
+            raise
+        if nxt is not None and all(s.taken for s in nxt.table.seats):
+            await self.lobby.start_seated(nxt)
+        return await self.core.view(draft.live.table)
 
-    async def _next(self, table: Table, live: Any) -> None:
+    async def _next(self, table: Table) -> LiveTable:
+        """The next table of ``table``'s series, open (not yet named by ``table``)."""
         seats = tuple([await self._seat_again(table, held) for held in table.seats])
-        rated = table.rated
-        nxt = await self.lobby.insert(
+        return await self.lobby.insert(
             table.rules,
             seats,
             None,
             turn_seconds=table.turn_seconds,
             absent_bot=table.absent_bot,
-            rated=rated,
+            rated=table.rated,
             series=table.series or table.id,
             series_index=table.series_index + 1,
             rematch_fill=table.rematch_fill,
         )
-        tables = self.core.tables
-        try:
-            await tables.save(live, replace(table, rematch=nxt.table.id, version=table.version + 1))
-        except ServiceError:  # another instance made the next table first: give this one up
-            async with tables.lock(nxt.table.id):
-                closing = replace(nxt.table, status=CLOSED, version=nxt.table.version + 1)
-                await tables.save(nxt, closing)
-            raise
-        if all(s.taken for s in seats):
-            async with tables.lock(nxt.table.id):
-                await self.lobby.begin(nxt)
 
     async def _seat_again(self, table: Table, held: Seat) -> Seat:
         if held.kind == "bot":

@@ -7,6 +7,8 @@ method and encode what it returns or the :class:`ServiceError` it raises. The wo
 done by parts with one job each:
 
 * :mod:`.live` — tables in memory, their locks, saving (compare-and-set on the version);
+* :mod:`.transaction` — the one way to change a table: lock, read, check, edit a draft,
+  then save, publish and tell the keeper;
 * :mod:`.lobby` — creating tables, seats, the start;
 * :mod:`.play` — checking, applying, saving and telling actions;
 * :mod:`.keeping` — bot turns, turn timers and the sweep, on the instance that keeps
@@ -18,6 +20,7 @@ done by parts with one job each:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
@@ -45,6 +48,7 @@ from ghostparty.server.rematch import Rematch
 from ghostparty.server.replay import replay_steps
 from ghostparty.server.store import Store
 from ghostparty.server.text import MAX_NAME, clean_name
+from ghostparty.server.transaction import refresh
 
 log = logging.getLogger("ghostparty.server")
 
@@ -185,13 +189,8 @@ class TableService:
         """Seats of these tables were changed outside play (an account took them over or
         was deleted): read them again and tell their clients."""
         for table_id in table_ids:
-            async with self.core.tables.lock(table_id):
-                self.core.tables.forget(table_id)
-                try:
-                    live = await self.core.tables.get(table_id, refresh=True)
-                except ServiceError:
-                    continue
-                await self.core.publish(live, None)
+            with contextlib.suppress(ServiceError):
+                await refresh(self.core, table_id, forget=True)
 
     async def leave(self, table_id: str, seat: int, token: str) -> Message:
         """Give a seat back before the game starts."""
@@ -215,16 +214,11 @@ class TableService:
         """Close an open table or a game under way (an operator's decision, ``reason``
         logged): saved like any change, told to every client, its bots and timers
         stopped by its keeper; ``not_open`` if it is over or closed already."""
-        tables = self.core.tables
-        async with tables.lock(table_id):
-            live = await tables.get(table_id, refresh=True)
-            if live.table.status not in {OPEN, PLAYING}:
-                raise ServiceError("not_open", f"the table is {live.table.status} already")
-            await tables.save(live, live.table.closed(self.core.clock()))
-            await self.core.publish(live, None)
-            await self.core.changed(live, always=True)
+        refusal = "the table is {status} already"
+        async with self.core.change(table_id, expect=(OPEN, PLAYING), refusal=refusal, refresh=True) as draft:
+            draft.table = draft.table.closed(draft.now())
         log.warning("table %s closed by an operator: %s", table_id, reason, extra={"table": table_id, "reason": reason})
-        return await self.core.view(live.table)
+        return await self.core.view(draft.live.table)
 
     # -- reading ----------------------------------------------------------------------
 
@@ -325,13 +319,12 @@ class TableService:
         if live is None or live.table.status != PLAYING:
             return
         for seat in seats:
-            async with self.core.tables.lock(table_id):
-                live = await self.core.tables.get(table_id, fresh=True)
-                held = live.table.seats[seat]
-                if not held.away or held.back or live.table.status != PLAYING:
+            async with self.core.change(table_id, fresh=True) as draft:
+                held = draft.table.seats[seat]
+                if not held.away or held.back or draft.table.status != PLAYING:
                     continue
-                bot_mid_turn = live.table.to_move == seat and not turn_starts(live, seat)
-                await self.play.set_away(live, seat, away=bot_mid_turn, back=bot_mid_turn)
+                bot_mid_turn = draft.table.to_move == seat and not turn_starts(draft.live, seat)
+                self.play.mark_away(draft, seat, away=bot_mid_turn, back=bot_mid_turn)
 
     # -- keeping ----------------------------------------------------------------------
 
@@ -358,4 +351,5 @@ class TableService:
 
     async def close(self) -> None:
         await self.keeping.close()
+        await self.core.close()
         await self.keeper.close()

@@ -24,13 +24,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ghostparty.server.errors import ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.live import LiveTable
 from ghostparty.server.lobby import hash_token
-from ghostparty.server.model import CLOSED, OPEN, OVER, Seat
+from ghostparty.server.model import OPEN, OVER, Seat
 from ghostparty.server.ratings import places
 from ghostparty.server.tournament_service import BOT_LEVEL, Engine, Tournaments, stamp
 from ghostparty.server.tournament_store import (
@@ -203,12 +202,9 @@ class TournamentRunner:
             await self.lobby.start_seated(live)
 
     async def _give_up(self, made: Sequence[LiveTable]) -> None:
-        tables = self.lobby.core.tables
         for live in made:
-            async with tables.lock(live.table.id):
-                table = live.table
-                with contextlib.suppress(ServiceError):
-                    await tables.save(live, replace(table, status=CLOSED, version=table.version + 1))
+            with contextlib.suppress(ServiceError):
+                await self.lobby.give_up(live)
 
     # recording -----------------------------------------------------------------------
 
