@@ -182,7 +182,7 @@ class Lobby:
 
     async def start_seated(self, live: LiveTable) -> None:
         """Start a table just made (:meth:`insert`, :meth:`create_seated`)."""
-        async with self.core.change(live.table.id) as draft:
+        async with self.core.change(live.table.id, expect=OPEN) as draft:
             self.begin(draft)
 
     async def give_up(self, live: LiveTable) -> None:

@@ -167,12 +167,13 @@ async def change(
         status = live.table.status
         try:
             yield draft
-            if draft.changed:
+            changed = draft.changed
+            if changed:
                 await _save(core, draft)
         except BaseException:
             draft._undo()
             raise
-        if draft.changed:
+        if changed:
             await _tell(core, draft, status, quiet=quiet)
 
 
