@@ -5,29 +5,186 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from enum import StrEnum
 from typing import ParamSpec, TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
+class ErrorCode(StrEnum):
+    """Every error code a client may be sent (docs/PROTOCOL.md says when; a test checks
+    that each is documented and that the server raises no other)."""
+
+    BAD_API_TOKEN = "bad_api_token"
+    BAD_CONTENT_TYPE = "bad_content_type"
+    BAD_EMAIL = "bad_email"
+    BAD_LINK = "bad_link"
+    BAD_LOGIN = "bad_login"
+    BAD_METHOD = "bad_method"
+    BAD_NAME = "bad_name"
+    BAD_RECORD = "bad_record"
+    BAD_REQUEST = "bad_request"
+    BAD_SEAT = "bad_seat"
+    BAD_TOKEN = "bad_token"
+    BUSY = "busy"
+    CHAT_FULL = "chat_full"
+    CHAT_TIMEOUT = "chat_timeout"
+    CROSS_SITE = "cross_site"
+    CSRF = "csrf"
+    EMAIL_OFF = "email_off"
+    EMAIL_TAKEN = "email_taken"
+    FORBIDDEN = "forbidden"
+    HAS_GAMES = "has_games"
+    ILLEGAL_ACTION = "illegal_action"
+    LOGIN_REQUIRED = "login_required"
+    MODERATORS_ONLY = "moderators_only"
+    NAME_TAKEN = "name_taken"
+    NO_ACCOUNTS = "no_accounts"
+    NO_EMAIL = "no_email"
+    NO_FREE_SEAT = "no_free_seat"
+    NO_OPEN_DATA = "no_open_data"
+    NOT_A_BOT = "not_a_bot"
+    NOT_AN_ACCOUNT = "not_an_account"
+    NOT_AT_TABLE = "not_at_table"
+    NOT_CREATOR = "not_creator"
+    NOT_ENTERED = "not_entered"
+    NOT_FOUND = "not_found"
+    NOT_ON_MODERATOR = "not_on_moderator"
+    NOT_ON_SELF = "not_on_self"
+    NOT_OPEN = "not_open"
+    NOT_OVER = "not_over"
+    NOT_PLAYING = "not_playing"
+    NOT_SEATED = "not_seated"
+    NOT_SPECTATOR = "not_spectator"
+    NOT_YOUR_TURN = "not_your_turn"
+    RATE_LIMITED = "rate_limited"
+    RATED_BANNED = "rated_banned"
+    SEAT_TAKEN = "seat_taken"
+    SEATS_EMPTY = "seats_empty"
+    SERVER_BUSY = "server_busy"
+    SERVER_ERROR = "server_error"
+    SESSION_ONLY = "session_only"
+    STALE_VERSION = "stale_version"
+    STREAM_OPEN = "stream_open"
+    TOKEN_SCOPE = "token_scope"
+    TOO_LARGE = "too_large"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    TOO_MANY_FOLLOWS = "too_many_follows"
+    TOO_MANY_TOKENS = "too_many_tokens"
+    TOO_SLOW = "too_slow"
+    UNAVAILABLE = "unavailable"
+    UNKNOWN_BOT = "unknown_bot"
+    UNKNOWN_INVITATION = "unknown_invitation"
+    UNKNOWN_LINE = "unknown_line"
+    UNKNOWN_PLAYER = "unknown_player"
+    UNKNOWN_REPORT = "unknown_report"
+    UNKNOWN_RULES = "unknown_rules"
+    UNKNOWN_TABLE = "unknown_table"
+    UNKNOWN_TICKET = "unknown_ticket"
+    UNKNOWN_TOKEN = "unknown_token"
+    UNKNOWN_TOURNAMENT = "unknown_tournament"
+    WEAK_PASSWORD = "weak_password"
+
+
+#: The HTTP status of an error whose raise names none; every other code answers 400.
+#: (A few codes answer two ways, which their raises say: ``login_required`` 401 without
+#: a session, 403 for a guest at a rated table; ``not_open`` 409 for a closed report.)
+HTTP_STATUS: Mapping[ErrorCode, int] = {
+    **dict.fromkeys(
+        (ErrorCode.BAD_API_TOKEN, ErrorCode.BAD_LOGIN, ErrorCode.LOGIN_REQUIRED),
+        401,
+    ),
+    **dict.fromkeys(
+        (
+            ErrorCode.CHAT_TIMEOUT,
+            ErrorCode.CROSS_SITE,
+            ErrorCode.CSRF,
+            ErrorCode.FORBIDDEN,
+            ErrorCode.MODERATORS_ONLY,
+            ErrorCode.NOT_A_BOT,
+            ErrorCode.NOT_AT_TABLE,
+            ErrorCode.NOT_CREATOR,
+            ErrorCode.NOT_ENTERED,
+            ErrorCode.NOT_ON_MODERATOR,
+            ErrorCode.NOT_ON_SELF,
+            ErrorCode.RATED_BANNED,
+            ErrorCode.SESSION_ONLY,
+            ErrorCode.TOKEN_SCOPE,
+        ),
+        403,
+    ),
+    **dict.fromkeys(
+        (
+            ErrorCode.BAD_LINK,
+            ErrorCode.NO_OPEN_DATA,
+            ErrorCode.NOT_FOUND,
+            ErrorCode.UNKNOWN_BOT,
+            ErrorCode.UNKNOWN_INVITATION,
+            ErrorCode.UNKNOWN_LINE,
+            ErrorCode.UNKNOWN_PLAYER,
+            ErrorCode.UNKNOWN_REPORT,
+            ErrorCode.UNKNOWN_RULES,
+            ErrorCode.UNKNOWN_TABLE,
+            ErrorCode.UNKNOWN_TICKET,
+            ErrorCode.UNKNOWN_TOKEN,
+            ErrorCode.UNKNOWN_TOURNAMENT,
+        ),
+        404,
+    ),
+    ErrorCode.BAD_METHOD: 405,
+    ErrorCode.TOO_SLOW: 408,
+    **dict.fromkeys(
+        (
+            ErrorCode.CHAT_FULL,
+            ErrorCode.EMAIL_TAKEN,
+            ErrorCode.HAS_GAMES,
+            ErrorCode.NAME_TAKEN,
+            ErrorCode.NO_EMAIL,
+            ErrorCode.NO_FREE_SEAT,
+            ErrorCode.NOT_AN_ACCOUNT,
+            ErrorCode.STREAM_OPEN,
+            ErrorCode.TOO_MANY_FOLLOWS,
+            ErrorCode.TOO_MANY_TOKENS,
+        ),
+        409,
+    ),
+    ErrorCode.BAD_CONTENT_TYPE: 415,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.SERVER_ERROR: 500,
+    **dict.fromkeys((ErrorCode.EMAIL_OFF, ErrorCode.NO_ACCOUNTS), 501),
+    **dict.fromkeys((ErrorCode.BUSY, ErrorCode.SERVER_BUSY, ErrorCode.UNAVAILABLE), 503),
+}
+
+
+def error_code(code: str) -> ErrorCode:
+    """``code`` as an :class:`ErrorCode`; ``server_error`` if it is none (an answer from
+    another version of the server)."""
+    try:
+        return ErrorCode(code)
+    except ValueError:
+        return ErrorCode.SERVER_ERROR
+
+
 class ServiceError(Exception):
-    """A request the service refuses; ``code`` is one of docs/PROTOCOL.md's error codes."""
+    """A request the service refuses; ``code`` is one of docs/PROTOCOL.md's error codes
+    (a plain string must name one: ``ValueError`` otherwise), ``status`` its HTTP status
+    unless the code's usual one (:data:`HTTP_STATUS`)."""
 
     def __init__(
         self,
-        code: str,
+        code: ErrorCode | str,
         message: str,
-        status: int = 400,
+        status: int | None = None,
         *,
         retry_after: float | None = None,
         details: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = ErrorCode(code)
         self.message = message
-        self.status = status
+        self.status = HTTP_STATUS.get(self.code, 400) if status is None else status
         #: More fields of the error for the client (a timeout's ``until`` and ``reason``).
         self.details = details or {}
         #: Seconds until the same request may succeed (a limit's wait), whole and at least 1.

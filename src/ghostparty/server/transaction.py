@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ghostparty.rules import Action, Game, action_to_dict
 from ghostparty.rules.events import Event
-from ghostparty.server.errors import ServiceError, StoreUnavailable
+from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable
 from ghostparty.server.live import LiveTable
 from ghostparty.server.model import OPEN, OVER, PLAYING, ActionRow, GameResult, Seat, Table
 from ghostparty.server.protocol import entry_message
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ghostparty.server.core import Core
 
 #: The error code of a table found in another status than the one a change expects.
-REFUSALS: dict[str, str] = {OPEN: "not_open", PLAYING: "not_playing", OVER: "not_over"}
+REFUSALS: dict[str, ErrorCode] = {OPEN: ErrorCode.NOT_OPEN, PLAYING: ErrorCode.NOT_PLAYING, OVER: ErrorCode.NOT_OVER}
 
 
 def hash_token(token: str) -> str:
@@ -196,7 +196,7 @@ def _check_status(live: LiveTable, expect: tuple[str, ...], refusal: str | None)
     if status in expect and (status != PLAYING or live.game is not None):
         return
     message = refusal or "the table is {status}, not " + " or ".join(expect)
-    raise ServiceError(REFUSALS.get(expect[0], "not_open"), message.format(status=status))
+    raise ServiceError(REFUSALS.get(expect[0], ErrorCode.NOT_OPEN), message.format(status=status))
 
 
 async def _save(core: Core, draft: Draft) -> None:
