@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ghostparty.server.tournament_events import HOURLY, Recurring, load_events
+from ghostparty.server.tournament_events import DAILY_LADDER, HOURLY, Recurring, load_events
 from ghostparty.server.tournament_service import Spec
 from ghostparty.server.tournament_views import view
 from ghostparty.tournaments import Arena, from_json
@@ -51,7 +51,7 @@ def test_an_events_file_is_checked(tmp_path: Path) -> None:
         )
     )
     assert load_events(str(good))[0].rounds == 5
-    assert load_events("hourly") == [HOURLY]
+    assert load_events("hourly") == [HOURLY, DAILY_LADDER]
     bad = tmp_path / "bad.json"
     for content, words in [
         ({"name": "x"}, "a JSON list"),
