@@ -1,0 +1,192 @@
+"""The bot ladder on a live server: three bots (two house bots and a bot account played
+by ``ghostparty connect``'s client) play duplicate deals to the end, every deal from
+every seat with the same dice, and the standings carry intervals; people can't join;
+a bot that doesn't answer in time loses its turn to the timer (no time bank)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+
+from serving import serving  # tests/serving.py
+
+from .helpers import account, bot_account
+
+
+class Clock:
+    """Real time plus an offset the test moves (to run a turn timer out at once)."""
+
+    def __init__(self) -> None:
+        self.offset = timedelta(0)
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.offset
+
+
+CLOCK = Clock()
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from ghostparty.server.app import create_app
+
+    database = tmp_path_factory.mktemp("ladder") / "games.db"
+    app = create_app(
+        f"sqlite:///{database}", bot_delay=0.0, seed=27, tables_per_minute=1000, clock=CLOCK, tournament_every=0.2
+    )
+    with serving(app) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+def make_ladder(base: str, organiser: str, **settings: Any) -> str:
+    """A ladder starting in a minute, made by a new person's account: its id."""
+    client, csrf = account(base, organiser)
+    with contextlib.closing(client):
+        body = {
+            "kind": "ladder",
+            "rules": "hugo",
+            "table_size": 3,
+            "starts": (CLOCK() + timedelta(minutes=1)).isoformat(),
+            "rounds": 2,
+            "turn_seconds": 5,
+            "house": ["random", "greedy"],
+            **settings,
+        }
+        made = client.post("/api/tournaments", json=body, headers={"X-CSRF-Token": csrf})
+        assert made.status_code == 201, made.text
+        assert made.json()["kind"] == "ladder" and made.json()["deals"] == body["rounds"]
+        # the organiser is a person: the ladder is for bot accounts only
+        refused = client.post(f"/api/tournaments/{made.json()['id']}/join", json={}, headers={"X-CSRF-Token": csrf})
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "bots_only", refused.text
+        return str(made.json()["id"])
+
+
+def join(base: str, ladder: str, token: str) -> None:
+    """The bot account enters with its token, and the ladder's start comes."""
+    joined = httpx.post(
+        f"{base}/api/tournaments/{ladder}/join", json={}, headers={"Authorization": f"Bearer {token}"}, timeout=30
+    )
+    assert joined.status_code == 201, joined.text
+    CLOCK.offset += timedelta(minutes=1, seconds=1)
+
+
+def wait_until_over(base: str, ladder: str, seconds: float, tick: Any = None) -> dict[str, Any]:
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        state: dict[str, Any] = httpx.get(f"{base}/api/tournaments/{ladder}", timeout=30).json()
+        if state["tournament"]["status"] in ("finished", "cancelled"):
+            return state
+        if tick is not None:
+            tick()
+        time.sleep(0.3)
+    pytest.fail(f"the ladder did not finish in {seconds} s: {state['tournament']} {state['games']}")
+
+
+def rolls(base: str, table: str) -> list[Any]:
+    record = httpx.get(f"{base}/api/tables/{table}/record", timeout=30).json()
+    return [a["roll"] for a in record["actions"] if "roll" in a]
+
+
+@contextlib.contextmanager
+def connected(base: str, token: str) -> Iterator[None]:
+    """``ghostparty connect``'s client playing the bot account (random), in a thread."""
+    from ghostparty.connect import Client, load_policy
+
+    loop = asyncio.new_event_loop()
+    client = Client(base, token, load_policy("random", seed=3))
+    task = loop.create_task(client.run())
+
+    def drive() -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            loop.run_until_complete(task)
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+
+    thread = threading.Thread(target=drive, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        loop.call_soon_threadsafe(task.cancel)
+        thread.join(timeout=10)
+
+
+def test_a_ladder_of_three_bots_plays_duplicate_deals_to_standings_with_intervals(base: str) -> None:
+    ladder = make_ladder(base, "Organiser")
+    guest = httpx.post(f"{base}/api/tournaments/{ladder}/join", json={"name": "Gus"}, timeout=30)
+    assert guest.status_code == 403 and guest.json()["error"]["code"] == "bots_only"
+    token = bot_account(base, "Laddie", scopes=("bot:play", "play"))
+    join(base, ladder, token)
+    with connected(base, token):
+        state = wait_until_over(base, ladder, 120)
+    assert state["tournament"]["status"] == "finished", state["tournament"]
+    standings = state["standings"]
+    print(
+        " ".join(f"{s['rank']}. {s['name']} {s['score_value']:+.3f} [{s['ci_low']}, {s['ci_high']}]" for s in standings)
+    )
+    assert sorted(s["name"] for s in standings) == ["House greedy", "House random", "Laddie"]
+    assert [s["level"] for s in standings if s["house"]] != [] and all(s["deals"] == 2 for s in standings)
+    for line in standings:
+        assert line["games"] == 6 and line["ci_method"] == "normal approx. over duplicate deals"
+        assert line["ci_low"] <= line["score_value"] <= line["ci_high"]
+    # duplicate scores are against each deal's mean: over a group they sum to zero
+    assert abs(sum(s["score_value"] for s in standings)) < 1e-3
+    assert state["podium"] == [
+        {"place": 1, "name": "Laddie", "score": standings[[s["name"] for s in standings].index("Laddie")]["score"]}
+    ]
+    games = state["games"]
+    assert len(games) == 6 and all(g["finished"] for g in games)
+    sequences = []
+    for deal in (1, 2):
+        tables = sorted((g for g in games if g["round"] == deal), key=lambda g: g["rotation"])
+        assert [g["rotation"] for g in tables] == [0, 1, 2]
+        # every bot in every seat of the deal once
+        for seat in range(3):
+            assert sorted(g["seats"][seat] for g in tables) == sorted(s["name"] for s in standings)
+        dice = [rolls(base, g["table"]) for g in tables]
+        shortest = min(len(d) for d in dice)
+        assert shortest >= 5
+        assert all(d[:shortest] == dice[0][:shortest] for d in dice), dice  # the same rolls in each rotation
+        sequences.append(dice[0][:shortest])
+    assert sequences[0] != sequences[1]  # two deals, two sequences
+    csv = httpx.get(f"{base}/api/tournaments/{ladder}/results.csv", timeout=30).text
+    assert csv.splitlines()[0] == "rank,name,score,ci_low,ci_high,deals,games,points,house,active"
+
+
+def test_a_slow_bot_loses_its_turn_to_the_timer_and_no_bank(base: str) -> None:
+    ladder = make_ladder(base, "Timekeeper", rounds=1, house=["random", "greedy"])
+    token = bot_account(base, "Sleeper", scopes=("bot:play", "play"))
+    join(base, ladder, token)  # and never plays
+    until = time.monotonic() + 30
+    first: dict[str, Any] | None = None
+    while first is None and time.monotonic() < until:
+        state = httpx.get(f"{base}/api/tournaments/{ladder}", timeout=30).json()
+        for g in state["games"]:
+            if g["seats"][0] == "Sleeper":
+                first = httpx.get(f"{base}/api/tables/{g['table']}", timeout=30).json()["table"]
+        time.sleep(0.2)
+    assert first is not None, "the ladder's tables were not made"
+    # seat 0 starts a ladder table; no time bank: the deadline is the decision's own 5 s
+    assert first["to_move"] == 0 and first["time_bank"] is None and first["seats"][0]["bank"] is None
+    deadline = datetime.fromisoformat(first["deadline"].replace("Z", "+00:00"))
+    updated = datetime.fromisoformat(first["updated"].replace("Z", "+00:00"))
+    assert deadline - updated == timedelta(seconds=5)
+
+    def later() -> None:
+        CLOCK.offset += timedelta(seconds=6)
+
+    state = wait_until_over(base, ladder, 90, tick=later)
+    assert state["tournament"]["status"] == "finished"
+    sleeper = next(s for s in state["standings"] if s["name"] == "Sleeper")
+    # the table's bot played its seats; away at the end and never back, it scored nothing
+    assert sleeper["points"] == 0 and sleeper["rank"] == 3 and sleeper["ci_low"] is None
+    table = httpx.get(f"{base}/api/tables/{first['id']}", timeout=30).json()["table"]
+    assert table["status"] == "over" and table["seats"][0]["away"] is True
