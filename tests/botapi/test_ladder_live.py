@@ -1,16 +1,15 @@
 """The bot ladder on a live server: three bots (two house bots and a bot account played
 by ``ghostparty connect``'s client) play duplicate deals to the end, every deal from
 every seat with the same dice, and the standings carry intervals; people can't join;
-a bot that doesn't answer in time loses its turn to the timer (no time bank)."""
+impossible ladders are refused; a bot that doesn't answer in time loses its turn to the
+timer (no time bank)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import threading
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx2 as httpx
@@ -19,19 +18,7 @@ import pytest
 from serving import serving  # tests/serving.py
 
 from .helpers import account, bot_account
-
-
-class Clock:
-    """Real time plus an offset the test moves (to run a turn timer out at once)."""
-
-    def __init__(self) -> None:
-        self.offset = timedelta(0)
-
-    def __call__(self) -> datetime:
-        return datetime.now(UTC) + self.offset
-
-
-CLOCK = Clock()
+from .ladder_helpers import CLOCK, connected, join, make_ladder, rolls, wait_until_over
 
 
 @pytest.fixture(scope="module")
@@ -44,79 +31,6 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     with serving(app) as port:
         yield f"http://127.0.0.1:{port}"
-
-
-def make_ladder(base: str, organiser: str, **settings: Any) -> str:
-    """A ladder starting in a minute, made by a new person's account: its id."""
-    client, csrf = account(base, organiser)
-    with contextlib.closing(client):
-        body = {
-            "kind": "ladder",
-            "rules": "hugo",
-            "table_size": 3,
-            "starts": (CLOCK() + timedelta(minutes=1)).isoformat(),
-            "rounds": 2,
-            "turn_seconds": 5,
-            "house": ["random", "greedy"],
-            **settings,
-        }
-        made = client.post("/api/tournaments", json=body, headers={"X-CSRF-Token": csrf})
-        assert made.status_code == 201, made.text
-        assert made.json()["kind"] == "ladder" and made.json()["deals"] == body["rounds"]
-        # the organiser is a person: the ladder is for bot accounts only
-        refused = client.post(f"/api/tournaments/{made.json()['id']}/join", json={}, headers={"X-CSRF-Token": csrf})
-        assert refused.status_code == 403 and refused.json()["error"]["code"] == "bots_only", refused.text
-        return str(made.json()["id"])
-
-
-def join(base: str, ladder: str, token: str) -> None:
-    """The bot account enters with its token, and the ladder's start comes."""
-    joined = httpx.post(
-        f"{base}/api/tournaments/{ladder}/join", json={}, headers={"Authorization": f"Bearer {token}"}, timeout=30
-    )
-    assert joined.status_code == 201, joined.text
-    CLOCK.offset += timedelta(minutes=1, seconds=1)
-
-
-def wait_until_over(base: str, ladder: str, seconds: float, tick: Any = None) -> dict[str, Any]:
-    until = time.monotonic() + seconds
-    while time.monotonic() < until:
-        state: dict[str, Any] = httpx.get(f"{base}/api/tournaments/{ladder}", timeout=30).json()
-        if state["tournament"]["status"] in ("finished", "cancelled"):
-            return state
-        if tick is not None:
-            tick()
-        time.sleep(0.3)
-    pytest.fail(f"the ladder did not finish in {seconds} s: {state['tournament']} {state['games']}")
-
-
-def rolls(base: str, table: str) -> list[Any]:
-    record = httpx.get(f"{base}/api/tables/{table}/record", timeout=30).json()
-    return [a["roll"] for a in record["actions"] if "roll" in a]
-
-
-@contextlib.contextmanager
-def connected(base: str, token: str) -> Iterator[None]:
-    """``ghostparty connect``'s client playing the bot account (random), in a thread."""
-    from ghostparty.connect import Client, load_policy
-
-    loop = asyncio.new_event_loop()
-    client = Client(base, token, load_policy("random", seed=3))
-    task = loop.create_task(client.run())
-
-    def drive() -> None:
-        with contextlib.suppress(asyncio.CancelledError):
-            loop.run_until_complete(task)
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
-
-    thread = threading.Thread(target=drive, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        loop.call_soon_threadsafe(task.cancel)
-        thread.join(timeout=10)
 
 
 def test_a_ladder_of_three_bots_plays_duplicate_deals_to_standings_with_intervals(base: str) -> None:
@@ -159,6 +73,47 @@ def test_a_ladder_of_three_bots_plays_duplicate_deals_to_standings_with_interval
     assert sequences[0] != sequences[1]  # two deals, two sequences
     csv = httpx.get(f"{base}/api/tournaments/{ladder}/results.csv", timeout=30).text
     assert csv.splitlines()[0] == "rank,name,score,ci_low,ci_high,deals,games,points,house,active"
+
+
+@pytest.fixture(scope="module")
+def planner(base: str) -> Iterator[tuple[httpx.Client, str]]:
+    """One person's logged-in client and CSRF token (an address makes 10 accounts an hour)."""
+    client, csrf = account(base, "Planner")
+    with contextlib.closing(client):
+        yield client, csrf
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({"house": ["greedy", "chess-engine"]}, "house: expected different levels"),
+        ({"house": ["greedy", "greedy"]}, "house: expected different levels"),
+        ({"turn_seconds": 120}, "time per decision is 5 to 60"),
+        ({"rounds": 0}, "a ladder needs rounds"),
+        ({"rounds": None, "minutes": 30}, "a ladder needs rounds"),
+        ({"bots": True}, "no bot fill"),
+        ({"kind": "arena", "rounds": None, "minutes": 30}, "only a ladder has house bots"),
+    ],
+)
+def test_impossible_ladders_are_refused(
+    base: str, planner: tuple[httpx.Client, str], settings: dict[str, Any], words: str
+) -> None:
+    body = {
+        "kind": "ladder",
+        "rules": "hugo",
+        "table_size": 3,
+        "starts": (CLOCK() + timedelta(minutes=5)).isoformat(),
+        "rounds": 2,
+        "turn_seconds": 5,
+        "house": ["random"],
+        **settings,
+    }
+    refused = httpx.post(f"{base}/api/tournaments", json=body, timeout=30)
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "login_required"
+    client, csrf = planner
+    refused = client.post("/api/tournaments", json=body, headers={"X-CSRF-Token": csrf})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_request", refused.text
+    assert words in refused.json()["error"]["message"]
 
 
 def test_a_slow_bot_loses_its_turn_to_the_timer_and_no_bank(base: str) -> None:

@@ -85,7 +85,7 @@ function render() {
   document.title = t("tournament.page_title", { what: tournamentLine(tour) });
   $("t-heading").textContent = tournamentLine(tour);
   const ends = tour.ends ? ` – ${when(tour.ends)}` : "";
-  const round = tour.kind !== "arena" && state.round ? ` · ${t("tournament.round_of", { round: state.round, rounds: tour.rounds })}` : "";
+  const round = tour.kind !== "arena" && state.round ? ` · ${t(tour.kind === "ladder" ? "tournament.deal_of" : "tournament.round_of", { round: state.round, rounds: tour.rounds })}` : "";
   $("t-when").textContent = `${t(`tournaments.status_${tour.status}`)} · ${when(tour.starts)}${ends}${round} · ${t("tournament.entrants", { n: state.entrants })} · ${t("tournament.by", { name: tour.creator })}`;
   const reason = $("t-reason");
   reason.hidden = tour.status !== "cancelled";
