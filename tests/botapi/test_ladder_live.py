@@ -7,6 +7,7 @@ timer (no time bank)."""
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -14,11 +15,13 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
+from click.testing import CliRunner
 
+from ghostparty.cli.main import cli
 from serving import serving  # tests/serving.py
 
 from .helpers import account, bot_account
-from .ladder_helpers import CLOCK, connected, join, make_ladder, rolls, wait_until_over
+from .ladder_helpers import CLOCK, join, make_ladder, rolls, wait_until_over
 
 
 @pytest.fixture(scope="module")
@@ -38,14 +41,28 @@ def test_a_ladder_of_three_bots_plays_duplicate_deals_to_standings_with_interval
     guest = httpx.post(f"{base}/api/tournaments/{ladder}/join", json={"name": "Gus"}, timeout=30)
     assert guest.status_code == 403 and guest.json()["error"]["code"] == "bots_only"
     token = bot_account(base, "Laddie", scopes=("bot:play", "play"))
-    join(base, ladder, token)
-    with connected(base, token):
-        state = wait_until_over(base, ladder, 120)
+    # ghostparty connect --ladder: enters, plays every game to the ladder's end, prints the standings
+    command = ["connect", "--server", base, "--token", token, "--bot", "random", "--seed", "3", "--ladder", ladder]
+    ran: dict[str, Any] = {}
+    thread = threading.Thread(target=lambda: ran.update(result=CliRunner().invoke(cli, command)), daemon=True)
+    thread.start()
+    until = time.monotonic() + 30
+    while httpx.get(f"{base}/api/tournaments/{ladder}", timeout=30).json()["entrants"] < 1:
+        assert time.monotonic() < until and thread.is_alive(), ran
+        time.sleep(0.1)
+    CLOCK.offset += timedelta(minutes=1, seconds=1)  # the ladder's start
+    thread.join(timeout=120)
+    result = ran["result"]
+    assert result.exit_code == 0, (result.output, result.exception)
+    print(result.output)
+    state = httpx.get(f"{base}/api/tournaments/{ladder}", timeout=30).json()
     assert state["tournament"]["status"] == "finished", state["tournament"]
     standings = state["standings"]
-    print(
-        " ".join(f"{s['rank']}. {s['name']} {s['score_value']:+.3f} [{s['ci_low']}, {s['ci_high']}]" for s in standings)
-    )
+    printed = [line for line in result.output.splitlines() if "Laddie" in line or "House" in line]
+    assert len(printed) == 3 and "duplicate deals" in result.output
+    for line in standings:
+        row = next(p for p in printed if line["name"] in p)
+        assert f"{line['score_value']:+.3f}" in row and f"[{line['ci_low']:+.3f}, {line['ci_high']:+.3f}]" in row
     assert sorted(s["name"] for s in standings) == ["House greedy", "House random", "Laddie"]
     assert [s["level"] for s in standings if s["house"]] != [] and all(s["deals"] == 2 for s in standings)
     for line in standings:
