@@ -1,0 +1,26 @@
+"""The browser client's pure modules under Node.js: ``node --test tests/js/`` (the game
+page's reducer, js/state.js, and the board's layout, js/layout.js), so that CI runs them
+with the rest. Skipped, with a message, where ``node`` is not installed."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent / "js"
+
+
+def test_the_client_modules_pass_their_node_tests() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed: the client's tests/js/*.test.mjs need `node --test` (Node 20 or later)")
+    files = sorted(TESTS.glob("*.test.mjs"))
+    assert files, f"no tests/js/*.test.mjs found in {TESTS}"
+    done = subprocess.run([node, "--test", *map(str, files)], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, f"node --test failed:\n{done.stdout[-4000:]}\n{done.stderr[-2000:]}"
+    passed = re.search(r"^# pass (\d+)$", done.stdout, re.MULTILINE)
+    assert passed and int(passed.group(1)) > 0, f"node ran no test:\n{done.stdout[-2000:]}"
