@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ghostparty.rules import Event, GameRecord, position_to_dict
-from ghostparty.server.codec import events_to_list
+from ghostparty.server.codec import events_to_list, pending_points
 
 #: The most actions a replayed record may hold (a long 8-player Midnight Party game has
 #: well under a thousand).
@@ -21,10 +21,12 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 
 
 def replay_steps(record: GameRecord) -> dict[str, Any]:
-    """``{"record": …, "steps": [{"seat", "events", "changes"}, …]}``: everything a page
-    needs to step through a game and back. Action ``i`` is ``record["actions"][i]``; the
-    position after it is ``record["start"]`` with every step's ``changes`` up to ``i``
-    laid over it in order (docs/PROTOCOL.md, Replays)."""
+    """``{"record": …, "pending": …, "steps": [{"seat", "events", "changes", "pending"},
+    …]}``: everything a page needs to step through a game and back. Action ``i`` is
+    ``record["actions"][i]``; the position after it is ``record["start"]`` with every
+    step's ``changes`` up to ``i`` laid over it in order; ``pending`` is each seat's
+    points pending at the start and after each step (:func:`pending_points`; docs/PROTOCOL.md,
+    Replays)."""
     events: list[list[Event]] = []
     positions = record.replay(events)
     data = record.to_dict()
@@ -35,7 +37,8 @@ def replay_steps(record: GameRecord) -> dict[str, Any]:
             "seat": positions[index].to_move,
             "events": events_to_list(happened),
             "changes": changes(dicts[index], dicts[index + 1]),
+            "pending": pending_points(positions[index + 1]),
         }
         for index, happened in enumerate(events)
     ]
-    return {"record": data, "steps": steps}
+    return {"record": data, "pending": pending_points(positions[0]), "steps": steps}

@@ -169,7 +169,7 @@ function tableAt(position) {
 }
 
 function renderSeats_(state) {
-  renderSeats($("seats"), { table: state.table, position: state.position, scores: state.scores, board: R.boardData });
+  renderSeats($("seats"), { table: state.table, position: state.position, scores: state.scores, board: R.boardData, points: state.points });
 }
 
 function renderControls() {

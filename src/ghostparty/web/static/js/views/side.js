@@ -27,9 +27,9 @@ export function renderSide(state, page) {
     button.disabled = !ready || held.size === 0;
     button.title = held.size === 0 ? t("table.start_join") : ready ? "" : t("table.start_all");
   } else {
-    renderSeats($("seats"), { table, position, held, scores: state.scores, board: page.boardData, redraw: page.redraw });
+    renderSeats($("seats"), { table, position, held, scores: state.scores, board: page.boardData, points: state.points, redraw: page.redraw });
   }
-  renderSheet($("sheet"), { table, position, board: page.boardData });
+  renderSheet($("sheet"), { table, position, points: state.points });
   renderResult($("result"), { table, position });
   renderOdds($("odds"), page.boardView, state.odds, showsOdds(state));
   $("status").textContent = statusText(state);
