@@ -4,6 +4,8 @@ with the rest. Skipped, with a message, where ``node`` is not installed."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -11,16 +13,24 @@ from pathlib import Path
 
 import pytest
 
+from ghostparty.rules import RULESETS
+from ghostparty.server.codec import board_view
+
 TESTS = Path(__file__).parent / "js"
 
 
-def test_the_client_modules_pass_their_node_tests() -> None:
+def test_the_client_modules_pass_their_node_tests(tmp_path: Path) -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("Node.js is not installed: the client's tests/js/*.test.mjs need `node --test` (Node 20 or later)")
     files = sorted(TESTS.glob("*.test.mjs"))
     assert files, f"no tests/js/*.test.mjs found in {TESTS}"
-    done = subprocess.run([node, "--test", *map(str, files)], capture_output=True, text=True, timeout=120, check=False)
+    boards = tmp_path / "boards.json"  # what GET /api/boards/{rules} answers, for layout.test.mjs
+    boards.write_text(json.dumps({rules: board_view(rules) for rules in RULESETS}), encoding="utf-8")
+    env = {**os.environ, "GHOSTPARTY_BOARDS": str(boards)}
+    command = [node, "--test", *map(str, files)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False, env=env)
     assert done.returncode == 0, f"node --test failed:\n{done.stdout[-4000:]}\n{done.stderr[-2000:]}"
     passed = re.search(r"^# pass (\d+)$", done.stdout, re.MULTILINE)
     assert passed and int(passed.group(1)) > 0, f"node ran no test:\n{done.stdout[-2000:]}"
+    assert re.search(r"^# skipped 0$", done.stdout, re.MULTILINE), f"node skipped tests:\n{done.stdout[-2000:]}"
