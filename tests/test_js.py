@@ -34,3 +34,20 @@ def test_the_client_modules_pass_their_node_tests(tmp_path: Path) -> None:
     passed = re.search(r"^# pass (\d+)$", done.stdout, re.MULTILINE)
     assert passed and int(passed.group(1)) > 0, f"node ran no test:\n{done.stdout[-2000:]}"
     assert re.search(r"^# skipped 0$", done.stdout, re.MULTILINE), f"node skipped tests:\n{done.stdout[-2000:]}"
+
+
+#: The longest a client module may be without saying at its top why (issue 24).
+MAX_LINES = 400
+CLIENT = Path(__file__).parent.parent / "src" / "ghostparty" / "web" / "static" / "js"
+
+
+def test_no_client_module_is_over_400_lines_without_a_reason_at_its_top() -> None:
+    modules = sorted(CLIENT.rglob("*.js"))
+    assert len(modules) > 20, f"expected the client's modules under {CLIENT}"
+    long = []
+    for path in modules:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        head = "\n".join(lines[:30])
+        if len(lines) > MAX_LINES and "Over 400 lines:" not in head:
+            long.append(f"{path.relative_to(CLIENT)} ({len(lines)} lines)")
+    assert not long, f"split these by job, or say why at the top ('Over 400 lines: …'): {', '.join(long)}"

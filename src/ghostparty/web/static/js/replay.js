@@ -30,6 +30,7 @@ import { applyI18n, errorText, initI18n, languageSwitch, t } from "./i18n.js";
 import { narrate } from "./narrate.js";
 import { rulesHelpButton } from "./rules-help.js";
 import { renderLog, renderSeats } from "./panels.js";
+import { sendRecord } from "./replay-upload.js";
 import { ReviewPanel } from "./review.js";
 import { actorName } from "./seats.js";
 import { reduce, replayStates } from "./state.js";
@@ -280,41 +281,14 @@ function showChat(lines) {
 
 async function upload(event) {
   event.preventDefault();
-  const error = $("upload-error");
-  error.hidden = true;
-  $("upload-reason").hidden = true;
-  const file = $("record-file").files[0];
-  if (!file) {
-    error.textContent = t("replay.no_file");
-    error.hidden = false;
-    return;
-  }
-  let response;
-  try {
-    const text = await file.text();
-    response = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
-  } catch {
-    error.textContent = t("error.network");
-    error.hidden = false;
-    return;
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok || !data) {
-    const problem = data?.error ?? { code: "http", message: `HTTP ${response.status}` };
-    error.textContent = errorText(problem);
-    error.hidden = false;
-    // What exactly is wrong, in the server's words: which action, and why.
-    const reason = $("upload-reason");
-    reason.textContent = problem.message ?? "";
-    reason.hidden = !problem.message || problem.message === error.textContent;
-    return;
-  }
+  const sent = await sendRecord(); // js/replay-upload.js: null when refused (it says why)
+  if (!sent) return;
   R.table = null;
   R.review = null;
   $("review").hidden = true;
   R.board?.markBest([]);
   stop();
-  await show(data, { name: file.name });
+  await show(sent.data, { name: sent.name });
 }
 
 function setupChrome() {

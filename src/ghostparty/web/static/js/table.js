@@ -42,22 +42,22 @@
 //                notify-button asks for notifications (turn-based tables, js/turns.js)
 
 import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "./again.js";
-import { api, tableUrl, TableSocket } from "./api.js";
+import { api, TableSocket } from "./api.js";
 import { play, Scene } from "./animate.js";
 import { openBoard, watchPortrait } from "./board.js";
 import { ChatPanel } from "./chat.js";
 import { InviteBox } from "./invite.js";
 import { listenForKeys } from "./keys.js";
 import { banner, el, toast } from "./dom.js";
-import { applyI18n, errorText, initI18n, languageSwitch, t } from "./i18n.js";
+import { errorText, initI18n, t } from "./i18n.js";
 import { renderOdds } from "./odds.js";
 import { showRatingChanges } from "./rating-change.js";
 import { appendLog, renderLog } from "./panels.js";
-import { rulesHelpButton } from "./rules-help.js";
 import { actorName, seatLabel } from "./seats.js";
 import { mountAccountNav } from "./session.js";
 import { busy, initialState, interactive, pick, reduce, showsOdds, skipsVersions } from "./state.js";
-import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveSpeed, saveToken } from "./store.js";
+import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveToken } from "./store.js";
+import { setupChrome, showResult } from "./table-chrome.js";
 import { TurnTimer } from "./timer.js";
 import { notifyButton, notifyYourMove } from "./turns.js";
 import { renderControls, renderHint, renderTargets } from "./views/controls.js";
@@ -358,65 +358,14 @@ function renderPlayAgain() {
   }
 }
 
-/** The end of the game: the result panel scrolled into view (on a phone it is below the board). */
-function showResult() {
-  const result = $("result");
-  const box = result.getBoundingClientRect();
-  const dock = $("dock").getBoundingClientRect();
-  const bottom = getComputedStyle($("dock")).position === "fixed" ? dock.top : innerHeight;
-  if (box.top < 0 || box.bottom > bottom) result.scrollIntoView({ block: "start", behavior: "auto" });
-}
-
 // ---------------------------------------------------------------- page
-
-function setupChrome() {
-  applyI18n();
-  $("lang-slot").replaceWith(rulesHelpButton(() => S.table?.rules ?? "hugo"), languageSwitch());
-  const link = tableUrl(tableId);
-  $("share-link").value = link;
-  $("copy-link").addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-    } catch {
-      $("share-link").select();
-      document.execCommand("copy");
-    }
-    toast(t("table.copied"), "info");
-  });
-  $("start").addEventListener("click", start);
-  const speed = $("speed");
-  speed.value = page.speed;
-  speed.addEventListener("change", () => {
-    page.speed = speed.value;
-    saveSpeed(page.speed);
-  });
-  $("table-name").textContent = t("table.name", { id: tableId });
-  timer.title(t("table.page_title", { id: tableId }));
-}
-
-/**
- * On a narrow screen the dock (status, timer, controls) is fixed to the bottom of the
- * window: the page (css/style.css) scrolls in the window's height less --dock-height,
- * so that the dock never covers the board.
- */
-function watchDock() {
-  const dock = $("dock");
-  const measure = () => {
-    const docked = getComputedStyle(dock).position === "fixed";
-    const height = docked ? Math.ceil(dock.getBoundingClientRect().height) : 0; // whole pixels, rounded up
-    document.documentElement.style.setProperty("--dock-height", `${height}px`);
-  };
-  if (typeof ResizeObserver === "function") new ResizeObserver(measure).observe(dock);
-  window.addEventListener("resize", measure);
-  measure();
-}
 
 let chat = null;
 let invite = null; // an open table's "Invite a friend" (js/invite.js)
 
 async function main() {
   await initI18n();
-  setupChrome();
+  setupChrome(tableId, { rules: () => S.table?.rules ?? "hugo", start, speed: page.speed, setSpeed: (value) => (page.speed = value), timer });
   chat = new ChatPanel($("chat"), { send: (message) => socket.send(message), name: () => S.account?.name ?? (loadName() || null), tableId });
   notifyButton($("notify-button"));
   invite = new InviteBox($("invite-friend"), tableId);
@@ -426,7 +375,6 @@ async function main() {
     chat.setAccount(player);
     if (S.table?.status === "open") renderSidePanels(); // the open seats: sit as oneself, or log in; invite
   });
-  watchDock();
   if (!tableId) {
     $("status").textContent = t("table.no_table");
     return;
