@@ -189,31 +189,38 @@ test("an unknown message is refused with what was expected", () => {
 test("a replay is the same reducer over the recorded steps", () => {
   const start = { rules: "hugo", phase: "place", guests: [[], []], hugo: "START", scores: [10, 10], place_queue: [0, 1], to_move: 0 };
   const data = {
-    record: { start, actions: [{ place: "G3" }, { place: "G9" }, { roll: 5 }] },
-    pending: null,
+    record: { start, actions: [{ place: "G3" }, { place: "G9" }, { roll: 5 }, { pass: true }, { from: "G9", to: "C8" }] },
+    pending: [0, 0],
     steps: [
       { seat: 0, events: [{ type: "placed" }], changes: { guests: [["G3"], []], place_queue: [1], to_move: 1 } },
       { seat: 1, events: [{ type: "placed" }], changes: { guests: [["G3"], ["G9"]], place_queue: [], to_move: 0, phase: "roll" } },
       { seat: 0, events: [{ type: "rolled" }], changes: { phase: "move", roll: 5 }, pending: [1, 2] },
+      { seat: 0, events: [{ type: "passed" }], changes: { phase: "roll", roll: null } },
+      { seat: 1, events: [{ type: "game_over" }], changes: { phase: "over" }, pending: null },
     ],
   };
   const tableAt = (p) => ({ status: p.phase === "over" ? "over" : "playing", to_move: p.to_move, seats: [] });
   const messages = replayMessages(deepFreeze(data), tableAt);
-  assert.deepEqual(messages.map((m) => m.type), ["state", "update", "update", "update"]);
+  assert.deepEqual(messages.map((m) => m.type), ["state", "update", "update", "update", "update", "update"]);
   const states = replayStates(data, tableAt);
-  assert.equal(states.length, 4);
+  assert.equal(states.length, 6);
   assert.deepEqual(states[0].position, start);
   assert.equal(states[0].die, null);
   assert.deepEqual(states[2].position.guests, [["G3"], ["G9"]]);
   assert.equal(states[2].position.phase, "roll");
   assert.equal(states[2].position.hugo, "START", "what a step does not change stays");
   assert.equal(states[3].die, 5);
+  assert.deepEqual(states[0].points, [0, 0]);
+  assert.deepEqual(states[2].points, [0, 0], "a step without pending keeps the points before it");
   assert.deepEqual(states[3].points, [1, 2]);
+  assert.deepEqual(states[4].points, [1, 2]);
+  assert.equal(states[5].points, null, "over: nothing pending");
+  assert.equal(states[4].die, 5, "a pass keeps the die's last face");
   assert.deepEqual(states[3].log.map((e) => [e.index, e.seat, e.action]), [
     [0, 0, { place: "G3" }],
     [1, 1, { place: "G9" }],
     [2, 0, { roll: 5 }],
   ]);
-  assert.deepEqual(states[3].held, [], "a replay holds no seat: nothing is clickable");
+  assert.deepEqual(states[5].held, [], "a replay holds no seat: nothing is clickable");
   assert.ok(!interactive(states[3]));
 });

@@ -242,17 +242,20 @@ export function showsOdds(state) {
 /**
  * A finished game's replay (GET /api/tables/{id}/replay: {record, steps, pending}) as the
  * messages this reducer takes: a `state` at the start, then one `update` per action,
- * each with the whole position (the start with every step's changes laid over it).
+ * each with the whole position (the start with every step's changes laid over it) and
+ * the pending points (a step has them only where they changed).
  * `tableAt(position)` is the table as the seats panel reads it at that position.
  */
 export function replayMessages(data, tableAt) {
   const start = data.record.start;
   const messages = [{ type: "state", table: tableAt(start), position: start, seats: [], log: [], pending: data.pending ?? null }];
   let position = start;
+  let pending = data.pending ?? null;
   data.steps.forEach((step, index) => {
     position = { ...position, ...step.changes };
+    if ("pending" in step) pending = step.pending; // only where it changed
     const entry = { index, seat: step.seat, action: data.record.actions[index], events: step.events ?? [] };
-    messages.push({ type: "update", table: tableAt(position), position, entry, pending: step.pending ?? null });
+    messages.push({ type: "update", table: tableAt(position), position, entry, pending });
   });
   return messages;
 }
