@@ -135,7 +135,8 @@ export function drawRooms(view) {
     }
     room.querySelector(".shield").setAttribute("fill", SHIELD_FILL[box.shield] ?? SHIELD_FILL.neutral);
     if (box.shield !== "neutral") {
-      const mark = box.shield === "red" ? "+1" : "−3";
+      const points = view.board.shield_points?.[box.shield] ?? 0; // §4.5/§8.5, from /api/boards
+      const mark = points > 0 ? `+${points}` : `−${Math.abs(points)}`;
       const [sx, sy] = vertical ? (shallow ? [box.x + 11, box.y + box.h - 11] : [cx, box.y + 50]) : [box.x + 15, box.y + 42];
       view.textLayer.append(svg("text", { x: sx, y: sy, class: "shield-mark" }, mark));
     }
