@@ -8,6 +8,10 @@ are accepted while fewer than ``max_games`` games run, else declined. When the s
 or a socket drops it connects again with exponential backoff; after a restart the
 stream's first lines give every game under way again, so they resume.
 
+With a bot ladder's id (:func:`play_ladder`, ``ghostparty connect --ladder ID``) it
+enters that ladder first (the token then needs ``play`` too), plays until the ladder is
+over and returns its final state, whose standings the command prints.
+
 A player is any :class:`~ghostparty.bots.Bot` level (``make_bot("mcts")``) or a Python
 callable ``(position, legal) -> action`` given as ``module:function``: ``position`` is
 FORMAT.md's position (a dict), ``legal`` the list of FORMAT.md actions it may choose
@@ -17,6 +21,7 @@ from, and it returns one of them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import json
 import logging
@@ -235,6 +240,32 @@ class Client:
             acted = state["version"]
             await ws.send(json.dumps({"type": "act", "seat": seat, "version": acted, "action": action}))
         return False
+
+
+async def play_ladder(client: Client, ladder: str, every: float = 2.0) -> dict[str, Any]:
+    """Enter the bot ladder ``ladder`` (again after a restart: being in it already is
+    fine), play its games with ``client`` until it is finished or cancelled, and return
+    its final state (``GET /api/tournaments/{id}``, docs/PROTOCOL.md)."""
+    async with httpx.AsyncClient(base_url=client.server, headers=client.headers, timeout=30) as http:
+        joined = await http.post(f"/api/tournaments/{ladder}/join", json={})
+        if joined.status_code != 201 and not (joined.status_code == 400 and "already in" in joined.text):
+            raise RefusedError.of(joined)
+        playing = asyncio.create_task(client.run())
+        try:
+            while True:
+                await asyncio.sleep(every)
+                if playing.done():
+                    playing.result()  # the stream was refused: say why
+                answer = await http.get(f"/api/tournaments/{ladder}")
+                if answer.status_code != 200:
+                    raise RefusedError.of(answer)
+                state: dict[str, Any] = answer.json()
+                if state["tournament"]["status"] in ("finished", "cancelled"):
+                    return state
+        finally:
+            playing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await playing
 
 
 class RefusedError(Exception):

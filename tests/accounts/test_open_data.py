@@ -210,3 +210,55 @@ def test_the_example_reads_a_servers_files_with_duckdb(db_url: str, played: dict
     assert by_setting[("midnight-party", 2)][0] == 1
     low, high = example.wilson(1, 2)
     assert 0 < low < 0.5 < high < 1
+
+
+def test_a_games_review_goes_out_with_it_where_one_was_computed(
+    db_url: str, played: dict[str, str], tmp_path: Path
+) -> None:
+    import contextlib
+    from datetime import UTC, datetime
+
+    from ghostparty.analysis.review import Evaluator, review_game
+    from ghostparty.server.review_store import SqlReviews, StoredReview
+    from ghostparty.server.reviews import REVIEW_VERSION
+
+    (month,) = _export(db_url, tmp_path / "before")
+    games = {game["id"]: game for game in _lines(tmp_path / "before" / f"ghostparty-games-{month.month}.ndjson.gz")}
+    assert all(game["review"] is None for game in games.values())
+    assert all(seat["accuracy"] is None and seat["marks"] is None for g in games.values() for seat in g["seats"])
+    table_id = played["guest"]
+    game = games[table_id]
+    replayed = Game(game["rules"], game["players"], first_player=game["first_player"])
+    for action in game["actions"]:
+        replayed.push(action_from_dict(action))
+    review = review_game(replayed.record(), evaluator=Evaluator(depth=1, horizon=0)).as_dict()
+    store = SqlStore(db_url)
+    try:
+        stored = StoredReview(table_id, REVIEW_VERSION, review, datetime.now(UTC), 0.5)
+        SqlReviews(store.engine, contextlib.nullcontext()).put(stored)
+    finally:
+        store.close()
+
+    out = tmp_path / "after"
+    (month,) = _export(db_url, out)
+    games = {game["id"]: game for game in _lines(out / f"ghostparty-games-{month.month}.ndjson.gz")}
+    exported = games[table_id]["review"]
+    assert exported["version"] == REVIEW_VERSION and exported["settings"] == review["settings"]
+    assert len(exported["win_chances"]) == len(game["actions"]) + 1
+    judged = [step for step in review["steps"] if "loss" in step]
+    assert [d["index"] for d in exported["decisions"]] == [step["index"] for step in judged] and judged
+    assert {d["mark"] for d in exported["decisions"]} <= {None, "inaccuracy", "mistake", "blunder"}
+    for seat, summary in zip(games[table_id]["seats"], review["players_review"], strict=True):
+        assert seat["accuracy"] == summary["accuracy"] and seat["pr"] == summary["pr"]
+        assert sum(seat["marks"].values()) == sum(summary["marks"].values())
+    assert [g["review"] for key, g in games.items() if key != table_id] == [None, None]
+    parquet = str(out / f"ghostparty-games-{month.month}.parquet")
+    con = duckdb.connect()
+    reviewed, decisions = con.execute(
+        f"SELECT count(*), sum(json_array_length(review->'$.decisions')) FROM '{parquet}' WHERE review IS NOT NULL"
+    ).fetchone()
+    assert (reviewed, decisions) == (1, len(judged))
+    accuracies = con.execute(
+        f"SELECT s.accuracy FROM (SELECT unnest(seats) AS s FROM '{parquet}' WHERE id = '{table_id}')"
+    ).fetchall()
+    assert [row[0] for row in accuracies] == pytest.approx([s["accuracy"] for s in review["players_review"]])

@@ -21,7 +21,7 @@ from ghostparty.analysis import (
     save_heatmap,
     simulate,
 )
-from ghostparty.analysis.heatmap import ring_layout
+from ghostparty.analysis.ring import ring_layout
 from ghostparty.analysis.tracker import WAITING
 from ghostparty.bots import make_bot
 from ghostparty.cli import analyze as analyze_module

@@ -127,3 +127,53 @@ def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_n
                 assert time.monotonic() < deadline, answer.text
                 time.sleep(0.2)
         assert answer.json()["review"]["players"] == 2
+
+
+def test_a_worker_started_while_redis_is_away_waits_for_it_and_then_works(tmp_path: Any, queue_name: str) -> None:
+    """Redis restarting as an instance starts its worker must not kill the worker (it
+    died with a traceback in rq's start-up, which retries nothing): it waits, then joins."""
+    import multiprocessing
+    import shutil
+    import subprocess
+
+    from redis import Redis
+    from rq import Worker
+
+    from ghostparty.server.review_queue import run_worker
+    from serving import free_port  # tests/serving.py
+
+    server = shutil.which("redis-server") or (
+        "/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server") else None
+    )
+    if server is None:
+        pytest.skip("redis-server is not installed")
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    process = multiprocessing.get_context("spawn").Process(target=run_worker, args=(url, queue_name))
+    process.start()
+    redis = None
+    try:
+        time.sleep(3.0)  # it has met the refused connection at least once
+        assert process.is_alive(), f"the worker died while Redis was away (exit code {process.exitcode})"
+        redis = subprocess.Popen(
+            [server, "--port", str(port), "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
+            stdout=subprocess.DEVNULL,
+        )
+        connection = Redis.from_url(url)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if Worker.all(connection=connection):
+                    break
+            except Exception:  # the server is still starting
+                pass
+            assert time.monotonic() < deadline, "the worker never registered once Redis was back"
+            time.sleep(0.2)
+        assert process.is_alive()
+    finally:
+        if process.is_alive():
+            os.killpg(process.pid, signal.SIGKILL)  # the worker's own group (run_worker's setpgrp)
+        process.join(5)
+        if redis is not None:
+            redis.kill()
+            redis.wait(5)

@@ -196,6 +196,22 @@ def test_a_review_job_does_not_hold_the_event_loop(sqlite_url: str) -> None:
         assert sorted(lags)[len(lags) // 2] < 0.05, lags
 
 
+def test_a_server_stopping_mid_review_stops_its_workers_at_once(sqlite_url: str) -> None:
+    """A running review is abandoned at the server's stop: its worker must not hold the
+    exit for the review's seconds nor outlive the server (an orphan held the load test's
+    output open, so it never ended)."""
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, seed=5, tables_per_minute=1000)) as client:
+        table_id = finished_game(client)
+        client.get(f"/api/tables/{table_id}/review")  # a full-strength review: seconds of CPU
+        pool = client.app.state.reviewer._pool  # type: ignore[attr-defined]
+        workers = list(pool._processes.values())
+        assert workers and all(worker.is_alive() for worker in workers)
+    deadline = time.monotonic() + 5
+    while any(worker.is_alive() for worker in workers):
+        assert time.monotonic() < deadline, "a review worker outlived its server"
+        time.sleep(0.05)
+
+
 def test_a_profile_gets_each_rule_sets_mean_accuracy_pr_and_trend() -> None:
     def seat(table: str, accuracy: float | None, pr: float, rules: str = "hugo") -> SeatReview:
         summary = {"seat": 1, "accuracy": accuracy, "pr": pr}

@@ -69,6 +69,7 @@ def full_table(table_id: str = "full") -> Table:
         series_index=12,
         rematch="next1",
         rematch_fill="empty",
+        deal=2**48 - 1,
         created=datetime(2025, 1, 31, 23, 59, 58, 123456, tzinfo=UTC),
         updated=datetime(2026, 7, 4, 12, 0, 1, 999999, tzinfo=UTC),
     )
@@ -207,9 +208,9 @@ def test_a_table_nobody_created_cannot_be_saved(any_store: Store) -> None:
 
 
 def test_save_keeps_what_was_fixed_at_creation(any_store: Store) -> None:
-    """Id, rules, players, seed and creation time are the table's for good."""
+    """Id, rules, players, seed, a ladder's deal and creation time are the table's for good."""
     any_store.create(table())
-    changed = table(version=1, rules="midnight-party", players=3, seed=99, created=T0 + timedelta(days=1))
+    changed = table(version=1, rules="midnight-party", players=3, seed=99, deal=7, created=T0 + timedelta(days=1))
     assert any_store.save(changed, 0)
     assert loaded(any_store)[0] == table(version=1)
 

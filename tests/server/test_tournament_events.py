@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from ghostparty.server.tournament_events import HOURLY, Recurring, load_events
+from ghostparty.server.tournament_events import DAILY_LADDER, HOURLY, Recurring, load_events
 from ghostparty.server.tournament_service import Spec
 from ghostparty.server.tournament_views import view
 from ghostparty.tournaments import Arena, from_json
@@ -51,7 +51,11 @@ def test_an_events_file_is_checked(tmp_path: Path) -> None:
         )
     )
     assert load_events(str(good))[0].rounds == 5
-    assert load_events("hourly") == [HOURLY]
+    assert load_events("hourly") == [HOURLY, DAILY_LADDER]
+    ladder = tmp_path / "ladder.json"
+    event = {"name": "bots", "kind": "ladder", "rules": "hugo", "table_size": 3, "every_minutes": 1440, "rounds": 9}
+    ladder.write_text(json.dumps([{**event, "turn_seconds": 5, "house": ["random", "mcts"]}]))
+    assert load_events(str(ladder))[0].spec(datetime.now(UTC)).house == ("random", "mcts")
     bad = tmp_path / "bad.json"
     for content, words in [
         ({"name": "x"}, "a JSON list"),
@@ -64,6 +68,34 @@ def test_an_events_file_is_checked(tmp_path: Path) -> None:
             "every_minutes",
         ),
         ([{"name": "x", "colour": "red"}], "expected an object"),
+        (
+            [
+                {
+                    "name": "x",
+                    "kind": "ladder",
+                    "rules": "hugo",
+                    "table_size": 3,
+                    "every_minutes": 60,
+                    "rounds": 5,
+                    "house": ["greedy", "chess-engine"],
+                }
+            ],
+            "house: expected different levels",
+        ),
+        (
+            [
+                {
+                    "name": "x",
+                    "kind": "arena",
+                    "rules": "hugo",
+                    "table_size": 2,
+                    "every_minutes": 60,
+                    "minutes": 30,
+                    "house": ["greedy"],
+                }
+            ],
+            "only a ladder has house bots",
+        ),
     ]:
         bad.write_text(json.dumps(content))
         with pytest.raises(ValueError, match=words):

@@ -19,7 +19,7 @@ from click.testing import CliRunner, Result
 from ghostparty.bots import base as bot_registry
 from ghostparty.bots import bot_names, make_bot
 from ghostparty.cli.main import cli
-from ghostparty.cli.play import bot_rng
+from ghostparty.sim.seeds import bot_rng
 from ghostparty.rules import Action, Game, Pass, Position, legal_actions
 from ghostparty.sim import tournament as tournament_module
 from ghostparty.sim.tournament import (
@@ -150,6 +150,13 @@ def test_normal_interval_on_known_values() -> None:
     assert normal_interval([0.0, 0.5, 1.0]) == (0.0, 1.0)
     assert normal_interval([0.25] * 4) == (0.25, 0.25)
     assert normal_interval([1.0]) == (0.0, 1.0)
+    # other bounds (the bot ladder's scores against a deal's mean): [0, 0.5, 1] shifted by -2,
+    # half-width 1.959964 · 0.5 / sqrt(3) = 0.565792, no longer clipped; clipped to the bounds only
+    assert normal_interval([-2.0, -1.5, -1.0], bounds=(-5.0, 5.0)) == pytest.approx((-2.065792, -0.934208), abs=1e-6)
+    assert normal_interval([-2.0, -1.5, -1.0], bounds=(-2.0, 0.0)) == pytest.approx((-2.0, -0.934208), abs=1e-6)
+    assert deal_interval([[-2.0, -2.0], [-1.5], [-1.0, -1.0]], bounds=(-5.0, 5.0))[:2] == pytest.approx(
+        (-2.065792, -0.934208), abs=1e-6
+    )
 
 
 def test_docstring_examples() -> None:

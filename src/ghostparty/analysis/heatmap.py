@@ -1,11 +1,7 @@
 """The board as a heat-map of capture probabilities, drawn with matplotlib (PNG and SVG).
 
-The gallery's squares form a rounded rectangle, numbered clockwise; its offset is chosen
-from the board's data so that the red rooms' doors lie on the top side and the green
-rooms' doors on the bottom side (RULES.md §1.2: "the armory at the top, the lucky rooms
-at the bottom"), with the arrow square 0 on the left side. The rooms are boxes outside
-their door squares, with their names and shields; the cellar steps climb inside the
-ring to square 0. Each square is coloured by the probability that a guest starting there
+The board is laid out as :mod:`.ring` places it and its parts drawn as
+:mod:`.board_drawing` draws them. Each square is coloured by the probability that a guest starting there
 is captured, and shows its number, that probability and the mean spooky points its
 captures cost. Squares with fewer than ``min_samples`` samples are hatched grey instead
 of coloured: their numbers are too uncertain to be shown as if they were known.
@@ -19,168 +15,36 @@ from __future__ import annotations
 import importlib.util
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
+from ghostparty.analysis.board_drawing import (
+    CELL,
+    INK,
+    PAPER,
+    ROOM_GAP,
+    SHIELD_COLOURS,
+    draw_cellar,
+    draw_rooms,
+    percent,
+    shield,
+    text_colour,
+)
+from ghostparty.analysis.ring import RingLayout, ring_layout
 from ghostparty.analysis.simulate import Simulation, SquareStat
-from ghostparty.rules import Board, ruleset
+from ghostparty.rules import ruleset
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-Side = Literal["top", "right", "bottom", "left"]
-
 #: What to tell someone who has no matplotlib.
 INSTALL_HINT = "drawing needs matplotlib: pip install 'ghostparty[analysis]'"
-
-CELL = 0.92  # a square's size; squares are 1 apart
-ROOM_GAP = 0.28  # from a square's edge to its room's box
-SHIELD_COLOURS = {"red": "#c62828", "green": "#2e7d32", "neutral": "#8d8d8d"}
-PAPER = "#fbf8f1"
-INK = "#2b2b2b"
 
 
 def matplotlib_available() -> bool:
     """Whether matplotlib can be imported (without importing it)."""
     return importlib.util.find_spec("matplotlib") is not None
-
-
-# -- layout ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Slot:
-    """Where one square is drawn: its centre and the side of the ring it is on."""
-
-    x: float
-    y: float
-    side: Side
-
-
-@dataclass(frozen=True)
-class RingLayout:
-    """The squares of a board on a rectangle: ``long`` squares on top and bottom, ``short`` per side."""
-
-    long: int
-    short: int
-    #: The square drawn in the top-left corner.
-    offset: int
-    slots: tuple[Slot, ...]
-
-    @property
-    def width(self) -> int:
-        return self.long - 1
-
-    @property
-    def height(self) -> int:
-        return self.short + 1
-
-
-def _ring_slots(long: int, short: int) -> list[Slot]:
-    """Slots clockwise from the top-left corner (corners belong to the top and bottom rows)."""
-    top = short + 1
-    slots = [Slot(float(i), float(top), "top") for i in range(long)]
-    slots += [Slot(float(long - 1), float(top - 1 - i), "right") for i in range(short)]
-    slots += [Slot(float(long - 1 - i), 0.0, "bottom") for i in range(long)]
-    slots += [Slot(0.0, float(1 + i), "left") for i in range(short)]
-    return slots
-
-
-def ring_layout(board: Board) -> RingLayout:
-    """The board's squares on a rectangle, turned so its red doors are on top, green below.
-
-    Among the turns that place the most red doors on the top side and green doors on the
-    bottom side, the one with square 0 nearest the middle of the left side is chosen.
-    """
-    n = board.squares
-    long = round(n * 0.35)
-    short = (n - 2 * long) // 2
-    if n % 2 or short < 1:
-        raise ValueError(f"the heat-map draws boards with an even number of squares, at least 8; got {n}")
-    base = _ring_slots(long, short)
-    red = [room.door for room in board.rooms if room.shield == "red"]
-    green = [room.door for room in board.rooms if room.shield == "green"]
-    middle = (short + 1) / 2
-
-    def score(offset: int) -> tuple[int, float]:
-        def side(square: int) -> Side:
-            return base[(square - offset) % n].side
-
-        fit = sum(side(d) == "top" for d in red) + sum(side(d) == "bottom" for d in green)
-        zero = base[(0 - offset) % n]
-        away = abs(zero.y - middle) + (0 if zero.side == "left" else 100)
-        return fit, -away
-
-    offset = max(range(n), key=score)
-    slots = tuple(base[(sq - offset) % n] for sq in range(n))
-    return RingLayout(long, short, offset, slots)
-
-
-def _outward(side: Side) -> tuple[float, float]:
-    return {"top": (0.0, 1.0), "right": (1.0, 0.0), "bottom": (0.0, -1.0), "left": (-1.0, 0.0)}[side]
-
-
-def _spread(centres: list[float], width: float, gap: float) -> list[float]:
-    """Move boxes of ``width`` along a line apart, as little as possible, keeping their order."""
-    if not centres:
-        return []
-    order = sorted(range(len(centres)), key=lambda i: centres[i])
-    placed = [centres[i] for i in order]
-    for _ in range(50):  # push apart, then re-centre each cluster on its wishes
-        moved = False
-        for k in range(1, len(placed)):
-            need = placed[k - 1] + width + gap
-            if placed[k] < need - 1e-9:
-                placed[k] = need
-                moved = True
-        clusters: list[list[int]] = [[0]]
-        for k in range(1, len(placed)):
-            if placed[k] - placed[k - 1] <= width + gap + 1e-9:
-                clusters[-1].append(k)
-            else:
-                clusters.append([k])
-        for cluster in clusters:
-            shift = sum(centres[order[k]] - placed[k] for k in cluster) / len(cluster)
-            for k in cluster:
-                placed[k] += shift
-        if not moved:
-            break
-    result = [0.0] * len(centres)
-    for k, i in enumerate(order):
-        result[i] = placed[k]
-    return result
-
-
-# -- drawing -----------------------------------------------------------------------------------
-
-
-def _text_colour(rgba: tuple[float, float, float, float]) -> str:
-    r, g, b, _ = rgba
-    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "white"
-
-
-def _percent(p: float) -> str:
-    if math.isnan(p):
-        return "–"
-    return f"{p * 100:.0f}%" if p < 0.995 or p == 1 else ">99%"
-
-
-def _shield(ax: Axes, x: float, y: float, size: float, colour: str, text: str) -> None:
-    """A heraldic shield centred on (x, y) with ``text`` in it."""
-    from matplotlib.patches import Polygon
-
-    w, h = size * 0.8, size
-    points = [
-        (x - w / 2, y + h / 2),
-        (x + w / 2, y + h / 2),
-        (x + w / 2, y - h * 0.05),
-        (x, y - h / 2),
-        (x - w / 2, y - h * 0.05),
-    ]
-    ax.add_patch(Polygon(points, closed=True, facecolor=colour, edgecolor="white", linewidth=1.0, zorder=6))
-    ax.text(x, y + h * 0.08, text, ha="center", va="center", fontsize=6.5, color="white", weight="bold", zorder=7)
 
 
 def draw_heatmap(
@@ -276,7 +140,7 @@ def draw_heatmap(
             zorder=3,
         )
         ax.add_patch(box)
-        colour = "#555555" if thin else _text_colour(face)
+        colour = "#555555" if thin else text_colour(face)
         ax.text(
             slot.x - CELL / 2 + 0.07,
             slot.y + CELL / 2 - 0.07,
@@ -288,7 +152,7 @@ def draw_heatmap(
             zorder=5,
         )
         if thin:
-            shown = "–" if stat.samples == 0 else _percent(stat.capture_probability)
+            shown = "–" if stat.samples == 0 else percent(stat.capture_probability)
             ax.text(
                 slot.x,
                 slot.y + 0.02,
@@ -314,7 +178,7 @@ def draw_heatmap(
             ax.text(
                 slot.x,
                 slot.y + 0.0,
-                _percent(stat.capture_probability),
+                percent(stat.capture_probability),
                 ha="center",
                 va="center",
                 fontsize=11,
@@ -355,14 +219,14 @@ def draw_heatmap(
             (tip_x - dx * 0.14, tip_y - dy * 0.14),
             (tip_x + dx * 0.16, tip_y + dy * 0.16),
             arrowstyle="-|>,head_length=3.5,head_width=2.2",
-            color=_text_colour(cmap(norm(stats[0].capture_probability))) if stats[0].samples >= min_samples else INK,
+            color=text_colour(cmap(norm(stats[0].capture_probability))) if stats[0].samples >= min_samples else INK,
             linewidth=1.5,
             zorder=7,
         )
     )
 
-    _draw_rooms(ax, board, layout, depth_side, depth_tb, width_tb)
-    _draw_cellar(ax, board, layout)
+    draw_rooms(ax, board, layout, depth_side, depth_tb, width_tb)
+    draw_cellar(ax, board, layout)
     _draw_notes(ax, layout, min_samples, settings.rules)
     _draw_extremes(ax, layout, stats, min_samples)
 
@@ -412,161 +276,6 @@ def _horizon_text(rules: str, horizon: str) -> str:
     return "during round 1"
 
 
-def _draw_rooms(
-    ax: Axes, board: Board, layout: RingLayout, depth_side: float, depth_tb: float, width_tb: float
-) -> None:
-    """Every room as a box outside its door square, joined to it, with name and shield."""
-    from matplotlib.patches import FancyBboxPatch
-
-    by_side: dict[Side, list[int]] = {"top": [], "right": [], "bottom": [], "left": []}
-    for i, room in enumerate(board.rooms):
-        by_side[layout.slots[room.door].side].append(i)
-    for side, indices in by_side.items():
-        horizontal = side in ("top", "bottom")
-        along = [
-            layout.slots[board.rooms[i].door].x if horizontal else layout.slots[board.rooms[i].door].y for i in indices
-        ]
-        size = width_tb if horizontal else CELL
-        placed = _spread(along, size, 0.12)
-        ox, oy = _outward(side)
-        for i, centre in zip(indices, placed, strict=True):
-            room = board.rooms[i]
-            door = layout.slots[room.door]
-            depth = depth_tb if horizontal else depth_side
-            near = 0.5 + ROOM_GAP  # from the door square's centre to the box
-            if horizontal:
-                cx, cy = centre, door.y + oy * (near + depth / 2)
-                w, h = size, depth
-            else:
-                cx, cy = door.x + ox * (near + depth / 2), centre
-                w, h = depth, size
-            colour = SHIELD_COLOURS[room.shield]
-            # The doorway: a short band from the square to the box.
-            ax.plot(
-                [door.x + ox * CELL / 2, cx - ox * w / 2 if not horizontal else cx],
-                [door.y + oy * CELL / 2, cy - oy * h / 2 if horizontal else cy],
-                color="#8a7f6a",
-                linewidth=3.0,
-                solid_capstyle="butt",
-                zorder=2,
-            )
-            ax.add_patch(
-                FancyBboxPatch(
-                    (cx - w / 2, cy - h / 2),
-                    w,
-                    h,
-                    boxstyle="round,pad=0,rounding_size=0.12",
-                    facecolor=PAPER,
-                    edgecolor=colour if room.shield != "neutral" else "#8a7f6a",
-                    linewidth=2.0 if room.shield != "neutral" else 1.0,
-                    zorder=4,
-                )
-            )
-            name = room.id.replace("-", " ")
-            has_shield = room.shield != "neutral"
-            # Text offsets for rooms above/below the gallery and for rooms beside it.
-            shift, name_dy, door_dy = (0.28, 0.1, -0.22) if horizontal else (0.25, 0.12, -0.2)
-            text_x = cx + (shift if has_shield else 0.0)
-            ax.text(text_x, cy + name_dy, name, ha="center", va="center", fontsize=8.5, color=INK, zorder=5)
-            ax.text(
-                text_x,
-                cy + door_dy,
-                f"door {room.door}",
-                ha="center",
-                va="center",
-                fontsize=6.5,
-                color="#7a7a7a",
-                zorder=5,
-            )
-            if has_shield:
-                _shield(ax, cx - w / 2 + 0.3, cy, 0.5, colour, _shield_text(room.shield))
-
-
-def _shield_text(shield: str) -> str:
-    return "+1" if shield == "red" else "−3"
-
-
-def _draw_cellar(ax: Axes, board: Board, layout: RingLayout) -> None:
-    """The cellar steps, climbing inside the ring to square 0, Hugo's start below them."""
-    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
-
-    zero = layout.slots[0]
-    ox, _ = _outward(zero.side)
-    inward = -ox if zero.side in ("left", "right") else 1.0
-    steps = list(board.steps)  # from the bottom (highest value) up
-    count = len(steps) + (1 if board.has_start else 0)
-    width = min(0.78, (layout.width - 2.4) / count)
-    top = zero.y + 0.46
-    base = zero.y - 0.46
-    x = zero.x + inward * 0.62
-    path: list[tuple[float, float]] = []
-    # Nearest square 0: the top step; then down the stairs, then START.
-    for k, value in enumerate(reversed(steps)):
-        height = (top - base) * (1 - 0.09 * k)
-        cx = x + inward * width / 2
-        ax.add_patch(
-            FancyBboxPatch(
-                (cx - width / 2 + 0.02, base),
-                width - 0.04,
-                height,
-                boxstyle="round,pad=0,rounding_size=0.05",
-                facecolor="#d9cfbd" if value != board.overflow else "#cbbfa8",
-                edgecolor="#8a7f6a",
-                linewidth=0.8,
-                zorder=3,
-            )
-        )
-        ax.text(
-            cx,
-            base + height - 0.16,
-            str(value),
-            ha="center",
-            va="center",
-            fontsize=8,
-            weight="bold",
-            color=INK,
-            zorder=5,
-        )
-        path.append((cx, base + height + 0.08))
-        x += inward * width
-    if board.has_start:
-        cx = x + inward * width / 2 + inward * 0.05
-        ax.add_patch(
-            FancyBboxPatch(
-                (cx - width / 2, base),
-                width,
-                0.36,
-                boxstyle="round,pad=0,rounding_size=0.05",
-                facecolor="#5b5346",
-                edgecolor="#3b352c",
-                linewidth=0.8,
-                zorder=3,
-            )
-        )
-        ax.text(cx, base + 0.18, "START", ha="center", va="center", fontsize=6, color="white", weight="bold", zorder=5)
-        path.append((cx, base + 0.45))
-    first = zero.x + inward * 0.62
-    last = x + inward * width if board.has_start else x
-    if board.overflow == steps[-1]:
-        caption = f"cellar steps (spooky points; step {board.overflow} is the wine cellar)"
-    else:
-        caption = f"cellar steps (spooky points; when all are taken, step {board.overflow} again)"
-    ax.text((first + last) / 2, base - 0.2, caption, ha="center", va="top", fontsize=7.5, color="#6b6255", zorder=5)
-    if len(path) >= 2:
-        ax.add_patch(
-            FancyArrowPatch(
-                path[-1],
-                (zero.x + inward * (CELL / 2 + 0.05), zero.y + 0.3),
-                connectionstyle="arc3,rad=0.12" if inward > 0 else "arc3,rad=-0.12",
-                arrowstyle="-|>,head_length=5,head_width=3",
-                color="#6b6255",
-                linewidth=1.1,
-                linestyle=(0, (3, 2)),
-                zorder=6,
-            )
-        )
-
-
 def _draw_notes(ax: Axes, layout: RingLayout, min_samples: int, rules: str) -> None:
     """A small key inside the ring: direction, shields, thin squares."""
     from matplotlib.patches import FancyBboxPatch
@@ -577,9 +286,9 @@ def _draw_notes(ax: Axes, layout: RingLayout, min_samples: int, rules: str) -> N
     red = "+1 point on entering" if rules == "hugo" else "+1 point at the round's end"
     green = "−3 points on entering" if rules == "hugo" else "−3 points at the round's end"
     rows = [("red", f"red shield: Hugo junior, {red}"), ("green", f"green shield: lucky room, {green}")]
-    for k, (shield, text) in enumerate(rows):
+    for k, (kind, text) in enumerate(rows):
         yy = y - 0.55 - 0.45 * k
-        _shield(ax, x - 4.95, yy, 0.36, SHIELD_COLOURS[shield], "")
+        shield(ax, x - 4.95, yy, 0.36, SHIELD_COLOURS[kind], "")
         ax.text(x - 4.7, yy, text, ha="left", va="center", fontsize=7.5, color="#4a4a4a", zorder=5)
     yy = y - 0.55 - 0.9
     ax.add_patch(
@@ -626,7 +335,7 @@ def _draw_extremes(ax: Axes, layout: RingLayout, stats: Sequence[SquareStat], mi
     x, y = 0.95, layout.height - 0.9
 
     def line(chosen: list[SquareStat]) -> str:
-        return ",  ".join(f"{s.square}: {_percent(s.capture_probability)}" for s in chosen)
+        return ",  ".join(f"{s.square}: {percent(s.capture_probability)}" for s in chosen)
 
     ax.text(x, y, "most dangerous", ha="left", va="center", fontsize=8, weight="bold", color="#8e1b1b", zorder=5)
     ax.text(x, y - 0.32, line(worst), ha="left", va="center", fontsize=8, color="#4a4a4a", zorder=5)

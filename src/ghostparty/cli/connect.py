@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from typing import Any
 
 import click
 
@@ -36,6 +37,13 @@ import click
 )
 @click.option("--rated", is_flag=True, help="Quick-match: rated games.")
 @click.option(
+    "--ladder",
+    metavar="ID",
+    default=None,
+    help="Enter this bot ladder (the token needs the play scope too), play it to its end, "
+    "then print its standings and exit.",
+)
+@click.option(
     "--games",
     type=click.IntRange(1),
     default=None,
@@ -49,11 +57,12 @@ def connect(
     seed: int | None,
     queue: str | None,
     rated: bool,
+    ladder: str | None,
     games: int | None,
 ) -> None:
     """Play as an online bot: accept invitations, play every game the account sits in,
     reconnect when the connection drops, and resume the games after a restart."""
-    from ghostparty.connect import Client, RefusedError, load_policy
+    from ghostparty.connect import Client, RefusedError, load_policy, play_ladder
 
     try:
         policy = load_policy(spec, seed)
@@ -62,8 +71,39 @@ def connect(
     logging.basicConfig(level=os.environ.get("GHOSTPARTY_LOG", "INFO"), format="%(asctime)s %(message)s")
     client = Client(server, token, policy, max_games=max_games, queue=queue, queue_rated=rated)
     try:
-        asyncio.run(client.run(stop_after=games))
+        if ladder is not None:
+            print_standings(asyncio.run(play_ladder(client, ladder)))
+        else:
+            asyncio.run(client.run(stop_after=games))
     except RefusedError as error:
         raise click.ClickException(f"the server refused the bot: {error}") from None
     except KeyboardInterrupt:
         pass
+
+
+def print_standings(state: dict[str, Any]) -> None:
+    """A bot ladder's final standings as a table: score per deal against the deal's mean,
+    its 95 % interval, deals and games."""
+    from rich.console import Console
+    from rich.table import Table
+
+    tour = state["tournament"]
+    if tour["status"] == "cancelled":
+        raise click.ClickException(f"the ladder was cancelled: {tour['reason']}")
+    table = Table(
+        title=f"Bot ladder {tour['id']}: {tour['rules']}, {tour['table_size']} a table, {tour['deals']} duplicate deals",
+        caption="score: points per deal against the deal's mean; 95 % interval: normal approx. over duplicate deals",
+    )
+    for column in ("#", "bot", "score", "95 % interval", "deals", "games"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for line in state["standings"]:
+        interval = "–" if line["ci_low"] is None else f"[{line['ci_low']:+.3f}, {line['ci_high']:+.3f}]"
+        table.add_row(
+            str(line["rank"]),
+            line["name"],
+            f"{line['score_value']:+.3f}",
+            interval,
+            str(line["deals"]),
+            str(line["games"]),
+        )
+    Console(width=100).print(table)

@@ -184,6 +184,7 @@ def _server(
             "100000",
             "--log-level",
             "warning",
+            "--review-on-demand",  # the load is play: reviewing every finished game is other work
         ]
         command += (["--redis", redis] if redis else []) + ["--workers", str(workers)]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL)

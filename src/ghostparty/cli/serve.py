@@ -99,7 +99,7 @@ import click
     "--tournaments",
     metavar="FILE|hourly",
     help="Recurring tournaments the server makes: a JSON file of events (README: Tournaments), "
-    "or 'hourly' for an hourly 2-player hugo arena [default: none]",
+    "or 'hourly' for an hourly 2-player hugo arena and a daily bot ladder [default: none]",
 )
 @click.option(
     "--smtp",

@@ -268,6 +268,7 @@ def create_app(
                 service.lobby,
                 the_pubsub,
                 rating=app.state.accounts.shown_rating,
+                is_bot=app.state.bots.is_bot,
                 clock=clock or now,
             )
             app.state.tournament_runner = TournamentRunner(app.state.tournaments)

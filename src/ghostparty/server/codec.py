@@ -9,7 +9,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from ghostparty.rules import GUESTS_PER_PLAYER, Event, ruleset
+from ghostparty.rules import GUESTS_PER_PLAYER, Event, Position, ruleset
 from ghostparty.rules.rulesets import COLOURS
 from ghostparty.server.model import PLAYING, Table
 from ghostparty.server.timebank import INCREMENT, bank_left, full_bank, turn_clock
@@ -43,6 +43,17 @@ def events_to_list(events: Iterable[Event]) -> list[dict[str, Any]]:
 
 
 @lru_cache(maxsize=4096)
+def pending_points(position: Position | None) -> list[int] | None:
+    """Docs/PROTOCOL.md's ``pending``: each seat's points if the round ended now (RULES.md
+    §8.5: a guest's cellar step, a red or green room's points) for rule sets that score
+    only at a round's end; ``None`` for the others, before the game and once it is over.
+    The server says it so that no client has to know how a round is scored."""
+    if position is None or position.ruleset.scores_during_play or position.is_over:
+        return None
+    points = position.ruleset.round_points
+    return [sum(points(loc) for loc in locs) for locs in position.guests]
+
+
 def time_text(value: datetime) -> str:
     """ISO 8601 in UTC, to the second (the same few times recur in every update)."""
     return value.strftime("%Y-%m-%dT%H:%M:%SZ")

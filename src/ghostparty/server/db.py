@@ -61,6 +61,8 @@ tables = SqlTable(
     Column("series_index", Integer, nullable=False, server_default="1"),
     Column("rematch", String(16)),
     Column("rematch_fill", String(8), nullable=False, server_default="bot"),
+    # 0016: a bot ladder's duplicate deal (the die seed its rotated tables share)
+    Column("deal", BigInteger),
 )
 
 seats = SqlTable(
@@ -444,7 +446,7 @@ reviews = SqlTable(
 
 
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0010"
+HEAD = "0016"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

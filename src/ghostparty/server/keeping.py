@@ -15,13 +15,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
 from random import Random
 
 from ghostparty.bots import make_bot
-from ghostparty.rules import OVER, ROLL
+from ghostparty.rules import OVER, ROLL, Action
 from ghostparty.server.core import Core, Notice, keeper_channel
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import shard_of
@@ -179,7 +179,10 @@ class Keeping:
             action = step()
         else:
             thinking = time.perf_counter()
-            action = await asyncio.to_thread(step)
+            if table.deal is not None and table.turn_seconds is not None:
+                action = await bounded_think(live, step, rng, table.turn_seconds)
+            else:
+                action = await asyncio.to_thread(step)
             self.core.metrics.bot_think.observe(time.perf_counter() - thinking)
         self.play.apply(draft, seat.seat, action)
         return True
@@ -390,3 +393,18 @@ class Keeping:
         self._timers = None
         self._listeners.clear()
         self._bot_tasks.clear()
+
+
+async def bounded_think(live: LiveTable, step: Callable[[], Action], rng: Random, seconds: float) -> Action:
+    """A bot ladder's house bot thinks within the table's time per decision as a bot
+    account must: past ``seconds``, the table's ``absent_bot`` decides instead, as it does
+    for a seat out of time (the late thought is left to finish in its thread, unused)."""
+    thought = asyncio.ensure_future(asyncio.to_thread(step))
+    thought.add_done_callback(lambda done: done.cancelled() or done.exception())  # a late failure: not logged twice
+    try:
+        return await asyncio.wait_for(asyncio.shield(thought), timeout=seconds)
+    except TimeoutError:
+        assert live.game is not None
+        log.info("a house bot at table %s ran out of its %s s: %s plays", live.table.id, seconds, live.table.absent_bot)
+        stand_in = make_bot(live.table.absent_bot)
+        return await asyncio.to_thread(next_action, live.game.state, stand_in, rng, partial(die, live))

@@ -107,6 +107,7 @@ class MemoryStore:
                 series=stored.series,
                 series_index=stored.series_index,
                 rematch_fill=stored.rematch_fill,
+                deal=stored.deal,
             )
             if result is not None:
                 self.results[table.id] = result

@@ -99,6 +99,10 @@ class Table:
     rematch: str | None = None
     #: Who fills the seat of a person who doesn't play again: a bot or nobody (an open seat).
     rematch_fill: str = "bot"
+    #: A duplicate deal's die seed (a bot ladder's table, :mod:`.tournament_runner`): the
+    #: die then rolls the deal's sequence (:func:`~.play.die`) and no seat has a time
+    #: bank. Secret like :attr:`seed`; ``None`` for every other table.
+    deal: int | None = None
     created: datetime = field(default_factory=now)
     updated: datetime = field(default_factory=now)
 

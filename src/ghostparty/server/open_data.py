@@ -31,8 +31,9 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 
+from ghostparty.analysis.review.judge import MARKS
 from ghostparty.server.codec import time_text
-from ghostparty.server.db import actions, players, results, seats, tables
+from ghostparty.server.db import actions, players, results, reviews, seats, tables
 from ghostparty.server.live import rebuild
 from ghostparty.server.model import OVER, ActionRow
 from ghostparty.server.ratings import places, shown
@@ -105,6 +106,7 @@ def game_lines(engine: Engine, ids: Sequence[str], key: bytes) -> Iterator[dict[
                 (row.table_id, row.seat): row
                 for row in conn.execute(select(results).where(results.c.table_id.in_(batch)))
             }
+            reviewed = {row.table_id: row for row in conn.execute(select(reviews).where(reviews.c.table_id.in_(batch)))}
             ids_seated = {row["player_id"] for rows in seat_rows.values() for row in rows if row["player_id"]}
             accounts = {
                 row.id: row
@@ -115,9 +117,10 @@ def game_lines(engine: Engine, ids: Sequence[str], key: bytes) -> Iterator[dict[
                 )
             }
         for table_id in batch:
-            yield _game(
+            game = _game(
                 table_rows[table_id], seat_rows.get(table_id, []), action_rows.get(table_id, []), rated, accounts, key
             )
+            yield with_review(game, reviewed.get(table_id))
 
 
 def _game(
@@ -175,6 +178,39 @@ def _game(
         "seats": listed,
         "actions": [r.action for r in rows],
     }
+
+
+#: A seat's review figures copied into its entry (null where the game has no review).
+SEAT_REVIEW = ("accuracy", "pr", "luck", "skill", "luck_adjusted")
+
+
+def with_review(game: dict[str, Any], row: Any) -> dict[str, Any]:
+    """The game with its stored review where one was computed (on the server's review
+    page or as the game ended; docs/OPEN-DATA.md): each seat's accuracy, PR, luck and
+    skill, and under ``review`` the win chances after every action and each judged
+    decision. Without one, the same keys are null, so every line has one shape."""
+    review = row.review if row is not None else None
+    by_seat = {entry["seat"]: entry for entry in review.get("players_review", [])} if review else {}
+    for seat in game["seats"]:
+        summary = by_seat.get(seat["seat"])
+        seat.update({name: None if summary is None else summary.get(name) for name in SEAT_REVIEW})
+        marks = None if summary is None else summary.get("marks", {})
+        seat["marks"] = None if marks is None else {name: int(marks.get(name, 0)) for name, _ in MARKS}
+    if not review:
+        game["review"] = None
+        return game
+    game["review"] = {
+        "version": row.version,
+        "settings": review.get("settings", {}),
+        "dice_share": review.get("dice_share"),
+        "win_chances": review.get("win_chances", []),
+        "decisions": [
+            {name: step[name] for name in ("index", "seat", "choices", "best", "loss", "loss_margin", "mark")}
+            for step in review.get("steps", [])
+            if "loss" in step
+        ],
+    }
+    return game
 
 
 def _shown(result: Any, column: str) -> int | None:

@@ -1,8 +1,9 @@
 """The Parquet form of a month of open game data (pyarrow; ``pip install 'ghostparty[data]'``).
 
 One row a game, the same fields as the ndjson lines (docs/OPEN-DATA.md): the seats as a
-list of structs, the actions as the JSON text of their list (their kinds differ, which a
-columnar type would spread over many null columns), times as UTC timestamps.
+list of structs (with each seat's review figures), the actions and the review's win
+chances and decisions as JSON text (their kinds differ, which a columnar type would
+spread over many null columns), times as UTC timestamps.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ SEAT = pa.struct(
         ("left_to_bot", pa.bool_()),
         ("rating_before", pa.int32()),
         ("rating_after", pa.int32()),
+        ("accuracy", pa.float32()),
+        ("pr", pa.float32()),
+        ("luck", pa.float64()),
+        ("skill", pa.float64()),
+        ("luck_adjusted", pa.float64()),
+        ("marks", pa.struct([("inaccuracy", pa.int16()), ("mistake", pa.int16()), ("blunder", pa.int16())])),
     ]
 )
 
@@ -46,6 +53,9 @@ SCHEMA = pa.schema(
         ("seats", pa.list_(SEAT)),
         ("action_count", pa.int32()),
         ("actions", pa.string()),
+        ("review_version", pa.string()),
+        ("dice_share", pa.float32()),
+        ("review", pa.string()),
     ]
 )
 
@@ -64,6 +74,10 @@ def parquet_bytes(games: list[dict[str, Any]]) -> bytes:
         columns["ended"].append(_time(game["ended"]))
         columns["action_count"].append(len(game["actions"]))
         columns["actions"].append(json.dumps(game["actions"], separators=(",", ":")))
+        review = game.get("review")
+        columns["review_version"].append(None if review is None else review["version"])
+        columns["dice_share"].append(None if review is None else review["dice_share"])
+        columns["review"].append(None if review is None else json.dumps(review, separators=(",", ":")))
     table = pa.table(columns, schema=SCHEMA)
     buffer = io.BytesIO()
     pq.write_table(table, buffer, compression="zstd")

@@ -34,6 +34,7 @@ from ghostparty.server.protocol import ROLL_REQUEST, Applied
 from ghostparty.server.ratings import places
 from ghostparty.server.timebank import after_decision, spent
 from ghostparty.server.transaction import Draft
+from ghostparty.sim.seeds import die_rng
 
 
 class Play:
@@ -172,9 +173,25 @@ def game_result(table: Table, scores: Sequence[int]) -> GameResult | None:
 
 def die(live: LiveTable) -> Roll:
     """The die's face for the game's next action: the same for a given table and index,
-    so a restart or a second server instance rolls exactly what the first would."""
+    so a restart or a second server instance rolls exactly what the first would.
+
+    A duplicate deal's table (``Table.deal``, the bot ladder) rolls the deal's sequence
+    instead: its n-th roll is the n-th draw of ``Random(deal)``, as ``ghostparty
+    tournament --duplicate`` rolls a deal, so every rotation of the deal gets the same
+    rolls in the same order (counted from the stored history: a restart goes on alike)."""
     assert live.game is not None
+    if live.table.deal is not None:
+        return deal_roll(live.table.deal, sum(1 for action in live.game.history if isinstance(action, Roll)))
     return sample_roll(Random(f"{live.table.seed}:die:{len(live.game.history)}"))
+
+
+def deal_roll(deal: int, index: int) -> Roll:
+    """Roll ``index`` (from 0) of the deal seeded ``deal``: :func:`~ghostparty.sim.seeds.die_rng`'s
+    draws, as a game seeded ``deal`` rolls them."""
+    rng = die_rng(deal)
+    for _ in range(index):
+        sample_roll(rng)
+    return sample_roll(rng)
 
 
 def turn_starts(live: LiveTable, seat: int) -> bool:

@@ -18,7 +18,7 @@ import orjson
 from ghostparty.rules import ROLL, Move, Position, action_to_dict, apply, legal_actions, position_to_dict
 from ghostparty.rules.events import Captured, Event, GameOver, GuestExpelled, RoomEntered, RoundEnded
 from ghostparty.rules.odds import capture_odds
-from ghostparty.server.codec import events_to_list, table_view
+from ghostparty.server.codec import events_to_list, pending_points, table_view
 from ghostparty.server.model import PLAYING, Table
 
 #: What a client sends to ask the server to roll the die.
@@ -182,6 +182,7 @@ def update_frame(table: Table, online: Collection[int], position: Position | Non
         "entry": entry,
         "legal": [],
         "odds": [],
+        "pending": pending_points(position),
     }
     everyone = dumps(message)
     if table.to_move is None or table.status != PLAYING:
@@ -216,5 +217,6 @@ def state_message(
         "legal": legal_for(table, position, held),
         "effects": effects_for(table, position, held),
         "odds": odds_for(table, position) if mover_held else [],
+        "pending": pending_points(position),
         "log": [entry_message(entry, happened) for entry, happened in zip(log, events, strict=True)],
     }

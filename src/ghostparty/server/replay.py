@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ghostparty.rules import Event, GameRecord, position_to_dict
-from ghostparty.server.codec import events_to_list
+from ghostparty.server.codec import events_to_list, pending_points
 
 #: The most actions a replayed record may hold (a long 8-player Midnight Party game has
 #: well under a thousand).
@@ -21,21 +21,26 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 
 
 def replay_steps(record: GameRecord) -> dict[str, Any]:
-    """``{"record": …, "steps": [{"seat", "events", "changes"}, …]}``: everything a page
-    needs to step through a game and back. Action ``i`` is ``record["actions"][i]``; the
-    position after it is ``record["start"]`` with every step's ``changes`` up to ``i``
-    laid over it in order (docs/PROTOCOL.md, Replays)."""
+    """``{"record": …, "pending": …, "steps": [{"seat", "events", "changes"}, …]}``:
+    everything a page needs to step through a game and back. Action ``i`` is
+    ``record["actions"][i]``; the position after it is ``record["start"]`` with every
+    step's ``changes`` up to ``i`` laid over it in order. ``pending`` is each seat's
+    points pending at the start (:func:`pending_points`); a step has its own ``pending``
+    only where that changed, like ``changes`` (docs/PROTOCOL.md, Replays)."""
     events: list[list[Event]] = []
     positions = record.replay(events)
     data = record.to_dict()
     dicts = [position_to_dict(position) for position in positions]
     dicts[0] = data["start"]
-    steps = [
-        {
+    pending = [pending_points(position) for position in positions]
+    steps: list[dict[str, Any]] = []
+    for index, happened in enumerate(events):
+        step: dict[str, Any] = {
             "seat": positions[index].to_move,
             "events": events_to_list(happened),
             "changes": changes(dicts[index], dicts[index + 1]),
         }
-        for index, happened in enumerate(events)
-    ]
-    return {"record": data, "steps": steps}
+        if pending[index + 1] != pending[index]:
+            step["pending"] = pending[index + 1]
+        steps.append(step)
+    return {"record": data, "pending": pending[0], "steps": steps}

@@ -40,6 +40,8 @@ QUEUE = "ghostparty-reviews"
 JOB_TIMEOUT = 600
 #: How many times a job lost with its worker is put back in the queue.
 RETRIES = 2
+#: A worker that found Redis away starts again after this many seconds.
+RECONNECT_SECONDS = 2
 _WAITING = {"queued", "deferred", "scheduled"}
 
 
@@ -83,6 +85,8 @@ def run_worker(redis_url: str, queue_name: str) -> None:
     """An rq worker (a process of its own): takes review jobs until stopped, and dies
     with the instance that started it (so that its jobs count as lost, and are retaken)."""
     from redis import Redis
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
     from rq import Queue, Worker
 
     os.setpgrp()  # the worker and its work horses: one group, killed together
@@ -95,7 +99,16 @@ def run_worker(redis_url: str, queue_name: str) -> None:
 
     threading.Thread(target=watch, daemon=True).start()
     connection = Redis.from_url(redis_url)
-    Worker([Queue(queue_name, connection=connection)], connection=connection).work(logging_level="WARNING")
+    while True:
+        try:
+            Worker([Queue(queue_name, connection=connection)], connection=connection).work(logging_level="WARNING")
+        except (RedisConnectionError, RedisTimeoutError) as error:
+            # rq retries a lost connection while it waits for jobs, not while it starts
+            # (registering the worker) or stops: a worker is never lost to Redis being away.
+            print(f"review worker: Redis is unavailable ({error}); again in {RECONNECT_SECONDS} s", flush=True)
+            time.sleep(RECONNECT_SECONDS)
+        else:
+            return  # stopped (SIGTERM: a warm shut-down)
 
 
 class RedisReviewer:

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -49,6 +50,14 @@ _WORKER: dict[str, Any] = {}
 
 def _start_worker(queue: Any) -> None:
     _WORKER["queue"] = queue
+    parent = os.getppid()
+
+    def watch() -> None:  # a worker dies with its server (killed, it can't say goodbye)
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="review-parent-watch", daemon=True).start()
 
 
 def review_job(table_id: str, record: dict[str, Any], settings: dict[str, Any]) -> tuple[dict[str, Any], float]:
@@ -212,7 +221,12 @@ class Reviewer:
     def _forget_pool(self) -> None:
         """Stop the pool and its progress thread; the next job starts new ones."""
         if self._pool is not None:
+            # shutdown() lets a running review finish (seconds), which would hold the
+            # server's exit or leave the worker behind it: the workers are stopped now.
+            workers = list(getattr(self._pool, "_processes", {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
+            for process in workers:
+                process.terminate()
             self._queue.put(None)
             self._pool = None
 

@@ -76,6 +76,7 @@ def table_row(table: Table) -> dict[str, Any]:
         "series_index": table.series_index,
         "rematch": table.rematch,
         "rematch_fill": table.rematch_fill,
+        "deal": table.deal,
     }
 
 
@@ -140,4 +141,5 @@ def table_of_row(row: Any, seat_list: Iterable[Seat]) -> Table:
         series_index=row["series_index"],
         rematch=row["rematch"],
         rematch_fill=row["rematch_fill"],
+        deal=row["deal"],
     )

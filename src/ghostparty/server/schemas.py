@@ -214,17 +214,19 @@ class BotAnswer(Model):
 
 
 class CreateTournament(Model):
-    kind: Literal["arena", "swiss"]
+    kind: Literal["arena", "swiss", "ladder"]
     rules: Literal["hugo", "midnight-party"]
     table_size: int
     #: ISO 8601 with a time zone: "2026-11-26T20:00:00Z".
     starts: Annotated[str, StringConstraints(min_length=1, max_length=40)]
     rated: bool = False
     turn_seconds: int = 60
-    #: An arena's length; a Swiss's rounds.
+    #: An arena's length; a Swiss's rounds; a ladder's deals.
     minutes: int | None = None
     rounds: int | None = None
     bots: bool = False
+    #: A ladder's house bots (the server's levels; default greedy, expectimax, mcts).
+    house: Annotated[list[Annotated[str, StringConstraints(max_length=32)]], Field(max_length=5)] | None = None
 
 
 class TournamentJoin(Model):

@@ -233,7 +233,18 @@ class SqlStore:
         assert change.result is not None
         table = change.table
         row = table_row(table)
-        for fixed in ("id", "created", "seed", "rules", "players", "rated", "series", "series_index", "rematch_fill"):
+        for fixed in (
+            "id",
+            "created",
+            "seed",
+            "rules",
+            "players",
+            "rated",
+            "series",
+            "series_index",
+            "rematch_fill",
+            "deal",
+        ):
             del row[fixed]
         try:
             with self._writing, self.engine.begin() as conn:

@@ -8,7 +8,8 @@ when both are spent does the table's bot take over (the person is marked away). 
 decision or roll the person takes themselves gives :data:`INCREMENT` seconds back,
 never above the full bank. A seat keeps what is left (``Seat.bank``, stored with the
 seat, ``None`` while full), so a restart or another instance goes on from it. Bots,
-untimed and turn-based tables have no bank.
+untimed and turn-based tables have no bank, nor have a bot ladder's tables (``Table.deal``
+set): there every decision has exactly ``turn_seconds``.
 
 A decision's time runs from the table's last change (``Table.updated``), as the deadline
 always has: another seat's change meanwhile (marked away or back) starts the mover's
@@ -31,7 +32,7 @@ INCREMENT = 5
 
 def full_bank(table: Table) -> int | None:
     """The seconds each person's bank holds at the start of a game; ``None``: no bank."""
-    if table.turn_seconds is None or table.turn_based:
+    if table.turn_seconds is None or table.turn_based or table.deal is not None:
         return None
     return min(4 * table.turn_seconds, max(MIN_BANK, table.turn_seconds))
 

@@ -4,7 +4,12 @@ tournament ahead of its start (``serve --tournaments FILE.json``, or ``hourly``)
 A file is a JSON list of events::
 
     [{"name": "hourly-hugo-arena", "kind": "arena", "rules": "hugo", "table_size": 2,
-      "every_minutes": 60, "minutes": 30, "turn_seconds": 30, "bots": true}]
+      "every_minutes": 60, "minutes": 30, "turn_seconds": 30, "bots": true},
+     {"name": "daily-bot-ladder", "kind": "ladder", "rules": "hugo", "table_size": 4,
+      "every_minutes": 1440, "rounds": 30, "turn_seconds": 5,
+      "house": ["greedy", "expectimax", "mcts"]}]
+
+A ladder's ``rounds`` are its deals and ``house`` its house bots (the server's levels).
 
 Starts are aligned to ``every_minutes`` from midnight UTC; the next one is made when it
 is at most ``every_minutes`` ahead. Several instances may try at once: the store keeps
@@ -20,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ghostparty.server.errors import ServiceError
-from ghostparty.server.tournament_service import Spec, Tournaments, check
+from ghostparty.server.tournament_service import HOUSE, Spec, Tournaments, check
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,11 @@ class Event:
     turn_seconds: int = 60
     rated: bool = False
     bots: bool = False
+    house: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.house, list):  # as JSON gives it
+            object.__setattr__(self, "house", tuple(self.house))
 
     def spec(self, starts: datetime) -> Spec:
         return Spec(
@@ -49,6 +59,7 @@ class Event:
             self.minutes,
             self.rounds,
             self.bots,
+            self.house,
         )
 
     def next_start(self, moment: datetime) -> datetime:
@@ -58,15 +69,18 @@ class Event:
         return day + period * ((moment - day) // period + 1)
 
 
-#: The built-in event (``serve --tournaments hourly``).
+#: The built-in events (``serve --tournaments hourly``): an hourly arena, and a daily
+#: bot ladder of 30 duplicate deals at 4-player tables, 5 s a decision, with the house
+#: bots greedy, expectimax and mcts (it is cancelled if no bot account entered).
 HOURLY = Event("hourly-hugo-arena", "arena", "hugo", 2, 60, minutes=30, turn_seconds=30, bots=True)
+DAILY_LADDER = Event("daily-bot-ladder", "ladder", "hugo", 4, 1440, rounds=30, turn_seconds=5, house=HOUSE)
 
 
 def load_events(source: str) -> list[Event]:
-    """The events of a JSON file, or ``[HOURLY]`` for ``"hourly"``; a ``ValueError``
-    naming the event and field that is wrong."""
+    """The events of a JSON file, or ``[HOURLY, DAILY_LADDER]`` for ``"hourly"``; a
+    ``ValueError`` naming the event and field that is wrong."""
     if source == "hourly":
-        return [HOURLY]
+        return [HOURLY, DAILY_LADDER]
     data: Any = json.loads(Path(source).read_text(encoding="utf-8"))
     if not isinstance(data, list):
         raise ValueError(f"{source}: expected a JSON list of events, got {type(data).__name__}")

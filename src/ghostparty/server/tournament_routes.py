@@ -32,7 +32,7 @@ from ghostparty.server.quotas import (
     address_of,
 )
 from ghostparty.server.schemas import CreateTournament, TournamentCancel, TournamentEntry, TournamentJoin
-from ghostparty.server.tournament_service import Spec, Tournaments, channel, check
+from ghostparty.server.tournament_service import HOUSE, Spec, Tournaments, channel, check
 from ghostparty.server.tournament_store import CANCELLED, FINISHED, RUNNING, SCHEDULED
 from ghostparty.server.tournament_views import current as current_table
 from ghostparty.server.tournament_views import results_csv, summary, trophies, view
@@ -90,6 +90,7 @@ async def create(request: Request) -> Response:
         body.minutes,
         body.rounds,
         body.bots,
+        tuple(body.house) if body.house is not None else HOUSE if body.kind == "ladder" else (),
     )
     check(spec, of(request).clock())  # impossible settings: a 400 that takes no use of the limit
     await request.app.state.quotas.use(

@@ -14,6 +14,11 @@ Each step is a compare-and-set on the tournament's stored version (:meth:`.Tourn
   compare-and-set as the state it changes; a game already recorded refuses the change,
   so no game counts twice.
 
+A bot ladder (``kind="ladder"``) pairs a whole deal at once: every group's rotations,
+each an ordinary table with seat 0 starting, no time bank and the deal's die seed
+(``Table.deal``), the house bots seated as the server's bots of their level. The next
+deal is paired once every game of the last one is recorded.
+
 An instance killed mid-pass leaves nothing half done: another instance takes shard 0
 within the lease's time and its next pass goes on from the stored state.
 """
@@ -31,7 +36,7 @@ from ghostparty.server.live import LiveTable
 from ghostparty.server.lobby import hash_token
 from ghostparty.server.model import OPEN, OVER, Seat
 from ghostparty.server.ratings import places
-from ghostparty.server.tournament_service import BOT_LEVEL, Engine, Tournaments, stamp
+from ghostparty.server.tournament_service import BOT_LEVEL, Engine, Tournaments, house_level, stamp
 from ghostparty.server.tournament_store import (
     ACTIVE,
     CANCELLED,
@@ -43,7 +48,7 @@ from ghostparty.server.tournament_store import (
     TournamentRow,
     table_statuses,
 )
-from ghostparty.tournaments import Arena, Swiss, to_json
+from ghostparty.tournaments import Arena, Ladder, Swiss, to_json
 
 log = logging.getLogger("ghostparty.server")
 
@@ -116,11 +121,13 @@ class TournamentRunner:
     def _begin(self, row: TournamentRow, engine: Engine, moment: datetime) -> Change | None:
         if row.status != SCHEDULED:
             return None
-        if isinstance(engine, Swiss):
+        if isinstance(engine, (Swiss, Ladder)):
             active = sum(1 for p in engine.players.values() if p.active)
             if active < row.table_size:
                 reason = f"not enough players: {active} entered, a table needs {row.table_size}"
                 return Change(row.state, CANCELLED, reason, None)
+        if isinstance(engine, Ladder) and not any(p.active and not p.house for p in engine.players.values()):
+            return Change(row.state, CANCELLED, "no bot account entered: the house bots don't play alone", None)
         return Change(row.state, RUNNING, None, moment)
 
     # pairing -------------------------------------------------------------------------
@@ -128,7 +135,21 @@ class TournamentRunner:
     async def _pair(self, row: TournamentRow, moment: datetime) -> None:
         engine = _engine(row)
         now = stamp(moment)
-        if isinstance(engine, Arena):
+        deal: int | None = None
+        if isinstance(engine, Ladder):
+            if engine.deals and not engine.deals[-1].complete:
+                return
+            if engine.finished():
+                await self.t.update(row.id, lambda r, e: Change(r.state, FINISHED) if r.status == RUNNING else None)
+                return
+            if sum(1 for p in engine.players.values() if p.active) < row.table_size:
+                reason = "too few bots are left to pair the next deal"
+                await self.t.update(row.id, lambda r, e: Change(r.state, FINISHED, reason))
+                return
+            dealt = engine.pair_deal(self.t.rng)
+            deal = dealt.seed
+            named = [(game.id, game.seats) for group in dealt.groups for game in group.games]
+        elif isinstance(engine, Arena):
             if engine.finished(now):
                 await self.t.update(row.id, lambda r, e: _ending(r, e, now))
                 return
@@ -151,11 +172,17 @@ class TournamentRunner:
             named = [(f"r{paired.number}t{i + 1}", t.seats) for i, t in enumerate(paired.tables)]
         else:
             return
-        await self._seat(row, engine, named, moment)
+        await self._seat(row, engine, named, moment, deal)
 
     async def _seat(
-        self, row: TournamentRow, engine: Engine, named: Sequence[tuple[str, Sequence[str]]], moment: datetime
+        self,
+        row: TournamentRow,
+        engine: Engine,
+        named: Sequence[tuple[str, Sequence[str]]],
+        moment: datetime,
+        deal: int | None = None,
     ) -> None:
+        """Make the tables of ``named`` games; a ladder's share the die seed ``deal``."""
         entrants = {e.entrant: e for e in await in_thread(self.t.store.entrants, row.id)}
         made: list[tuple[LiveTable, GameRow]] = []
         try:
@@ -165,7 +192,8 @@ class TournamentRunner:
                 for i, entrant in enumerate(members):
                     known = entrants[entrant]
                     if known.bot:
-                        seats.append(await self.lobby.bot_seat(i, BOT_LEVEL, rated=row.rated))
+                        level = house_level(entrant) or BOT_LEVEL
+                        seats.append(await self.lobby.bot_seat(i, level, rated=row.rated))
                         continue
                     tokens[entrant] = self.lobby._token(18)
                     seats.append(
@@ -178,7 +206,12 @@ class TournamentRunner:
                         )
                     )
                 live = await self.lobby.insert(
-                    row.rules, tuple(seats), None, turn_seconds=row.turn_seconds, rated=row.rated
+                    row.rules,
+                    tuple(seats),
+                    None if deal is None else 0,
+                    turn_seconds=row.turn_seconds,
+                    rated=row.rated,
+                    deal=deal,
                 )
                 made.append((live, GameRow(game, live.table.id, list(members), moment, tokens)))
                 if isinstance(engine, Arena):
@@ -242,7 +275,11 @@ class TournamentRunner:
                 return None
             done = []
             for game_id, (ranks, left) in results.items():
-                if isinstance(engine, Arena):
+                if isinstance(engine, Ladder):
+                    if engine.game(game_id).places is not None:
+                        continue
+                    engine.record(game_id, ranks, left)
+                elif isinstance(engine, Arena):
                     if engine.games[game_id].places is not None:
                         continue
                     engine.finish_game(game_id, ranks, moment, left)

@@ -23,6 +23,7 @@ from ghostparty.server.errors import ServiceError, in_thread
 from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby
 from ghostparty.server.model import TURN_BASED_FROM, now
 from ghostparty.server.pubsub import PubSub
+from ghostparty.server.ratings import BOT_LEVELS
 from ghostparty.server.tournament_store import (
     ACTIVE,
     CANCELLED,
@@ -33,7 +34,18 @@ from ghostparty.server.tournament_store import (
     SqlTournaments,
     TournamentRow,
 )
-from ghostparty.tournaments import Arena, ArenaConfig, Swiss, SwissConfig, TournamentError, from_json, to_json
+from ghostparty.tournaments import (
+    Arena,
+    ArenaConfig,
+    Ladder,
+    LadderConfig,
+    Swiss,
+    SwissConfig,
+    TournamentError,
+    from_json,
+    to_json,
+)
+from ghostparty.tournaments.ladder import DEALS
 
 #: Seconds people in an arena with bots wait for a full table before bots fill it.
 BOT_WAIT = 30.0
@@ -48,7 +60,21 @@ AHEAD = timedelta(days=30)
 #: A rated arena or Swiss: its people must be registered players.
 RETRIES = 8
 
-Engine = Arena | Swiss
+#: A bot ladder's house bots when none are named, its time per decision at most.
+HOUSE = ("greedy", "expectimax", "mcts")
+LADDER_TURN = 60
+
+Engine = Arena | Swiss | Ladder
+
+
+def house_entrant(level: str) -> str:
+    """The entrant id of a ladder's house bot of ``level``."""
+    return f"h-{level}"
+
+
+def house_level(entrant: str) -> str | None:
+    """The level of a house bot's entrant id (:func:`house_entrant`), else ``None``."""
+    return entrant[2:] if entrant.startswith("h-") else None
 
 
 def channel(tournament_id: str) -> str:
@@ -78,6 +104,8 @@ class Spec:
     minutes: int | None = None
     rounds: int | None = None
     bots: bool = False
+    #: A ladder's house bots: the server's own levels that take part.
+    house: tuple[str, ...] = ()
 
 
 def check(spec: Spec, moment: datetime) -> None:
@@ -99,16 +127,40 @@ def check(spec: Spec, moment: datetime) -> None:
             raise ServiceError("bad_request", f"an arena is played in real time: turn_seconds below {TURN_BASED_FROM}")
         if spec.turn_seconds * 4 > spec.minutes * 60:
             raise ServiceError("bad_request", f"{spec.minutes} minutes leave no time for {spec.turn_seconds} s a move")
+    elif spec.kind == "ladder":
+        if spec.rounds is None or not DEALS[0] <= spec.rounds <= DEALS[1] or spec.minutes is not None:
+            raise ServiceError(
+                "bad_request", f"a ladder needs rounds (its deals, {DEALS[0]} to {DEALS[1]}) and no minutes"
+            )
+        if spec.turn_seconds > LADDER_TURN:
+            raise ServiceError(
+                "bad_request", f"a ladder's time per decision is {MIN_TURN} to {LADDER_TURN} s, not {spec.turn_seconds}"
+            )
+        if spec.bots:
+            raise ServiceError("bad_request", "a ladder names its house bots (house), it has no bot fill (bots)")
+        wrong = [level for level in spec.house if level not in BOT_LEVELS]
+        if wrong or len(set(spec.house)) != len(spec.house):
+            raise ServiceError(
+                "bad_request", f"house: expected different levels of {list(BOT_LEVELS)}, got {list(spec.house)}"
+            )
     elif spec.kind == "swiss":
         if spec.rounds is None or not ROUNDS[0] <= spec.rounds <= ROUNDS[1] or spec.minutes is not None:
             raise ServiceError("bad_request", f"a Swiss needs rounds ({ROUNDS[0]} to {ROUNDS[1]}) and no minutes")
         if spec.bots:
             raise ServiceError("bad_request", "bots fill arenas only: a Swiss pairs its entrants")
     else:
-        raise ServiceError("bad_request", f"kind must be 'arena' or 'swiss', not {spec.kind!r}")
+        raise ServiceError("bad_request", f"kind must be 'arena', 'swiss' or 'ladder', not {spec.kind!r}")
+    if spec.house and spec.kind != "ladder":
+        raise ServiceError("bad_request", "only a ladder has house bots (house)")
 
 
 def new_engine(spec: Spec) -> Engine:
+    if spec.kind == "ladder":
+        assert spec.rounds is not None
+        ladder = Ladder(LadderConfig(spec.table_size, spec.rounds))
+        for level in spec.house:
+            ladder.join(house_entrant(level), GUEST_RATING, house=True)
+        return ladder
     if spec.kind == "swiss":
         assert spec.rounds is not None
         return Swiss(SwissConfig(spec.table_size, spec.rounds))
@@ -137,6 +189,7 @@ class Tournaments:
         pubsub: PubSub,
         *,
         rating: Callable[[int, str], Awaitable[int]],
+        is_bot: Callable[[int], Awaitable[bool]] | None = None,
         clock: Callable[[], datetime] = now,
         rng: Random | None = None,
     ) -> None:
@@ -144,6 +197,8 @@ class Tournaments:
         self.lobby = lobby
         self.pubsub = pubsub
         self.rating = rating
+        #: Whether an account is a bot account (a ladder admits only those).
+        self.is_bot = is_bot
         self.clock = clock
         self.rng = rng or Random(secrets.randbits(64))
         #: The views the routes built lately, by tournament id: (version, view).
@@ -156,7 +211,10 @@ class Tournaments:
         moment = self.clock()
         check(spec, moment)
         engine = new_engine(spec)
-        bots = [Entrant(p, f"{BOT_LEVEL.capitalize()} bot {p[1:]}", moment, bot=True) for p in engine.players]
+        if isinstance(engine, Ladder):
+            bots = [Entrant(p, f"House {p[2:]}", moment, bot=True) for p in engine.players]
+        else:
+            bots = [Entrant(p, f"{BOT_LEVEL.capitalize()} bot {p[1:]}", moment, bot=True) for p in engine.players]
         for _attempt in range(8):
             row = TournamentRow(
                 id=self.rng.randbytes(5).hex(),
@@ -221,6 +279,12 @@ class Tournaments:
             raise ServiceError("not_open", f"the tournament is {row.status}: it can't be joined")
         if row.rated and player is None:
             raise ServiceError("login_required", "a rated tournament is for registered players: log in to join", 403)
+        if row.kind == "ladder" and (player is None or self.is_bot is None or not await self.is_bot(player[0])):
+            raise ServiceError(
+                "bots_only",
+                "the bot ladder is for bot accounts: join with a bot account's API token (see README 'The bot ladder')",
+                403,
+            )
         secret = None
         if player is not None:
             entrant_id, shown, rating = f"p{player[0]}", player[1], await self.rating(player[0], row.rules)

@@ -1,6 +1,7 @@
 """What the pages and the results downloads see of a tournament: its settings, live
-standings (names, exact points), its games with their tables, the podium; a player's
-own current table; the list of tournaments; a player's trophies."""
+standings (names, exact points; a ladder's duplicate scores with 95 % intervals), its
+games with their tables, the podium; a player's own current table; the list of
+tournaments; a player's trophies."""
 
 from __future__ import annotations
 
@@ -9,10 +10,15 @@ import io
 from fractions import Fraction
 from typing import Any
 
-from ghostparty.server.tournament_service import Engine, ended
+from ghostparty.server.tournament_service import Engine, ended, house_level
 from ghostparty.server.tournament_store import FINISHED, Entrant, GameRow, TournamentRow
-from ghostparty.tournaments import Arena, from_json
-from ghostparty.tournaments.points import encode
+from ghostparty.sim.stats import deal_interval
+from ghostparty.tournaments import Arena, Ladder, from_json
+from ghostparty.tournaments.ladder import parse_game_id
+from ghostparty.tournaments.points import PLACE_POINTS, encode
+
+#: What a ladder's interval says it is (as ``ghostparty tournament --duplicate`` prints it).
+LADDER_METHOD = "normal approx. over duplicate deals"
 
 
 def _time(value: Any) -> str | None:
@@ -37,6 +43,7 @@ def summary(row: TournamentRow) -> dict[str, Any]:
         "status": row.status,
         "reason": row.reason,
         "next_round": _time(row.round_at) if row.kind == "swiss" else None,
+        "deals": row.rounds if row.kind == "ladder" else None,
         "recurring": row.recurring,
     }
 
@@ -44,6 +51,8 @@ def summary(row: TournamentRow) -> dict[str, Any]:
 def standings(engine: Engine, names: dict[str, Entrant]) -> list[dict[str, Any]]:
     """The standings, best first; points exact (an integer or ``"11/4"``)."""
     lines = []
+    if isinstance(engine, Ladder):
+        return ladder_standings(engine, names)
     if isinstance(engine, Arena):
         for s in engine.standings():
             lines.append(
@@ -77,10 +86,48 @@ def standings(engine: Engine, names: dict[str, Entrant]) -> list[dict[str, Any]]
     return lines
 
 
+def ladder_standings(engine: Ladder, names: dict[str, Entrant]) -> list[dict[str, Any]]:
+    """A ladder's standings: per bot its mean duplicate score per deal (points against
+    the deal's mean; exact) with a 95 % interval over its deals (``None`` under two)."""
+    top = float(PLACE_POINTS[engine.config.table_size][0])
+    lines = []
+    for s in engine.standings():
+        deals = engine.deal_scores(s.player)
+        low = high = None
+        if len(deals) >= 2:
+            found = deal_interval([[float(x) for x in d] for d in deals], bounds=(-top, top))
+            low, high = round(found[0], 4), round(found[1], 4)
+        lines.append(
+            {
+                "rank": s.rank,
+                "name": _name(names, s.player),
+                "score": encode(s.score),
+                "score_value": round(float(s.score), 4),
+                "ci_low": low,
+                "ci_high": high,
+                "ci_method": LADDER_METHOD if low is not None else None,
+                "deals": s.deals,
+                "games": s.games,
+                "points": encode(s.points),
+                "house": s.house,
+                "level": house_level(s.player) if s.house else None,
+                "bot": True,
+                "active": s.active,
+                "entrant": s.player,
+            }
+        )
+    return lines
+
+
 def podium(row: TournamentRow, engine: Engine, names: dict[str, Entrant]) -> list[dict[str, Any]]:
     """The best three people once the tournament is finished (bots never)."""
     if row.status != FINISHED:
         return []
+    if isinstance(engine, Ladder):  # the best three bot accounts (house bots never)
+        ranked = [s for s in engine.standings() if not s.house and s.deals > 0][:3]
+        return [
+            {"place": i + 1, "name": _name(names, s.player), "score": encode(s.score)} for i, s in enumerate(ranked)
+        ]
     best: list[tuple[str, Fraction]] = (
         [(s.player, s.points) for s in engine.podium()]
         if isinstance(engine, Arena)
@@ -94,7 +141,14 @@ def games(engine: Engine, rows: list[GameRow], names: dict[str, Entrant]) -> lis
     found = []
     for g in rows:
         places: tuple[int, ...] | None
-        if isinstance(engine, Arena):
+        round_number: int | None
+        table_number: int | None
+        rotation = None
+        if isinstance(engine, Ladder):
+            round_number, table_number, rotation = parse_game_id(g.game)
+            record_l = engine.game(g.game)
+            places, points = record_l.places, record_l.points
+        elif isinstance(engine, Arena):
             record = engine.games.get(g.game)
             places, points = (record.places, record.points) if record else (None, None)
             round_number = table_number = None
@@ -108,6 +162,7 @@ def games(engine: Engine, rows: list[GameRow], names: dict[str, Entrant]) -> lis
                 "table": g.table_id,
                 "round": round_number,
                 "table_number": table_number,
+                "rotation": rotation,
                 "seats": [_name(names, e) for e in g.seats],
                 "places": list(places) if places else None,
                 "points": [encode(p) for p in points] if points else None,
@@ -122,7 +177,9 @@ def view(row: TournamentRow, entrants: list[Entrant], rows: list[GameRow]) -> di
     engine = from_json(row.state)
     names = {e.entrant: e for e in entrants}
     byes = []
-    if not isinstance(engine, Arena):
+    if isinstance(engine, Ladder):
+        byes = [{"round": d.number, "names": [_name(names, p) for p in d.out]} for d in engine.deals]
+    elif not isinstance(engine, Arena):
         byes = [{"round": r.number, "names": [_name(names, p) for p in r.byes]} for r in engine.rounds]
     return {
         "tournament": summary(row),
@@ -130,7 +187,9 @@ def view(row: TournamentRow, entrants: list[Entrant], rows: list[GameRow]) -> di
         "standings": standings(engine, names),
         "games": games(engine, rows, names),
         "byes": byes,
-        "round": None if isinstance(engine, Arena) else len(engine.rounds),
+        "round": None
+        if isinstance(engine, Arena)
+        else len(engine.deals if isinstance(engine, Ladder) else engine.rounds),
         "podium": podium(row, engine, names),
     }
 
@@ -138,7 +197,13 @@ def view(row: TournamentRow, entrants: list[Entrant], rows: list[GameRow]) -> di
 def current(row: TournamentRow, engine: Engine, entrant: str, rows: list[GameRow]) -> dict[str, Any]:
     """Where ``entrant`` plays now: their table, seat and seat token, if any."""
     playing = None
-    if isinstance(engine, Arena):
+    if isinstance(engine, Ladder):
+        known_l = engine.players.get(entrant)
+        active = bool(known_l and known_l.active)
+        # a ladder seats a bot at several tables of a deal at once: the first not over
+        over = {x.id for x in engine.games() if x.places is not None}
+        playing = next((g.game for g in rows if entrant in g.seats and g.game not in over), None)
+    elif isinstance(engine, Arena):
         known = engine.players.get(entrant)
         playing = known.game if known else None
         active = bool(known and known.active)
@@ -166,6 +231,8 @@ def results_csv(data: dict[str, Any]) -> str:
     """The standings of :func:`view` as CSV (a header line, then best first)."""
     out = io.StringIO()
     columns = ["rank", "name", "points", "games", "firsts", "opponents", "byes", "bot", "active"]
+    if data["tournament"]["kind"] == "ladder":
+        columns = ["rank", "name", "score", "ci_low", "ci_high", "deals", "games", "points", "house", "active"]
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for line in data["standings"]:

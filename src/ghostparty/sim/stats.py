@@ -62,21 +62,24 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     return (0.0 if successes <= 0 else max(0.0, centre - half)), (1.0 if successes >= n else min(1.0, centre + half))
 
 
-def normal_interval(outcomes: Sequence[float], z: float = Z95) -> tuple[float, float]:
-    """The normal-approximation interval of the mean of ``outcomes`` (each in [0, 1]):
-    mean ± z·s/√n with the sample standard deviation ``s``, clipped to [0, 1];
-    ``(0, 1)`` for fewer than two outcomes.
+def normal_interval(
+    outcomes: Sequence[float], z: float = Z95, bounds: tuple[float, float] = (0.0, 1.0)
+) -> tuple[float, float]:
+    """The normal-approximation interval of the mean of ``outcomes`` (each within
+    ``bounds``, default [0, 1]): mean ± z·s/√n with the sample standard deviation ``s``,
+    clipped to ``bounds``; ``bounds`` itself for fewer than two outcomes. (The bot
+    ladder's duplicate scores use the bounds of a score relative to its deal's mean.)
 
     >>> [round(x, 4) for x in normal_interval([0.0, 1.0] * 50)]
     [0.4015, 0.5985]
     """
     n = len(outcomes)
     if n < 2:
-        return 0.0, 1.0
+        return bounds
     mean = math.fsum(outcomes) / n
     variance = math.fsum((x - mean) ** 2 for x in outcomes) / (n - 1)
     half = z * math.sqrt(variance / n)
-    return max(0.0, mean - half), min(1.0, mean + half)
+    return max(bounds[0], mean - half), min(bounds[1], mean + half)
 
 
 def interval(outcomes: Sequence[float], z: float = Z95) -> tuple[float, float, str]:
@@ -89,16 +92,19 @@ def interval(outcomes: Sequence[float], z: float = Z95) -> tuple[float, float, s
     return low, high, NORMAL
 
 
-def deal_interval(deals: Sequence[Sequence[float]], z: float = Z95) -> tuple[float, float, str]:
+def deal_interval(
+    deals: Sequence[Sequence[float]], z: float = Z95, bounds: tuple[float, float] = (0.0, 1.0)
+) -> tuple[float, float, str]:
     """The confidence interval of the mean outcome when outcomes come in groups that are
     independent of each other but not within (every seat-game of one deal): the normal
-    approximation over the groups' mean outcomes. Empty groups are left out.
+    approximation over the groups' mean outcomes (within ``bounds``, see
+    :func:`normal_interval`). Empty groups are left out.
 
     >>> [round(x, 4) for x in deal_interval([[1.0, 0.0], [0.5, 0.5], [1.0, 1.0], [0.0, 0.5]])[:2]]
     [0.2542, 0.8708]
     """
     means = [math.fsum(deal) / len(deal) for deal in deals if deal]
-    low, high = normal_interval(means, z)
+    low, high = normal_interval(means, z, bounds)
     return low, high, DEALS
 
 

@@ -1,8 +1,9 @@
 """Tournament states to and from JSON, so a server can store one and resume it elsewhere.
 
 ``to_json(state)`` writes an :class:`~ghostparty.tournaments.arena.Arena` as
-``ghostparty-arena/1`` or a :class:`~ghostparty.tournaments.swiss.Swiss` as
-``ghostparty-swiss/1``; ``from_json(text)`` reads either back. Only what happened is
+``ghostparty-arena/1``, a :class:`~ghostparty.tournaments.swiss.Swiss` as
+``ghostparty-swiss/1`` or a :class:`~ghostparty.tournaments.ladder.Ladder` as
+``ghostparty-ladder/1``; ``from_json(text)`` reads any back. Only what happened is
 stored — settings, entrants, games or rounds with their places and who left — and every
 record (points, games, first places, table-mates) is derived again on reading, so a
 stored state cannot contradict itself. Points are exact: an integer or ``"11/4"``.
@@ -15,15 +16,30 @@ from typing import Any
 
 from ghostparty.tournaments.arena import Arena, ArenaConfig, ArenaGame, ArenaPlayer
 from ghostparty.tournaments.errors import TournamentError
+from ghostparty.tournaments.ladder import (
+    Ladder,
+    LadderConfig,
+    LadderDeal,
+    LadderGame,
+    LadderGroup,
+    LadderPlayer,
+    game_id,
+)
 from ghostparty.tournaments.points import decode, encode
 from ghostparty.tournaments.swiss import Swiss, SwissConfig, SwissPlayer, SwissRound, SwissTable
 
 ARENA_FORMAT = "ghostparty-arena/1"
 SWISS_FORMAT = "ghostparty-swiss/1"
+LADDER_FORMAT = "ghostparty-ladder/1"
+FORMATS = (ARENA_FORMAT, SWISS_FORMAT, LADDER_FORMAT)
+
+State = Arena | Swiss | Ladder
 
 
-def to_dict(state: Arena | Swiss) -> dict[str, Any]:
-    """The JSON-ready dict of an arena or a Swiss tournament."""
+def to_dict(state: State) -> dict[str, Any]:
+    """The JSON-ready dict of an arena, a Swiss tournament or a ladder."""
+    if isinstance(state, Ladder):
+        return _ladder_dict(state)
     if isinstance(state, Arena):
         c = state.config
         return {
@@ -77,12 +93,40 @@ def to_dict(state: Arena | Swiss) -> dict[str, Any]:
     }
 
 
-def to_json(state: Arena | Swiss) -> str:
+def _ladder_dict(state: Ladder) -> dict[str, Any]:
+    return {
+        "format": LADDER_FORMAT,
+        "config": {"table_size": state.config.table_size, "deals": state.config.deals},
+        "players": [
+            {"id": p.id, "rating": p.rating, "house": p.house, "active": p.active} for p in state.players.values()
+        ],
+        "deals": [
+            {
+                "number": d.number,
+                "seed": d.seed,
+                "out": list(d.out),
+                "groups": [
+                    {
+                        "members": list(g.members),
+                        "games": [
+                            {"places": None if x.places is None else list(x.places), "left": dict(x.left)}
+                            for x in g.games
+                        ],
+                    }
+                    for g in d.groups
+                ],
+            }
+            for d in state.deals
+        ],
+    }
+
+
+def to_json(state: State) -> str:
     """``to_dict`` as compact JSON text."""
     return json.dumps(to_dict(state), separators=(",", ":"))
 
 
-def from_json(text: str) -> Arena | Swiss:
+def from_json(text: str) -> State:
     """The state ``to_json`` wrote; :class:`TournamentError` naming the field if it is wrong."""
     try:
         data = json.loads(text)
@@ -91,7 +135,7 @@ def from_json(text: str) -> Arena | Swiss:
     return from_dict(data)
 
 
-def from_dict(data: object) -> Arena | Swiss:
+def from_dict(data: object) -> State:
     """The state ``to_dict`` made."""
     root = _mapping(data, "state")
     kind = root.get("format")
@@ -99,7 +143,9 @@ def from_dict(data: object) -> Arena | Swiss:
         return _arena(root)
     if kind == SWISS_FORMAT:
         return _swiss(root)
-    raise TournamentError("format", f"expected {ARENA_FORMAT!r} or {SWISS_FORMAT!r}, got {kind!r}")
+    if kind == LADDER_FORMAT:
+        return _ladder(root)
+    raise TournamentError("format", f"expected one of {list(FORMATS)}, got {kind!r}")
 
 
 def _arena(root: dict[str, Any]) -> Arena:
@@ -194,6 +240,68 @@ def _swiss(root: dict[str, Any]) -> Swiss:
                 left = _mapping(t.get("left") or {}, f"rounds[{n}].tables[{k}].left")
                 swiss.record(n + 1, k + 1, _list(t.get("places"), f"rounds[{n}].tables[{k}].places"), left)
     return swiss
+
+
+def _ladder(root: dict[str, Any]) -> Ladder:
+    c = _mapping(root.get("config"), "config")
+    ladder = Ladder(LadderConfig(_given(c, "table_size"), _given(c, "deals")))
+    size = ladder.config.table_size
+    for i, item in enumerate(_list(root.get("players"), "players")):
+        p = _mapping(item, f"players[{i}]")
+        player = _text(p.get("id"), f"players[{i}].id")
+        if player in ladder.players:
+            raise TournamentError(f"players[{i}].id", f"{player!r} is listed twice")
+        ladder.players[player] = LadderPlayer(
+            player,
+            _number(p.get("rating"), f"players[{i}].rating"),
+            _flag(p.get("house"), f"players[{i}].house"),
+            _flag(p.get("active"), f"players[{i}].active"),
+        )
+    deals = _list(root.get("deals"), "deals")
+    if len(deals) > ladder.config.deals:
+        raise TournamentError("deals", f"expected at most {ladder.config.deals} deals, got {len(deals)}")
+    for n, item in enumerate(deals):
+        where = f"deals[{n}]"
+        d = _mapping(item, where)
+        if n and not ladder.deals[-1].complete:
+            raise TournamentError(where, f"deal {n} has games without a result")
+        seed = d.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise TournamentError(f"{where}.seed", f"expected a die seed (an integer >= 0), got {seed!r}")
+        out = [_text(x, f"{where}.out") for x in _list(d.get("out"), f"{where}.out")]
+        groups: list[LadderGroup] = []
+        for k, entry in enumerate(_list(d.get("groups"), f"{where}.groups")):
+            g = _mapping(entry, f"{where}.groups[{k}]")
+            members = tuple(
+                _text(m, f"{where}.groups[{k}].members")
+                for m in _list(g.get("members"), f"{where}.groups[{k}].members")
+            )
+            games = _list(g.get("games"), f"{where}.groups[{k}].games")
+            if len(members) != size or len(games) != size:
+                raise TournamentError(f"{where}.groups[{k}]", f"expected {size} members and {size} games")
+            groups.append(
+                LadderGroup(
+                    k + 1,
+                    members,
+                    [
+                        LadderGame(game_id(n + 1, k + 1, r), r, tuple(members[(s + r) % size] for s in range(size)))
+                        for r in range(size)
+                    ],
+                )
+            )
+        everyone = out + [m for g in groups for m in g.members]
+        if any(p not in ladder.players for p in everyone) or len(set(everyone)) != len(everyone):
+            raise TournamentError(where, f"expected known players, each once, got {everyone!r}")
+        ladder.deals.append(LadderDeal(n + 1, seed, groups, tuple(out)))
+        for k, entry in enumerate(_list(d.get("groups"), f"{where}.groups")):
+            for r, result in enumerate(_mapping(entry, f"{where}.groups[{k}]")["games"]):
+                x = _mapping(result, f"{where}.groups[{k}].games[{r}]")
+                if x.get("places") is not None:
+                    left = _mapping(x.get("left") or {}, f"{where}.groups[{k}].games[{r}].left")
+                    ladder.record(
+                        game_id(n + 1, k + 1, r), _list(x.get("places"), f"{where}.groups[{k}].games[{r}].places"), left
+                    )
+    return ladder
 
 
 def _given(data: dict[str, Any], key: str) -> Any:

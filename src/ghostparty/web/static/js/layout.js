@@ -13,7 +13,8 @@
 // from it between the rooms; the die, the clock and the title stand beside and below the
 // stairs. Doors never fall on a corner, and no two rooms (nor a room and the stairs) meet;
 // the shields can't all face their side there, so red rooms are only drawn towards the
-// top, green ones the bottom.
+// top, green ones the bottom. Both rings are chosen by one algorithm (chooseRing and
+// ringScore, with each shape's preferences in SHAPES); only the rooms' boxes differ.
 
 export const S = 64; // gallery square size
 // How far the rooms reach out from the gallery, and the margin round the ring. On a phone
@@ -48,10 +49,24 @@ function squareIndex(name) {
 }
 
 /**
+ * The two shapes of the ring: what each prefers. `cols`: its width in squares (each
+ * square off costs `perCol`); `arrowSide`: the side G0 sits on, its stairs running
+ * inward from there; `inside`: whether the rooms are drawn inside the ring.
+ */
+const SHAPES = {
+  landscape: { cols: LANDSCAPE_COLS, perCol: 3, arrowSide: "left", inside: false },
+  portrait: { cols: PORTRAIT_COLS, perCol: 200, arrowSide: "top", inside: true },
+};
+const INWARD = { left: [1, 0], right: [-1, 0], top: [0, 1], bottom: [0, -1] };
+
+/**
  * The ring size and offset that suit this board best (deterministic): {w, h, off, score}.
+ * One algorithm for both shapes: every ring of the shape's proportions and every offset
+ * of G0 on it is scored by ringScore, the lowest wins.
  * portrait: a tall ring (few squares wide, many high) with G0 on the top side.
  */
 export function chooseRing(board, { portrait = false } = {}) {
+  const shape = portrait ? SHAPES.portrait : SHAPES.landscape;
   const n = board.squares;
   const half = n / 2 + 2;
   // Landscape: at least as wide as high; portrait: at most as wide as high.
@@ -60,54 +75,47 @@ export function chooseRing(board, { portrait = false } = {}) {
   for (let w = lo; w <= hi; w++) {
     const h = half - w;
     for (let off = 0; off < n; off++) {
-      const score = portrait ? portraitScore(board, w, h, off) : landscapeScore(board, w, h, off);
+      const score = ringScore(board, w, h, off, shape);
       if (best === null || score < best.score) best = { w, h, off, score };
     }
   }
   return best;
 }
 
-function landscapeScore(board, w, h, off) {
+/**
+ * How badly a ring w × h with G0 at perimeter index `off` suits the board (lower is
+ * better): the shape's width; G0 on the shape's side, centred along it; a door on a
+ * corner; red rooms away from the top, green ones away from the bottom; rooms that
+ * run into each other or into the stairs.
+ */
+function ringScore(board, w, h, off, shape) {
   const n = board.squares;
-  let score = Math.abs(w - LANDSCAPE_COLS) * 3;
-  const side = (sq) => ringCell((sq + off) % n, w, h)[2];
-  for (const room of board.rooms) {
-    const s = side(squareIndex(room.door));
-    if (s === "corner") score += 1000;
-    if (room.shield === "red" && s !== "top") score += 20;
-    if (room.shield === "green" && s !== "bottom") score += 20;
-  }
-  const [, row, arrowSide] = ringCell(off % n, w, h);
-  if (arrowSide !== "left") score += 500;
-  score += Math.abs(row - (h - 1) / 2) * 0.5;
-  return score;
-}
-
-function portraitScore(board, w, h, off) {
-  const n = board.squares;
-  let score = Math.abs(w - PORTRAIT_COLS) * 200;
-  const [arrowCol, , arrowSide] = ringCell(off % n, w, h);
-  // G0 on the top side, its stairs running down the inside of the ring.
-  if (arrowSide !== "top") score += 500;
+  let score = Math.abs(w - shape.cols) * shape.perCol;
+  const [arrowCol, arrowRow, arrowSide] = ringCell(off % n, w, h);
+  if (arrowSide !== shape.arrowSide) score += 500;
+  score += Math.abs(INWARD[shape.arrowSide][0] ? arrowRow - (h - 1) / 2 : arrowCol - (w - 1) / 2) * 0.5;
+  const [dx, dy] = INWARD[arrowSide] ?? INWARD.left;
   const cells = board.steps.length + (board.start ? 1 : 0);
-  const boxes = [{ x: arrowCol * S, y: S, w: S, h: cells * S }];
+  const stairs = { x: (arrowCol + Math.min(dx, 0) * cells + dx) * S, y: (arrowRow + Math.min(dy, 0) * cells + dy) * S, w: (dx ? cells : 1) * S, h: (dy ? cells : 1) * S };
+  const boxes = [stairs];
   for (const room of board.rooms) {
     const [col, row, side] = ringCell((squareIndex(room.door) + off) % n, w, h);
     if (side === "corner") {
       score += 1000;
       continue;
     }
-    const depth = row / Math.max(1, h - 1); // 0 at the top, 1 at the bottom
-    if (room.shield === "red") score += depth * 4;
-    if (room.shield === "green") score += (1 - depth) * 4;
-    boxes.push(insideRoom(room, { x: col * S, y: row * S, side }, PORTRAIT_ROOM_DEPTH));
+    // How far a red room is from the top (0 to 1), a green one from the bottom; more
+    // when it is not on that side at all.
+    const depth = row / Math.max(1, h - 1);
+    const away = { red: [depth, "top"], green: [1 - depth, "bottom"] }[room.shield];
+    if (away) score += away[0] * 4 + (side === away[1] ? 0 : 20);
+    if (shape.inside) boxes.push(insideRoom(room, { x: col * S, y: row * S, side }, PORTRAIT_ROOM_DEPTH));
   }
   // The rooms inside the ring must not run into each other or into the stairs.
   const meet = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
   boxes.forEach((a, i) => {
     for (const b of boxes.slice(i + 1)) if (meet(a, b)) score += 1000;
   });
-  score += Math.abs(arrowCol - 2) * 0.5;
   return score;
 }
 
@@ -168,7 +176,7 @@ export function makeLayout(board, { portrait = false } = {}) {
 
   // The stairs run inward from the arrow square, top step first, START last.
   const arrow = squares[board.arrow];
-  const inward = { left: [1, 0], right: [-1, 0], top: [0, 1], bottom: [0, -1] }[arrow.side] ?? [1, 0];
+  const inward = INWARD[arrow.side] ?? INWARD.left;
   const flights = [...board.steps].reverse(); // top step (next to G0) first
   const cells = flights.map((step) => ({ ...step, kind: "step" }));
   if (board.start) cells.push({ location: board.start, value: null, kind: "start" });

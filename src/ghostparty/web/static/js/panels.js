@@ -9,23 +9,6 @@ import { botTag, seatRecord, wantRecords } from "./records.js";
 import { seatInviteForm } from "./bot-invite.js";
 import { playerLink } from "./session.js";
 
-/**
- * The points a seat's guests will score when the round ends (RULES.md §8.5), for rule
- * sets that score only then (`scores_during_play` false in GET /api/boards): each
- * guest's cellar step, and the shields' points of the rooms it is in. Null otherwise.
- */
-export function pendingPoints(position, board, seat) {
-  if (!position || !board || board.scores_during_play !== false || position.phase === "over") return null;
-  const shields = new Map((board.rooms ?? []).map((room) => [room.location, room.shield]));
-  let sum = 0;
-  for (const loc of position.guests[seat] ?? []) {
-    const step = (board.steps ?? []).find((s) => s.location === loc);
-    if (step) sum += step.value;
-    else if (shields.get(loc) === "red" || shields.get(loc) === "green") sum += board.shield_points?.[shields.get(loc)] ?? 0;
-  }
-  return sum;
-}
-
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
@@ -54,9 +37,11 @@ function guestSummary(position, seat) {
 
 /**
  * The seats while playing or in a replay: colour, name, score (spooky trail or total),
- * the round's pending points, whose turn. `board` is GET /api/boards/{rules}.
+ * the round's pending points, whose turn. `board` is GET /api/boards/{rules}; `points`
+ * each seat's points pending until the round ends, as the server sends them
+ * (docs/PROTOCOL.md `pending`; null: none, the rule set scores during play).
  */
-export function renderSeats(container, { table, position, held = new Set(), scores, board, redraw = null }) {
+export function renderSeats(container, { table, position, held = new Set(), scores, board, points = null, redraw = null }) {
   if (redraw) wantRecords(table.seats.filter((s) => s.kind === "human").map((s) => s.player), redraw);
   const rows = table.seats.map((info) => {
     const seat = info.seat;
@@ -87,7 +72,7 @@ export function renderSeats(container, { table, position, held = new Set(), scor
       head.append(el("span", { class: "visually-hidden" }, ` ${t("seat.points")}`)); // "10 spooky points" to a screen reader
     }
     row.append(head);
-    const pending = pendingPoints(position, board, seat);
+    const pending = points?.[seat] ?? null;
     if (pending !== null) {
       head.append(
         el(
@@ -209,8 +194,8 @@ export function appendLog(list, entry, table) {
 }
 
 /** The Midnight Party score sheet: one row per scored round, the round under way's
- * pending points (`board`: GET /api/boards/{rules}), the totals last. */
-export function renderSheet(container, { table, position, board }) {
+ * pending points (`points`, the server's: see renderSeats), the totals last. */
+export function renderSheet(container, { table, position, points = null }) {
   if (!position || position.rules !== "midnight-party") {
     container.hidden = true;
     return;
@@ -220,7 +205,7 @@ export function renderSheet(container, { table, position, board }) {
   const rows = position.round_scores.map((scores, i) =>
     el("tr", {}, el("td", {}, String(i + 1)), ...scores.map((v) => el("td", {}, v > 0 ? `+${v}` : String(v)))),
   );
-  const pending = table.seats.map((s) => pendingPoints(position, board, s.seat));
+  const pending = table.seats.map((s) => points?.[s.seat] ?? null);
   if (pending.every((v) => v !== null)) {
     rows.push(
       el(

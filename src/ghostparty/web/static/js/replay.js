@@ -13,8 +13,9 @@
 //                  (upload-reason: the server's reason for a record it refused)
 //
 // The seats, the log, the narration and the board are the game page's (panels.js,
-// narrate.js, board.js); the replay (docs/PROTOCOL.md) sends each action's events and
-// what it changed in the position, and the positions are laid out here once.
+// narrate.js, board.js), and so is the state: the replay (docs/PROTOCOL.md) sends each
+// action's events and what it changed in the position, and the game page's reducer
+// (state.js replayStates) turns them into the state after each action, once.
 //   board (data-layout), guest (data-seat, data-loc), hugo (data-loc), die (data-face) as in play
 //   seats          seat (data-seat) with score (data-seat) per seat
 //   chat           the game's chat, read-only (js/chat.js; hidden when nobody wrote)
@@ -29,16 +30,18 @@ import { applyI18n, errorText, initI18n, languageSwitch, t } from "./i18n.js";
 import { narrate } from "./narrate.js";
 import { rulesHelpButton } from "./rules-help.js";
 import { renderLog, renderSeats } from "./panels.js";
+import { sendRecord } from "./replay-upload.js";
 import { ReviewPanel } from "./review.js";
 import { actorName } from "./seats.js";
+import { reduce, replayStates } from "./state.js";
 import { loadSpeed, saveSpeed } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
 const PLAY_PAUSE = { normal: 700, fast: 200, off: 120 };
 
 const R = {
-  data: null, // {record, steps}: GET /api/tables/{id}/replay
-  positions: [], // the position after each action
+  data: null, // {record, steps, pending}: GET /api/tables/{id}/replay
+  states: [], // state.js's state at the start ([0]) and after each action
   boardData: null, // GET /api/boards/{rules}
   table: null, // the table (names) for /r/{id}
   board: null,
@@ -53,19 +56,9 @@ const R = {
   review: null, // the game review's panel (a table's replay only)
 };
 
-function positionAt(index) {
-  return index < 0 ? R.data.record.start : R.positions[index];
-}
-
-/** Every action's position: the start with each step's changes laid over it in turn. */
-function layOut(data) {
-  const positions = [];
-  let position = data.record.start;
-  for (const step of data.steps) {
-    position = { ...position, ...step.changes };
-    positions.push(position);
-  }
-  return positions;
+/** The state after action `index` (-1: the start). */
+function stateAt(index) {
+  return R.states[index + 1];
 }
 
 /** How the story names a seat: the player's name at a table's replay, else the colour. */
@@ -90,35 +83,28 @@ async function ensureBoard(rules) {
   R.review?.setBoard(R.board);
 }
 
-/** The face the die shows after action `index`: the last roll so far. */
-function dieAt(index) {
-  for (let i = index; i >= 0; i--) {
-    const action = R.data.record.actions[i];
-    if (action && "roll" in action) return action.roll;
-  }
-  return null;
-}
-
 const BANNERS = {
   round_ended: (e) => t("banner.round_over", { round: e.round }),
   round_started: (e) => t("banner.round_begins", { round: e.round }),
   game_over: () => t("banner.game_over"),
 };
 
-/** Play one action's events on the board, in the page's language. */
-async function animate(step, generation, scores) {
+/** Play action `index`'s events on the board, in the page's language: the scores count
+ * up from the position before it. */
+async function animate(index, generation) {
+  let counting = stateAt(index - 1);
   const ui = {
     board: R.board,
     speed: () => (document.hidden ? "off" : R.speed),
     isCurrent: () => generation === R.generation,
     score: (seat, value) => {
-      scores[seat] = value;
-      renderSeats_(scores);
+      counting = reduce(counting, { type: "score", seat, value });
+      renderSeats_({ ...stateAt(R.current), scores: counting.scores });
     },
-    clock: (time) => R.board.setCentre({ ...positionAt(step.index - 1), clock: time }, R.data.record.players),
+    clock: (time) => R.board.setCentre({ ...stateAt(index - 1).position, clock: time }, R.data.record.players),
     banner: () => {},
   };
-  for (const event of step.events ?? []) {
+  for (const event of R.data.steps[index].events ?? []) {
     if (!ui.isCurrent()) return;
     if (BANNERS[event.type] && R.speed !== "off") banner(BANNERS[event.type](event));
     await play([event], R.scene, ui);
@@ -135,12 +121,11 @@ async function go(index, { animate: animated = false } = {}) {
   R.current = target;
   renderControls();
   if (forward) {
-    const step = { ...R.data.steps[target], index: target };
     setBusy(true);
-    R.scene.reconcile(positionAt(target - 1));
+    R.scene.reconcile(stateAt(target - 1).position);
     R.board.setGuests(R.scene.guests);
     R.board.setHugo(R.scene.hugo);
-    await animate(step, generation, [...(positionAt(target - 1).scores ?? [])]);
+    await animate(target, generation);
     if (generation !== R.generation) return;
   }
   showPosition();
@@ -148,17 +133,18 @@ async function go(index, { animate: animated = false } = {}) {
 }
 
 function showPosition() {
-  const position = positionAt(R.current);
+  const state = stateAt(R.current);
+  const position = state.position;
   R.scene.reconcile(position);
   R.board.setGuests(R.scene.guests);
   R.board.setHugo(R.scene.hugo);
   R.board.setCentre(position, R.data.record.players);
-  R.board.showDie(dieAt(R.current));
+  R.board.showDie(state.die);
   R.board.setTargets();
   const root = $("replay");
   root.dataset.step = String(R.current);
   root.dataset.phase = position.phase ?? "";
-  renderSeats_(position.scores ?? []);
+  renderSeats_(state);
   R.review?.show(R.current);
 }
 
@@ -183,9 +169,8 @@ function tableAt(position) {
   };
 }
 
-function renderSeats_(scores) {
-  const position = positionAt(R.current);
-  renderSeats($("seats"), { table: tableAt(position), position, scores, board: R.boardData });
+function renderSeats_(state) {
+  renderSeats($("seats"), { table: state.table, position: state.position, scores: state.scores, board: R.boardData, points: state.points });
 }
 
 function renderControls() {
@@ -201,7 +186,7 @@ function renderControls() {
   slider.max = String(n);
   slider.value = String(i + 1);
   $("counter").textContent = i < 0 ? t("replay.at_start", { n }) : t("replay.counter", { k: i + 1, n });
-  const lines = i < 0 ? [t("replay.start_lines")] : narrate(R.data.steps[i].events ?? [], who);
+  const lines = i < 0 ? [t("replay.start_lines")] : narrate(stateAt(i).log[i].events, who);
   fill($("step-lines"), ...lines.map((line) => el("p", { class: "step-line", "data-testid": "step-line" }, line)));
   $("replay").dataset.playing = R.playing ? "true" : "false";
   for (const item of $("log").querySelectorAll(".current")) {
@@ -221,7 +206,7 @@ function renderControls() {
 }
 
 function showLog() {
-  const entries = R.data.steps.map((step, index) => ({ index, seat: step.seat, events: step.events }));
+  const entries = R.states[R.states.length - 1].log;
   const jump = (index) => {
     stop();
     go(index);
@@ -258,7 +243,7 @@ async function playAll() {
 
 async function show(data, { name, download }) {
   R.data = data;
-  R.positions = layOut(data);
+  R.states = replayStates(data, tableAt);
   R.current = -1;
   R.playing = false;
   await ensureBoard(data.record.rules);
@@ -296,41 +281,14 @@ function showChat(lines) {
 
 async function upload(event) {
   event.preventDefault();
-  const error = $("upload-error");
-  error.hidden = true;
-  $("upload-reason").hidden = true;
-  const file = $("record-file").files[0];
-  if (!file) {
-    error.textContent = t("replay.no_file");
-    error.hidden = false;
-    return;
-  }
-  let response;
-  try {
-    const text = await file.text();
-    response = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
-  } catch {
-    error.textContent = t("error.network");
-    error.hidden = false;
-    return;
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok || !data) {
-    const problem = data?.error ?? { code: "http", message: `HTTP ${response.status}` };
-    error.textContent = errorText(problem);
-    error.hidden = false;
-    // What exactly is wrong, in the server's words: which action, and why.
-    const reason = $("upload-reason");
-    reason.textContent = problem.message ?? "";
-    reason.hidden = !problem.message || problem.message === error.textContent;
-    return;
-  }
+  const sent = await sendRecord(); // js/replay-upload.js: null when refused (it says why)
+  if (!sent) return;
   R.table = null;
   R.review = null;
   $("review").hidden = true;
   R.board?.markBest([]);
   stop();
-  await show(data, { name: file.name });
+  await show(sent.data, { name: sent.name });
 }
 
 function setupChrome() {

@@ -5,7 +5,8 @@ import { t } from "./i18n.js";
 /** "Arena · Hugo · 2 a table · 30 min" and the start, in the reader's language. */
 export function tournamentLine(tour) {
   const parts = [t(`tournaments.kind_${tour.kind}`), t(`rules.${tour.rules}`), t("tournaments.per_table", { n: tour.table_size })];
-  parts.push(tour.kind === "arena" ? t("tournaments.length", { n: tour.minutes }) : t("tournaments.rounds_n", { n: tour.rounds }));
+  if (tour.kind === "arena") parts.push(t("tournaments.length", { n: tour.minutes }));
+  else parts.push(t(tour.kind === "ladder" ? "tournaments.deals_n" : "tournaments.rounds_n", { n: tour.rounds }));
   if (tour.rated) parts.push(t("tournaments.rated"));
   return parts.join(" · ");
 }

@@ -6,7 +6,8 @@
 // Hooks for tests (data-testid): tournament (<main>, data-state = loading | ok | error,
 // data-status); tournament-heading, tournament-when, cancel-reason; your-table (with
 // your-table-link, data-table); join-form, join, leave, tournament-error; standings with
-// standing-row per line (data-name, data-rank, data-points, data-games, data-bot); games
+// standing-row per line (data-name, data-rank, data-points, data-games, data-bot; a bot
+// ladder's also data-score, data-ci-low, data-ci-high, data-house); ladder-note; games
 // with game-item (data-game, data-finished) and its game-link; podium with podium-place
 // (data-place, data-name); results-csv, results-json; cancel-form, cancel.
 
@@ -32,7 +33,22 @@ function entry() {
   return localStorage.getItem(ENTRY_KEY);
 }
 
+function ladderRow(line) {
+  const interval = line.ci_low === null ? "–" : `[${line.ci_low.toFixed(2)}, ${line.ci_high.toFixed(2)}]`;
+  return el(
+    "tr",
+    { "data-testid": "standing-row", "data-name": line.name, "data-rank": line.rank, "data-points": line.points, "data-games": line.games, "data-bot": "true", "data-score": line.score_value, "data-ci-low": line.ci_low ?? "", "data-ci-high": line.ci_high ?? "", "data-house": line.house ? "true" : "false", class: mine?.entrant === line.entrant ? "you" : null },
+    el("td", { class: "num" }, String(line.rank)),
+    el("td", {}, line.name, el("span", { class: "tag tag-bot" }, line.house ? t("tournament.house") : t("player.bot")), line.active ? null : el("span", { class: "tag" }, t("tournament.left"))),
+    el("td", { class: "num" }, (line.score_value >= 0 ? "+" : "") + line.score_value.toFixed(2)),
+    el("td", { class: "num" }, interval),
+    el("td", { class: "num" }, String(line.deals)),
+    el("td", { class: "num" }, String(line.games)),
+  );
+}
+
 function standingRow(line) {
+  if (state.tournament.kind === "ladder") return ladderRow(line);
   const swiss = state.tournament.kind === "swiss";
   return el(
     "tr",
@@ -46,7 +62,9 @@ function standingRow(line) {
 }
 
 function gameItem(game) {
-  const label = game.round ? t("tournament.round_table", { round: game.round, table: game.table_number }) : game.game;
+  const label = game.rotation !== null && game.rotation !== undefined
+    ? t("tournament.deal_rotation", { deal: game.round, group: game.table_number, rotation: game.rotation })
+    : game.round ? t("tournament.round_table", { round: game.round, table: game.table_number }) : game.game;
   const href = game.finished ? `/r/${encodeURIComponent(game.table)}` : `/t/${encodeURIComponent(game.table)}`;
   const result = game.finished ? game.seats.map((name, i) => `${name} ${game.points[i]}`).join(", ") : game.seats.join(", ");
   return el(
@@ -67,17 +85,24 @@ function render() {
   document.title = t("tournament.page_title", { what: tournamentLine(tour) });
   $("t-heading").textContent = tournamentLine(tour);
   const ends = tour.ends ? ` – ${when(tour.ends)}` : "";
-  const round = tour.kind === "swiss" && state.round ? ` · ${t("tournament.round_of", { round: state.round, rounds: tour.rounds })}` : "";
+  const round = tour.kind !== "arena" && state.round ? ` · ${t(tour.kind === "ladder" ? "tournament.deal_of" : "tournament.round_of", { round: state.round, rounds: tour.rounds })}` : "";
   $("t-when").textContent = `${t(`tournaments.status_${tour.status}`)} · ${when(tour.starts)}${ends}${round} · ${t("tournament.entrants", { n: state.entrants })} · ${t("tournament.by", { name: tour.creator })}`;
   const reason = $("t-reason");
   reason.hidden = tour.status !== "cancelled";
   reason.textContent = tour.status === "cancelled" ? t("tournament.cancelled_because", { reason: tour.reason ?? "" }) : "";
   const swiss = tour.kind === "swiss";
-  fill($("standings-head"), ...["#", t("leaderboard.col_player"), t("tournament.points"), t("leaderboard.col_games"), swiss ? t("tournament.opponents") : t("tournament.firsts")].map((text, i) => el("th", { scope: "col", class: i === 1 ? null : "num" }, text)));
-  fill($("standings"), ...(state.standings.length ? state.standings.map(standingRow) : [el("tr", { class: "empty" }, el("td", { colspan: 5 }, t("tournament.nobody")))]));
+  const ladder = tour.kind === "ladder";
+  const columns = ladder
+    ? ["#", t("leaderboard.col_player"), t("tournament.score"), t("tournament.interval"), t("tournament.deals"), t("leaderboard.col_games")]
+    : ["#", t("leaderboard.col_player"), t("tournament.points"), t("leaderboard.col_games"), swiss ? t("tournament.opponents") : t("tournament.firsts")];
+  fill($("standings-head"), ...columns.map((text, i) => el("th", { scope: "col", class: i === 1 ? null : "num" }, text)));
+  fill($("standings"), ...(state.standings.length ? state.standings.map(standingRow) : [el("tr", { class: "empty" }, el("td", { colspan: columns.length }, t("tournament.nobody")))]));
+  const note = $("ladder-note");
+  note.hidden = !ladder;
+  note.textContent = ladder ? t("tournament.ladder_note", { seconds: tour.turn_seconds }) : "";
   fill($("games"), ...(state.games.length ? [...state.games].reverse().map(gameItem) : [el("li", { class: "empty" }, t("tournament.no_games"))]));
   $("podium-card").hidden = !state.podium.length;
-  fill($("podium"), ...state.podium.map((p) => el("li", { "data-testid": "podium-place", "data-place": p.place, "data-name": p.name }, el("span", { "aria-hidden": "true" }, ["🥇", "🥈", "🥉"][p.place - 1], " "), p.name, ` (${p.points})`)));
+  fill($("podium"), ...state.podium.map((p) => el("li", { "data-testid": "podium-place", "data-place": p.place, "data-name": p.name }, el("span", { "aria-hidden": "true" }, ["🥇", "🥈", "🥉"][p.place - 1], " "), p.name, ` (${p.points ?? p.score})`)));
   const open = tour.status === "scheduled" || tour.status === "running";
   $("cancel-card").hidden = !open || !viewer || viewer.name !== tour.creator;
   $("csv").href = `/api/tournaments/${encodeURIComponent(id)}/results.csv`;
@@ -88,7 +113,8 @@ function render() {
 
 function renderMine(open) {
   const entered = Boolean(mine?.entrant) && mine.active;
-  $("join-form").hidden = !open || entered || (state.tournament.rated && !viewer);
+  // a ladder is joined by a bot account's program (its API token), not from this page
+  $("join-form").hidden = !open || entered || (state.tournament.rated && !viewer) || state.tournament.kind === "ladder";
   $("join-name").hidden = $("join-name-label").hidden = Boolean(viewer);
   $("leave").hidden = !open || !entered;
   const yours = $("your-table");
