@@ -28,6 +28,7 @@ class ErrorCode(StrEnum):
     BAD_REQUEST = "bad_request"
     BAD_SEAT = "bad_seat"
     BAD_TOKEN = "bad_token"
+    BOTS_ONLY = "bots_only"
     BUSY = "busy"
     CHAT_FULL = "chat_full"
     CHAT_TIMEOUT = "chat_timeout"
@@ -91,13 +92,14 @@ class ErrorCode(StrEnum):
 #: The HTTP status of an error whose raise names none; every other code answers 400.
 #: (A few codes answer two ways, which their raises say: ``login_required`` 401 without
 #: a session, 403 for a guest at a rated table; ``not_open`` 409 for a closed report.)
-HTTP_STATUS: Mapping[ErrorCode, int] = {
+HTTP_STATUS: Mapping[str, int] = {
     **dict.fromkeys(
         (ErrorCode.BAD_API_TOKEN, ErrorCode.BAD_LOGIN, ErrorCode.LOGIN_REQUIRED),
         401,
     ),
     **dict.fromkeys(
         (
+            ErrorCode.BOTS_ONLY,
             ErrorCode.CHAT_TIMEOUT,
             ErrorCode.CROSS_SITE,
             ErrorCode.CSRF,
@@ -158,19 +160,19 @@ HTTP_STATUS: Mapping[ErrorCode, int] = {
 }
 
 
-def error_code(code: str) -> ErrorCode:
-    """``code`` as an :class:`ErrorCode`; ``server_error`` if it is none (an answer from
-    another version of the server)."""
+def _known(code: str) -> str:
+    """``code`` as its :class:`ErrorCode`, or as it is if none (another version's)."""
     try:
         return ErrorCode(code)
     except ValueError:
-        return ErrorCode.SERVER_ERROR
+        return code
 
 
 class ServiceError(Exception):
     """A request the service refuses; ``code`` is one of docs/PROTOCOL.md's error codes
-    (a plain string must name one: ``ValueError`` otherwise), ``status`` its HTTP status
-    unless the code's usual one (:data:`HTTP_STATUS`)."""
+    (an :class:`ErrorCode`: a plain string naming one becomes it, and tests refuse a
+    string naming none — at run time it still answers, as a 400), ``status`` its HTTP
+    status unless the code's usual one (:data:`HTTP_STATUS`)."""
 
     def __init__(
         self,
@@ -182,7 +184,7 @@ class ServiceError(Exception):
         details: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
-        self.code = ErrorCode(code)
+        self.code: str = _known(code)
         self.message = message
         self.status = HTTP_STATUS.get(self.code, 400) if status is None else status
         #: More fields of the error for the client (a timeout's ``until`` and ``reason``).

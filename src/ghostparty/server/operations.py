@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from ghostparty.server.errors import ServiceError, error_code
+from ghostparty.server.errors import ServiceError
 from ghostparty.server.model import CLOSED, OPEN, OVER, PLAYING, Status, Table, now
 from ghostparty.server.store import Store
 
@@ -86,7 +86,7 @@ def close_on_server(server: str, token: str, table_id: str, reason: str, *, time
             code, message = str(refused["code"]), str(refused["message"])
         except (ValueError, KeyError, TypeError):
             code, message = "server_error", f"HTTP {error.code} {error.reason}"
-        raise ServiceError(error_code(code), message, error.code) from None
+        raise ServiceError(code, message, error.code) from None
     except (urllib.error.URLError, OSError) as error:
         reason_text = getattr(error, "reason", error)
         raise ServiceError("unavailable", f"no answer from {server}: {reason_text}", 503) from None
