@@ -202,9 +202,10 @@ def _check_status(live: LiveTable, expect: tuple[str, ...], refusal: str | None)
 async def _save(core: Core, draft: Draft) -> None:
     live = draft.live
     before = live.table
-    stamped = replace(draft.table, version=before.version + 1)
     if draft.touch:
-        stamped = replace(stamped, updated=draft.now())
+        stamped = replace(draft.table, version=before.version + 1, updated=draft.now())
+    else:
+        stamped = replace(draft.table, version=before.version + 1)
     rows = [draft._action[0]] if draft._action is not None else []
     try:
         await core.tables.save(live, stamped, rows, draft.result)
