@@ -108,6 +108,7 @@ class Play:
         moment = draft.now()
         new = replace(
             after_decision(draft.table, seat, moment),  # the seconds over its own, from the seat's bank
+            version=draft.live.table.version + 1,  # stamped here as the transaction would: one copy fewer
             status=TABLE_OVER if over else PLAYING,
             to_move=None if over else state.to_move,
             winners=state.winners,

@@ -202,10 +202,12 @@ def _check_status(live: LiveTable, expect: tuple[str, ...], refusal: str | None)
 async def _save(core: Core, draft: Draft) -> None:
     live = draft.live
     before = live.table
-    if draft.touch:
-        stamped = replace(draft.table, version=before.version + 1, updated=draft.now())
-    else:
-        stamped = replace(draft.table, version=before.version + 1)
+    stamped = draft.table
+    version = before.version + 1
+    if draft.touch and (stamped.version != version or stamped.updated != draft.now()):
+        stamped = replace(stamped, version=version, updated=draft.now())
+    elif stamped.version != version:  # (a caller that stamped the draft itself saves a copy)
+        stamped = replace(stamped, version=version)
     rows = [draft._action[0]] if draft._action is not None else []
     try:
         await core.tables.save(live, stamped, rows, draft.result)
