@@ -1,0 +1,82 @@
+"""The words the rules core says: a position in one line, and why an action is not legal.
+
+Logs, the terminal and the server's error answers show these texts; each must say what was
+wrong and what was expected. RULES.md §3.1 (roll first), §2.2 (placing), §4 (moving a
+guest the rolled number), §8.3 (passing), §7 (the game's end).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ghostparty import Game, IllegalAction, Move, Pass, Place, Roll
+from ghostparty.rules import apply, position_from_dict
+
+from .helpers import hugo_pos, mp_pos
+
+FOUR = [["G1", "G5", "R:chapel", "C10"], ["G2", "G6", "R:armory", "C9"], ["G3", "G7", "G30", "R:ballroom"], ["G4"] * 4]
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        (hugo_pos(FOUR, to_move=2, clock="1:00"), "hugo 4p, roll: seat 2 to roll, clock 1:00, Hugo on G20"),
+        (hugo_pos(FOUR, to_move=3, roll=4), "hugo 4p, move: seat 3 rolled 4, clock 24:00, Hugo on G20"),
+        (
+            mp_pos([["G1"] * 6, ["G2"] * 6], hugo="C10", roll=5),
+            "midnight-party 2p, move: seat 0 rolled 5, round 1, Hugo on C10",
+        ),
+        (
+            hugo_pos([["G1"] * 5, ["G2"] * 6], phase="place", clock="23:45", hugo="START", place_queue=[0]),
+            "hugo 2p, place: seat 0 to place, clock 23:45, Hugo on START",
+        ),
+    ],
+)
+def test_a_position_in_one_line(data: dict, text: str) -> None:
+    assert position_from_dict(data).describe() == text
+
+
+def test_a_finished_game_in_one_line() -> None:
+    game = Game("hugo", players=2, seed=3)
+    while not game.is_over:
+        game.roll() if game.state.phase == "roll" else game.push(game.actions()[0])
+    data = game.position()
+    assert game.state.describe() == f"hugo 2p, over: winners {data['winners']}, scores {data['scores']}"
+
+
+@pytest.mark.parametrize(
+    ("data", "action", "why"),
+    [
+        (hugo_pos(FOUR, to_move=2), Move("G3", "G4"), "seat 2 must roll the die first"),
+        (hugo_pos(FOUR, to_move=1, roll=2), Place("G10"), "seat 1 must move a guest 2 steps"),
+        (
+            hugo_pos(FOUR, to_move=1, roll=2),
+            Pass(),
+            "passing needs at most one own guest on the gallery (midnight-party, §8.3)",
+        ),
+        (
+            mp_pos([["G1", "G2", "C10", "C9", "C8", "C7"], ["G3"] * 6], roll=4),
+            Pass(),
+            "passing needs at most one own guest on the gallery (midnight-party, §8.3)",
+        ),
+        (
+            hugo_pos([["G1"] * 5, ["G2"] * 6], phase="place", clock="23:45", hugo="START", place_queue=[0]),
+            Roll(4),
+            "seat 0 must place a guest",
+        ),
+    ],
+)
+def test_an_illegal_action_says_what_the_seat_must_do(data: dict, action: object, why: str) -> None:
+    with pytest.raises(IllegalAction) as caught:
+        apply(position_from_dict(data), action)  # type: ignore[arg-type]
+    assert str(caught.value) == f"{action!r} is not legal: {why}"
+
+
+def test_no_action_after_the_end() -> None:
+    game = Game("midnight-party", players=3, seed=8)
+    while not game.is_over:
+        game.roll() if game.state.phase == "roll" else game.push(game.actions()[0])
+    with pytest.raises(IllegalAction, match=re.escape(f"{Roll(4)!r} is not legal: the game is over")):
+        apply(game.state, Roll(4))
