@@ -1,0 +1,41 @@
+"""Questions a position answers for bots and analyses: who stands where, is an action legal.
+
+RULES.md §1.2 (a room holds one guest), §4 (guest moves), §3.1 (the die first).
+"""
+
+from __future__ import annotations
+
+from ghostparty.rules import Move, Pass, Place, Roll, is_legal, legal_actions, position_from_dict
+
+from .helpers import hugo_pos
+
+FOUR = [["G1", "G5", "R:chapel", "C10"], ["G1", "G6", "R:armory", "C9"], ["G1", "G7", "G30", "R:ballroom"], ["G4"] * 4]
+
+
+def test_guests_at_lists_every_guest_by_seat() -> None:
+    position = position_from_dict(hugo_pos(FOUR))
+    board = position.board
+    assert position.guests_at(board.location("G1")) == [0, 1, 2]
+    assert position.guests_at(board.location("G4")) == [3, 3, 3, 3]
+    assert position.guests_at(board.location("R:armory")) == [1]
+    assert position.guests_at(board.location("G2")) == []
+
+
+def test_occupant_of_each_room() -> None:
+    position = position_from_dict(hugo_pos(FOUR))
+    board = position.board
+    assert position.occupant(board.location("R:chapel")) == 0
+    assert position.occupant(board.location("R:armory")) == 1
+    assert position.occupant(board.location("R:ballroom")) == 2
+    assert position.occupant(board.location("R:library")) == -1
+
+
+def test_is_legal_agrees_with_the_legal_actions() -> None:
+    rolling = position_from_dict(hugo_pos(FOUR, to_move=2))
+    assert is_legal(rolling, Roll(4)) and is_legal(rolling, Roll("hugo"))
+    assert not is_legal(rolling, Move("G1", "G5"))
+    moving = position_from_dict(hugo_pos(FOUR, to_move=2, roll=4))
+    assert all(is_legal(moving, action) for action in legal_actions(moving))
+    assert is_legal(moving, Move("G7", "G11"))
+    assert not is_legal(moving, Move("G7", "G12"))
+    assert not is_legal(moving, Roll(4)) and not is_legal(moving, Pass()) and not is_legal(moving, Place("G2"))
