@@ -11,10 +11,10 @@ import re
 
 import pytest
 
-from ghostparty import Game, IllegalAction, Move, Pass, Place, Roll
+from ghostparty import Game, IllegalAction, InvalidPosition, Move, Pass, Place, Roll
 from ghostparty.rules import apply, position_from_dict
 
-from .helpers import hugo_pos, mp_pos
+from .helpers import hugo_pos, mp_pos, playout
 
 FOUR = [["G1", "G5", "R:chapel", "C10"], ["G2", "G6", "R:armory", "C9"], ["G3", "G7", "G30", "R:ballroom"], ["G4"] * 4]
 
@@ -80,3 +80,73 @@ def test_no_action_after_the_end() -> None:
         game.roll() if game.state.phase == "roll" else game.push(game.actions()[0])
     with pytest.raises(IllegalAction, match=re.escape(f"{Roll(4)!r} is not legal: the game is over")):
         apply(game.state, Roll(4))
+
+
+# -- positions that FORMAT.md refuses, each with its exact reason --------------------------
+
+REFUSED = [
+    ([1], "position: expected a JSON object, got list"),
+    ({k: v for k, v in hugo_pos(FOUR).items() if k != "roll"}, "roll: missing field"),
+    (
+        {**hugo_pos(FOUR), "colour": 1},
+        "colour: unknown field (expected only format, rules, players, first_player, round, phase, to_move, roll, "
+        "clock, hugo, scores, round_scores, guests, place_queue, winners)",
+    ),
+    (hugo_pos(FOUR, roll=3), "roll: expected 1, 2, 4 or 5 in phase 'move', got 3"),
+    (hugo_pos(FOUR, clock="1:00", hugo="START"), "clock: 1:00 means Hugo is on the gallery, but he is on START"),
+    (hugo_pos(FOUR, clock="24:00", hugo="C5"), "clock: 24:00 means Hugo is on the gallery, but he is on C5"),
+    (hugo_pos(FOUR, clock="23:45", hugo="G0"), "clock: 23:45 means Hugo is still in the cellar, but he is on G0"),
+    (mp_pos(FOUR, clock="24:00"), "clock: expected null for midnight-party, got '24:00'"),
+    (
+        hugo_pos(FOUR, phase="place", clock="23:45", hugo="START", place_queue=[]),
+        "place_queue: expected the seats still to place in phase 'place', got []",
+    ),
+    (
+        hugo_pos(
+            [["G1"] * 3, ["G2"] * 4, ["G3"] * 3, ["G4"] * 4],
+            phase="place",
+            clock="23:45",
+            hugo="START",
+            place_queue=[2, 0],
+            to_move=0,
+        ),
+        "to_move: expected 2, the first entry of place_queue, got 0",
+    ),
+    (hugo_pos(FOUR, to_move=7), "to_move: expected a seat 0 to 3, got 7"),
+    (
+        hugo_pos(FOUR, hugo="G45"),
+        "hugo: 'G45' is not a location on the hugo board (expected G0…G39, R:<room id>, C10…C3, START)",
+    ),
+    (
+        mp_pos(FOUR, hugo="G45"),
+        "hugo: 'G45' is not a location on the midnight-party board (expected G0…G39, R:<room id>, C10…C2)",
+    ),
+    (
+        hugo_pos(FOUR, hugo=["G1"]),
+        "hugo: ['G1'] is not a location on the hugo board (expected G0…G39, R:<room id>, C10…C3, START)",
+    ),
+    (mp_pos(FOUR, round_scores=5), "round_scores: expected a list, got 5"),
+    (mp_pos(FOUR, round=2), "round_scores: expected one list per scored round (1 in round 2, phase 'roll'), got 0"),
+    (mp_pos(FOUR, round=2, round_scores=[[1, 2]]), "round_scores[0]: expected 4 integers, one per seat, got [1, 2]"),
+    (
+        mp_pos(FOUR, round=2, round_scores=[[1, 2, 3, 4]], scores=[1, 2, 3, 5]),
+        "scores: expected the totals of round_scores [1, 2, 3, 4], got [1, 2, 3, 5]",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), REFUSED)
+def test_a_refused_position_says_which_field_and_why(data: object, message: str) -> None:
+    with pytest.raises(InvalidPosition) as caught:
+        position_from_dict(data)
+    assert str(caught.value) == message
+
+
+def test_wrong_winners_are_refused_with_the_right_ones() -> None:
+    """§7: the seats with the lowest score win."""
+    data = playout("hugo", 2, 3).position()
+    right = data["winners"]
+    data["winners"] = [seat for seat in range(2) if seat not in right]
+    with pytest.raises(InvalidPosition) as caught:
+        position_from_dict(data)
+    assert str(caught.value) == f"winners: expected {right}, the seats with the lowest score, got {data['winners']}"
