@@ -5,6 +5,7 @@ RULES.md §1.2 (a room holds one guest), §4 (guest moves), §3.1 (the die first
 
 from __future__ import annotations
 
+from ghostparty import Game
 from ghostparty.rules import Move, Pass, Place, Roll, is_legal, legal_actions, position_from_dict
 
 from .helpers import hugo_pos
@@ -39,3 +40,11 @@ def test_is_legal_agrees_with_the_legal_actions() -> None:
     assert is_legal(moving, Move("G7", "G11"))
     assert not is_legal(moving, Move("G7", "G12"))
     assert not is_legal(moving, Roll(4)) and not is_legal(moving, Pass()) and not is_legal(moving, Place("G2"))
+
+
+def test_a_game_by_default_and_before_its_first_action() -> None:
+    """``Game()`` is a four-player ``hugo`` game (§1.5: 4 guests each); nothing happened yet."""
+    game = Game()
+    data = game.position()
+    assert (data["rules"], data["players"], data["first_player"]) == ("hugo", 4, 0)
+    assert game.last_events == []
