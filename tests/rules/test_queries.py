@@ -5,10 +5,12 @@ RULES.md §1.2 (a room holds one guest), §4 (guest moves), §3.1 (the die first
 
 from __future__ import annotations
 
-from ghostparty import Game
-from ghostparty.rules import Move, Pass, Place, Roll, is_legal, legal_actions, position_from_dict
+import pytest
 
-from .helpers import hugo_pos
+from ghostparty import Game, IllegalAction
+from ghostparty.rules import Move, Pass, Place, Roll, apply, is_legal, legal_actions, position_from_dict
+
+from .helpers import hugo_pos, mp_pos
 
 FOUR = [["G1", "G5", "R:chapel", "C10"], ["G1", "G6", "R:armory", "C9"], ["G1", "G7", "G30", "R:ballroom"], ["G4"] * 4]
 
@@ -48,3 +50,16 @@ def test_a_game_by_default_and_before_its_first_action() -> None:
     data = game.position()
     assert (data["rules"], data["players"], data["first_player"]) == ("hugo", 4, 0)
     assert game.last_events == []
+
+
+def test_passing_with_two_guests_each_in_a_big_midnight_party() -> None:
+    """§8.3: passing needs at most one own guest on the gallery; with 7 players each has
+    two guests (§1.5), so two on the gallery may not pass, one in a room may."""
+    others = [["G30", "G31"]] * 6
+    both_out = position_from_dict(mp_pos([["G1", "G2"], *others], roll=4))
+    assert not is_legal(both_out, Pass())
+    with pytest.raises(IllegalAction):
+        apply(both_out, Pass())
+    one_in = position_from_dict(mp_pos([["G1", "R:library"], *others], roll=4))
+    assert is_legal(one_in, Pass())
+    assert apply(one_in, Pass()).to_move == 1
