@@ -113,6 +113,14 @@ def test_a_new_board_makes_every_guest_path(rules: str) -> None:
             assert [names[sq] for sq in path.squares] == squares, (source, roll)
             assert names[path.end] == squares[-1]
             assert [(names[room], k) for room, k in path.entries] == entries, (source, roll)
+    assert [len(paths) for paths in board.paths] == [6] * len(names)  # one per roll, 0 to 5
+
+
+def test_a_door_may_stand_on_square_0() -> None:
+    """§1.2 puts no door there, but a board is data: square 0 is a gallery square like any."""
+    board = Board(id="tiny", rooms=(Room("den", 0),), steps=(5, 4), overflow=5, has_start=False, squares=6)
+    assert board.room_at[0] == board.location("R:den")
+    assert [(board.name(r), k) for r, k in board.path(board.location("C4"), 2).entries] == [("R:den", 2)]
 
 
 def _positions(rules: str, source: str, roll: int) -> list[dict]:

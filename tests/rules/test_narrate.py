@@ -85,6 +85,10 @@ def test_every_action_in_words(action: Move | Roll | Place | Pass, text: str) ->
     assert describe_action(action) == text
 
 
+def test_something_that_is_no_action_is_told_as_it_is() -> None:
+    assert describe_action("G1") == "'G1'"  # type: ignore[arg-type]
+
+
 def test_seat_names_are_the_colours_in_seat_order() -> None:
     """§1.5: red, blue, turquoise, yellow, black, green, white, purple; no colour past eight."""
     names = [seat_name(seat) for seat in range(8)]
