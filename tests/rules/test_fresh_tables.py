@@ -123,6 +123,19 @@ def test_a_door_may_stand_on_square_0() -> None:
     assert [(board.name(r), k) for r, k in board.path(board.location("C4"), 2).entries] == [("R:den", 2)]
 
 
+def test_off_the_gallery_nothing_is_entered_before_the_first_step() -> None:
+    """§4.1, §4.2: from a step or a room, the first step reaches G0 or the room's door, so a
+    door on G1 is entered with step 3 from a step, and never with step 1."""
+    board = Board(
+        id="tiny", rooms=(Room("den", 1), Room("hall", 3)), steps=(5, 4), overflow=5, has_start=False, squares=6
+    )
+    names = board.name
+    assert board.path(board.location("C4"), 2).entries == ()
+    assert [(names(r), k) for r, k in board.path(board.location("C4"), 3).entries] == [("R:den", 3)]
+    assert board.path(board.location("R:hall"), 2).entries == ()
+    assert [(names(r), k) for r, k in board.path(board.location("R:den"), 4).entries] == [("R:hall", 4)]
+
+
 def _positions(rules: str, source: str, roll: int) -> list[dict]:
     """Positions with seat 0's guest on ``source`` and the rooms empty, held by seat 1
     (the first six), or held by seat 0 (its other five guests)."""
