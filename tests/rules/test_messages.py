@@ -150,3 +150,39 @@ def test_wrong_winners_are_refused_with_the_right_ones() -> None:
     with pytest.raises(InvalidPosition) as caught:
         position_from_dict(data)
     assert str(caught.value) == f"winners: expected {right}, the seats with the lowest score, got {data['winners']}"
+
+
+PLACING = hugo_pos([["G1"] * 5, ["G2"] * 6], phase="place", clock="23:45", hugo="START", place_queue=[0])
+
+
+@pytest.mark.parametrize(
+    ("data", "square", "why"),
+    [
+        (PLACING, "G1", "G1 already holds a guest"),
+        (PLACING, "G2", "G2 already holds a guest"),
+        (PLACING, "G40", "'G40' is not a gallery square"),
+        (PLACING, "R:chapel", "'R:chapel' is not a gallery square"),
+        (mp_pos([["G1"] * 5, ["G2"] * 6], phase="place", hugo="G9", place_queue=[0]), "G9", "Hugo stands on G9"),
+    ],
+)
+def test_an_illegal_placement_says_why(data: dict, square: str, why: str) -> None:
+    """§2.2: a waiting guest goes on an empty gallery square, never Hugo's (§5.2)."""
+    with pytest.raises(IllegalAction) as caught:
+        apply(position_from_dict(data), Place(square))
+    assert str(caught.value) == f"{Place(square)!r} is not legal: {why}"
+
+
+@pytest.mark.parametrize(
+    ("players", "first", "message"),
+    [
+        (1, 0, "players must be 2 to 8, got 1"),
+        (9, 0, "players must be 2 to 8, got 9"),
+        (4, 4, "first_player must be a seat 0 to 3, got 4"),
+        (3, -1, "first_player must be a seat 0 to 2, got -1"),
+    ],
+)
+def test_a_new_game_needs_two_to_eight_players_and_a_seat_to_start(players: int, first: int, message: str) -> None:
+    """§1.5: 2 to 8 players."""
+    with pytest.raises(ValueError) as caught:
+        Game("hugo", players=players, first_player=first)
+    assert str(caught.value) == message

@@ -63,3 +63,15 @@ def test_passing_with_two_guests_each_in_a_big_midnight_party() -> None:
     one_in = position_from_dict(mp_pos([["G1", "R:library"], *others], roll=4))
     assert is_legal(one_in, Pass())
     assert apply(one_in, Pass()).to_move == 1
+
+
+def test_a_guest_on_the_top_step_is_in_no_room() -> None:
+    """§8.4: the round ends when no guest is on the gallery or every room is occupied; ten
+    of the eleven rooms taken and a guest on step C10 is not every room."""
+    guests = [
+        ["G1", "R:library", "R:fireplace", "R:chapel", "R:abandoned-room"],
+        ["G5", "R:tower", "R:armory", "R:portrait-hall", "R:ballroom"],
+        ["G9", "R:banquet-hall", "R:bedchamber", "C10", "C9"],
+    ]
+    after = apply(position_from_dict(mp_pos(guests, roll=1)), Move("G1", "G2"))
+    assert (after.round, after.phase, after.to_move) == (1, "roll", 1)
