@@ -186,3 +186,22 @@ def test_a_new_game_needs_two_to_eight_players_and_a_seat_to_start(players: int,
     with pytest.raises(ValueError) as caught:
         Game("hugo", players=players, first_player=first)
     assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("data", "move", "why"),
+    [
+        (hugo_pos(FOUR, to_move=2, roll=4), Move("G7", "G12"), "a guest on G7 cannot reach G12 with a 4"),
+        (hugo_pos(FOUR, to_move=2, roll=4), Move("G8", "G12"), "seat 2 has no guest that may move from G8"),
+        # §8.2: where rooms hold, a guest in a room stays, even onto its path's end
+        (
+            mp_pos([["R:library", "G9", "G10", "G11", "G12", "G13"], ["G3"] * 6], roll=2),
+            Move("R:library", "G3"),
+            "seat 0 has no guest that may move from R:library",
+        ),
+    ],
+)
+def test_an_illegal_move_says_why(data: dict, move: Move, why: str) -> None:
+    with pytest.raises(IllegalAction) as caught:
+        apply(position_from_dict(data), move)
+    assert str(caught.value) == f"{move!r} is not legal: {why}"

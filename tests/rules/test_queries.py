@@ -9,6 +9,7 @@ import pytest
 
 from ghostparty import Game, IllegalAction
 from ghostparty.rules import Move, Pass, Place, Roll, apply, is_legal, legal_actions, position_from_dict
+from ghostparty.rules import events as ev
 
 from .helpers import hugo_pos, mp_pos
 
@@ -75,3 +76,24 @@ def test_a_guest_on_the_top_step_is_in_no_room() -> None:
     ]
     after = apply(position_from_dict(mp_pos(guests, roll=1)), Move("G1", "G2"))
     assert (after.round, after.phase, after.to_move) == (1, "roll", 1)
+
+
+ALL_BUT_ARMORY = [
+    ["G16", "R:library", "R:fireplace", "R:chapel", "R:tower", "G1"],
+    ["R:portrait-hall", "R:ballroom", "R:banquet-hall", "R:bedchamber", "G5", "G6"],
+]
+
+
+def test_hugo_has_no_rounds_to_end_when_every_room_is_taken() -> None:
+    """§8.4 is midnight-party's: in hugo the game goes on with all nine rooms taken."""
+    after = apply(position_from_dict(hugo_pos(ALL_BUT_ARMORY, roll=2)), Move("G16", "R:armory"))
+    assert (after.phase, after.to_move, after.round) == ("roll", 1, 1)
+    assert after.scores == (11, 10)  # §4.5: the red shield's point
+
+
+def test_a_red_shield_to_46_ends_the_game_by_score() -> None:
+    """§4.5 and §7: the armory's point takes seat 0 to 46, which ends the game at once."""
+    game = Game.from_position(hugo_pos(ALL_BUT_ARMORY, roll=2, scores=[45, 10]))
+    events = game.push(Move("G16", "R:armory"))
+    assert game.is_over
+    assert events[-1] == ev.GameOver((1,), (46, 10), "score")
