@@ -205,3 +205,11 @@ def test_an_illegal_move_says_why(data: dict, move: Move, why: str) -> None:
     with pytest.raises(IllegalAction) as caught:
         apply(position_from_dict(data), move)
     assert str(caught.value) == f"{move!r} is not legal: {why}"
+
+
+def test_a_roll_the_die_cannot_show_is_illegal() -> None:
+    """§1.4: the die shows 1, 2, 4, 5 or HUGO (twice); ``Roll(True)`` is none of them."""
+    odd = Roll(True)  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction) as caught:
+        apply(position_from_dict(hugo_pos(FOUR)), odd)
+    assert str(caught.value) == f"{odd!r} is not legal: a roll is 1, 2, 4, 5 or 'hugo'"
