@@ -8,8 +8,10 @@ it runs — and keep mutmut out of the package and out of CI.
 from __future__ import annotations
 
 import fnmatch
+import importlib.util
 import tomllib
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -50,3 +52,27 @@ def test_the_mutation_profile_exists() -> None:
 
     assert settings.get_profile("mutation").max_examples <= 20
     assert "HYPOTHESIS_PROFILE=mutation" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _score_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutation_score", ROOT / "scripts" / "mutation_score.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_equivalent_mutant_named_in_the_docs_is_of_a_function_that_exists() -> None:
+    """docs/MUTATION.md's list names mutants by module and function (mutmut's names,
+    ``x_<function>`` or ``xǁ<class>ǁ<method>``); a renamed function would leave it stale."""
+    names = _score_script().equivalents()
+    assert len(names) >= 100
+    for name in names:
+        module, mangled = name.removeprefix("ghostparty.rules.").split(".", 1)
+        mangled = mangled.rsplit("__mutmut_", 1)[0]
+        source = (RULES / f"{module}.py").read_text(encoding="utf-8")
+        if mangled.startswith("xǁ"):
+            cls, method = mangled[2:].split("ǁ")
+            assert f"class {cls}" in source and f"def {method}(" in source, name
+        else:
+            assert f"def {mangled.removeprefix('x_')}(" in source, name
