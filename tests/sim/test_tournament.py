@@ -19,9 +19,9 @@ from click.testing import CliRunner, Result
 from ghostparty.bots import base as bot_registry
 from ghostparty.bots import bot_names, make_bot
 from ghostparty.cli.main import cli
-from ghostparty.sim.seeds import bot_rng
 from ghostparty.rules import Action, Game, Pass, Position, legal_actions
 from ghostparty.sim import tournament as tournament_module
+from ghostparty.sim.seeds import bot_rng
 from ghostparty.sim.tournament import (
     DEALS,
     NORMAL,
