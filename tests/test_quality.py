@@ -35,3 +35,19 @@ def test_ruff_format() -> None:
 
 def test_mypy_strict() -> None:
     _run(_tool("mypy"))
+
+
+#: The longest a module of the package may be without saying at its top why (issue 24).
+MAX_LINES = 400
+
+
+def test_no_module_is_over_400_lines_without_a_reason_at_its_top() -> None:
+    package = ROOT / "src" / "ghostparty"
+    modules = sorted(package.rglob("*.py"))
+    assert len(modules) > 100, f"expected the package's modules under {package}"
+    long = []
+    for path in modules:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if len(lines) > MAX_LINES and "Over 400 lines:" not in "\n".join(lines[:40]):
+            long.append(f"{path.relative_to(package)} ({len(lines)} lines)")
+    assert not long, f"split these by job, or say why at the top ('Over 400 lines: …'): {', '.join(long)}"

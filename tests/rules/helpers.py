@@ -7,12 +7,20 @@ fill in the rest with values that make a valid position.
 from __future__ import annotations
 
 import copy
+import os
 import random
 from typing import Any
 
 from ghostparty import Game
 
 Pos = dict[str, Any]
+
+
+def examples(count: int) -> int:
+    """A property test's number of examples: ``count``, or a sixth of it (at least 5) under
+    the ``mutation`` hypothesis profile, which runs the rules tests once per mutant."""
+    return max(5, count // 6) if os.environ.get("HYPOTHESIS_PROFILE") == "mutation" else count
+
 
 GUESTS_PER_PLAYER = {2: 6, 3: 5, 4: 4, 5: 3, 6: 2, 7: 2, 8: 2}  # RULES.md §1.5
 

@@ -2,7 +2,8 @@
 the engine was reworked (see :mod:`.golden`).
 
 By default every 8th recorded game of each configuration is replayed (1,500 games);
-``GHOSTPARTY_GOLDEN=all`` replays all 12,000.
+``GHOSTPARTY_GOLDEN=all`` replays all 12,000, ``GHOSTPARTY_GOLDEN=64`` every 64th (the
+mutation testing's choice, README: it replays them once per mutant).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import pytest
 
 from .golden import CONFIGS, DATA, GAMES, digests
 
-STRIDE = 1 if os.environ.get("GHOSTPARTY_GOLDEN") == "all" else 8
+_CHOICE = os.environ.get("GHOSTPARTY_GOLDEN", "")
+STRIDE = 1 if _CHOICE == "all" else int(_CHOICE) if _CHOICE.isdigit() and int(_CHOICE) > 0 else 8
 
 
 @pytest.mark.parametrize(("rules", "players"), CONFIGS, ids=[f"{r}-{p}p" for r, p in CONFIGS])

@@ -27,7 +27,7 @@ from ghostparty.rules import (
 from ghostparty.rules.actions import DIE_FACES
 from ghostparty.rules.movegen import TABLES, move_error
 
-from .helpers import playout
+from .helpers import examples, playout
 from .test_properties import any_positions
 
 
@@ -54,7 +54,7 @@ def test_every_pair_in_random_games(rules: str, players: int) -> None:
     assert checked > 50
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(any_positions())
 def test_every_pair_in_arbitrary_positions(pos: dict[str, Any]) -> None:
     """Crowded cellars, full rooms, Hugo in the cellar: the corners random games rarely reach."""

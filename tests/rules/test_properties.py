@@ -22,6 +22,7 @@ from ghostparty import Game, GameRecord, IllegalAction, InvalidPosition
 from ghostparty.rules import apply, chance_outcomes
 
 from . import refmodel
+from .helpers import examples
 
 PER_PLAYER = {2: 6, 3: 5, 4: 4, 5: 3, 6: 2, 7: 2, 8: 2}
 MAX_ACTIONS = 3000  # every game must end within this many actions (§9); real games take < 500
@@ -152,7 +153,7 @@ def play(rules: str, players: int, seed: int, first: int, on_action: Any = None)
     raise AssertionError(f"{rules} {players}p seed {seed}: no end within {MAX_ACTIONS} actions")
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(games)
 def test_random_games_keep_the_invariants_and_match_the_reference(params: tuple[str, int, int, int]) -> None:
     rules, players, seed, first = params
@@ -191,7 +192,7 @@ def test_random_games_keep_the_invariants_and_match_the_reference(params: tuple[
     assert game.position()["winners"]
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(games)
 def test_records_replay_to_the_same_final_position(params: tuple[str, int, int, int]) -> None:
     game = play(*params)
@@ -233,7 +234,7 @@ candidate_actions = st.one_of(
 )
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(games, st.lists(candidate_actions, min_size=5, max_size=15))
 def test_only_listed_actions_are_accepted(params: tuple[str, int, int, int], candidates: list[Any]) -> None:
     """Every legal action applies; any other raises IllegalAction and changes nothing (FORMAT.md)."""
@@ -301,7 +302,7 @@ def sample_positions(rules: str, players: int, seed: int, count: int) -> list[di
     return [positions[0], positions[-1], *rng.sample(positions, min(count, len(positions)))]
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(
     st.sampled_from(["hugo", "midnight-party"]),
     st.integers(min_value=2, max_value=8),
@@ -340,7 +341,7 @@ def test_malformed_positions_raise_invalid_position(
             assert Game.from_position(game.position()).position() == game.position()
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.sampled_from(["hugo", "midnight-party"]), st.integers(min_value=2, max_value=8), st.integers(0, 10**6))
 def test_missing_or_extra_fields_are_rejected(rules: str, players: int, seed: int) -> None:
     for pos in sample_positions(rules, players, seed, 1):
@@ -412,7 +413,7 @@ def any_positions(draw: st.DrawFn) -> dict[str, Any]:
     return pos
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(any_positions(), st.integers(min_value=0, max_value=2**32 - 1))
 def test_arbitrary_positions_match_the_reference(pos: dict[str, Any], seed: int) -> None:
     """From any valid position (reachable or not), 20 random actions agree with the reference model.

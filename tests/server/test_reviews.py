@@ -4,6 +4,7 @@ for games under way, from other sites, past the limits and when the queue is ful
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from collections.abc import Iterator
@@ -126,8 +127,17 @@ def test_one_address_may_start_only_so_many_reviews_and_ask_only_so_often(sqlite
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
         assert "5 game reviews" in refused.json()["error"]["message"] and "Retry-After" in refused.headers
         assert set(client.app.state.reviewer.jobs) <= set(games[:5])  # type: ignore[attr-defined]
-        statuses = [client.get(f"/api/tables/{games[0]}/review").status_code for _ in range(120)]
-        assert statuses[-1] == 429 and set(statuses) <= {200, 202, 429}  # polling is limited too
+        # Polling is limited too: 120 reads a minute. (Counted until the first refusal, not
+        # 120 reads: on a loaded machine the minute may turn before they are all made.)
+        statuses: list[int] = []
+        started_polling = time.monotonic()
+        while 429 not in statuses and len(statuses) < 240:
+            statuses.append(client.get(f"/api/tables/{games[0]}/review").status_code)
+        assert set(statuses) <= {200, 202, 429}
+        if time.monotonic() - started_polling < 50:  # all in the minute: refused at the 115th (6 reads came first)
+            assert statuses[-1] == 429 and len(statuses) == 120 - len(games) + 1, statuses
+        else:
+            assert statuses[-1] == 429, statuses
 
 
 class _Held:
@@ -196,7 +206,9 @@ def test_a_review_job_does_not_hold_the_event_loop(sqlite_url: str) -> None:
         assert sorted(lags)[len(lags) // 2] < 0.05, lags
 
 
-def test_a_server_stopping_mid_review_stops_its_workers_at_once(sqlite_url: str) -> None:
+def test_a_server_stopping_mid_review_stops_its_workers_at_once(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """A running review is abandoned at the server's stop: its worker must not hold the
     exit for the review's seconds nor outlive the server (an orphan held the load test's
     output open, so it never ended)."""
@@ -210,6 +222,7 @@ def test_a_server_stopping_mid_review_stops_its_workers_at_once(sqlite_url: str)
     while any(worker.is_alive() for worker in workers):
         assert time.monotonic() < deadline, "a review worker outlived its server"
         time.sleep(0.05)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # stopping is no failure
 
 
 def test_a_profile_gets_each_rule_sets_mean_accuracy_pr_and_trend() -> None:

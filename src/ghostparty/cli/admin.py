@@ -29,7 +29,7 @@ def admin() -> None:
 
 
 def _database(url: str | None) -> str:
-    from ghostparty.server.app import default_database_url
+    from ghostparty.server.wiring import default_database_url
 
     return url or default_database_url()
 

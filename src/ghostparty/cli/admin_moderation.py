@@ -19,9 +19,9 @@ import click
 )
 def moderator(name: str, remove: bool, database: str | None) -> None:
     """Make the account NAME a moderator (or, with --remove, no longer one)."""
-    from ghostparty.server.app import default_database_url
     from ghostparty.server.names import name_key
     from ghostparty.server.store import SqlStore
+    from ghostparty.server.wiring import default_database_url
 
     store = SqlStore(database or default_database_url())
     try:

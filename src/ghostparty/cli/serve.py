@@ -185,8 +185,9 @@ def serve(
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
-    from ghostparty.server.app import SETTINGS_VARIABLE, create_app, default_database_url, tune_gc
+    from ghostparty.server.app import SETTINGS_VARIABLE, create_app, tune_gc
     from ghostparty.server.logs import json_log_config
+    from ghostparty.server.wiring import default_database_url
 
     url = database or default_database_url()
     try:

@@ -10,6 +10,12 @@ exactly; ``tests/fast`` replays compiled games through the typed engine to prove
 
 Each rule is applied where its RULES.md section is cited, in the order
 :mod:`ghostparty.rules.transition` applies it.
+
+Over 400 lines: one game's array layout (the offsets below) and every kernel that reads
+the array by those offsets; Numba freezes module globals into each kernel at compile
+time, and the kernels are the rules as one transition, read top to bottom beside
+:mod:`ghostparty.rules` (the tables they read are :mod:`ghostparty.fast.tables`', the
+driver and policies :mod:`ghostparty.fast.play`'s and :mod:`ghostparty.fast.policy`'s).
 """
 
 from __future__ import annotations

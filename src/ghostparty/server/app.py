@@ -6,17 +6,15 @@ encode; docs/PROTOCOL.md lists them. Errors are JSON with a code, never a traceb
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
-from random import Random
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -32,47 +30,31 @@ from starlette.types import Message as ASGIMessage
 
 from ghostparty.bots import bot_names
 from ghostparty.server.account_routes import routes as account_routes
-from ghostparty.server.accounts import Accounts
 from ghostparty.server.assets import Assets
 from ghostparty.server.bearer import BearerAuth
 from ghostparty.server.bodies import BodyRefused
-from ghostparty.server.bot_api import BotApi
 from ghostparty.server.bot_routes import NDJSON
 from ghostparty.server.bot_routes import routes as bot_routes
 from ghostparty.server.codec import board_view
-from ghostparty.server.community import Community
 from ghostparty.server.community_routes import routes as community_routes
 from ghostparty.server.crosssite import SameOrigin
 from ghostparty.server.email_routes import routes as email_routes
-from ghostparty.server.friends import Friends, InvitedHook
+from ghostparty.server.friends import InvitedHook
 from ghostparty.server.friends_routes import routes as friends_routes
-from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
-from ghostparty.server.mailer import start_mailer
 from ghostparty.server.match_routes import routes as match_routes
-from ghostparty.server.metrics import Metrics
-from ghostparty.server.model import now
-from ghostparty.server.moderation import Moderation
 from ghostparty.server.moderation_routes import routes as moderation_routes
 from ghostparty.server.open_data_routes import PARQUET
 from ghostparty.server.open_data_routes import routes as open_data_routes
 from ghostparty.server.operator_routes import routes as operator_routes
-from ghostparty.server.passwords import Hashing
-from ghostparty.server.pubsub import MemoryPubSub, PubSub
-from ghostparty.server.quickmatch import QuickMatch
-from ghostparty.server.quotas import Quotas
+from ghostparty.server.pubsub import PubSub
 from ghostparty.server.review_routes import routes as review_routes
-from ghostparty.server.review_store import MemoryReviews, ReviewStore
-from ghostparty.server.reviews import Reviewer
-from ghostparty.server.service import ServiceError, TableService, instance_name
-from ghostparty.server.sockets import Sockets, table_socket
-from ghostparty.server.store import SqlStore, Store
+from ghostparty.server.service import ServiceError, TableService
+from ghostparty.server.sockets import table_socket
+from ghostparty.server.store import Store
 from ghostparty.server.table_routes import routes as table_routes
 from ghostparty.server.token_routes import routes as token_routes
-from ghostparty.server.tokens import ApiTokens
-from ghostparty.server.tournament_events import Recurring, load_events
 from ghostparty.server.tournament_routes import routes as tournament_routes
-from ghostparty.server.tournament_runner import TournamentRunner
-from ghostparty.server.tournament_service import Tournaments
+from ghostparty.server.wiring import Settings, running
 
 log = logging.getLogger("ghostparty.server")
 
@@ -110,15 +92,6 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 2, 100)
-
-
-def default_database_url() -> str:
-    """A SQLite file in the user's data folder (``$XDG_DATA_HOME/ghostparty``)."""
-    import os
-
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "ghostparty"
-    base.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{base / 'ghostparty.db'}"
 
 
 def create_app(
@@ -184,161 +157,38 @@ def create_app(
     (:mod:`.review_queue`).
     """
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        the_store: Store
-        if store is None:
-            the_store = await asyncio.to_thread(SqlStore, database_url or default_database_url())
-        else:
-            the_store = store
-        the_pubsub: PubSub
-        instance = instance_name()
-        shared: dict[str, Any] = {}
-        if pubsub is not None:
-            the_pubsub = pubsub
-        elif redis_url is not None:
-            from ghostparty.server.leases import Keeper, RedisLeases
-            from ghostparty.server.presence import RedisPresence
-            from ghostparty.server.redis_pubsub import RedisPubSub
+    settings = Settings(
+        database_url=database_url,
+        store=store,
+        pubsub=pubsub,
+        redis_url=redis_url,
+        bot_delay=bot_delay,
+        seed=seed,
+        tables_per_minute=tables_per_minute,
+        sockets_per_address=sockets_per_address,
+        allowed_origins=allowed_origins,
+        hasher=hasher,
+        hash_queue=hash_queue,
+        clock=clock,
+        metrics_token=metrics_token,
+        admin_token=admin_token,
+        open_data=open_data,
+        tournament_events=tournament_events,
+        tournament_every=tournament_every,
+        smtp_url=smtp_url,
+        mail_from=mail_from,
+        email_secret=email_secret,
+        public_url=public_url,
+        remind_hours=remind_hours,
+        on_invited=on_invited,
+        review_workers=review_workers,
+        review_settings=review_settings,
+        review_finished=review_finished,
+        review_queue=review_queue,
+    )
 
-            redis_pubsub = RedisPubSub(redis_url)
-            await redis_pubsub.ping()
-            the_pubsub = redis_pubsub
-            presence = RedisPresence(redis_url, instance)
-            await presence.start()
-            shared = {"presence": presence, "keeper": Keeper(RedisLeases(redis_url), instance)}
-        else:
-            the_pubsub = MemoryPubSub()
-        service = TableService(
-            the_store,
-            the_pubsub,
-            bot_delay=bot_delay,
-            rng=Random(seed) if seed is not None else None,
-            instance=instance,
-            clock=clock or now,
-            metrics=Metrics(),
-            **shared,
-        )
-        app.state.service = service
-        app.state.metrics_token = metrics_token or None
-        app.state.admin_token = admin_token or None
-        app.state.open_data = Path(open_data) if open_data is not None else None
-        app.state.allowed_origins = frozenset(allowed_origins)
-        watching = asyncio.get_running_loop().create_task(service.metrics.watch_loop())
-        limiter: Limiter = RedisLimiter(redis_url) if redis_url is not None else MemoryLimiter()
-        app.state.quotas = Quotas(limiter, tables_per_minute)
-        app.state.sockets = Sockets(sockets_per_address)
-        accounts_store = getattr(the_store, "accounts", None)
-        hashing = Hashing(hasher, waiting=hash_queue) if accounts_store is not None else None
-        if accounts_store is not None:
-            app.state.accounts = Accounts(
-                accounts_store, limiter=limiter, hashing=hashing, seats_changed=service.seats_changed
-            )
-            app.state.tokens = ApiTokens(
-                the_store.tokens,  # type: ignore[attr-defined]
-                limiter,
-                the_pubsub,
-                clock=clock or now,
-            )
-            app.state.bots = BotApi(the_store.bots, service.lobby, the_pubsub)  # type: ignore[attr-defined]
-            service.lobby.started = app.state.bots.poke
-            service.lobby.bot_player = app.state.accounts.bot_player
-            service.lobby.account_named = app.state.accounts.named
-            community = Community(the_store.moderation, app.state.accounts)  # type: ignore[attr-defined]
-            app.state.community = community
-            app.state.friends = Friends(
-                the_store.friends,  # type: ignore[attr-defined]
-                community,
-                service,
-                on_invited=on_invited,
-                clock=clock or now,
-            )
-            app.state.moderation = Moderation(community, service.chat, seats_changed=service.seats_changed)
-            service.chat.refusal = community.chat_refusal
-            app.state.quick = QuickMatch(
-                the_store.queue,  # type: ignore[attr-defined]
-                service.lobby,
-                rating=app.state.accounts.shown_rating,
-                avoided=the_store.moderation.avoided,  # type: ignore[attr-defined]
-                finishing=accounts_store.reliability,
-            )
-            app.state.quick.run(lambda: 0 in service.keeper.held)
-            app.state.tournaments = Tournaments(
-                the_store.tournaments,  # type: ignore[attr-defined]
-                service.lobby,
-                the_pubsub,
-                rating=app.state.accounts.shown_rating,
-                is_bot=app.state.bots.is_bot,
-                clock=clock or now,
-            )
-            app.state.tournament_runner = TournamentRunner(app.state.tournaments)
-            if tournament_events is not None:
-                app.state.tournament_runner.recurring = Recurring(
-                    app.state.tournaments, load_events(tournament_events)
-                ).make
-            app.state.tournament_runner.run(lambda: 0 in service.keeper.held, tournament_every)
-            app.state.mailer = start_mailer(
-                the_store,
-                app.state.accounts,
-                limiter,
-                smtp_url=smtp_url,
-                email_secret=email_secret,
-                mail_from=mail_from,
-                public_url=public_url,
-                remind_hours=remind_hours,
-                clock=clock or now,
-            )
-            if on_invited is None and app.state.mailer is not None:
-                app.state.friends.on_invited = _mail_invitation(app.state.mailer)
-        app.state.pubsub = the_pubsub
-        review_store: ReviewStore = getattr(the_store, "reviews", None) or MemoryReviews()
-        if redis_url is not None and getattr(the_store, "url", None):  # any instance's worker takes the job
-            from ghostparty.server.review_queue import RedisReviewer
-
-            app.state.reviewer = RedisReviewer(
-                review_store,
-                redis_url,
-                the_store.url,  # type: ignore[attr-defined]
-                workers=review_workers,
-                settings=review_settings,
-                queue_name=review_queue,
-            )
-            if review_finished:
-                app.state.reviewer.start_workers()
-        else:
-            app.state.reviewer = Reviewer(
-                review_store, workers=review_workers, settings=review_settings, clock=clock or now
-            )
-        if review_finished:
-            service.play.game_over = app.state.reviewer.game_over
-        if shared:
-            await service.begin()  # takes over its share of the games under way
-            log.info("instance %s keeps shards %s", instance, sorted(service.keeper.held))
-        else:
-            resumed = await service.resume()
-            if resumed:
-                log.info("resumed %d games under way", resumed)
-        service.run_timers()
-        try:
-            yield
-        finally:
-            watching.cancel()
-            app.state.reviewer.close()
-            if accounts_store is not None:
-                await app.state.quick.close()
-                await app.state.tournament_runner.close()
-                if app.state.mailer is not None:
-                    await app.state.mailer.close()
-            await service.close()
-            await the_pubsub.close()
-            await service.presence.close()
-            await limiter.close()
-            if hashing is not None:
-                hashing.close()
-            if shared:
-                await shared["keeper"].leases.close()
-            if store is None:
-                the_store.close()
+    def lifespan(app: Starlette) -> contextlib.AbstractAsyncContextManager[None]:
+        return running(app, settings)
 
     routes = [
         Route("/", _page("index.html")),
@@ -508,15 +358,3 @@ async def _server_error(request: Request, error: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
     message = "the server failed on this request; it has been logged"
     return JSONResponse({"error": {"code": "server_error", "message": message}}, status_code=500)
-
-
-def _mail_invitation(mailer: Any) -> InvitedHook:
-    """Friends' invitations by email: queued only for an invitee who confirmed an address
-    and chose invitations (:meth:`.mailer.Mailer.invitation`)."""
-
-    async def hook(invitation: Any) -> None:
-        await mailer.invitation(
-            invitation.invitee_id, invitation.inviter, f"{mailer.public_url}/t/{invitation.table_id}"
-        )
-
-    return hook

@@ -112,6 +112,7 @@ class Reviewer:
         self._queue: Any = None
         self._listener: threading.Thread | None = None
         self._tasks: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
+        self._closed = False
 
     def _executor(self) -> ProcessPoolExecutor:
         """The pool, started on first use (spawned: a forked copy of a server with
@@ -205,8 +206,11 @@ class Reviewer:
             await in_thread(self.store.put, stored)
             log.info("reviewed table %s in %.1f s of CPU", job.table_id, cpu)
         except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
-            log.exception("the review worker died while reviewing table %s", job.table_id)
-            self._forget_pool()
+            if self._closed:
+                log.info("the review of table %s was abandoned: the server stopped", job.table_id)
+            else:
+                log.exception("the review worker died while reviewing table %s", job.table_id)
+                self._forget_pool()
         except Exception:
             log.exception("the review of table %s failed", job.table_id)
         finally:
@@ -232,6 +236,7 @@ class Reviewer:
 
     def close(self) -> None:
         """Stop the pool: running reviews are abandoned (asked for again, they start afresh)."""
+        self._closed = True
         self._forget_pool()
 
 

@@ -4,6 +4,10 @@ A tournament plays one *lineup* — a bot name per seat — over and over. No I/
 the CSV writer's file: :func:`run_tournament` returns a :class:`TournamentResult`, and
 the command line (``ghostparty tournament``) prints it.
 
+Over 400 lines: an eighth is this text (seats, seeds, duplicate deals, intervals: what
+the command's output and the README refer to); the code is one job, a lineup's games
+played and summed up (the CSV is :mod:`.tournament_csv`'s, the statistics :mod:`.stats`').
+
 **Seat rotation.** Seat order matters in this game (seat 0 places first and moves
 first), so no bot may keep a seat. Game ``i`` is played with the lineup rotated by
 ``r = i % rotations``: seat ``s`` gets ``lineup[(s + r) % players]``. ``rotations`` is

@@ -1,0 +1,262 @@
+"""The composition root: what a server instance is made of, made and closed in one place.
+
+:func:`running` is the application's lifespan: from :class:`Settings` (``create_app``'s
+arguments) it opens the store and the pub/sub (Redis, or in-process), makes the
+:class:`~.service.TableService` and, where the store keeps accounts, the parts that need
+them (accounts, API tokens, the Bot API, community and moderation, friends, quick-match,
+tournaments and their runner, the mailer), then the game reviewer; it puts each on
+``app.state`` for the routes, resumes or takes over the games under way, and on the way
+out closes everything in the reverse order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from argon2 import PasswordHasher
+from starlette.applications import Starlette
+
+from ghostparty.server.accounts import Accounts
+from ghostparty.server.bot_api import BotApi
+from ghostparty.server.community import Community
+from ghostparty.server.friends import Friends, InvitedHook
+from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
+from ghostparty.server.mailer import start_mailer
+from ghostparty.server.metrics import Metrics
+from ghostparty.server.model import now
+from ghostparty.server.moderation import Moderation
+from ghostparty.server.passwords import Hashing
+from ghostparty.server.pubsub import MemoryPubSub, PubSub
+from ghostparty.server.quickmatch import QuickMatch
+from ghostparty.server.quotas import Quotas
+from ghostparty.server.review_store import MemoryReviews, ReviewStore
+from ghostparty.server.reviews import Reviewer
+from ghostparty.server.service import TableService, instance_name
+from ghostparty.server.sockets import Sockets
+from ghostparty.server.store import SqlStore, Store
+from ghostparty.server.tokens import ApiTokens
+from ghostparty.server.tournament_events import Recurring, load_events
+from ghostparty.server.tournament_runner import TournamentRunner
+from ghostparty.server.tournament_service import Tournaments
+
+log = logging.getLogger("ghostparty.server")
+
+
+def default_database_url() -> str:
+    """A SQLite file in the user's data folder (``$XDG_DATA_HOME/ghostparty``)."""
+    import os
+
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "ghostparty"
+    base.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{base / 'ghostparty.db'}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """An instance's settings: :func:`~.app.create_app`'s arguments, which say what each means."""
+
+    database_url: str | None = None
+    store: Store | None = None
+    pubsub: PubSub | None = None
+    redis_url: str | None = None
+    bot_delay: float = 0.5
+    seed: int | None = None
+    tables_per_minute: float = 30.0
+    sockets_per_address: int = 20
+    allowed_origins: Sequence[str] = ()
+    hasher: PasswordHasher | None = None
+    hash_queue: int | None = None
+    clock: Callable[[], datetime] | None = None
+    metrics_token: str | None = None
+    admin_token: str | None = None
+    open_data: str | Path | None = None
+    tournament_events: str | None = None
+    tournament_every: float = 1.0
+    smtp_url: str | None = None
+    mail_from: str | None = None
+    email_secret: str | None = None
+    public_url: str | None = None
+    remind_hours: float = 12
+    on_invited: InvitedHook | None = None
+    review_workers: int = 1
+    review_settings: dict[str, Any] | None = None
+    review_finished: bool = False
+    review_queue: str = "ghostparty-reviews"
+
+
+@contextlib.asynccontextmanager
+async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
+    """The instance's parts, made and put on ``app.state`` for its lifetime."""
+    the_store: Store
+    if s.store is None:
+        the_store = await asyncio.to_thread(SqlStore, s.database_url or default_database_url())
+    else:
+        the_store = s.store
+    the_pubsub: PubSub
+    instance = instance_name()
+    shared: dict[str, Any] = {}
+    if s.pubsub is not None:
+        the_pubsub = s.pubsub
+    elif s.redis_url is not None:
+        from ghostparty.server.leases import Keeper, RedisLeases
+        from ghostparty.server.presence import RedisPresence
+        from ghostparty.server.redis_pubsub import RedisPubSub
+
+        redis_pubsub = RedisPubSub(s.redis_url)
+        await redis_pubsub.ping()
+        the_pubsub = redis_pubsub
+        presence = RedisPresence(s.redis_url, instance)
+        await presence.start()
+        shared = {"presence": presence, "keeper": Keeper(RedisLeases(s.redis_url), instance)}
+    else:
+        the_pubsub = MemoryPubSub()
+    service = TableService(
+        the_store,
+        the_pubsub,
+        bot_delay=s.bot_delay,
+        rng=Random(s.seed) if s.seed is not None else None,
+        instance=instance,
+        clock=s.clock or now,
+        metrics=Metrics(),
+        **shared,
+    )
+    app.state.service = service
+    app.state.metrics_token = s.metrics_token or None
+    app.state.admin_token = s.admin_token or None
+    app.state.open_data = Path(s.open_data) if s.open_data is not None else None
+    app.state.allowed_origins = frozenset(s.allowed_origins)
+    watching = asyncio.get_running_loop().create_task(service.metrics.watch_loop())
+    limiter: Limiter = RedisLimiter(s.redis_url) if s.redis_url is not None else MemoryLimiter()
+    app.state.quotas = Quotas(limiter, s.tables_per_minute)
+    app.state.sockets = Sockets(s.sockets_per_address)
+    accounts_store = getattr(the_store, "accounts", None)
+    hashing = Hashing(s.hasher, waiting=s.hash_queue) if accounts_store is not None else None
+    if accounts_store is not None:
+        app.state.accounts = Accounts(
+            accounts_store, limiter=limiter, hashing=hashing, seats_changed=service.seats_changed
+        )
+        app.state.tokens = ApiTokens(
+            the_store.tokens,  # type: ignore[attr-defined]
+            limiter,
+            the_pubsub,
+            clock=s.clock or now,
+        )
+        app.state.bots = BotApi(the_store.bots, service.lobby, the_pubsub)  # type: ignore[attr-defined]
+        service.lobby.started = app.state.bots.poke
+        service.lobby.bot_player = app.state.accounts.bot_player
+        service.lobby.account_named = app.state.accounts.named
+        community = Community(the_store.moderation, app.state.accounts)  # type: ignore[attr-defined]
+        app.state.community = community
+        app.state.friends = Friends(
+            the_store.friends,  # type: ignore[attr-defined]
+            community,
+            service,
+            on_invited=s.on_invited,
+            clock=s.clock or now,
+        )
+        app.state.moderation = Moderation(community, service.chat, seats_changed=service.seats_changed)
+        service.chat.refusal = community.chat_refusal
+        app.state.quick = QuickMatch(
+            the_store.queue,  # type: ignore[attr-defined]
+            service.lobby,
+            rating=app.state.accounts.shown_rating,
+            avoided=the_store.moderation.avoided,  # type: ignore[attr-defined]
+            finishing=accounts_store.reliability,
+        )
+        app.state.quick.run(lambda: 0 in service.keeper.held)
+        app.state.tournaments = Tournaments(
+            the_store.tournaments,  # type: ignore[attr-defined]
+            service.lobby,
+            the_pubsub,
+            rating=app.state.accounts.shown_rating,
+            is_bot=app.state.bots.is_bot,
+            clock=s.clock or now,
+        )
+        app.state.tournament_runner = TournamentRunner(app.state.tournaments)
+        if s.tournament_events is not None:
+            app.state.tournament_runner.recurring = Recurring(
+                app.state.tournaments, load_events(s.tournament_events)
+            ).make
+        app.state.tournament_runner.run(lambda: 0 in service.keeper.held, s.tournament_every)
+        app.state.mailer = start_mailer(
+            the_store,
+            app.state.accounts,
+            limiter,
+            smtp_url=s.smtp_url,
+            email_secret=s.email_secret,
+            mail_from=s.mail_from,
+            public_url=s.public_url,
+            remind_hours=s.remind_hours,
+            clock=s.clock or now,
+        )
+        if s.on_invited is None and app.state.mailer is not None:
+            app.state.friends.on_invited = _mail_invitation(app.state.mailer)
+    app.state.pubsub = the_pubsub
+    review_store: ReviewStore = getattr(the_store, "reviews", None) or MemoryReviews()
+    if s.redis_url is not None and getattr(the_store, "url", None):  # any instance's worker takes the job
+        from ghostparty.server.review_queue import RedisReviewer
+
+        app.state.reviewer = RedisReviewer(
+            review_store,
+            s.redis_url,
+            the_store.url,  # type: ignore[attr-defined]
+            workers=s.review_workers,
+            settings=s.review_settings,
+            queue_name=s.review_queue,
+        )
+        if s.review_finished:
+            app.state.reviewer.start_workers()
+    else:
+        app.state.reviewer = Reviewer(
+            review_store, workers=s.review_workers, settings=s.review_settings, clock=s.clock or now
+        )
+    if s.review_finished:
+        service.play.game_over = app.state.reviewer.game_over
+    if shared:
+        await service.begin()  # takes over its share of the games under way
+        log.info("instance %s keeps shards %s", instance, sorted(service.keeper.held))
+    else:
+        resumed = await service.resume()
+        if resumed:
+            log.info("resumed %d games under way", resumed)
+    service.run_timers()
+    try:
+        yield
+    finally:
+        watching.cancel()
+        app.state.reviewer.close()
+        if accounts_store is not None:
+            await app.state.quick.close()
+            await app.state.tournament_runner.close()
+            if app.state.mailer is not None:
+                await app.state.mailer.close()
+        await service.close()
+        await the_pubsub.close()
+        await service.presence.close()
+        await limiter.close()
+        if hashing is not None:
+            hashing.close()
+        if shared:
+            await shared["keeper"].leases.close()
+        if s.store is None:
+            the_store.close()
+
+
+def _mail_invitation(mailer: Any) -> InvitedHook:
+    """Friends' invitations by email: queued only for an invitee who confirmed an address
+    and chose invitations (:meth:`.mailer.Mailer.invitation`)."""
+
+    async def hook(invitation: Any) -> None:
+        await mailer.invitation(
+            invitation.invitee_id, invitation.inviter, f"{mailer.public_url}/t/{invitation.table_id}"
+        )
+
+    return hook
