@@ -11,7 +11,7 @@ from random import Random
 
 from ghostparty.bots import make_bot
 from ghostparty.rules import Game, Roll
-from ghostparty.server.keeping import bounded_think
+from ghostparty.server.bot_turns import bounded_think
 from ghostparty.server.live import LiveTable
 from ghostparty.server.model import Seat, Table
 from ghostparty.server.play import deal_roll, die

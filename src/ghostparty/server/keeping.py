@@ -1,8 +1,7 @@
 """What the instance keeping a table does: play its bots, watch its timers, sweep.
 
 An instance keeps the tables of the shards whose lease it holds (:mod:`.leases`). For
-them, and only them, it plays bot turns (a task per table, ``bot_delay`` apart, thinking
-in a worker thread), marks *away* a person whose turn time and time bank ran out
+them, and only them, it plays bot turns (:mod:`.bot_turns`), marks *away* a person whose turn time and time bank ran out
 (:mod:`.timebank`) or whose pages have all been closed for ``away_after`` seconds (the table's ``absent_bot`` then plays for
 them), and, holding shard 0, closes open tables nobody started within ``lobby_expiry``.
 When it gains shards it reads their games under way from the store and takes them over;
@@ -14,30 +13,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from functools import partial
-from random import Random
 
-from ghostparty.bots import make_bot
-from ghostparty.rules import OVER, ROLL, Action
+from ghostparty.server.bot_turns import RETRY, BotTurns
 from ghostparty.server.core import Core, Notice, keeper_channel
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import shard_of
 from ghostparty.server.live import LiveTable
 from ghostparty.server.model import CLOSED, OPEN, PLAYING
 from ghostparty.server.model import OVER as TABLE_OVER
-from ghostparty.server.play import Play, die, turn_starts
+from ghostparty.server.play import Play
 from ghostparty.server.pubsub import OVERFLOW
 from ghostparty.server.timebank import turn_clock
-from ghostparty.server.transaction import Draft
-from ghostparty.sim.playout import next_action
 
 log = logging.getLogger("ghostparty.server")
-
-#: Seconds a bot waits before trying again when the store is unavailable.
-RETRY = 1.0
 
 
 class Keeping:
@@ -55,11 +45,10 @@ class Keeping:
     ) -> None:
         self.core = core
         self.play = play
-        self.bot_delay = bot_delay
         self.away_after = away_after
         self.lobby_expiry = lobby_expiry
         self.finished_linger = finished_linger
-        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self.bots = BotTurns(core, play, bot_delay)
         self._listeners: dict[int, asyncio.Task[None]] = {}
         self._retries: set[asyncio.Task[None]] = set()
         #: Per table: the version and the time at which the person to move runs out of time.
@@ -73,7 +62,7 @@ class Keeping:
     @property
     def playing(self) -> int:
         """Tables whose bots are playing on this instance now."""
-        return len(self._bot_tasks)
+        return len(self.bots.tasks)
 
     @property
     def watching(self) -> int:
@@ -113,79 +102,7 @@ class Keeping:
 
     def schedule_bots(self, live: LiveTable) -> None:
         """Start the table's bot task if a bot (or an away person's) is to move."""
-        table = live.table
-        if table.status != PLAYING or table.to_move is None or not table.seats[table.to_move].played_by_bot:
-            return
-        if not self.core.keeper.owns(table.id):
-            return
-        task = self._bot_tasks.get(table.id)
-        if task is not None and not task.done():
-            return
-        self._bot_tasks[table.id] = asyncio.get_running_loop().create_task(self._play_bots(table.id))
-
-    async def _play_bots(self, table_id: str) -> None:
-        """Play bot turns at a table until a person is to move, the game ends, or this
-        instance no longer keeps the table."""
-        try:
-            while self.core.keeper.owns(table_id):
-                await asyncio.sleep(self.bot_delay)
-                try:
-                    async with self.core.change(table_id) as draft:
-                        if not await self._bot_turn(draft):
-                            return
-                except StoreUnavailable as error:
-                    log.info("bot turn at table %s waits for the store: %s", table_id, error.message)
-                    await asyncio.sleep(RETRY)
-                except ServiceError as error:
-                    if error.code != "stale_version":
-                        raise
-                    # another change came first (a person back at the start of their
-                    # turn): read the table again and see who is to move now
-        except ServiceError as error:
-            log.info("bot turn at table %s stopped: %s", table_id, error.message)
-        except Exception:
-            log.exception("bot turn at table %s failed", table_id)
-        finally:
-            task = self._bot_tasks.get(table_id)
-            if task is asyncio.current_task():
-                del self._bot_tasks[table_id]
-
-    async def _bot_turn(self, draft: Draft) -> bool:
-        """One bot action in ``draft`` if a bot is to move; whether one was."""
-        live = draft.live
-        table = draft.table
-        game = live.game
-        if table.status != PLAYING or game is None or table.to_move is None:
-            return False
-        seat = table.seats[table.to_move]
-        if not seat.played_by_bot:
-            return False
-        if seat.back and turn_starts(live, seat.seat):  # the person plays again
-            self.play.mark_away(draft, seat.seat, away=False)
-            return False
-        position = game.state
-        if position.phase == OVER:  # a copy that went out of step with its table: read it again
-            self.core.tables.forget(table.id)
-            return True
-        bot = live.bots.get(seat.seat)
-        if bot is None:
-            level = seat.bot if seat.kind == "bot" and seat.bot else table.absent_bot
-            bot = live.bots[seat.seat] = make_bot(level)
-        # The one step of every game (ghostparty.sim.playout), with the table's own seeding:
-        # the die by table seed and action index (stored games replay to it), the bot likewise.
-        rng = Random(f"{table.seed}:bot:{len(game.history)}")
-        step = partial(next_action, position, bot, rng, partial(die, live))
-        if position.phase == ROLL:  # a roll needs no thread
-            action = step()
-        else:
-            thinking = time.perf_counter()
-            if table.deal is not None and table.turn_seconds is not None:
-                action = await bounded_think(live, step, rng, table.turn_seconds)
-            else:
-                action = await asyncio.to_thread(step)
-            self.core.metrics.bot_think.observe(time.perf_counter() - thinking)
-        self.play.apply(draft, seat.seat, action)
-        return True
+        self.bots.schedule(live)
 
     # -- shards ---------------------------------------------------------------------------
 
@@ -209,7 +126,7 @@ class Keeping:
             listener = self._listeners.pop(shard, None)
             if listener is not None:
                 listener.cancel()
-        for table_id, task in list(self._bot_tasks.items()):
+        for table_id, task in list(self.bots.tasks.items()):
             if shard_of(table_id) in shards:
                 task.cancel()
         self._deadlines = {t: d for t, d in self._deadlines.items() if shard_of(t) not in shards}
@@ -378,11 +295,11 @@ class Keeping:
 
     async def idle(self) -> None:
         """Wait until no bot is thinking or about to move (for tests and shutdown)."""
-        while self._bot_tasks:
-            await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
+        while self.bots.tasks:
+            await asyncio.gather(*list(self.bots.tasks.values()), return_exceptions=True)
 
     async def close(self) -> None:
-        tasks = [self._timers, *self._listeners.values(), *self._bot_tasks.values(), *self._retries]
+        tasks = [self._timers, *self._listeners.values(), *self.bots.tasks.values(), *self._retries]
         for task in tasks:
             if task is not None:
                 task.cancel()
@@ -392,19 +309,4 @@ class Keeping:
                     await task
         self._timers = None
         self._listeners.clear()
-        self._bot_tasks.clear()
-
-
-async def bounded_think(live: LiveTable, step: Callable[[], Action], rng: Random, seconds: float) -> Action:
-    """A bot ladder's house bot thinks within the table's time per decision as a bot
-    account must: past ``seconds``, the table's ``absent_bot`` decides instead, as it does
-    for a seat out of time (the late thought is left to finish in its thread, unused)."""
-    thought = asyncio.ensure_future(asyncio.to_thread(step))
-    thought.add_done_callback(lambda done: done.cancelled() or done.exception())  # a late failure: not logged twice
-    try:
-        return await asyncio.wait_for(asyncio.shield(thought), timeout=seconds)
-    except TimeoutError:
-        assert live.game is not None
-        log.info("a house bot at table %s ran out of its %s s: %s plays", live.table.id, seconds, live.table.absent_bot)
-        stand_in = make_bot(live.table.absent_bot)
-        return await asyncio.to_thread(next_action, live.game.state, stand_in, rng, partial(die, live))
+        self.bots.tasks.clear()

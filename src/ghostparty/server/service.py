@@ -138,11 +138,11 @@ class TableService:
 
     @property
     def bot_delay(self) -> float:
-        return self.keeping.bot_delay
+        return self.keeping.bots.bot_delay
 
     @bot_delay.setter
     def bot_delay(self, seconds: float) -> None:
-        self.keeping.bot_delay = seconds
+        self.keeping.bots.bot_delay = seconds
 
     async def begin(self) -> None:
         """Take this instance's share of the tables and keep it, in the background
