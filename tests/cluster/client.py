@@ -119,7 +119,13 @@ class SeatClient:
                             {"type": "hello", "tokens": {str(self.seat): self.token}, "odds": False, "chat": False}
                         )
                     )
-                    await self._session(ws, deadline)
+                    try:
+                        await self._session(ws, deadline)
+                    except asyncio.CancelledError:
+                        # Cancelled, the close handshake would be cancelled too and the
+                        # socket left to the garbage collector (a ResourceWarning later).
+                        ws.transport.abort()
+                        raise
             except (OSError, TimeoutError, WebSocketException):
                 pass  # refused, handshake refused or timed out, or closed mid-session
             if not opened:

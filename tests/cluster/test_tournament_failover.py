@@ -114,6 +114,7 @@ def test_kill_the_instance_running_a_tournament(cluster: Cluster, database: str)
             await asyncio.sleep(0.3)
         for task in playing.values():
             task.cancel()
+        await asyncio.gather(*playing.values(), return_exceptions=True)  # closed before the loop ends
         return {"killed": killed, "before": before, "took": took}
 
     result = asyncio.run(scenario())
