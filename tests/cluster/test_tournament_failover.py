@@ -13,8 +13,6 @@ from datetime import UTC, datetime, timedelta
 from random import Random
 from typing import Any
 
-import pytest
-
 from ghostparty.server.store import SqlStore
 from ghostparty.server.tournament_service import Spec, new_engine
 from ghostparty.server.tournament_store import Entrant, TournamentRow
@@ -64,11 +62,6 @@ def keeper_of_shard_0(cluster: Cluster) -> int:
     raise AssertionError("no live instance keeps shard 0")
 
 
-@pytest.mark.xfail(
-    strict=False,
-    run=True,
-    reason="failed once in CI after the merges with unraisable-exception warnings in teardown, passed in its branch; issue 26's follow-up",
-)
 def test_kill_the_instance_running_a_tournament(cluster: Cluster, database: str) -> None:
     tournament_id = make_arena(database)
     base = cluster.base
