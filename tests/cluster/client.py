@@ -108,18 +108,15 @@ class SeatClient:
             opened = False
             try:
                 async with connect(self.url, open_timeout=3, close_timeout=1, compression=None) as ws:
-                    opened = True
-                    self.connections += 1
-                    if self.connections > 1:
-                        self.reconnects += 1
-                    delay = 0.05
-                    self.pending = None  # the state after hello tells whether it applied
-                    await ws.send(
-                        json.dumps(
-                            {"type": "hello", "tokens": {str(self.seat): self.token}, "odds": False, "chat": False}
-                        )
-                    )
                     try:
+                        opened = True
+                        self.connections += 1
+                        if self.connections > 1:
+                            self.reconnects += 1
+                        delay = 0.05
+                        self.pending = None  # the state after hello tells whether it applied
+                        hello = {"type": "hello", "tokens": {str(self.seat): self.token}, "odds": False, "chat": False}
+                        await ws.send(json.dumps(hello))
                         await self._session(ws, deadline)
                     except asyncio.CancelledError:
                         # Cancelled, the close handshake would be cancelled too and the

@@ -80,7 +80,7 @@ def test_kill_the_instance_running_a_tournament(cluster: Cluster, database: str)
                 _, me = await asyncio.to_thread(
                     http_json, "POST", f"{base}/api/tournaments/{tournament_id}/me", {"entry": entry}
                 )
-                if isinstance(me, dict) and me.get("table") and me["table"] not in playing:
+                if isinstance(me, dict) and me.get("table") and me["table"] + entrant not in playing:
                     client = SeatClient(base, me["table"], me["seat"], me["token"], Random(rng.random()))
                     playing[me["table"] + entrant] = asyncio.create_task(client.run(deadline))
 
