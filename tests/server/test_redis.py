@@ -106,3 +106,42 @@ def test_hundreds_of_publishes_at_once_all_go_through_redis() -> None:
 
     heard, missed = run(scenario)
     assert heard == 400 and not missed
+
+
+def test_an_instance_hears_its_own_message_once_as_it_was_published() -> None:
+    """An instance's own subscribers get its message at once, the object itself (an
+    update's frame is not encoded and decoded again), and the copy Redis sends back is
+    dropped by its mark; another instance gets the bytes, once; bytes on the channel
+    that carry no instance's mark (nobody's) reach no one."""
+    from ghostparty.server.protocol import Frame
+
+    async def scenario() -> tuple[list[object], list[object]]:
+        prefix = f"gp-test-{uuid.uuid4().hex[:8]}:"
+        one, two = RedisPubSub(REDIS, prefix=prefix), RedisPubSub(REDIS, prefix=prefix)
+        heard_one: list[object] = []
+        heard_two: list[object] = []
+        frame = Frame("abc", 7, None, '{"type":"update"}', '{"type":"update"}', '{"type":"update"}')
+
+        async def on_one(message: object) -> None:
+            heard_one.append(message)
+
+        async def on_two(message: object) -> None:
+            heard_two.append(message)
+
+        async with one.listen("t", on_one), two.listen("t", on_two):
+            await one.publish("t", frame)
+            await one._redis.publish(prefix + "t", b"short")  # no mark: from no instance
+            await one.publish("t", b"end")
+            for _ in range(200):
+                if len(heard_two) >= 2:
+                    break
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.2)  # time for a copy that should not come
+        await one.close()
+        await two.close()
+        return heard_one, heard_two
+
+    heard_one, heard_two = run(scenario)
+    assert len(heard_one) == 2 and isinstance(heard_one[0], Frame) and heard_one[1] == b"end"
+    assert len(heard_two) == 2 and isinstance(heard_two[0], bytes) and heard_two[1] == b"end"
+    assert Frame.from_bytes(heard_two[0]).version == 7

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 
@@ -54,6 +55,10 @@ def session_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+#: Seconds a guest-name check's answer is kept (:meth:`Accounts.named`).
+NAMED_FOR = 10.0
+
+
 class Accounts:
     """Accounts over a :class:`~.accounts_store.SqlAccounts`.
 
@@ -75,6 +80,8 @@ class Accounts:
         self.hashing = hashing or Hashing()
         self.clock = clock
         self.seats_changed = seats_changed
+        #: :meth:`named`'s recent answers: (when, whether an account has the name).
+        self._named: dict[str, tuple[float, bool]] = {}
         #: Rated games a player needs to be ranked on the leaderboard.
         self.min_games = LEADERBOARD_GAMES
 
@@ -94,6 +101,7 @@ class Accounts:
         if player is None:
             await self.limiter.give_back(uses)
             raise ServiceError("name_taken", f"the name {name!r} (or one that reads like it) is taken", 409)
+        self._named.clear()  # the new name is no guest's from now on, on this instance
         return player, await self._open_session(player)
 
     async def login(self, name: object, password: object, address: str) -> tuple[Player, str]:
@@ -186,8 +194,19 @@ class Accounts:
         return {name: found[key][1] for name, key in keys.items() if key in found}
 
     async def named(self, key: str) -> bool:
-        """Whether an account's name has this key (:func:`.names.name_key`)."""
-        return await in_thread(self.store.player_by_key, key) is not None
+        """Whether an account's name has this key (:func:`.names.name_key`).
+
+        Asked at every guest's join: an answer is kept for :data:`NAMED_FOR` seconds (a
+        name registered meanwhile, on another instance, is refused to guests after that)."""
+        moment = time.monotonic()
+        kept = self._named.get(key)
+        if kept is not None and moment - kept[0] < NAMED_FOR:
+            return kept[1]
+        found = await in_thread(self.store.player_by_key, key) is not None
+        if len(self._named) >= 10_000:
+            self._named.clear()
+        self._named[key] = (moment, found)
+        return found
 
     async def bot_player(self, level: str) -> int:
         """The player id of a bot level (for a rated table's bot seats)."""

@@ -54,8 +54,10 @@ def pending_points(position: Position | None) -> list[int] | None:
     return [sum(points(loc) for loc in locs) for locs in position.guests]
 
 
+@lru_cache(maxsize=4096)
 def time_text(value: datetime) -> str:
-    """ISO 8601 in UTC, to the second (the same few times recur in every update)."""
+    """ISO 8601 in UTC, to the second (the same few times recur in every update: kept,
+    as ``strftime`` was 2–3 % of the server's CPU under load)."""
     return value.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 

@@ -2,10 +2,15 @@
 
 One connection publishes; one more listens on every channel that has a subscriber in
 this process and hands each message to the local subscribers (a :class:`MemoryPubSub`).
-While Redis is away, a message still reaches this process's own subscribers; once the
-listening connection is back (redis-py subscribes its channels again), every local
-subscriber is sent :data:`~.pubsub.OVERFLOW`, so that clients resynchronise with what
-they missed. Needs the ``redis`` package (``pip install ghostparty[redis]``).
+A message reaches this process's own subscribers at once, as it is (an update's
+:class:`~.protocol.Frame` unencoded, its odds still computed only if a client wants
+them), and Redis carries it to the others with this instance's mark in front
+(:data:`MARK` bytes), by which the listening connection drops its own messages unread
+(before, every update went out and came back through Redis: one more parse and decode
+per update). While Redis is away a message still reaches this process's subscribers;
+once the listening connection is back (redis-py subscribes its channels again), every
+local subscriber is sent :data:`~.pubsub.OVERFLOW`, so that clients resynchronise with
+what they missed. Needs the ``redis`` package (``pip install ghostparty[redis]``).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -24,6 +30,8 @@ from ghostparty.server.redis_client import redis_client
 log = logging.getLogger("ghostparty.server")
 #: While Redis is away every publish fails: one line each 10 s, not one an action.
 _sparse = Sparse(log)
+#: Bytes of the publishing instance's mark in front of every message on Redis.
+MARK = 8
 
 
 class RedisPubSub:
@@ -46,24 +54,26 @@ class RedisPubSub:
         #: Channels whose last message reached only this instance (Redis was away).
         self._missed: set[str] = set()
         self._repair: asyncio.Task[None] | None = None
+        #: This instance's mark, in front of what it publishes (random: unique per process).
+        self.mark = os.urandom(MARK)
 
     async def ping(self) -> None:
         """Raise if the server doesn't answer."""
         await self._redis.ping()
 
     async def publish(self, channel: str, message: Message) -> None:
-        data = message if isinstance(message, bytes) else message.to_bytes()
+        await self._local.publish(channel, message)  # this process's subscribers: at once, as it is
+        data = self.mark + (message if isinstance(message, bytes) else message.to_bytes())
         for attempt in range(2):  # a connection Redis dropped fails once; the next is new
             try:
                 await self._redis.publish(self.prefix + channel, data)
                 return
             except Exception as error:
-                if attempt:  # Redis away: this process's subscribers still hear of it …
+                if attempt:
                     _sparse.warning(
                         "publish", "publishing on Redis failed (%s); told this instance's subscribers only", error
                     )
-        await self._local.publish(channel, message)
-        # … and the other instances' are told to resynchronise once Redis is back
+        # Redis away: the other instances' subscribers are told to resynchronise once it is back
         self._missed.add(channel)
         if self._repair is None or self._repair.done():
             self._repair = asyncio.get_running_loop().create_task(self._tell_missed())
@@ -73,7 +83,7 @@ class RedisPubSub:
             await asyncio.sleep(0.5)
             for channel in list(self._missed):
                 try:
-                    await self._redis.publish(self.prefix + channel, OVERFLOW)
+                    await self._redis.publish(self.prefix + channel, self.mark + OVERFLOW)
                 except Exception:
                     break
                 self._missed.discard(channel)
@@ -144,8 +154,13 @@ class RedisPubSub:
                 if not self._counts:
                     await asyncio.sleep(0.05)
                 continue
+            data = message["data"]
+            if (
+                data[:MARK] == self.mark or len(data) < MARK
+            ):  # this instance's own (its subscribers have it), or not ours
+                continue
             channel = message["channel"].decode().removeprefix(self.prefix)
-            await self._local.publish(channel, bytes(message["data"]))
+            await self._local.publish(channel, bytes(data[MARK:]))
 
 
 class _RedisSubscription:

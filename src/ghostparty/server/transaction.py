@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequ
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ghostparty.rules import Action, Game, action_to_dict
@@ -42,7 +43,10 @@ if TYPE_CHECKING:
 REFUSALS: dict[str, ErrorCode] = {OPEN: ErrorCode.NOT_OPEN, PLAYING: ErrorCode.NOT_PLAYING, OVER: ErrorCode.NOT_OVER}
 
 
+@lru_cache(maxsize=8192)
 def hash_token(token: str) -> str:
+    """A seat token's stored form (SHA-256, hex); the tokens of the seats in play are
+    kept hashed, so that an action does not hash its seat's token again."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
