@@ -76,3 +76,33 @@ def test_times_come_back_in_utc_whatever_the_postgresql_time_zone(postgres_schem
         assert found[0].created.utcoffset() == timedelta(0)  # … but in UTC?
     finally:
         the_store.close()
+
+
+def test_closing_waits_for_a_call_still_running_in_a_thread(postgres_schema_url: str) -> None:
+    """A task cancelled at shutdown leaves its store call running in a worker thread: the
+    store's close waits for its connection to come back and closes it too (given back to
+    a disposed pool, it was never closed: psycopg's ResourceWarning, at random, in CI)."""
+    import threading
+    import time
+
+    from sqlalchemy import text
+
+    the_store = SqlStore(postgres_schema_url)
+    holding = threading.Event()
+    kept: list[object] = []
+
+    def slow_call() -> None:
+        with the_store.engine.connect() as conn:
+            kept.append(conn.connection.dbapi_connection)
+            holding.set()
+            conn.execute(text("SELECT pg_sleep(0.5)"))
+
+    worker = threading.Thread(target=slow_call)
+    worker.start()
+    assert holding.wait(5)
+    started = time.monotonic()
+    the_store.close()
+    waited = time.monotonic() - started
+    worker.join(5)
+    assert 0.2 < waited < 5
+    assert kept and getattr(kept[0], "closed", False), "the connection lent out at close was left open"

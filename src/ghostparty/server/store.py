@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
@@ -50,6 +51,9 @@ from ghostparty.server.standings import record_result
 from ghostparty.server.tokens_store import SqlTokens
 from ghostparty.server.tournament_store import SqlTournaments
 from ghostparty.server.writer import Writes
+
+#: Seconds :meth:`SqlStore.close` waits for connections still lent out.
+CLOSE_WAIT = 5.0
 
 
 class Store(Protocol):
@@ -348,7 +352,15 @@ class SqlStore:
             return {str(status): int(count) for status, count in rows}
 
     def close(self) -> None:
+        """Close every connection, once the calls still running in worker threads (a
+        cancelled task's call runs on) have given theirs back, for at most
+        :data:`CLOSE_WAIT` seconds: one given back to a disposed pool would never be
+        closed (psycopg's ``ResourceWarning`` when it is collected)."""
         self._writes.close()
+        deadline = time.monotonic() + CLOSE_WAIT
+        checked_out = getattr(self.engine.pool, "checkedout", lambda: 0)
+        while checked_out() and time.monotonic() < deadline:
+            time.sleep(0.01)
         if self._watchdog is not None:
             self._watchdog.close()
         self.engine.dispose()
