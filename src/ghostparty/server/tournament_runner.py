@@ -132,6 +132,20 @@ class TournamentRunner:
 
     # pairing -------------------------------------------------------------------------
 
+    async def _ended(self, row: TournamentRow, engine: Swiss | Ladder, reason: str, *, waiting: bool = False) -> bool:
+        """Whether a Swiss or a ladder between rounds pairs nothing now: it is finished
+        (stored so), it is ``waiting`` (for its next round's time), or too few of its
+        players are left to fill a table (finished, for ``reason``)."""
+        if engine.finished():
+            await self.t.update(row.id, lambda r, e: Change(r.state, FINISHED) if r.status == RUNNING else None)
+            return True
+        if waiting:
+            return True
+        if sum(1 for p in engine.players.values() if p.active) < row.table_size:
+            await self.t.update(row.id, lambda r, e: Change(r.state, FINISHED, reason))
+            return True
+        return False
+
     async def _pair(self, row: TournamentRow, moment: datetime) -> None:
         engine = _engine(row)
         now = stamp(moment)
@@ -139,12 +153,7 @@ class TournamentRunner:
         if isinstance(engine, Ladder):
             if engine.deals and not engine.deals[-1].complete:
                 return
-            if engine.finished():
-                await self.t.update(row.id, lambda r, e: Change(r.state, FINISHED) if r.status == RUNNING else None)
-                return
-            if sum(1 for p in engine.players.values() if p.active) < row.table_size:
-                reason = "too few bots are left to pair the next deal"
-                await self.t.update(row.id, lambda r, e: Change(r.state, FINISHED, reason))
+            if await self._ended(row, engine, "too few bots are left to pair the next deal"):
                 return
             dealt = engine.pair_deal(self.t.rng)
             deal = dealt.seed
@@ -159,14 +168,8 @@ class TournamentRunner:
             first = len(engine.games) + 1
             named = [(f"g{first + i}", seats) for i, seats in enumerate(tables)]
         elif not engine.rounds or engine.rounds[-1].complete:
-            if engine.finished():
-                await self.t.update(row.id, lambda r, e: Change(r.state, FINISHED) if r.status == RUNNING else None)
-                return
-            if row.round_at is not None and moment < row.round_at:
-                return
-            if sum(1 for p in engine.players.values() if p.active) < row.table_size:
-                reason = "too few players are left to pair the next round"
-                await self.t.update(row.id, lambda r, e: Change(r.state, FINISHED, reason))
+            reason = "too few players are left to pair the next round"
+            if await self._ended(row, engine, reason, waiting=row.round_at is not None and moment < row.round_at):
                 return
             paired = engine.pair_round(self.t.rng)
             named = [(f"r{paired.number}t{i + 1}", t.seats) for i, t in enumerate(paired.tables)]
