@@ -144,7 +144,8 @@ def test_invitations_only_to_an_open_table_the_inviter_sits_at_with_a_free_seat(
     client.post(f"/api/tables/{third}/join", json={"seat": 2, "name": "Guest"})
     assert client.post(f"/api/tables/{third}/start", json={"seat": 0, "token": token3}).status_code == 200
     assert invitations(client, bob) == []
-    assert error(invite(ann, "Bob", third)) == "not_open"
+    started = invite(ann, "Bob", third)  # answered as joining a started table is
+    assert started.status_code == 400 and error(started) == "not_open"
 
 
 def test_a_declined_invitation_is_gone_and_others_cannot_answer_it(client: TestClient) -> None:
@@ -201,6 +202,8 @@ def test_invitations_are_limited_per_inviter_and_per_address(client: TestClient)
 def test_the_lobby_socket_is_for_accounts_and_only_listens(client: TestClient) -> None:
     with client.websocket_connect("/ws/lobby") as guest:
         assert guest.receive_json()["code"] == "login_required"
+        closed = guest.receive()
+        assert closed["type"] == "websocket.close" and closed["code"] == 1008
     bob = as_player(client, "Bob")
     with client.websocket_connect("/ws/lobby", headers={"cookie": bob["cookie"]}) as lobby:
         assert lobby.receive_json() == {"type": "invitations"}

@@ -66,7 +66,7 @@ def test_a_report_reaches_a_moderator_who_times_the_writer_out(client: TestClien
         )
         assert closed.status_code == 200, closed.text
         again = client.post(f"/api/moderation/reports/{report['id']}/close", json={"reason": "twice"}, headers=mod)
-        assert again.status_code == 409 and error(again) == "not_open"
+        assert again.status_code == 409 and error(again) == "report_closed"
     assert client.get("/api/moderation/reports", headers=mod).json() == {"reports": []}
     log = client.get("/api/moderation/audit", headers=mod).json()["entries"]
     assert [(e["action"], e["moderator"], e["target"], e["reason"]) for e in log] == [

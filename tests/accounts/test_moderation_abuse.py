@@ -85,7 +85,7 @@ def test_moderators_give_a_reason_that_reads_as_text(client: TestClient, db_url:
     mona = as_player(client, "Mona")
     as_player(client, "Bob")
     appoint(db_url, "Mona")
-    for reason, code in (("", "bad_request"), (" \u200b\u3164 ", "bad_request"), ("x" * 201, "too_large")):
+    for reason, code in (("", "bad_request"), (" \u200b\u3164 ", "bad_request"), ("x" * 201, "too_long")):
         body = {"name": "Bob", "minutes": 15, "reason": reason}
         response = client.post("/api/moderation/timeout", json=body, headers=mona)
         assert response.status_code == 400 and error(response) == code, reason
@@ -107,7 +107,7 @@ def test_reports_obey_the_chats_rules(client: TestClient) -> None:
         ({"name": "Bob", "reason": "other"}, 400, "bad_request"),  # "other" needs words
         ({"name": "Bob", "reason": "spam", "text": "\u2800\u115f"}, 400, "bad_request"),  # nothing visible
         ({"name": "Bob", "reason": "spam", "text": "a" + "\u0301" * 5}, 400, "bad_request"),  # stacked accents
-        ({"name": "Bob", "reason": "spam", "text": "x" * 301}, 400, "too_large"),
+        ({"name": "Bob", "reason": "spam", "text": "x" * 301}, 400, "too_long"),
         ({"name": "Bob", "reason": "spam", "text": "x" * 1001}, 400, "bad_request"),  # beyond what is read
         ({"reason": "spam"}, 400, "bad_request"),  # whom?
         ({"name": "Ann", "reason": "spam"}, 400, "bad_request"),  # oneself

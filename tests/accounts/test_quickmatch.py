@@ -61,7 +61,7 @@ def test_bots_fill_the_seats_of_a_player_who_would_not_wait(client: TestClient) 
 
 def test_rated_quick_match_is_for_registered_players_and_seats_them_rated(client: TestClient, db_url: str) -> None:
     guest = client.post("/api/match", json={"rules": "hugo", "players": 2, "rated": True, "name": "Ann"})
-    assert guest.status_code == 403 and error(guest) == "login_required"
+    assert guest.status_code == 403 and error(guest) == "registered_only"
     csrf = register(client, "ann")
     no_csrf = client.post("/api/match", json={"rules": "hugo", "players": 2, "rated": True})
     assert no_csrf.status_code == 403 and error(no_csrf) == "csrf"

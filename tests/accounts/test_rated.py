@@ -38,7 +38,7 @@ def play_to_the_end(client: TestClient, table_id: str, tokens: dict[int, str]) -
 def test_a_guest_cannot_sit_at_a_rated_table(client: TestClient) -> None:
     table_id = rated_table(client)
     response = client.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"})
-    assert response.status_code == 403 and error(response) == "login_required"
+    assert response.status_code == 403 and error(response) == "registered_only"
 
 
 def test_a_rated_tables_bots_are_plain_levels_and_it_has_a_person(client: TestClient) -> None:

@@ -37,7 +37,7 @@ def create(client: TestClient, csrf: str, **more: Any) -> dict[str, Any]:
 
 def test_create_list_join_leave_and_the_state(client: TestClient) -> None:
     refused = client.post("/api/tournaments", json=arena())
-    assert refused.status_code == 403 and error(refused) == "login_required"
+    assert refused.status_code == 403 and error(refused) == "registered_only"
     csrf = register(client, "ann")
     made = create(client, csrf)
     assert made["status"] == "scheduled" and made["creator"] == "ann" and made["ends"] is not None
@@ -102,7 +102,7 @@ def test_rated_needs_an_account_and_only_the_creator_cancels(client: TestClient)
     made = create(client, csrf, rated=True)
     with make_client_from(client) as guest:
         refused = guest.post(f"/api/tournaments/{made['id']}/join", json={"name": "Gus"})
-        assert refused.status_code == 403 and error(refused) == "login_required"
+        assert refused.status_code == 403 and error(refused) == "registered_only"
         bob_csrf = register(guest, "bob")
         assert (
             guest.post(f"/api/tournaments/{made['id']}/join", json={}, headers={"X-CSRF-Token": bob_csrf}).status_code

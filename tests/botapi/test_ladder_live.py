@@ -126,7 +126,7 @@ def test_impossible_ladders_are_refused(
         **settings,
     }
     refused = httpx.post(f"{base}/api/tournaments", json=body, timeout=30)
-    assert refused.status_code == 403 and refused.json()["error"]["code"] == "login_required"
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "registered_only"
     client, csrf = planner
     refused = client.post("/api/tournaments", json=body, headers={"X-CSRF-Token": csrf})
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_request", refused.text

@@ -74,7 +74,7 @@ def test_chat_lines_are_limited_in_length_and_rate(client: TestClient) -> None:
         a.send_json({"type": "hello", "tokens": {"0": ann}})
         chat_lines(a)
         a.send_json({"type": "chat", "text": "x" * 201})
-        assert until(a, lambda m: m["type"] == "error")["code"] == "too_large"
+        assert until(a, lambda m: m["type"] == "error")["code"] == "too_long"
         a.send_json({"type": "chat", "text": " \u200b "})
         assert until(a, lambda m: m["type"] == "error")["code"] == "bad_request"
         a.send_json({"type": "chat", "phrase": "rude_word"})

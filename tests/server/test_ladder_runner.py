@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 
+from ghostparty.server.edge import http_status
 from ghostparty.server.errors import ServiceError
 from ghostparty.server.tournament_service import Spec
 
@@ -30,7 +31,7 @@ def test_a_ladder_no_bot_account_entered_is_cancelled(store_url: str) -> None:
             assert row is not None
             with pytest.raises(ServiceError) as refused:  # no bot accounts on this instance: nobody may join
                 await tournaments.join(row.id, (3, "Ann"), None)
-            assert refused.value.code == "bots_only" and refused.value.status == 403
+            assert refused.value.code == "bots_only" and http_status(refused.value.code) == 403
             clock.now += timedelta(minutes=1)
             await runner.step()
             final = await tournaments.get(row.id)

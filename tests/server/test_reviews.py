@@ -21,6 +21,7 @@ from ghostparty.analysis.review import Evaluator, review_game
 from ghostparty.rules import GameRecord
 from ghostparty.server.app import create_app
 from ghostparty.server.db import reviews
+from ghostparty.server.edge import http_status
 from ghostparty.server.errors import ServiceError
 from ghostparty.server.review_routes import review_stats
 from ghostparty.server.review_store import MemoryReviews, SeatReview
@@ -108,7 +109,7 @@ def test_games_under_way_unknown_tables_and_other_sites_get_no_review(sqlite_url
         response = client.post("/api/tables", json={"rules": "hugo", "seats": [{"kind": "human"}, BOTS[0]]})
         open_table = response.json()["table"]["id"]
         under_way = client.get(f"/api/tables/{open_table}/review")
-        assert under_way.status_code == 409 and under_way.json()["error"]["code"] == "not_over"
+        assert under_way.status_code == 400 and under_way.json()["error"]["code"] == "not_over"
         missing = client.get("/api/tables/nosuchtable/review")
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_table"
         table_id = finished_game(client)
@@ -181,7 +182,7 @@ def test_the_queue_takes_each_game_once_and_refuses_more_than_it_holds() -> None
         await reviewer.review("b", record)
         with pytest.raises(ServiceError) as full:
             await reviewer.review("c", record)
-        assert full.value.status == 503 and full.value.code == "busy" and full.value.retry_after == 30
+        assert http_status(full.value.code) == 503 and full.value.code == "busy" and full.value.retry_after == 30
         held.release()
         await reviewer.wait("a")
         await reviewer.wait("b")

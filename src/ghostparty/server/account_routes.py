@@ -13,7 +13,7 @@ from ghostparty.server.accounts_store import Player, Profile
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import json_body
 from ghostparty.server.codec import time_text
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.quotas import RECORD_READS, Quotas, address_of
 from ghostparty.server.ratings import provisional, shown
 from ghostparty.server.schemas import Credentials, HeldSeats, NewPassword, Password
@@ -27,7 +27,7 @@ CSRF_HEADER = "x-csrf-token"
 def accounts_of(request: Request) -> Accounts:
     accounts: Accounts | None = getattr(request.app.state, "accounts", None)
     if accounts is None:
-        raise ServiceError("no_accounts", "this server keeps no accounts (it has no database)", 501)
+        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
     return accounts
 
 
@@ -51,7 +51,7 @@ async def current(request: Request, *, changing: bool) -> tuple[Player, str] | N
     if player is None:
         return None
     if changing and not accounts.csrf_ok(token, request.headers.get(CSRF_HEADER)):
-        raise ServiceError("csrf", "this request needs the page's X-CSRF-Token header (reload the page)", 403)
+        raise ServiceError(ErrorCode.CSRF, "this request needs the page's X-CSRF-Token header (reload the page)")
     return player, token
 
 
@@ -146,7 +146,7 @@ async def link_seats(request: Request) -> Response:
 async def _required(request: Request) -> tuple[Player, str]:
     found = await current(request, changing=True)
     if found is None:
-        raise ServiceError("login_required", "log in first", 401)
+        raise ServiceError(ErrorCode.LOGIN_REQUIRED, "log in first")
     return found
 
 
@@ -232,9 +232,9 @@ async def records(request: Request) -> Response:
     await quotas.use("records", RECORD_READS, address_of(request), found[0].id if found is not None else None)
     names = request.query_params.getlist("players")
     if not names or len(names) > MAX_RECORD_NAMES:
-        raise ServiceError("bad_request", f"name 1 to {MAX_RECORD_NAMES} players: ?players=NAME&players=NAME")
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"name 1 to {MAX_RECORD_NAMES} players: ?players=NAME&players=NAME")
     if any(not 1 <= len(name) <= 40 for name in names):
-        raise ServiceError("bad_request", "a player's name has 1 to 40 characters")
+        raise ServiceError(ErrorCode.BAD_REQUEST, "a player's name has 1 to 40 characters")
     counted = await accounts_of(request).reliability(names)
     bots = getattr(request.app.state, "bots", None)
     answer = {
@@ -248,14 +248,14 @@ async def records(request: Request) -> Response:
 async def leaderboard(request: Request) -> Response:
     rules = request.path_params["rules"]
     if rules not in ("hugo", "midnight-party"):
-        raise ServiceError("unknown_rules", f"no rules {rules!r}: expected 'hugo' or 'midnight-party'", 404)
+        raise ServiceError(ErrorCode.UNKNOWN_RULES, f"no rules {rules!r}: expected 'hugo' or 'midnight-party'")
     try:
         limit = min(max(int(request.query_params.get("limit", "50")), 1), 200)
     except ValueError:
-        raise ServiceError("bad_request", "limit must be a whole number, 1 to 200") from None
+        raise ServiceError(ErrorCode.BAD_REQUEST, "limit must be a whole number, 1 to 200") from None
     bots = request.query_params.get("bots", "0")
     if bots not in ("0", "1"):
-        raise ServiceError("bad_request", "bots is 1 (the bot accounts' leaderboard) or 0 (the people's)")
+        raise ServiceError(ErrorCode.BAD_REQUEST, "bots is 1 (the bot accounts' leaderboard) or 0 (the people's)")
     found = await current(request, changing=False)
     rows = await accounts_of(request).leaderboard(rules, bots == "1")
     listed = []

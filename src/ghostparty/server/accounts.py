@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 
 from ghostparty.server.accounts_store import Player, Profile, SqlAccounts
-from ghostparty.server.errors import RateLimited, ServiceError, in_thread
+from ghostparty.server.errors import ErrorCode, RateLimited, ServiceError, in_thread
 from ghostparty.server.limits import Limit, Limiter, MemoryLimiter, Use, take_or_refuse
 from ghostparty.server.lobby import hash_token
 from ghostparty.server.model import now
@@ -100,7 +100,7 @@ class Accounts:
             raise
         if player is None:
             await self.limiter.give_back(uses)
-            raise ServiceError("name_taken", f"the name {name!r} (or one that reads like it) is taken", 409)
+            raise ServiceError(ErrorCode.NAME_TAKEN, f"the name {name!r} (or one that reads like it) is taken")
         self._named.clear()  # the new name is no guest's from now on, on this instance
         return player, await self._open_session(player)
 
@@ -126,7 +126,7 @@ class Accounts:
             await self.limiter.give_back(uses)
             raise
         if not right or player is None or stored is None:
-            raise ServiceError("bad_login", _BAD_LOGIN, 401)
+            raise ServiceError(ErrorCode.BAD_LOGIN, _BAD_LOGIN)
         await self.limiter.give_back(uses)
         if self.hashing.needs_rehash(stored):
             await in_thread(self.store.set_password, player.id, await self.hashing.hash(password))
@@ -178,12 +178,12 @@ class Accounts:
 
     async def profile(self, name: str, viewer: Player | None) -> Profile:
         if not isinstance(name, str) or not 1 <= len(name) <= 40:
-            raise ServiceError("unknown_player", f"no player {name!r}", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_PLAYER, f"no player {name!r}")
         key = f"bot:{name.removesuffix('-bot')}" if name.endswith("-bot") else name_key(name)
         own = viewer is not None and viewer.name.casefold() == name.casefold()
         found = await in_thread(self.store.profile, key, own=own)
         if found is None:
-            raise ServiceError("unknown_player", f"no player {name!r}", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_PLAYER, f"no player {name!r}")
         return found
 
     async def reliability(self, names: Sequence[str]) -> dict[str, Reliability]:
@@ -248,7 +248,7 @@ class Accounts:
             await self.limiter.give_back(uses)
             raise
         if not right:
-            raise ServiceError("bad_login", "wrong password", 401)
+            raise ServiceError(ErrorCode.BAD_LOGIN, "wrong password")
         await self.limiter.give_back(uses)
 
     async def _open_session(self, player: Player) -> str:

@@ -38,7 +38,9 @@ from ghostparty.server.bot_routes import routes as bot_routes
 from ghostparty.server.codec import board_view
 from ghostparty.server.community_routes import routes as community_routes
 from ghostparty.server.crosssite import SameOrigin
+from ghostparty.server.edge import http_status
 from ghostparty.server.email_routes import routes as email_routes
+from ghostparty.server.errors import ErrorCode
 from ghostparty.server.friends import InvitedHook
 from ghostparty.server.friends_routes import routes as friends_routes
 from ghostparty.server.match_routes import routes as match_routes
@@ -286,7 +288,7 @@ ASSETS = Assets(STATIC)
 
 
 def _missing(name: str) -> Exception:
-    return ServiceError("not_found", f"the client file {name} is missing from this installation", 404)
+    return ServiceError(ErrorCode.NOT_FOUND, f"the client file {name} is missing from this installation")
 
 
 def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
@@ -305,7 +307,9 @@ async def boards(request: Request) -> Response:
         # The board is the rules' and the palette's: it changes only with a new version.
         return JSONResponse(board_view(rules), headers={"Cache-Control": "public, max-age=300"})
     except (KeyError, ValueError):
-        raise ServiceError("unknown_rules", f"no rules {rules!r}: expected 'hugo' or 'midnight-party'", 404) from None
+        raise ServiceError(
+            ErrorCode.UNKNOWN_RULES, f"no rules {rules!r}: expected 'hugo' or 'midnight-party'"
+        ) from None
 
 
 async def health(request: Request) -> Response:
@@ -345,16 +349,16 @@ async def _service_error(request: Request, error: Exception) -> Response:
     headers = {"Connection": "close"} if isinstance(error, BodyRefused) else {}
     if error.retry_after is not None:
         headers["Retry-After"] = str(error.retry_after)
-    return JSONResponse({"error": error.to_dict()}, status_code=error.status, headers=headers)
+    return JSONResponse({"error": error.to_dict()}, status_code=http_status(error.code), headers=headers)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
-    code = {404: "not_found", 405: "bad_method"}.get(error.status_code, "bad_request")
+    code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.BAD_METHOD}.get(error.status_code, ErrorCode.BAD_REQUEST)
     return JSONResponse({"error": {"code": code, "message": str(error.detail)}}, status_code=error.status_code)
 
 
 async def _server_error(request: Request, error: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
-    message = "the server failed on this request; it has been logged"
-    return JSONResponse({"error": {"code": "server_error", "message": message}}, status_code=500)
+    failed = ServiceError(ErrorCode.SERVER_ERROR, "the server failed on this request; it has been logged")
+    return JSONResponse({"error": failed.to_dict()}, status_code=http_status(failed.code))

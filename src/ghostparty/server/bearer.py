@@ -22,7 +22,6 @@ CSRF header (it carries no cookie a page could ride on).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -30,7 +29,8 @@ from starlette.requests import HTTPConnection
 from starlette.routing import Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.edge import close_message, error_body, http_status
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.quotas import address_of
 from ghostparty.server.tokens import ApiTokens, Bearer
 
@@ -183,17 +183,16 @@ class BearerAuth:
         if need == "operator":
             return
         if need == "session":
-            raise ServiceError("session_only", "this route takes no API token: use the page, logged in", 403)
+            raise ServiceError(ErrorCode.SESSION_ONLY, "this route takes no API token: use the page, logged in")
         tokens: ApiTokens | None = getattr(scope["app"].state, "tokens", None)
         if tokens is None:
-            raise ServiceError("no_accounts", "this server keeps no accounts (it has no database)", 501)
+            raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
         bearer = await tokens.authenticate(token, address_of(HTTPConnection(scope)))
         if need != "public" and not bearer.allows(need):
             given = " ".join(bearer.token.scopes)
             raise ServiceError(
-                "token_scope",
+                ErrorCode.TOKEN_SCOPE,
                 f"this API token's scopes ({given}) don't include {need!r}, which this route needs",
-                403,
                 details={"needed": need},
             )
         scope[KEY] = bearer
@@ -201,18 +200,18 @@ class BearerAuth:
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, error: ServiceError) -> None:
     """The error in the error format: an HTTP answer, or the WebSocket's handshake refused
-    with it (closed with 1008 where the server can't answer the handshake)."""
-    body = json.dumps({"error": error.to_dict()}).encode()
+    with it (closed, with the code's close code, where the server can't answer the handshake)."""
+    body = error_body(error)
     headers: list[Any] = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if error.retry_after is not None:
         headers.append((b"retry-after", str(error.retry_after).encode()))
     if scope["type"] == "websocket":
         await receive()  # the "websocket.connect" that comes first
         if "websocket.http.response" not in scope.get("extensions", {}):
-            await send({"type": "websocket.close", "code": 1008, "reason": error.code})
+            await send(close_message(error.code))
             return
-        await send({"type": "websocket.http.response.start", "status": error.status, "headers": headers})
+        await send({"type": "websocket.http.response.start", "status": http_status(error.code), "headers": headers})
         await send({"type": "websocket.http.response.body", "body": body})
         return
-    await send({"type": "http.response.start", "status": error.status, "headers": headers})
+    await send({"type": "http.response.start", "status": http_status(error.code), "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -19,6 +19,7 @@ from typing import TypeVar
 from pydantic import ValidationError
 from starlette.requests import ClientDisconnect, Request
 
+from ghostparty.server.errors import ErrorCode
 from ghostparty.server.schemas import (
     problem,
 )
@@ -64,8 +65,8 @@ async def raw_body(request: Request, limit: int) -> bytes:
             if not waits and (announced is None or announced <= MAX_DRAIN):
                 await _drop(chunks, deadline)
         except ClientDisconnect:
-            raise BodyRefused("bad_request", "the client went away before its request body arrived") from None
-    raise BodyRefused("too_large", f"a request body here has at most {limit} bytes", 413)
+            raise BodyRefused(ErrorCode.BAD_REQUEST, "the client went away before its request body arrived") from None
+    raise BodyRefused(ErrorCode.TOO_LARGE, f"a request body here has at most {limit} bytes")
 
 
 async def _read(chunks: AsyncIterator[bytes], limit: int, deadline: float) -> bytes | None:
@@ -79,7 +80,7 @@ async def _read(chunks: AsyncIterator[bytes], limit: int, deadline: float) -> by
                     return None
     except TimeoutError:
         message = f"a request body must arrive within {BODY_SECONDS:g} seconds; {len(body)} bytes did"
-        raise BodyRefused("too_slow", message, 408) from None
+        raise BodyRefused(ErrorCode.TOO_SLOW, message) from None
     return bytes(body)
 
 
@@ -119,7 +120,7 @@ def require_json(request: Request) -> None:
     if declared.split(";", 1)[0].strip().lower() != "application/json":
         shown = repr(declared) if declared else "none"
         message = f"a request body here is JSON, sent with Content-Type: application/json (not {shown})"
-        raise ServiceError("bad_content_type", message, 415)
+        raise ServiceError(ErrorCode.BAD_CONTENT_TYPE, message)
 
 
 async def json_body(request: Request, model: type[M]) -> M:
@@ -130,4 +131,4 @@ async def json_body(request: Request, model: type[M]) -> M:
     try:
         return model.model_validate_json(body)  # type: ignore[attr-defined,no-any-return]
     except ValidationError as error:
-        raise ServiceError("bad_request", problem(error)) from None
+        raise ServiceError(ErrorCode.BAD_REQUEST, problem(error)) from None

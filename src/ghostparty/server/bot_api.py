@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from ghostparty.server.bot_store import SqlBots
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.lobby import Lobby
 from ghostparty.server.names import name_key
 from ghostparty.server.pubsub import Message, PubSub
@@ -74,21 +74,21 @@ class BotApi:
         """Make the account a bot account; ``has_games`` (409) if it ever held a seat."""
         if not await in_thread(self.store.make_bot, player_id):
             raise ServiceError(
-                "has_games",
+                ErrorCode.HAS_GAMES,
                 "only an account that never sat at a table can become a bot account: make a new account for the bot",
-                409,
             )
 
     async def require_bot(self, player_id: int) -> None:
         if not await self.is_bot(player_id):
             raise ServiceError(
-                "not_a_bot", "this route is for bot accounts: make the account one first (POST /api/account/bot)", 403
+                ErrorCode.NOT_A_BOT,
+                "this route is for bot accounts: make the account one first (POST /api/account/bot)",
             )
 
     async def bot_named(self, key: str) -> tuple[int, str]:
         found = await in_thread(self.store.bot_named, key)
         if found is None:
-            raise ServiceError("unknown_bot", "there is no bot account of that name", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_BOT, "there is no bot account of that name")
         return found
 
     async def bot_names(self, names: list[str]) -> list[str]:
@@ -121,7 +121,7 @@ class BotApi:
         set (the token was revoked or expired) or the client leaves; ``stream_open``
         (409) if the account has one open on this instance."""
         if player_id in self.streaming:
-            raise ServiceError("stream_open", "this bot account has a stream open already: close it first", 409)
+            raise ServiceError(ErrorCode.STREAM_OPEN, "this bot account has a stream open already: close it first")
         return self._lines(player_id, gone or asyncio.Event())
 
     async def _lines(self, player_id: int, gone: asyncio.Event) -> AsyncIterator[bytes]:

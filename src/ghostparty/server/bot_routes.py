@@ -22,7 +22,7 @@ from ghostparty.server.accounts_store import Player
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import json_body
 from ghostparty.server.bot_api import BotApi
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.limits import Limit
 from ghostparty.server.names import name_key
 from ghostparty.server.pubsub import Message
@@ -46,14 +46,14 @@ ANSWERS = (Limit(60, 600, "at most 60 answers to invitations in 10 minutes"),)
 def bots_of(request: Request) -> BotApi:
     found: BotApi | None = getattr(request.app.state, "bots", None)
     if found is None:
-        raise ServiceError("no_accounts", "this server keeps no accounts (it has no database)", 501)
+        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
     return found
 
 
 async def _player(request: Request, *, changing: bool) -> Player:
     found = await current(request, changing=changing)
     if found is None:
-        raise ServiceError("login_required", "log in (or send an API token) first", 401)
+        raise ServiceError(ErrorCode.LOGIN_REQUIRED, "log in (or send an API token) first")
     return found[0]
 
 
@@ -109,10 +109,10 @@ async def invite(request: Request) -> Response:
     view = (await service.table(body.table))["table"]
     mine = await bots.open_seats_of(player.id)
     if view["status"] != "open" or body.table not in mine:
-        raise ServiceError("not_seated", "invite bots to an open table you sit at", 403)
+        raise ServiceError(ErrorCode.NOT_SEATED, "invite bots to an open table you sit at")
     seats = view["seats"]
     if not 0 <= body.seat < len(seats) or seats[body.seat]["kind"] != "human" or seats[body.seat]["name"] is not None:
-        raise ServiceError("seat_taken", f"seat {body.seat} isn't an empty seat for a player: choose one")
+        raise ServiceError(ErrorCode.SEAT_TAKEN, f"seat {body.seat} isn't an empty seat for a player: choose one")
     event = {
         "table": body.table,
         "seat": body.seat,

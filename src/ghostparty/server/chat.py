@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from ghostparty.server.core import Core
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.model import PLAYING, ChatLine
 from ghostparty.server.protocol import dumps
 from ghostparty.server.text import clean_name, problem
@@ -105,30 +105,36 @@ class Chat:
         ``viewer`` the logged-in reader of the page (id, name), if any: a spectator
         account writes under its own name."""
         if channel not in CHANNELS:
-            raise ServiceError("bad_request", f"channel must be 'players' or 'spectators', not {channel!r}")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"channel must be 'players' or 'spectators', not {channel!r}")
         if (text is None) == (phrase is None):
-            raise ServiceError("bad_request", "a chat line is a text or a phrase")
+            raise ServiceError(ErrorCode.BAD_REQUEST, "a chat line is a text or a phrase")
         if phrase is not None and phrase not in PHRASES:
-            raise ServiceError("bad_request", f"phrase must be one of {', '.join(PHRASES)}")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"phrase must be one of {', '.join(PHRASES)}")
         if text is not None:
             text = clean_text(text)
             why = problem(text)
             if why is not None:
-                raise ServiceError("bad_request", f"a chat line {why}")
+                raise ServiceError(ErrorCode.BAD_REQUEST, f"a chat line {why}")
             if len(text) > MAX_TEXT:
-                raise ServiceError("too_large", f"a chat line has at most {MAX_TEXT} characters, this one {len(text)}")
+                raise ServiceError(
+                    ErrorCode.TOO_LONG, f"a chat line has at most {MAX_TEXT} characters, this one {len(text)}"
+                )
         tables = self.core.tables
         table = (await tables.get(table_id)).table
         seat = None
         if channel == "players":
             if not held:
-                raise ServiceError("not_seated", "the players' chat is for the players: spectators write to theirs")
+                raise ServiceError(
+                    ErrorCode.NOT_SEATED, "the players' chat is for the players: spectators write to theirs"
+                )
             seat = held[0]
             writer = table.seats[seat].name or "?"
             author = table.seats[seat].player_id
         else:
             if held:
-                raise ServiceError("not_spectator", "the spectators' chat is for those watching: write to the players'")
+                raise ServiceError(
+                    ErrorCode.NOT_SPECTATOR, "the spectators' chat is for those watching: write to the players'"
+                )
             author = viewer[0] if viewer is not None else None
             writer = viewer[1] if viewer is not None else clean_name(name) if name else "spectator"
         if author is not None and self.refusal is not None:
@@ -140,7 +146,7 @@ class Chat:
         )
         kept = await tables.read(tables.store.add_chat, line, MAX_KEPT)
         if kept is None:
-            raise ServiceError("chat_full", f"this table's chat keeps {MAX_KEPT} lines, and has them all", 409)
+            raise ServiceError(ErrorCode.CHAT_FULL, f"this table's chat keeps {MAX_KEPT} lines, and has them all")
         line = replace(line, id=kept)
         hidden = channel == "spectators" and line.during_game
         message = {"type": "chat", "line": line_json(line)}

@@ -19,7 +19,7 @@ from typing import Any
 from ghostparty.server.accounts import Accounts
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.chat import clean_text
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.model import now
 from ghostparty.server.moderation_store import SqlModeration, Standing
 from ghostparty.server.names import name_key
@@ -41,16 +41,16 @@ def checked_text(text: object, what: str, most: int, *, required: bool) -> str:
     control or format characters, something visible); ``bad_request`` saying why not."""
     if text is None or text == "":
         if required:
-            raise ServiceError("bad_request", f"{what} is required: say why, in at most {most} characters")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"{what} is required: say why, in at most {most} characters")
         return ""
     if not isinstance(text, str):
-        raise ServiceError("bad_request", f"{what} is text")
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"{what} is text")
     cleaned = clean_text(text)
     why = problem(cleaned)
     if why is not None:
-        raise ServiceError("bad_request", f"{what} {why}")
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"{what} {why}")
     if len(cleaned) > most:
-        raise ServiceError("too_large", f"{what} has at most {most} characters, this one {len(cleaned)}")
+        raise ServiceError(ErrorCode.TOO_LONG, f"{what} has at most {most} characters, this one {len(cleaned)}")
     return cleaned
 
 
@@ -58,7 +58,7 @@ def report_text(reason: str, text: object) -> str:
     """A report's text, checked with its reason (before the report is counted: a report
     refused for its words costs nothing of the reporter's allowance)."""
     if reason not in REASONS:
-        raise ServiceError("bad_request", f"reason must be one of {', '.join(REASONS)}, not {reason!r}")
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"reason must be one of {', '.join(REASONS)}, not {reason!r}")
     return checked_text(text, "a report's text", MAX_REPORT_TEXT, required=reason == "other")
 
 
@@ -85,7 +85,7 @@ class Community:
         if isinstance(name, str) and 1 <= len(name) <= 40:
             player = await in_thread(self.accounts.store.player_by_key, name_key(name))
         if player is None or player.kind != "user":
-            raise ServiceError("unknown_player", f"no player {name!r}", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_PLAYER, f"no player {name!r}")
         return player
 
     # -- blocks ---------------------------------------------------------------------------
@@ -106,10 +106,10 @@ class Community:
         else:
             row = await self._line(table, line)
             if row.player_id is None:
-                raise ServiceError("not_an_account", "that line's writer is a guest: mute them instead", 409)
+                raise ServiceError(ErrorCode.NOT_AN_ACCOUNT, "that line's writer is a guest: mute them instead")
             target_id, target_name = row.player_id, row.name
         if target_id == player.id:
-            raise ServiceError("bad_request", "you can't block yourself")
+            raise ServiceError(ErrorCode.BAD_REQUEST, "you can't block yourself")
         await in_thread(self.store.block, player.id, target_id, self.clock())
         return str(target_name)
 
@@ -130,9 +130,9 @@ class Community:
     async def mute(self, player: Player, table_id: str, channel: str, name: str, muted: bool) -> list[str]:
         writer = f"{channel}:{name.casefold()}"
         if len(writer) > MAX_WRITER:
-            raise ServiceError("bad_request", f"a writer's name has at most {MAX_WRITER - 12} characters")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"a writer's name has at most {MAX_WRITER - 12} characters")
         if not await in_thread(self.store.set_mute, player.id, table_id, writer, muted):
-            raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}")
         return await self.mutes(player, table_id)
 
     # -- reports --------------------------------------------------------------------------
@@ -160,16 +160,16 @@ class Community:
             evidence = await in_thread(self.store.around, row.table_id, row.id, EVIDENCE_LINES)
             values |= {"kind": "line", "evidence": evidence, "table_id": row.table_id, "line_id": row.id}
         if target_id == player.id:
-            raise ServiceError("bad_request", "you can't report yourself")
+            raise ServiceError(ErrorCode.BAD_REQUEST, "you can't report yourself")
         values |= {"target_id": target_id, "target_name": target_name}
         return await in_thread(self.store.add_report, values)
 
     async def _line(self, table: str | None, line: int | None) -> Any:
         if table is None or line is None:
-            raise ServiceError("bad_request", "name a player (name), or a chat line (table and line)")
+            raise ServiceError(ErrorCode.BAD_REQUEST, "name a player (name), or a chat line (table and line)")
         row = await in_thread(self.store.line, table, line)
         if row is None or row.removed:
-            raise ServiceError("unknown_line", f"no chat line {line} at table {table!r}", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_LINE, f"no chat line {line} at table {table!r}")
         return row
 
     # -- sanctions, as they stop a player -------------------------------------------------
@@ -185,9 +185,8 @@ class Community:
             return None
         until, reason = time_text(found.chat_until), found.chat_reason or ""
         return ServiceError(
-            "chat_timeout",
+            ErrorCode.CHAT_TIMEOUT,
             f"a moderator has taken you out of the chat until {until}: {reason}",
-            403,
             details={"until": until, "reason": reason},
         )
 
@@ -198,8 +197,7 @@ class Community:
         if found.rated_until is not None and found.rated_until > self.clock():
             until, reason = time_text(found.rated_until), found.rated_reason or ""
             raise ServiceError(
-                "rated_banned",
+                ErrorCode.RATED_BANNED,
                 f"a moderator has barred you from rated games until {until}: {reason}",
-                403,
                 details={"until": until, "reason": reason},
             )

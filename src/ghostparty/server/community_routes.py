@@ -15,7 +15,7 @@ from ghostparty.server.account_routes import current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
 from ghostparty.server.community import Community, report_text
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.limits import Limit
 from ghostparty.server.moderation_schemas import BlockRequest, MuteRequest, ReportRequest
 from ghostparty.server.quotas import LIST_CHANGES, LIST_READS, REPORTS, REPORTS_ADDRESS, Quotas, address_of
@@ -24,7 +24,7 @@ from ghostparty.server.quotas import LIST_CHANGES, LIST_READS, REPORTS, REPORTS_
 def community_of(request: Request) -> Community:
     found: Community | None = getattr(request.app.state, "community", None)
     if found is None:
-        raise ServiceError("no_accounts", "this server keeps no accounts (it has no database)", 501)
+        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
     return found
 
 
@@ -43,7 +43,7 @@ async def player_for(
     quotas: Quotas = request.app.state.quotas
     await quotas.use(kind, limits, address_of(request), found[0].id if found is not None else None, address_limits)
     if found is None:
-        raise ServiceError("login_required", "log in first: guests mute in their browser", 401)
+        raise ServiceError(ErrorCode.LOGIN_REQUIRED, "log in first: guests mute in their browser")
     return found[0]
 
 
@@ -59,7 +59,7 @@ async def change_block(request: Request) -> Response:
     if body.blocked:
         name = await community.block(player, body.name, body.table, body.line)
     elif body.name is None:
-        raise ServiceError("bad_request", "unblock a player by name")
+        raise ServiceError(ErrorCode.BAD_REQUEST, "unblock a player by name")
     else:
         await community.unblock(player, body.name)
         name = body.name

@@ -18,12 +18,14 @@ request from another site's page is refused whatever else it carries.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ghostparty.server.edge import close_message, error_body, http_status
+from ghostparty.server.errors import ErrorCode, ServiceError
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _SAME = frozenset({"same-origin", "none"})  # "none": typed, a bookmark: no page sent it
@@ -67,12 +69,12 @@ class SameOrigin:
         if scope["type"] == "websocket":
             await receive()  # the "websocket.connect" that comes first
         message = f"this request came from another site's page ({reason}): it is refused"
-        body = json.dumps({"error": {"code": "cross_site", "message": message}}).encode()
+        body = error_body(ServiceError(ErrorCode.CROSS_SITE, message))
         start = "websocket.http.response.start" if scope["type"] == "websocket" else "http.response.start"
         body_type = "websocket.http.response.body" if scope["type"] == "websocket" else "http.response.body"
         if scope["type"] == "websocket" and "websocket.http.response" not in scope.get("extensions", {}):
-            await send({"type": "websocket.close", "code": 1008, "reason": "cross-site"})
+            await send(close_message(ErrorCode.CROSS_SITE, "cross-site"))
             return
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-        await send({"type": start, "status": 403, "headers": headers})
+        await send({"type": start, "status": http_status(ErrorCode.CROSS_SITE), "headers": headers})
         await send({"type": body_type, "body": body})

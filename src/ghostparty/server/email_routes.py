@@ -13,7 +13,7 @@ from starlette.routing import Route
 from ghostparty.server.account_routes import accounts_of, current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body, raw_body
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.mailer import Mailer
 from ghostparty.server.quotas import address_of
 from ghostparty.server.schemas import Model
@@ -45,7 +45,7 @@ class ResetIn(Model):
 def mailer_of(request: Request) -> Mailer:
     mailer: Mailer | None = getattr(request.app.state, "mailer", None)
     if mailer is None:
-        raise ServiceError("email_off", "this server sends no email (it was started without --smtp)", 501)
+        raise ServiceError(ErrorCode.EMAIL_OFF, "this server sends no email (it was started without --smtp)")
     return mailer
 
 
@@ -53,7 +53,7 @@ async def _player(request: Request, *, changing: bool) -> Player:
     accounts_of(request)
     found = await current(request, changing=changing)
     if found is None:
-        raise ServiceError("login_required", "log in first", 401)
+        raise ServiceError(ErrorCode.LOGIN_REQUIRED, "log in first")
     return found[0]
 
 

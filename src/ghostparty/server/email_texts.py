@@ -14,7 +14,7 @@ from email.utils import formatdate, make_msgid
 
 from email_validator import EmailNotValidError, validate_email
 
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 
 LANGUAGES = ("en", "de")
 
@@ -102,11 +102,11 @@ def checked_address(address: object) -> str:
     """The address normalized (the domain in lower case, IDN as ASCII, the local part as
     given; no deliverability check); ``bad_email`` (400) saying what is wrong if not valid."""
     if not isinstance(address, str) or len(address) > 254:
-        raise ServiceError("bad_email", "an email address is a text of at most 254 characters")
+        raise ServiceError(ErrorCode.BAD_EMAIL, "an email address is a text of at most 254 characters")
     try:
         found = validate_email(address.strip(), check_deliverability=False)
     except EmailNotValidError as error:
-        raise ServiceError("bad_email", f"this is not an email address: {error}") from None
+        raise ServiceError(ErrorCode.BAD_EMAIL, f"this is not an email address: {error}") from None
     return f"{found.local_part}@{found.ascii_domain.lower()}"
 
 

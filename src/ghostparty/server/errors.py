@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from enum import StrEnum
 from typing import ParamSpec, TypeVar
 
@@ -62,6 +62,8 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     RATE_LIMITED = "rate_limited"
     RATED_BANNED = "rated_banned"
+    REGISTERED_ONLY = "registered_only"
+    REPORT_CLOSED = "report_closed"
     SEAT_TAKEN = "seat_taken"
     SEATS_EMPTY = "seats_empty"
     SERVER_BUSY = "server_busy"
@@ -71,6 +73,7 @@ class ErrorCode(StrEnum):
     STREAM_OPEN = "stream_open"
     TOKEN_SCOPE = "token_scope"
     TOO_LARGE = "too_large"
+    TOO_LONG = "too_long"
     TOO_MANY_CONNECTIONS = "too_many_connections"
     TOO_MANY_FOLLOWS = "too_many_follows"
     TOO_MANY_TOKENS = "too_many_tokens"
@@ -89,111 +92,29 @@ class ErrorCode(StrEnum):
     WEAK_PASSWORD = "weak_password"
 
 
-#: The HTTP status of an error whose raise names none; every other code answers 400.
-#: (A few codes answer two ways, which their raises say: ``login_required`` 401 without
-#: a session, 403 for a guest at a rated table; ``not_open`` 409 for a closed report.)
-HTTP_STATUS: Mapping[str, int] = {
-    **dict.fromkeys(
-        (ErrorCode.BAD_API_TOKEN, ErrorCode.BAD_LOGIN, ErrorCode.LOGIN_REQUIRED),
-        401,
-    ),
-    **dict.fromkeys(
-        (
-            ErrorCode.BOTS_ONLY,
-            ErrorCode.CHAT_TIMEOUT,
-            ErrorCode.CROSS_SITE,
-            ErrorCode.CSRF,
-            ErrorCode.FORBIDDEN,
-            ErrorCode.MODERATORS_ONLY,
-            ErrorCode.NOT_A_BOT,
-            ErrorCode.NOT_AT_TABLE,
-            ErrorCode.NOT_CREATOR,
-            ErrorCode.NOT_ENTERED,
-            ErrorCode.NOT_ON_MODERATOR,
-            ErrorCode.NOT_ON_SELF,
-            ErrorCode.RATED_BANNED,
-            ErrorCode.SESSION_ONLY,
-            ErrorCode.TOKEN_SCOPE,
-        ),
-        403,
-    ),
-    **dict.fromkeys(
-        (
-            ErrorCode.BAD_LINK,
-            ErrorCode.NO_OPEN_DATA,
-            ErrorCode.NOT_FOUND,
-            ErrorCode.UNKNOWN_BOT,
-            ErrorCode.UNKNOWN_INVITATION,
-            ErrorCode.UNKNOWN_LINE,
-            ErrorCode.UNKNOWN_PLAYER,
-            ErrorCode.UNKNOWN_REPORT,
-            ErrorCode.UNKNOWN_RULES,
-            ErrorCode.UNKNOWN_TABLE,
-            ErrorCode.UNKNOWN_TICKET,
-            ErrorCode.UNKNOWN_TOKEN,
-            ErrorCode.UNKNOWN_TOURNAMENT,
-        ),
-        404,
-    ),
-    ErrorCode.BAD_METHOD: 405,
-    ErrorCode.TOO_SLOW: 408,
-    **dict.fromkeys(
-        (
-            ErrorCode.CHAT_FULL,
-            ErrorCode.EMAIL_TAKEN,
-            ErrorCode.HAS_GAMES,
-            ErrorCode.NAME_TAKEN,
-            ErrorCode.NO_EMAIL,
-            ErrorCode.NO_FREE_SEAT,
-            ErrorCode.NOT_AN_ACCOUNT,
-            ErrorCode.STREAM_OPEN,
-            ErrorCode.TOO_MANY_FOLLOWS,
-            ErrorCode.TOO_MANY_TOKENS,
-        ),
-        409,
-    ),
-    ErrorCode.BAD_CONTENT_TYPE: 415,
-    ErrorCode.RATE_LIMITED: 429,
-    ErrorCode.SERVER_ERROR: 500,
-    **dict.fromkeys((ErrorCode.EMAIL_OFF, ErrorCode.NO_ACCOUNTS), 501),
-    **dict.fromkeys((ErrorCode.BUSY, ErrorCode.SERVER_BUSY, ErrorCode.UNAVAILABLE), 503),
-}
-
-
-def _known(code: str) -> str:
-    """``code`` as its :class:`ErrorCode`, or as it is if none (another version's)."""
-    try:
-        return ErrorCode(code)
-    except ValueError:
-        return code
-
-
 class ServiceError(Exception):
-    """A request the service refuses; ``code`` is one of docs/PROTOCOL.md's error codes
-    (an :class:`ErrorCode`: a plain string naming one becomes it, and tests refuse a
-    string naming none — at run time it still answers, as a 400), ``status`` its HTTP
-    status unless the code's usual one (:data:`HTTP_STATUS`)."""
+    """A request the service refuses: ``code`` says why (one of docs/PROTOCOL.md's error
+    codes), ``message`` says it to a person. The error names no HTTP status nor WebSocket
+    close code: :mod:`.edge` looks them up by ``code`` where the answer is made."""
 
     def __init__(
         self,
-        code: ErrorCode | str,
+        code: ErrorCode,
         message: str,
-        status: int | None = None,
         *,
         retry_after: float | None = None,
         details: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
-        self.code: str = _known(code)
+        self.code = code
         self.message = message
-        self.status = HTTP_STATUS.get(self.code, 400) if status is None else status
         #: More fields of the error for the client (a timeout's ``until`` and ``reason``).
         self.details = details or {}
         #: Seconds until the same request may succeed (a limit's wait), whole and at least 1.
         self.retry_after = None if retry_after is None else max(1, math.ceil(retry_after))
 
     def to_dict(self) -> dict[str, str | int]:
-        found: dict[str, str | int] = {"code": self.code, "message": self.message}
+        found: dict[str, str | int] = {"code": self.code.value, "message": self.message}
         if self.retry_after is not None:
             found["retry_after"] = self.retry_after
         return {**self.details, **found}
@@ -212,11 +133,11 @@ def wait_text(seconds: float) -> str:
 
 
 class RateLimited(ServiceError):
-    """A limit refused the request: 429 with how long to wait, in the message and as
+    """A limit refused the request (``rate_limited``): how long to wait, in the message and as
     ``retry_after`` (the ``Retry-After`` header over HTTP)."""
 
     def __init__(self, what: str, wait: float) -> None:
-        super().__init__("rate_limited", f"{what}: try again in {wait_text(wait)}", 429, retry_after=wait)
+        super().__init__(ErrorCode.RATE_LIMITED, f"{what}: try again in {wait_text(wait)}", retry_after=wait)
 
 
 class StoreUnavailable(ServiceError):
@@ -224,7 +145,7 @@ class StoreUnavailable(ServiceError):
     client was told of, and the table is read afresh on its next use."""
 
     def __init__(self, detail: str) -> None:
-        super().__init__("unavailable", f"the game store is unavailable ({detail}): try again in a moment", 503)
+        super().__init__(ErrorCode.UNAVAILABLE, f"the game store is unavailable ({detail}): try again in a moment")
 
 
 async def in_thread(call: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:

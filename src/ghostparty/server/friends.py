@@ -25,7 +25,7 @@ from typing import Any
 
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.community import Community, time_text
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.friends_store import Invitation, SqlFriends
 from ghostparty.server.model import OPEN, Table, now
 from ghostparty.server.service import TableService
@@ -99,10 +99,10 @@ class Friends:
         """Follow the account named ``name``; the name followed."""
         target = await self.community.account(name)
         if target.id == player.id:
-            raise ServiceError("bad_request", "you can't follow yourself")
+            raise ServiceError(ErrorCode.BAD_REQUEST, "you can't follow yourself")
         if not await in_thread(self.store.follow, player.id, target.id, self.clock(), MAX_FOLLOWS):
             raise ServiceError(
-                "too_many_follows", f"you follow {MAX_FOLLOWS} players, the most: unfollow someone first", 409
+                ErrorCode.TOO_MANY_FOLLOWS, f"you follow {MAX_FOLLOWS} players, the most: unfollow someone first"
             )
         return target.name
 
@@ -151,15 +151,15 @@ class Friends:
         person's seat is free; the invitation as its inviter sees it."""
         target = await self.community.account(name)
         if target.id == player.id:
-            raise ServiceError("bad_request", "you can't invite yourself")
+            raise ServiceError(ErrorCode.BAD_REQUEST, "you can't invite yourself")
         live = await self.service.core.tables.get(table_id, fresh=True)
         table = live.table
         if table.status != OPEN:
-            raise ServiceError("not_open", "the game has started: invite to a table that is still open", 409)
+            raise ServiceError(ErrorCode.NOT_OPEN, "the game has started: invite to a table that is still open")
         if not any(s.player_id == player.id for s in table.seats):
-            raise ServiceError("not_at_table", "invite to a table where you sit: take a seat there first", 403)
+            raise ServiceError(ErrorCode.NOT_AT_TABLE, "invite to a table where you sit: take a seat there first")
         if free_seat(table) is None:
-            raise ServiceError("no_free_seat", "every person's seat of that table is taken", 409)
+            raise ServiceError(ErrorCode.NO_FREE_SEAT, "every person's seat of that table is taken")
         stamp = self.clock()
         if self._pruned is None or stamp - self._pruned >= PRUNE_EVERY:
             self._pruned = stamp
@@ -199,10 +199,10 @@ class Friends:
         invitation = await self._open(player, invitation_id)
         live = await self.service.core.tables.get(invitation.table_id, fresh=True)
         if live.table.status != OPEN:
-            raise ServiceError("not_open", "the game has started without you: the invitation has ended", 409)
+            raise ServiceError(ErrorCode.NOT_OPEN, "the game has started without you: the invitation has ended")
         seat = free_seat(live.table)
         if seat is None:
-            raise ServiceError("no_free_seat", "every person's seat of that table was taken meanwhile", 409)
+            raise ServiceError(ErrorCode.NO_FREE_SEAT, "every person's seat of that table was taken meanwhile")
         if live.table.rated:
             await self.community.check_rated(player.id)
         token, view = await self.service.join(invitation.table_id, seat, None, (player.id, player.name))
@@ -226,7 +226,7 @@ class Friends:
             or found.expires <= self.clock()
             or await self.community.refuses_invitation(found.inviter_id, player.id)
         ):
-            raise ServiceError("unknown_invitation", f"no open invitation {invitation_id} for you", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_INVITATION, f"no open invitation {invitation_id} for you")
         return found
 
     async def _notify(self, player_id: int) -> None:

@@ -21,7 +21,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from ghostparty.server.account_routes import COOKIE, current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.edge import close_socket
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.friends import Friends, invitations_channel
 from ghostparty.server.limits import Limit
 from ghostparty.server.protocol import dumps
@@ -55,7 +56,7 @@ class InviteRequest(Model):
 def friends_of(request: Request | WebSocket) -> Friends:
     found: Friends | None = getattr(request.app.state, "friends", None)
     if found is None:
-        raise ServiceError("no_accounts", "this server keeps no accounts (it has no database)", 501)
+        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
     return found
 
 
@@ -74,7 +75,7 @@ async def player_for(
     quotas: Quotas = request.app.state.quotas
     await quotas.use(kind, limits, address_of(request), found[0].id if found is not None else None, address_limits)
     if found is None:
-        raise ServiceError("login_required", "log in first: guests can't follow or invite players", 401)
+        raise ServiceError(ErrorCode.LOGIN_REQUIRED, "log in first: guests can't follow or invite players")
     return found[0]
 
 
@@ -116,7 +117,7 @@ async def invite(request: Request) -> Response:
 def _invitation_id(request: Request) -> int:
     text = request.path_params["invitation_id"]
     if not text.isdigit() or not 1 <= int(text) < 2**31:
-        raise ServiceError("unknown_invitation", f"no open invitation {text!r} for you", 404)
+        raise ServiceError(ErrorCode.UNKNOWN_INVITATION, f"no open invitation {text!r} for you")
     return int(text)
 
 
@@ -144,12 +145,12 @@ async def lobby_socket(websocket: WebSocket) -> None:
         viewer = await community.viewer(websocket.cookies.get(COOKIE)) if community is not None else None
         refusal = None
         if not allowed:
-            refusal = ("too_many_connections", f"at most {sockets.most} connections from one address")
+            refusal = (ErrorCode.TOO_MANY_CONNECTIONS, f"at most {sockets.most} connections from one address")
         elif viewer is None:
-            refusal = ("login_required", "log in first: guests have no invitations")
+            refusal = (ErrorCode.LOGIN_REQUIRED, "log in first: guests have no invitations")
         if refusal is not None:
             await websocket.send_text(dumps({"type": "error", "code": refusal[0], "message": refusal[1]}))
-            await websocket.close(code=1008, reason=refusal[0])
+            await close_socket(websocket, refusal[0])
             return
         assert viewer is not None
         pubsub: PubSub = websocket.app.state.pubsub
@@ -161,7 +162,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
             async with pubsub.listen(invitations_channel(viewer[0]), deliver):
                 await websocket.send_text(dumps({"type": "invitations"}))  # listening: ask once now
                 if (await websocket.receive())["type"] != "websocket.disconnect":
-                    await websocket.close(code=1008, reason="this socket only listens")
+                    await close_socket(websocket, ErrorCode.BAD_REQUEST, "this socket only listens")
 
 
 routes = [

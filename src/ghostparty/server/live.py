@@ -20,7 +20,7 @@ from typing import Any, ParamSpec, TypeVar
 from ghostparty.bots import Bot
 from ghostparty.rules import Game, action_from_dict
 from ghostparty.rules.events import Event
-from ghostparty.server.errors import ServiceError, StoreUnavailable
+from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable
 from ghostparty.server.metrics import Metrics
 from ghostparty.server.model import CLOSED, OPEN, ActionRow, Change, GameResult, Table
 from ghostparty.server.store import Store
@@ -90,7 +90,7 @@ class Tables:
                 if fresh and self.shared:  # another instance may have changed it: ask the store
                     stored = await self.read(self.store.version, table_id)
                     if stored is None:
-                        raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
+                        raise ServiceError(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}")
                     current = stored == live.table.version
                 else:
                     current = True
@@ -98,10 +98,10 @@ class Tables:
                     self._cache.move_to_end(table_id)
                     return live
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 16:
-            raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}")
         loaded = await self.read(self.store.load, table_id)
         if loaded is None:
-            raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}")
         table, rows = loaded
         self._heard.pop(table_id, None)
         cached = self._cache.get(table_id)
@@ -170,7 +170,7 @@ class Tables:
             raise StoreUnavailable(type(error).__name__) from error
         if not saved:
             self.forget(table.id)
-            raise ServiceError("stale_version", "the table changed meanwhile: reload and choose again")
+            raise ServiceError(ErrorCode.STALE_VERSION, "the table changed meanwhile: reload and choose again")
         live.table = table
 
     async def call(self, call: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:

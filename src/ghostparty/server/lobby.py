@@ -11,7 +11,7 @@ from typing import Any
 from ghostparty.bots import make_bot
 from ghostparty.rules import Game, ruleset
 from ghostparty.server.core import Core
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.live import LiveTable
 from ghostparty.server.model import CLOSED, OPEN, PLAYING, Seat, Table
 from ghostparty.server.protocol import Message
@@ -67,26 +67,34 @@ class Lobby:
         try:
             ruleset(rules)
         except (KeyError, ValueError):
-            raise ServiceError("bad_request", f"unknown rules {rules!r}: expected 'hugo' or 'midnight-party'") from None
+            raise ServiceError(
+                ErrorCode.BAD_REQUEST, f"unknown rules {rules!r}: expected 'hugo' or 'midnight-party'"
+            ) from None
         if not 2 <= len(seats) <= 8:
-            raise ServiceError("bad_request", f"a table has 2 to 8 seats, not {len(seats)}")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"a table has 2 to 8 seats, not {len(seats)}")
         if first_player is not None and not 0 <= first_player < len(seats):
-            raise ServiceError("bad_seat", f"first_player must be a seat, 0 to {len(seats) - 1}, not {first_player}")
+            raise ServiceError(
+                ErrorCode.BAD_SEAT, f"first_player must be a seat, 0 to {len(seats) - 1}, not {first_player}"
+            )
         if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
-            raise ServiceError("bad_request", f"turn_seconds must be {MIN_TURN} to {MAX_TURN}, not {turn_seconds}")
+            raise ServiceError(
+                ErrorCode.BAD_REQUEST, f"turn_seconds must be {MIN_TURN} to {MAX_TURN}, not {turn_seconds}"
+            )
         try:
             make_bot(absent_bot)
         except ValueError as error:
-            raise ServiceError("bad_request", f"absent_bot: {error}") from None
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"absent_bot: {error}") from None
         if rated:
             if self.bot_player is None:
-                raise ServiceError("no_accounts", "this server keeps no accounts: its tables can't be rated", 501)
+                raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts: its tables can't be rated")
             if not any(spec.kind == "human" for spec in seats):
-                raise ServiceError("bad_request", "a rated table needs at least one person's seat")
+                raise ServiceError(ErrorCode.BAD_REQUEST, "a rated table needs at least one person's seat")
             plain = [spec.bot for spec in seats if spec.kind == "bot" and (spec.bot or "greedy") not in BOT_LEVELS]
             if plain:
                 levels = ", ".join(BOT_LEVELS)
-                raise ServiceError("bad_request", f"a rated table's bots are plain levels ({levels}), not {plain[0]!r}")
+                raise ServiceError(
+                    ErrorCode.BAD_REQUEST, f"a rated table's bots are plain levels ({levels}), not {plain[0]!r}"
+                )
         table_seats = []
         for i, spec in enumerate(seats):
             if spec.kind == "bot":
@@ -94,14 +102,14 @@ class Lobby:
                 try:
                     make_bot(level)
                 except ValueError as error:
-                    raise ServiceError("bad_request", f"seat {i}: {error}") from None
+                    raise ServiceError(ErrorCode.BAD_REQUEST, f"seat {i}: {error}") from None
                 table_seats.append(await self.bot_seat(i, level, rated=rated))
             elif spec.kind == "human":
                 table_seats.append(Seat(i, "human"))
             else:
-                raise ServiceError("bad_request", f"seat {i}: kind must be 'human' or 'bot', not {spec.kind!r}")
+                raise ServiceError(ErrorCode.BAD_REQUEST, f"seat {i}: kind must be 'human' or 'bot', not {spec.kind!r}")
         if rematch_fill not in ("bot", "empty"):
-            raise ServiceError("bad_request", f"rematch_fill must be 'bot' or 'empty', not {rematch_fill!r}")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"rematch_fill must be 'bot' or 'empty', not {rematch_fill!r}")
         live = await self.insert(
             rules,
             tuple(table_seats),
@@ -147,7 +155,7 @@ class Lobby:
             if await tables.read(tables.store.create, table):
                 break
         else:
-            raise ServiceError("server_busy", "could not find a free table id; try again", 503)
+            raise ServiceError(ErrorCode.SERVER_BUSY, "could not find a free table id; try again")
         return tables.remember(LiveTable(table, None))
 
     async def create_seated(
@@ -197,7 +205,7 @@ class Lobby:
         bot named by its level."""
         if rated:
             if self.bot_player is None:
-                raise ServiceError("no_accounts", "this server keeps no accounts: its tables can't be rated", 501)
+                raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts: its tables can't be rated")
             player = await self.bot_player(level)
             return Seat(seat, "bot", bot=level, name=bot_player_name(level), player_id=player)
         return Seat(seat, "bot", bot=level, name=f"{level.split(':', maxsplit=1)[0].capitalize()} bot")
@@ -206,7 +214,7 @@ class Lobby:
         """A guest's name as shown, if no account's reads like it (else ``bad_name``)."""
         name = clean_name(name or "")
         if self.account_named is not None and await self.account_named(skeleton(name)):
-            raise ServiceError("bad_name", f"{name!r} reads like a registered player's name: choose another")
+            raise ServiceError(ErrorCode.BAD_NAME, f"{name!r} reads like a registered player's name: choose another")
         return name
 
     async def join(
@@ -224,16 +232,16 @@ class Lobby:
             table = draft.table
             current = seat_of(table, seat)
             if current.taken:
-                raise ServiceError("seat_taken", f"seat {seat} is taken; choose an empty human seat")
+                raise ServiceError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken; choose an empty human seat")
             player_id = None
             if player is not None:
                 seated = any(s.player_id == player[0] for s in table.seats)
                 if seated and table.rated:
-                    raise ServiceError("seat_taken", "you already have a seat at this rated table")
+                    raise ServiceError(ErrorCode.SEAT_TAKEN, "you already have a seat at this rated table")
                 name = player[1]
                 player_id = None if seated else player[0]  # a second seat is a guest's
             elif table.rated:
-                raise ServiceError("login_required", "a rated table seats registered players: log in to join", 403)
+                raise ServiceError(ErrorCode.REGISTERED_ONLY, "a rated table seats registered players: log in to join")
             token = self._token(18)
             joined = replace(current, name=name, token_hash=hash_token(token), player_id=player_id)
             draft.table = table.with_seat(joined)
@@ -272,7 +280,9 @@ class Lobby:
         async with self.core.change(table_id, seat, token, expect=OPEN, refusal=refusal, fresh=True) as draft:
             empty = [s.seat for s in draft.table.seats if not s.taken]
             if empty:
-                raise ServiceError("seats_empty", f"seats {empty} have nobody yet: wait for them or make them bots")
+                raise ServiceError(
+                    ErrorCode.SEATS_EMPTY, f"seats {empty} have nobody yet: wait for them or make them bots"
+                )
             self.begin(draft)
         return draft.live
 

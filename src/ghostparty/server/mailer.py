@@ -28,7 +28,7 @@ from ghostparty.server.email_keys import KINDS, EmailKeys, token_hash
 from ghostparty.server.email_outbox import Outbox
 from ghostparty.server.email_store import Address, Due, SqlEmail
 from ghostparty.server.email_texts import checked_address, compose, language_of, lookup_form, masked
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.limits import Limit, Limiter, Use, take_or_refuse
 from ghostparty.server.model import now
 
@@ -114,7 +114,7 @@ class Mailer:
         lang = language_of(language)
         if not await in_thread(self.store.set_address, player.id, self.keys.seal(normal), lookup, lang, self.clock()):
             await self.limiter.give_back(uses)
-            raise ServiceError("email_taken", "another account has this email address", 409)
+            raise ServiceError(ErrorCode.EMAIL_TAKEN, "another account has this email address")
         token = await self._token(player.id, "confirm", CONFIRM_HOURS, lookup)
         link = f"{self.public_url}/email/confirm#{token}"
         await self._queue(
@@ -135,7 +135,7 @@ class Mailer:
         if chosen.get("language") is not None:
             values["language"] = language_of(chosen["language"])
         if values and not await in_thread(self.store.choose, player.id, values):
-            raise ServiceError("no_email", "this account has no email address: add one first", 409)
+            raise ServiceError(ErrorCode.NO_EMAIL, "this account has no email address: add one first")
 
     async def remove(self, player: Player, ip: str) -> None:
         await self._count("email-choose", CHOICES, player, ip)
@@ -149,7 +149,7 @@ class Mailer:
             not isinstance(token, str)
             or await in_thread(self.store.use_token, token_hash(token), "confirm", self.clock()) is None
         ):
-            raise ServiceError("bad_link", _BAD_LINK, 404)
+            raise ServiceError(ErrorCode.BAD_LINK, _BAD_LINK)
 
     async def request_reset(self, address: object, ip: str) -> None:
         """Mail a reset link if the address is an account's confirmed one; the answer is
@@ -180,15 +180,15 @@ class Mailer:
         """Set a new password from a reset link (once): every session ends; the name."""
         await take_or_refuse(self.limiter, [("email-link:" + ip, LINKS_IP)])
         if not isinstance(token, str) or len(token) > 100:
-            raise ServiceError("bad_link", _BAD_LINK, 404)
+            raise ServiceError(ErrorCode.BAD_LINK, _BAD_LINK)
         hashed = token_hash(token)
         name = await in_thread(self.store.token_owner, hashed, "reset", self.clock())
         if name is None:
-            raise ServiceError("bad_link", _BAD_LINK, 404)
+            raise ServiceError(ErrorCode.BAD_LINK, _BAD_LINK)
         password_hash = await self.accounts.hashed_new_password(name, password)
         player_id = await in_thread(self.store.use_token, hashed, "reset", self.clock())
         if player_id is None:  # used meanwhile
-            raise ServiceError("bad_link", _BAD_LINK, 404)
+            raise ServiceError(ErrorCode.BAD_LINK, _BAD_LINK)
         await self.accounts.reset_password(player_id, password_hash)
         return name
 
@@ -197,16 +197,16 @@ class Mailer:
         await take_or_refuse(self.limiter, [("email-link:" + ip, LINKS_IP)])
         claimed = self.keys.unsubscribe_parts(token) if isinstance(token, str) else None
         if claimed is None or not isinstance(token, str):
-            raise ServiceError("bad_link", _BAD_LINK, 404)
+            raise ServiceError(ErrorCode.BAD_LINK, _BAD_LINK)
         player_id, kind = claimed
         if kind == "all":
             held = await in_thread(self.store.address, player_id)
             if held is None or self.keys.unsubscribed(token, held.lookup) is None:
-                raise ServiceError("bad_link", _BAD_LINK, 404)
+                raise ServiceError(ErrorCode.BAD_LINK, _BAD_LINK)
             await in_thread(self.store.remove, player_id)
         else:
             if self.keys.unsubscribed(token) is None:
-                raise ServiceError("bad_link", _BAD_LINK, 404)
+                raise ServiceError(ErrorCode.BAD_LINK, _BAD_LINK)
             await in_thread(self.store.choose, player_id, {kind: False})
         return kind
 

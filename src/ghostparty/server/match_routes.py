@@ -8,7 +8,7 @@ from starlette.routing import Route
 
 from ghostparty.server.account_routes import current
 from ghostparty.server.bodies import json_body
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.quotas import address_of
 from ghostparty.server.schemas import MatchRequest, MatchTicket
@@ -17,7 +17,7 @@ from ghostparty.server.schemas import MatchRequest, MatchTicket
 def quick_of(request: Request) -> QuickMatch:
     quick: QuickMatch | None = getattr(request.app.state, "quick", None)
     if quick is None:
-        raise ServiceError("no_accounts", "this server has no database: it can't keep a queue", 501)
+        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server has no database: it can't keep a queue")
     return quick
 
 
@@ -27,7 +27,7 @@ async def join_queue(request: Request) -> Response:
     found = await current(request, changing=True)
     player = (found[0].id, found[0].name) if found is not None else None
     if player is None and body.name is None:
-        raise ServiceError("bad_name", "a guest needs a name to play (or log in)")
+        raise ServiceError(ErrorCode.BAD_NAME, "a guest needs a name to play (or log in)")
     await request.app.state.quotas.queue_join(address_of(request), player[0] if player is not None else None)
     if body.rated and player is not None:  # a moderator's ban from rated play
         await request.app.state.community.check_rated(player[0])

@@ -17,7 +17,7 @@ from typing import Any
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.chat import Chat
 from ghostparty.server.community import MAX_REASON, Community, checked_text, time_text
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.moderation_store import Audit
 from ghostparty.server.names import check_name, name_key
 
@@ -51,7 +51,7 @@ class Moderation:
     async def require(self, player: Player | None) -> Player:
         """The moderator; ``moderators_only`` (403) for anyone else, logged in or not."""
         if player is None or not (await self.community.standing(player.id)).moderator:
-            raise ServiceError("moderators_only", "only moderators may do this", 403)
+            raise ServiceError(ErrorCode.MODERATORS_ONLY, "only moderators may do this")
         return player
 
     async def _target(self, moderator: Player, name: object) -> Player:
@@ -61,9 +61,9 @@ class Moderation:
 
     async def _check(self, moderator: Player, target_id: int, target_name: str) -> None:
         if target_id == moderator.id:
-            raise ServiceError("not_on_self", "a moderator can't act on themselves", 403)
+            raise ServiceError(ErrorCode.NOT_ON_SELF, "a moderator can't act on themselves")
         if (await self.community.standing(target_id)).moderator:
-            raise ServiceError("not_on_moderator", f"{target_name} is a moderator: ask the operator", 403)
+            raise ServiceError(ErrorCode.NOT_ON_MODERATOR, f"{target_name} is a moderator: ask the operator")
 
     @staticmethod
     def _reason(reason: object) -> str:
@@ -122,15 +122,15 @@ class Moderation:
     async def timeout(self, moderator: Player, name: object, minutes: int, reason: object) -> str:
         """Out of the chat for ``minutes`` (one of :data:`TIMEOUTS`); until when."""
         if minutes not in TIMEOUTS:
-            raise ServiceError("bad_request", f"minutes must be one of {', '.join(map(str, TIMEOUTS))}")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"minutes must be one of {', '.join(map(str, TIMEOUTS))}")
         return await self._sanction(moderator, name, "chat", timedelta(minutes=minutes), reason, "timeout")
 
     async def ban(self, moderator: Player, name: object, what: str, days: int, reason: object) -> str:
         """Out of ``what`` ("chat" or "rated") for ``days`` (0 lifts a ban); until when."""
         if what not in ("chat", "rated"):
-            raise ServiceError("bad_request", f"what must be 'chat' or 'rated', not {what!r}")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"what must be 'chat' or 'rated', not {what!r}")
         if not 0 <= days <= MAX_BAN_DAYS:
-            raise ServiceError("bad_request", f"days must be 0 (lift the ban) to {MAX_BAN_DAYS}, not {days}")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"days must be 0 (lift the ban) to {MAX_BAN_DAYS}, not {days}")
         return await self._sanction(moderator, name, what, timedelta(days=days), reason, "ban")
 
     async def _sanction(
@@ -158,10 +158,10 @@ class Moderation:
         why = self._reason(reason)
         row = await in_thread(self.store.report, report_id)
         if row is None:
-            raise ServiceError("unknown_report", f"no report {report_id}", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_REPORT, f"no report {report_id}")
         entry = Audit(moderator.id, moderator.name, "close", row.target_id, row.target_name, why, {"report": report_id})
         if not await in_thread(self.store.close_report, report_id, entry, self.clock()):
-            raise ServiceError("not_open", f"report {report_id} is already closed", 409)
+            raise ServiceError(ErrorCode.REPORT_CLOSED, f"report {report_id} is already closed")
 
     async def rename(self, moderator: Player, name: object, new: object, reason: object) -> str:
         """Give an account a new name (its seats and chat lines too); the new name."""
@@ -171,7 +171,7 @@ class Moderation:
         entry = self._entry(moderator, "rename", target, why, old=target.name, new=new_name)
         changed = await in_thread(self.store.rename, target.id, new_name, name_key(new_name), entry, self.clock())
         if changed is None:
-            raise ServiceError("name_taken", f"the name {new_name!r} (or one that reads like it) is taken", 409)
+            raise ServiceError(ErrorCode.NAME_TAKEN, f"the name {new_name!r} (or one that reads like it) is taken")
         if self.seats_changed is not None and changed:
             await self.seats_changed(changed)
         return new_name

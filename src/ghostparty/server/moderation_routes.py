@@ -15,7 +15,7 @@ from ghostparty.server.account_routes import current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
 from ghostparty.server.community_routes import community_of
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.moderation import Moderation
 from ghostparty.server.moderation_schemas import (
     BanRequest,
@@ -52,7 +52,9 @@ async def audit(request: Request) -> Response:
     await moderator(request, changing=False)
     before = request.query_params.get("before")
     if before is not None and not before.isdigit():
-        raise ServiceError("bad_request", f"before must be an audit entry's id (a whole number), not {before!r}")
+        raise ServiceError(
+            ErrorCode.BAD_REQUEST, f"before must be an audit entry's id (a whole number), not {before!r}"
+        )
     return JSONResponse({"entries": await moderation_of(request).audit(int(before) if before else None)})
 
 

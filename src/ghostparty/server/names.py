@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.ratings import BOT_LEVELS
 
 MIN_NAME, MAX_NAME = 3, 20
@@ -41,15 +41,17 @@ def check_name(name: object) -> str:
     """``name`` if it may be an account's name, else :class:`ServiceError` ``bad_name``
     saying why."""
     if not isinstance(name, str):
-        raise ServiceError("bad_name", "a name is text")
+        raise ServiceError(ErrorCode.BAD_NAME, "a name is text")
     name = name.strip()
     if not MIN_NAME <= len(name) <= MAX_NAME:
-        raise ServiceError("bad_name", f"a name has {MIN_NAME} to {MAX_NAME} characters, not {len(name)}")
+        raise ServiceError(ErrorCode.BAD_NAME, f"a name has {MIN_NAME} to {MAX_NAME} characters, not {len(name)}")
     if not _SHAPE.fullmatch(name):
-        raise ServiceError("bad_name", "a name starts with a letter and has only letters a–z, digits, '_' and '-'")
+        raise ServiceError(
+            ErrorCode.BAD_NAME, "a name starts with a letter and has only letters a–z, digits, '_' and '-'"
+        )
     key = name_key(name)
     if key in {name_key(word) for word in RESERVED}:
-        raise ServiceError("bad_name", f"{name!r} is reserved")
+        raise ServiceError(ErrorCode.BAD_NAME, f"{name!r} is reserved")
     if key in _BOT_KEYS or key.endswith("bot"):
-        raise ServiceError("bad_name", f"{name!r} reads like a bot's name: bots' names end in 'bot'")
+        raise ServiceError(ErrorCode.BAD_NAME, f"{name!r} reads like a bot's name: bots' names end in 'bot'")
     return name

@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from ghostparty.server.account_routes import accounts_of, current
 from ghostparty.server.bodies import json_body
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.limits import Limit
 from ghostparty.server.open_data import SERVED
 from ghostparty.server.quotas import LIST_CHANGES, LIST_READS, Quotas, address_of
@@ -33,7 +33,7 @@ PARQUET = "application/vnd.apache.parquet"
 def _folder(request: Request) -> Path:
     folder: Path | None = getattr(request.app.state, "open_data", None)
     if folder is None:
-        raise ServiceError("no_open_data", "this server publishes no open game data", 404)
+        raise ServiceError(ErrorCode.NO_OPEN_DATA, "this server publishes no open game data")
     return folder
 
 
@@ -47,7 +47,7 @@ async def index(request: Request) -> Response:
     await _counted(request)
     path = folder / "index.json"
     if not path.is_file():
-        raise ServiceError("no_open_data", "no games have been exported yet", 404)
+        raise ServiceError(ErrorCode.NO_OPEN_DATA, "no games have been exported yet")
     return JSONResponse(json.loads(await in_thread(path.read_text, "utf-8")))
 
 
@@ -55,11 +55,11 @@ async def download(request: Request) -> Response:
     folder = _folder(request)
     name = request.path_params["name"]
     if not SERVED.match(name):
-        raise ServiceError("not_found", f"no open-data file {name!r}: GET /open-data lists them", 404)
+        raise ServiceError(ErrorCode.NOT_FOUND, f"no open-data file {name!r}: GET /open-data lists them")
     await _counted(request)
     path = folder / name
     if not path.is_file():
-        raise ServiceError("not_found", f"no open-data file {name!r}: GET /open-data lists them", 404)
+        raise ServiceError(ErrorCode.NOT_FOUND, f"no open-data file {name!r}: GET /open-data lists them")
     media = PARQUET if name.endswith(".parquet") else "application/gzip" if name.endswith(".gz") else None
     headers = {"Cache-Control": "public, max-age=3600"}
     return FileResponse(path, media_type=media or "text/plain; charset=utf-8", filename=name, headers=headers)
@@ -74,7 +74,7 @@ async def open_data_choice(request: Request) -> Response:
     limits = LIST_CHANGES if changing else LIST_READS
     await quotas.use("open-data-choice", limits, address_of(request), found[0].id if found is not None else None)
     if found is None:
-        raise ServiceError("login_required", "log in first: guests' names are always pseudonymised", 401)
+        raise ServiceError(ErrorCode.LOGIN_REQUIRED, "log in first: guests' names are always pseudonymised")
     store = accounts_of(request).store
     if changing:
         body = await json_body(request, OpenDataChoice)

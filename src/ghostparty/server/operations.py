@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.model import CLOSED, OPEN, OVER, PLAYING, Status, Table, now
 from ghostparty.server.store import Store
 
@@ -53,13 +53,13 @@ def close_in_store(store: Store, table_id: str, moment: datetime | None = None) 
     """
     loaded = store.load(table_id)
     if loaded is None:
-        raise ServiceError("unknown_table", f"no table {table_id!r}", 404)
+        raise ServiceError(ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}")
     table = loaded[0]
     if table.status not in {OPEN, PLAYING}:
-        raise ServiceError("not_open", f"the table is {table.status} already")
+        raise ServiceError(ErrorCode.NOT_OPEN, f"the table is {table.status} already")
     closing = table.closed(moment or now())
     if not store.save(closing, table.version, with_seats=False):
-        raise ServiceError("stale_version", "the table changed meanwhile: try again")
+        raise ServiceError(ErrorCode.STALE_VERSION, "the table changed meanwhile: try again")
     return closing
 
 
@@ -67,7 +67,8 @@ def close_on_server(server: str, token: str, table_id: str, reason: str, *, time
     """Ask the running server at ``server`` (``http://127.0.0.1:8000``) to close a table;
     the table's view as it answers.
 
-    :raises ServiceError: with the server's code and message if it refused, or
+    :raises ServiceError: with the server's code and message if it refused (a code this
+        version doesn't know as ``server_error``, the message naming it), or
         ``unavailable`` if it could not be reached.
     """
     request = urllib.request.Request(
@@ -81,12 +82,21 @@ def close_on_server(server: str, token: str, table_id: str, reason: str, *, time
             table: dict[str, Any] = json.loads(answer.read())["table"]
             return table
     except urllib.error.HTTPError as error:
-        try:
-            refused = json.loads(error.read())["error"]
-            code, message = str(refused["code"]), str(refused["message"])
-        except (ValueError, KeyError, TypeError):
-            code, message = "server_error", f"HTTP {error.code} {error.reason}"
-        raise ServiceError(code, message, error.code) from None
+        raise _refusal(error) from None
     except (urllib.error.URLError, OSError) as error:
         reason_text = getattr(error, "reason", error)
-        raise ServiceError("unavailable", f"no answer from {server}: {reason_text}", 503) from None
+        raise ServiceError(ErrorCode.UNAVAILABLE, f"no answer from {server}: {reason_text}") from None
+
+
+def _refusal(error: urllib.error.HTTPError) -> ServiceError:
+    """The error a server answered with, as it said it: ``server_error`` for an answer that
+    isn't the error format, or whose code this version doesn't know (the message says it)."""
+    try:
+        refused = json.loads(error.read())["error"]
+        code, message = str(refused["code"]), str(refused["message"])
+    except (ValueError, KeyError, TypeError):
+        return ServiceError(ErrorCode.SERVER_ERROR, f"HTTP {error.code} {error.reason}")
+    try:
+        return ServiceError(ErrorCode(code), message)
+    except ValueError:  # a newer server's
+        return ServiceError(ErrorCode.SERVER_ERROR, f"HTTP {error.code} {code}: {message}")

@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ghostparty.server.bodies import json_body
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.leases import SHARDS
 from ghostparty.server.metrics import Metrics
 from ghostparty.server.schemas import CloseTable
@@ -59,14 +59,13 @@ async def metrics(request: Request) -> Response:
     if token is not None:
         if not bearer_matches(request, token):
             raise ServiceError(
-                "forbidden", "the metrics need this server's metrics token: Authorization: Bearer <token>", 403
+                ErrorCode.FORBIDDEN, "the metrics need this server's metrics token: Authorization: Bearer <token>"
             )
     elif not from_this_machine(request):
         raise ServiceError(
-            "forbidden",
+            ErrorCode.FORBIDDEN,
             "the metrics are served only to this machine's loopback address, not through a proxy; "
             "give `ghostparty serve --metrics-token` to let a scraper elsewhere in",
-            403,
         )
     service: TableService = request.app.state.service
     sockets: Sockets = request.app.state.sockets
@@ -97,9 +96,9 @@ async def close_table(request: Request) -> Response:
     """Close a table (an operator's, with the admin token): its clients are told."""
     token: str | None = request.app.state.admin_token
     if token is None:
-        raise ServiceError("not_found", "this server has no admin token (ghostparty serve --admin-token)", 404)
+        raise ServiceError(ErrorCode.NOT_FOUND, "this server has no admin token (ghostparty serve --admin-token)")
     if not bearer_matches(request, token):
-        raise ServiceError("forbidden", "closing a table needs the admin token: Authorization: Bearer <token>", 403)
+        raise ServiceError(ErrorCode.FORBIDDEN, "closing a table needs the admin token: Authorization: Bearer <token>")
     body = await json_body(request, CloseTable)
     service: TableService = request.app.state.service
     table = await service.close_table(request.path_params["table_id"], body.reason)

@@ -21,7 +21,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from zxcvbn import zxcvbn
 
-from ghostparty.server.errors import RateLimited, ServiceError
+from ghostparty.server.errors import ErrorCode, RateLimited, ServiceError
 from ghostparty.server.names import name_key
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
@@ -39,14 +39,16 @@ def check_password(password: object, name: str) -> str:
     the most common passwords, words and names, keyboard runs, dates and repeats.
     """
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise ServiceError("weak_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise ServiceError(ErrorCode.WEAK_PASSWORD, f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
     stripped = password.strip()
     if not stripped or name_key(stripped) == name_key(name) or "".join(stripped.split()).casefold() == name.casefold():
-        raise ServiceError("weak_password", "a password may not be the name")
+        raise ServiceError(ErrorCode.WEAK_PASSWORD, "a password may not be the name")
     found = zxcvbn(password[:100], user_inputs=[name])
     if found["score"] < MIN_SCORE:
         warning = found["feedback"]["warning"] or "It is among the first million a guesser tries."
-        raise ServiceError("weak_password", f"this password is too easy to guess. {warning} Try a few unusual words.")
+        raise ServiceError(
+            ErrorCode.WEAK_PASSWORD, f"this password is too easy to guess. {warning} Try a few unusual words."
+        )
     return password
 
 

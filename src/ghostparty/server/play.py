@@ -26,7 +26,7 @@ from ghostparty.rules import (
 from ghostparty.rules.events import Event
 from ghostparty.server.chat import GAME_OVER, chat_channel
 from ghostparty.server.core import Core
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.live import LiveTable
 from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.model import PLAYING, GameResult, SeatResult, Table
@@ -63,11 +63,11 @@ class Play:
         async with self.core.change(table_id, seat, token, expect=PLAYING, version=version) as draft:
             table = draft.table
             if table.to_move != seat:
-                raise ServiceError("not_your_turn", f"it is seat {table.to_move}'s turn, not seat {seat}'s")
+                raise ServiceError(ErrorCode.NOT_YOUR_TURN, f"it is seat {table.to_move}'s turn, not seat {seat}'s")
             if table.seats[seat].away:
                 if not turn_starts(draft.live, seat):
                     raise ServiceError(
-                        "not_your_turn", "a bot is finishing this turn for you: you play from your next one"
+                        ErrorCode.NOT_YOUR_TURN, "a bot is finishing this turn for you: you play from your next one"
                     )
                 draft.table = table.with_seat(replace(table.seats[seat], away=False, back=False))
             position, events, index = self.apply(draft, seat, self._decode(draft.live, action), started=started)
@@ -78,18 +78,20 @@ class Play:
         position = live.game.state
         if data == ROLL_REQUEST:
             if position.phase != ROLL:
-                raise ServiceError("illegal_action", f"no roll now: the phase is {position.phase!r}")
+                raise ServiceError(ErrorCode.ILLEGAL_ACTION, f"no roll now: the phase is {position.phase!r}")
             return die(live)
         if isinstance(data, Mapping) and "roll" in data:
-            raise ServiceError("illegal_action", 'the server rolls the die: send {"roll": true}')
+            raise ServiceError(ErrorCode.ILLEGAL_ACTION, 'the server rolls the die: send {"roll": true}')
         try:
             action = action_from_dict(data)
         except IllegalAction as error:
-            raise ServiceError("illegal_action", str(error)) from None
+            raise ServiceError(ErrorCode.ILLEGAL_ACTION, str(error)) from None
         legal = legal_actions(position)
         if action not in legal:
             expected = ", ".join(_short(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
-            raise ServiceError("illegal_action", f"{_short(action)} is not legal now; expected one of: {expected}")
+            raise ServiceError(
+                ErrorCode.ILLEGAL_ACTION, f"{_short(action)} is not legal now; expected one of: {expected}"
+            )
         return action
 
     def apply(

@@ -22,7 +22,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from ghostparty.server.errors import ServiceError, StoreUnavailable, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.lobby import Lobby
 from ghostparty.server.matching import RELIABLE_AFTER, Group, Waiting, counts, propose, rating_range, waited
 from ghostparty.server.model import now
@@ -112,13 +112,17 @@ class QuickMatch:
     ) -> str:
         """Wait for a table; returns the ticket (a secret) the page asks with."""
         if rules not in ("hugo", "midnight-party"):
-            raise ServiceError("bad_request", f"unknown rules {rules!r}: expected 'hugo' or 'midnight-party'")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"unknown rules {rules!r}: expected 'hugo' or 'midnight-party'")
         if players is not None and not 2 <= players <= 8:
-            raise ServiceError("bad_request", f"players must be 2 to 8 or null for any, not {players}")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"players must be 2 to 8 or null for any, not {players}")
         if bots_after is not None and not 0 <= bots_after <= MAX_BOTS_AFTER:
-            raise ServiceError("bad_request", f"bots_after must be 0 to {MAX_BOTS_AFTER} seconds or null (never)")
+            raise ServiceError(
+                ErrorCode.BAD_REQUEST, f"bots_after must be 0 to {MAX_BOTS_AFTER} seconds or null (never)"
+            )
         if rated and player is None:
-            raise ServiceError("login_required", "rated games are for registered players: log in to play rated", 403)
+            raise ServiceError(
+                ErrorCode.REGISTERED_ONLY, "rated games are for registered players: log in to play rated"
+            )
         shown_name = player[1] if player is not None else await self.lobby.guest_name(name)
         rating = await self.rating(player[0], rules) if rated and player is not None else None
         ticket = secrets.token_urlsafe(24)
@@ -142,7 +146,7 @@ class QuickMatch:
         """Where a ticket stands: waiting (for how long, the ratings it accepts) or seated."""
         found = await in_thread(self.queue.look, ticket_hash(ticket), self.clock())
         if found is None:
-            raise ServiceError("unknown_ticket", "no such ticket: it was seated long ago, or left the queue", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_TICKET, "no such ticket: it was seated long ago, or left the queue")
         if found.table_id is not None:
             return {"status": "seated", "table": found.table_id, "seat": found.seat, "token": found.token}
         now = self.clock()

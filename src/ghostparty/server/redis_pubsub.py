@@ -21,7 +21,7 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from ghostparty.server.logs import Sparse
 from ghostparty.server.pubsub import OVERFLOW, Listener, MemoryPubSub, Message
@@ -83,7 +83,7 @@ class RedisPubSub:
             await asyncio.sleep(0.5)
             for channel in list(self._missed):
                 try:
-                    await self._redis.publish(self.prefix + channel, self.mark + OVERFLOW)
+                    await self._redis.publish(self.prefix + channel, self.mark + cast(bytes, OVERFLOW))
                 except Exception:
                     break
                 self._missed.discard(channel)

@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.review_store import ReviewStore, StoredReview
 from ghostparty.server.reviews import MAX_JOBS, PROGRESS_EVERY, REVIEW_VERSION, done
 
@@ -211,7 +211,7 @@ class RedisReviewer:
             return found
         if await in_thread(self.waiting) >= self.max_jobs:
             message = f"at most {self.max_jobs} games are reviewed at once: ask again later"
-            raise ServiceError("busy", message, 503, retry_after=30)
+            raise ServiceError(ErrorCode.BUSY, message, retry_after=30)
         data = await record()
         await in_thread(self.enqueue, table_id, data)
         return {"status": "queued", "progress": 0.0}

@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from ghostparty.server.account_routes import accounts_of, current
 from ghostparty.server.crosssite import cross_site
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.model import OVER
 from ghostparty.server.names import name_key
 from ghostparty.server.quotas import REVIEW_READS, REVIEWS_STARTED, Quotas, address_of
@@ -54,10 +54,10 @@ async def table_review(request: Request) -> Response:
     async def record() -> dict[str, Any]:
         live = await service.core.tables.get(table_id, fresh=True)
         if live.game is None or live.table.status != OVER:
-            raise ServiceError("not_over", "only a finished game can be reviewed", 409)
+            raise ServiceError(ErrorCode.NOT_OVER, "only a finished game can be reviewed")
         reason = cross_site(request.headers, getattr(request.app.state, "allowed_origins", ()))
         if reason is not None:  # a GET, but one that spends seconds of CPU: not for another site's page
-            raise ServiceError("cross_site", f"a review is started only from this site's pages ({reason})", 403)
+            raise ServiceError(ErrorCode.CROSS_SITE, f"a review is started only from this site's pages ({reason})")
         await quotas.use("reviews", REVIEWS_STARTED, address, player_id)
         return live.game.record().to_dict()
 
@@ -73,7 +73,7 @@ async def player_reviews(request: Request) -> Response:
     key = f"bot:{name.removesuffix('-bot')}" if name.endswith("-bot") else name_key(name)
     player = await in_thread(accounts.store.player_by_key, key) if 1 <= len(name) <= 40 else None
     if player is None:
-        raise ServiceError("unknown_player", f"no player {name!r}", 404)
+        raise ServiceError(ErrorCode.UNKNOWN_PLAYER, f"no player {name!r}")
     seats = await in_thread(reviewer_of(request).store.of_player, player.id, PROFILE_GAMES)
     return JSONResponse({"name": player.name, "games": PROFILE_GAMES, "rules": review_stats(seats)})
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from ghostparty.analysis.review import REVIEW_FORMAT, Evaluator, review_game
 from ghostparty.rules import GameRecord
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.review_store import ReviewStore, StoredReview
 
 log = logging.getLogger("ghostparty.server.reviews")
@@ -154,7 +154,7 @@ class Reviewer:
             return job.status()
         if len(self.jobs) >= self.max_jobs:
             raise ServiceError(
-                "busy", f"{len(self.jobs)} games are being reviewed, at most {self.max_jobs}: ask again later", 503,
+                ErrorCode.BUSY, f"{len(self.jobs)} games are being reviewed, at most {self.max_jobs}: ask again later",
                 retry_after=30,
             )  # fmt: skip
         job = Job(table_id, asyncio.get_running_loop().create_future())
@@ -186,7 +186,7 @@ class Reviewer:
             self._drop(job)
             self._forget_pool()
             message = "the game review could not be started: try again in a moment"
-            raise ServiceError("unavailable", message, 503) from error
+            raise ServiceError(ErrorCode.UNAVAILABLE, message) from error
         task = asyncio.get_running_loop().create_task(self._finish(job, submitted))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -32,7 +32,7 @@ from random import Random
 from ghostparty.rules import Position, position_to_dict
 from ghostparty.server.chat import Chat
 from ghostparty.server.core import Core
-from ghostparty.server.errors import ServiceError, StoreUnavailable
+from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable
 from ghostparty.server.keeping import Keeping
 from ghostparty.server.leases import Keeper
 from ghostparty.server.live import LiveTable, Tables
@@ -279,7 +279,7 @@ class TableService:
         """The game so far as a ``ghostparty-record/1`` dict."""
         live = await self.core.tables.get(table_id, fresh=True)
         if live.game is None:
-            raise ServiceError("not_playing", "the game hasn't started: there is no record yet")
+            raise ServiceError(ErrorCode.NOT_PLAYING, "the game hasn't started: there is no record yet")
         return live.game.record().to_dict()
 
     async def replay(self, table_id: str, hidden: frozenset[int] = frozenset()) -> Message:
@@ -288,7 +288,7 @@ class TableService:
         The chat leaves out the lines of ``hidden`` accounts (those the reader blocked)."""
         live = await self.core.tables.get(table_id, fresh=True)
         if live.game is None or live.table.status != TABLE_OVER:
-            raise ServiceError("not_over", "only a finished game can be replayed")
+            raise ServiceError(ErrorCode.NOT_OVER, "only a finished game can be replayed")
         return {**replay_steps(live.game.record()), "chat": await self.chat.lines(table_id, (), hidden)}
 
     # -- presence ---------------------------------------------------------------------

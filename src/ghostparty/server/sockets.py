@@ -23,6 +23,8 @@ from ghostparty.server.account_routes import COOKIE
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import MAX_MESSAGE
 from ghostparty.server.chat import GAME_OVER, chat_channel, read_payload
+from ghostparty.server.edge import close_socket
+from ghostparty.server.errors import ErrorCode
 from ghostparty.server.protocol import Frame, Message, dumps
 from ghostparty.server.pubsub import OVERFLOW, PubSub
 from ghostparty.server.pubsub import Message as PubSubMessage
@@ -142,7 +144,7 @@ class Connection:
     async def send(self, message: Message) -> None:
         await self.send_text(dumps(message))
 
-    async def refuse_garbage(self, code: str, message: str) -> None:
+    async def refuse_garbage(self, code: ErrorCode, message: str) -> None:
         """A message that is none of the protocol's: its error, and after
         :data:`MAX_GARBAGE` of them the connection closes (1008)."""
         self.garbage += 1
@@ -150,13 +152,13 @@ class Connection:
             message += f"; that is {MAX_GARBAGE} messages the server can't read: the connection closes"
         await self.error(code, message)
         if self.garbage >= MAX_GARBAGE:
-            await self.websocket.close(code=1008, reason="unreadable messages")
+            await close_socket(self.websocket, ErrorCode.BAD_REQUEST, "unreadable messages")
 
     async def token_gone(self, why: str) -> None:
         """The API token this socket was opened with was revoked or expired: say so, close."""
         with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected, OSError, RuntimeError):
-            await self.error("bad_api_token", f"this connection's API token was {why}: it closes")
-            await self.websocket.close(code=1008, reason=f"API token {why}")
+            await self.error(ErrorCode.BAD_API_TOKEN, f"this connection's API token was {why}: it closes")
+            await close_socket(self.websocket, ErrorCode.BAD_API_TOKEN, f"API token {why}")
 
     async def send_text(self, text: str) -> None:
         async with self.send_lock:
@@ -165,7 +167,7 @@ class Connection:
                 await self.websocket.send_text(self.backlog.popleft())
 
     async def error(
-        self, code: str, message: str, retry_after: int | None = None, details: dict[str, str] | None = None
+        self, code: ErrorCode, message: str, *, retry_after: int | None = None, details: dict[str, str] | None = None
     ) -> None:
         sent: dict[str, object] = {"type": "error", **(details or {}), "code": code, "message": message}
         if retry_after is not None:
@@ -222,7 +224,7 @@ class Connection:
         try:
             message = client_message.validate_json(text)
         except ValidationError as error:
-            await self.refuse_garbage("bad_request", problem(error, "message"))
+            await self.refuse_garbage(ErrorCode.BAD_REQUEST, problem(error, "message"))
             return
         try:
             if isinstance(message, Hello):
@@ -233,7 +235,8 @@ class Connection:
                 token = self.tokens.get(message.seat)
                 if token is None:
                     raise ServiceError(
-                        "bad_token", f"this connection doesn't hold seat {message.seat}: say hello with its token"
+                        ErrorCode.BAD_TOKEN,
+                        f"this connection doesn't hold seat {message.seat}: say hello with its token",
                     )
                 await self.service.act(self.table_id, message.seat, token, message.version, message.action)
             elif isinstance(message, Sync):
@@ -257,7 +260,7 @@ class Connection:
                     viewer=self.viewer,
                 )
         except ServiceError as error:
-            await self.error(error.code, error.message, error.retry_after, error.details)
+            await self.error(error.code, error.message, retry_after=error.retry_after, details=error.details)
 
     async def hello(self, tokens: dict[int, str]) -> None:
         valid: dict[int, str] = {}
@@ -275,7 +278,9 @@ class Connection:
             self.held = tuple(sorted(valid))
             await self.service.connected(self.table_id, self.held)
             if refused:
-                await self.error("bad_token", f"these tokens don't hold their seats: {refused}; watching without them")
+                await self.error(
+                    ErrorCode.BAD_TOKEN, f"these tokens don't hold their seats: {refused}; watching without them"
+                )
         finally:
             self.holding = False
         await self.send_state()
@@ -292,22 +297,22 @@ class Connection:
             if text is None:
                 data = message.get("bytes") or b""
                 if len(data) > MAX_MESSAGE:
-                    await self.refuse_garbage("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                    await self.refuse_garbage(ErrorCode.TOO_LARGE, f"a message has at most {MAX_MESSAGE} bytes")
                     continue
                 try:
                     text = data.decode()
                 except UnicodeDecodeError:
-                    await self.refuse_garbage("bad_request", "a message must be UTF-8 JSON text")
+                    await self.refuse_garbage(ErrorCode.BAD_REQUEST, "a message must be UTF-8 JSON text")
                     continue
             if not self.limit.allow():
                 self.strikes += 1
                 if self.strikes > MAX_STRIKES:
-                    await self.websocket.close(code=1008, reason="flooding")
+                    await close_socket(self.websocket, ErrorCode.RATE_LIMITED, "flooding")
                     return
-                await self.error("rate_limited", f"at most {RATE:.0f} messages a second; this one was dropped")
+                await self.error(ErrorCode.RATE_LIMITED, f"at most {RATE:.0f} messages a second; this one was dropped")
                 continue
             if len(text) > MAX_MESSAGE:
-                await self.refuse_garbage("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+                await self.refuse_garbage(ErrorCode.TOO_LARGE, f"a message has at most {MAX_MESSAGE} bytes")
                 continue
             await self.handle(text)
 
@@ -321,8 +326,10 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.accept()
         if not allowed:
             message = f"at most {sockets.most} connections from one address: close another page first"
-            await websocket.send_text(dumps({"type": "error", "code": "too_many_connections", "message": message}))
-            await websocket.close(code=1008, reason="too many connections from this address")
+            await websocket.send_text(
+                dumps({"type": "error", "code": ErrorCode.TOO_MANY_CONNECTIONS, "message": message})
+            )
+            await close_socket(websocket, ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from this address")
             return
         await _serve(websocket, service, pubsub, table_id)
 
@@ -341,8 +348,7 @@ async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, ta
         await service.table(table_id)
     except ServiceError as error:
         await connection.error(error.code, error.message)
-        # 1013 "try again later" while the store is unavailable; else there is no such table.
-        await websocket.close(code=1013 if error.code == "unavailable" else 4404)
+        await close_socket(websocket, error.code)  # (no such table, or "try again later")
         return
     ending: list[asyncio.Task[None]] = []
 

@@ -13,6 +13,7 @@ from starlette.routing import Route
 from ghostparty.rules import GameRecord, InvalidRecord
 from ghostparty.server.account_routes import current
 from ghostparty.server.bodies import MAX_DEPTH, MAX_RECORD, json_body, nesting, raw_body, require_json
+from ghostparty.server.errors import ErrorCode
 from ghostparty.server.quotas import Quotas, address_of
 from ghostparty.server.replay import MAX_ACTIONS, replay_steps
 from ghostparty.server.schemas import Act, Again, CreateTable, Join, SeatToken
@@ -63,7 +64,7 @@ async def join(request: Request) -> Response:
     found = await current(request, changing=True)  # a logged-in player sits as themselves
     player = (found[0].id, found[0].name) if found is not None else None
     if player is None and body.name is None:
-        raise ServiceError("bad_name", "a guest needs a name to sit down (or log in)")
+        raise ServiceError(ErrorCode.BAD_NAME, "a guest needs a name to sit down (or log in)")
     await _quotas(request).join(address_of(request), player[0] if player is not None else None)
     community = getattr(request.app.state, "community", None)
     if player is not None and community is not None:
@@ -132,19 +133,19 @@ async def replay_upload(request: Request) -> Response:
     body = await raw_body(request, MAX_RECORD)
     too_deep = f"a game record's JSON nests too deep: at most {MAX_DEPTH} levels of arrays and objects"
     if nesting(body) > MAX_DEPTH:
-        raise ServiceError("bad_request", too_deep)
+        raise ServiceError(ErrorCode.BAD_REQUEST, too_deep)
     try:
         data = json.loads(body)
     except ValueError as error:
-        raise ServiceError("bad_request", f"a game record must be JSON: {error}") from None
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"a game record must be JSON: {error}") from None
     except RecursionError:  # UTF-16 or -32 text, which nesting doesn't read
-        raise ServiceError("bad_request", too_deep) from None
+        raise ServiceError(ErrorCode.BAD_REQUEST, too_deep) from None
     if isinstance(data, dict) and isinstance(data.get("actions"), list) and len(data["actions"]) > MAX_ACTIONS:
-        raise ServiceError("too_large", f"a record may hold at most {MAX_ACTIONS} actions")
+        raise ServiceError(ErrorCode.TOO_LONG, f"a record may hold at most {MAX_ACTIONS} actions")
     try:
         record = GameRecord.from_dict(data)
     except InvalidRecord as error:
-        raise ServiceError("bad_record", str(error)) from None
+        raise ServiceError(ErrorCode.BAD_RECORD, str(error)) from None
     return JSONResponse(await asyncio.to_thread(replay_steps, record))
 
 

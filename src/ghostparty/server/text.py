@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.names import name_key
 
 #: The longest display name (a guest's, a spectator's in the chat).
@@ -74,19 +74,19 @@ def clean_name(name: str) -> str:
     can't be shown as it is or reads as the site's or a bot's (whose names end in "bot")."""
     name = unicodedata.normalize("NFC", name).strip()
     if not name:
-        raise ServiceError("bad_name", "a name needs at least one visible character")
+        raise ServiceError(ErrorCode.BAD_NAME, "a name needs at least one visible character")
     if len(name) > MAX_NAME:
-        raise ServiceError("bad_name", f"a name has at most {MAX_NAME} characters, this one has {len(name)}")
+        raise ServiceError(ErrorCode.BAD_NAME, f"a name has at most {MAX_NAME} characters, this one has {len(name)}")
     bad = sorted({c for c in name if c in "<>&\"'`" or unicodedata.category(c) in {"Cc", "Cf", "Zl", "Zp"}})
     if bad:
         shown = ", ".join(repr(c) for c in bad)
-        raise ServiceError("bad_name", f"a name may not contain {shown}")
+        raise ServiceError(ErrorCode.BAD_NAME, f"a name may not contain {shown}")
     why = problem(name)
     if why is not None:
-        raise ServiceError("bad_name", f"a name {why}")
+        raise ServiceError(ErrorCode.BAD_NAME, f"a name {why}")
     key = skeleton(name)
     if key in GUEST_RESERVED:
-        raise ServiceError("bad_name", f"{name!r} is reserved")
+        raise ServiceError(ErrorCode.BAD_NAME, f"{name!r} is reserved")
     if key.endswith("bot"):
-        raise ServiceError("bad_name", f"{name!r} reads like a bot's name: only bots' names end in 'bot'")
+        raise ServiceError(ErrorCode.BAD_NAME, f"{name!r} reads like a bot's name: only bots' names end in 'bot'")
     return name

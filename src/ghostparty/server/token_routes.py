@@ -17,7 +17,7 @@ from ghostparty.server.account_routes import current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
 from ghostparty.server.codec import time_text
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.limits import Limit
 from ghostparty.server.quotas import Quotas, address_of
 from ghostparty.server.schemas import NewToken
@@ -28,7 +28,7 @@ from ghostparty.server.tokens_store import TokenInfo
 def tokens_of(request: Request) -> ApiTokens:
     found: ApiTokens | None = getattr(request.app.state, "tokens", None)
     if found is None:
-        raise ServiceError("no_accounts", "this server keeps no accounts (it has no database)", 501)
+        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
     return found
 
 
@@ -41,7 +41,7 @@ async def _owner(request: Request, kind: str, limits: tuple[Limit, ...], *, chan
     address_limits = CHANGES_ADDRESS if changing else None
     await quotas.use(kind, limits, address_of(request), found[0].id if found is not None else None, address_limits)
     if found is None:
-        raise ServiceError("login_required", "log in first to keep API tokens", 401)
+        raise ServiceError(ErrorCode.LOGIN_REQUIRED, "log in first to keep API tokens")
     return found[0]
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ghostparty.server.accounts_store import Player
-from ghostparty.server.errors import ServiceError, StoreUnavailable, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.limits import Limit, Limiter, Use, take_or_refuse
 from ghostparty.server.model import now
 from ghostparty.server.pubsub import PubSub
@@ -95,10 +95,10 @@ def check_scopes(scopes: object) -> tuple[str, ...]:
     """The scopes asked for, in :data:`SCOPES`' order; ``bad_request`` if any is unknown."""
     known = ", ".join(SCOPES)
     if not isinstance(scopes, list | tuple) or not scopes:
-        raise ServiceError("bad_request", f"a token needs at least one scope, of: {known}")
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"a token needs at least one scope, of: {known}")
     unknown = [scope for scope in scopes if scope not in SCOPES]
     if unknown:
-        raise ServiceError("bad_request", f"no scope {unknown[0]!r}: expected some of {known}")
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"no scope {unknown[0]!r}: expected some of {known}")
     return tuple(scope for scope in SCOPES if scope in scopes)
 
 
@@ -106,10 +106,10 @@ def check_token_name(name: object) -> str:
     """A token's name: 1–40 characters of visible text on one line."""
     expected = "a token's name is 1 to 40 characters of visible text on one line"
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40:
-        raise ServiceError("bad_request", expected)
+        raise ServiceError(ErrorCode.BAD_REQUEST, expected)
     why = problem(name) or ("has a control character" if any(ord(c) < 32 or c == "\x7f" for c in name) else None)
     if why is not None:
-        raise ServiceError("bad_request", f"{expected}: this one {why}")
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"{expected}: this one {why}")
     return name.strip()
 
 
@@ -129,13 +129,13 @@ class ApiTokens:
         name = check_token_name(name)
         chosen = check_scopes(scopes)
         if days is not None and (not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= MAX_DAYS):
-            raise ServiceError("bad_request", f"a token's expiry is 1 to {MAX_DAYS} days, or null for none")
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"a token's expiry is 1 to {MAX_DAYS} days, or null for none")
         created = self.clock()
         expires = created + timedelta(days=days) if days is not None else None
         secret = new_secret()
         info = await in_thread(self.store.create, player.id, token_hash(secret), name, chosen, created, expires, MOST)
         if info is None:
-            raise ServiceError("too_many_tokens", f"an account has at most {MOST} tokens: revoke one first", 409)
+            raise ServiceError(ErrorCode.TOO_MANY_TOKENS, f"an account has at most {MOST} tokens: revoke one first")
         return info, secret
 
     async def of_player(self, player: Player) -> list[TokenInfo]:
@@ -145,7 +145,7 @@ class ApiTokens:
         """Delete the token and close its sockets everywhere; ``unknown_token`` (404) if
         the player has none with this id."""
         if not await in_thread(self.store.revoke, player.id, token_id):
-            raise ServiceError("unknown_token", f"you have no token {token_id}", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_TOKEN, f"you have no token {token_id}")
         await self.closed([token_id])
 
     async def closed(self, token_ids: list[int]) -> None:
@@ -171,9 +171,8 @@ class ApiTokens:
         # constant time, so no byte-by-byte comparison of anything secret shows in the timing.
         if found is None or not hmac.compare_digest(found[2], hashed):
             raise ServiceError(
-                "bad_api_token",
+                ErrorCode.BAD_API_TOKEN,
                 "this API token is unknown, revoked or expired: make a new one on the account page",
-                401,
             )
         await self.limiter.give_back(uses)
         info, player, _stored = found

@@ -22,7 +22,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ghostparty.server.account_routes import current
 from ghostparty.server.bodies import json_body
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.edge import close_socket
+from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.limits import Limit
 from ghostparty.server.quotas import (
     TOURNAMENT_CHANGES,
@@ -42,7 +43,7 @@ from ghostparty.tournaments import from_json
 def of(request: Request | WebSocket) -> Tournaments:
     found: Tournaments | None = getattr(request.app.state, "tournaments", None)
     if found is None:
-        raise ServiceError("no_accounts", "this server has no database: it can't keep tournaments", 501)
+        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server has no database: it can't keep tournaments")
     return found
 
 
@@ -72,13 +73,13 @@ async def create(request: Request) -> Response:
     body = await json_body(request, CreateTournament)
     found = await current(request, changing=True)
     if found is None:
-        raise ServiceError("login_required", "creating a tournament needs an account: log in first", 403)
+        raise ServiceError(ErrorCode.REGISTERED_ONLY, "creating a tournament needs an account: log in first")
     player = (found[0].id, found[0].name)
     try:
         starts = datetime.fromisoformat(body.starts.replace("Z", "+00:00"))
     except ValueError:
         raise ServiceError(
-            "bad_request", f"starts: expected a time like '2026-11-26T20:00:00Z', not {body.starts!r}"
+            ErrorCode.BAD_REQUEST, f"starts: expected a time like '2026-11-26T20:00:00Z', not {body.starts!r}"
         ) from None
     spec = Spec(
         body.kind,
@@ -135,7 +136,7 @@ async def join(request: Request) -> Response:
     body = await json_body(request, TournamentJoin)
     player = await _who(request, TOURNAMENT_CHANGES, changing=True)
     if player is None and body.name is None:
-        raise ServiceError("bad_name", "a guest needs a name to enter (or log in)")
+        raise ServiceError(ErrorCode.BAD_NAME, "a guest needs a name to enter (or log in)")
     tournaments = of(request)
     tournament_id = request.path_params["tournament_id"]
     if player is not None and (await tournaments.get(tournament_id)).rated:  # a moderator's ban from rated play
@@ -176,7 +177,7 @@ async def results(request: Request) -> Response:
     await _who(request, TOURNAMENT_READS, changing=False)
     tournament_id = request.path_params["tournament_id"]
     if request.path_params["format"] not in ("csv", "json"):
-        raise ServiceError("not_found", "results come as results.csv or results.json", 404)
+        raise ServiceError(ErrorCode.NOT_FOUND, "results come as results.csv or results.json")
     data = await _view(of(request), tournament_id)
     if request.path_params["format"] == "csv":
         headers = {"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.csv"'}
@@ -204,15 +205,17 @@ async def tournament_socket(websocket: WebSocket) -> None:
         await websocket.accept()
         if not allowed:
             message = f"at most {sockets.most} connections from one address: close another page first"
-            await websocket.send_text(json.dumps({"type": "error", "code": "too_many_connections", "message": message}))
-            await websocket.close(code=1008, reason="too many connections from this address")
+            await websocket.send_text(
+                json.dumps({"type": "error", "code": ErrorCode.TOO_MANY_CONNECTIONS, "message": message})
+            )
+            await close_socket(websocket, ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from this address")
             return
         try:
             tournaments = of(websocket)
             await websocket.send_text(json.dumps({"type": "tournament", **(await _view(tournaments, tournament_id))}))
         except ServiceError as error:
             await websocket.send_text(json.dumps({"type": "error", **error.to_dict()}))
-            await websocket.close(code=4404)
+            await close_socket(websocket, error.code)
             return
         changed = asyncio.Event()
 

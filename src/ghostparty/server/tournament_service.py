@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
-from ghostparty.server.errors import ServiceError, in_thread
+from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby
 from ghostparty.server.model import TURN_BASED_FROM, now
 from ghostparty.server.pubsub import PubSub
@@ -111,47 +111,62 @@ class Spec:
 def check(spec: Spec, moment: datetime) -> None:
     """``bad_request`` (400) naming what is impossible about ``spec``."""
     if spec.rules not in ("hugo", "midnight-party"):
-        raise ServiceError("bad_request", f"unknown rules {spec.rules!r}: expected 'hugo' or 'midnight-party'")
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"unknown rules {spec.rules!r}: expected 'hugo' or 'midnight-party'")
     if not 2 <= spec.table_size <= 4:
-        raise ServiceError("bad_request", f"table_size must be 2 to 4 players, not {spec.table_size}")
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"table_size must be 2 to 4 players, not {spec.table_size}")
     if not MIN_TURN <= spec.turn_seconds <= MAX_TURN:
-        raise ServiceError("bad_request", f"turn_seconds must be {MIN_TURN} to {MAX_TURN}, not {spec.turn_seconds}")
+        raise ServiceError(
+            ErrorCode.BAD_REQUEST, f"turn_seconds must be {MIN_TURN} to {MAX_TURN}, not {spec.turn_seconds}"
+        )
     if spec.starts.tzinfo is None:
-        raise ServiceError("bad_request", "starts needs a time zone, e.g. '2026-11-26T20:00:00Z'")
+        raise ServiceError(ErrorCode.BAD_REQUEST, "starts needs a time zone, e.g. '2026-11-26T20:00:00Z'")
     if spec.starts < moment - timedelta(minutes=1) or spec.starts > moment + AHEAD:
-        raise ServiceError("bad_request", f"starts must be from now to {AHEAD.days} days ahead, not {spec.starts}")
+        raise ServiceError(
+            ErrorCode.BAD_REQUEST, f"starts must be from now to {AHEAD.days} days ahead, not {spec.starts}"
+        )
     if spec.kind == "arena":
         if spec.minutes is None or not MINUTES[0] <= spec.minutes <= MINUTES[1] or spec.rounds is not None:
-            raise ServiceError("bad_request", f"an arena needs minutes ({MINUTES[0]} to {MINUTES[1]}) and no rounds")
+            raise ServiceError(
+                ErrorCode.BAD_REQUEST, f"an arena needs minutes ({MINUTES[0]} to {MINUTES[1]}) and no rounds"
+            )
         if spec.turn_seconds >= TURN_BASED_FROM:
-            raise ServiceError("bad_request", f"an arena is played in real time: turn_seconds below {TURN_BASED_FROM}")
+            raise ServiceError(
+                ErrorCode.BAD_REQUEST, f"an arena is played in real time: turn_seconds below {TURN_BASED_FROM}"
+            )
         if spec.turn_seconds * 4 > spec.minutes * 60:
-            raise ServiceError("bad_request", f"{spec.minutes} minutes leave no time for {spec.turn_seconds} s a move")
+            raise ServiceError(
+                ErrorCode.BAD_REQUEST, f"{spec.minutes} minutes leave no time for {spec.turn_seconds} s a move"
+            )
     elif spec.kind == "ladder":
         if spec.rounds is None or not DEALS[0] <= spec.rounds <= DEALS[1] or spec.minutes is not None:
             raise ServiceError(
-                "bad_request", f"a ladder needs rounds (its deals, {DEALS[0]} to {DEALS[1]}) and no minutes"
+                ErrorCode.BAD_REQUEST, f"a ladder needs rounds (its deals, {DEALS[0]} to {DEALS[1]}) and no minutes"
             )
         if spec.turn_seconds > LADDER_TURN:
             raise ServiceError(
-                "bad_request", f"a ladder's time per decision is {MIN_TURN} to {LADDER_TURN} s, not {spec.turn_seconds}"
+                ErrorCode.BAD_REQUEST,
+                f"a ladder's time per decision is {MIN_TURN} to {LADDER_TURN} s, not {spec.turn_seconds}",
             )
         if spec.bots:
-            raise ServiceError("bad_request", "a ladder names its house bots (house), it has no bot fill (bots)")
+            raise ServiceError(
+                ErrorCode.BAD_REQUEST, "a ladder names its house bots (house), it has no bot fill (bots)"
+            )
         wrong = [level for level in spec.house if level not in BOT_LEVELS]
         if wrong or len(set(spec.house)) != len(spec.house):
             raise ServiceError(
-                "bad_request", f"house: expected different levels of {list(BOT_LEVELS)}, got {list(spec.house)}"
+                ErrorCode.BAD_REQUEST, f"house: expected different levels of {list(BOT_LEVELS)}, got {list(spec.house)}"
             )
     elif spec.kind == "swiss":
         if spec.rounds is None or not ROUNDS[0] <= spec.rounds <= ROUNDS[1] or spec.minutes is not None:
-            raise ServiceError("bad_request", f"a Swiss needs rounds ({ROUNDS[0]} to {ROUNDS[1]}) and no minutes")
+            raise ServiceError(
+                ErrorCode.BAD_REQUEST, f"a Swiss needs rounds ({ROUNDS[0]} to {ROUNDS[1]}) and no minutes"
+            )
         if spec.bots:
-            raise ServiceError("bad_request", "bots fill arenas only: a Swiss pairs its entrants")
+            raise ServiceError(ErrorCode.BAD_REQUEST, "bots fill arenas only: a Swiss pairs its entrants")
     else:
-        raise ServiceError("bad_request", f"kind must be 'arena', 'swiss' or 'ladder', not {spec.kind!r}")
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"kind must be 'arena', 'swiss' or 'ladder', not {spec.kind!r}")
     if spec.house and spec.kind != "ladder":
-        raise ServiceError("bad_request", "only a ladder has house bots (house)")
+        raise ServiceError(ErrorCode.BAD_REQUEST, "only a ladder has house bots (house)")
 
 
 def new_engine(spec: Spec) -> Engine:
@@ -241,12 +256,12 @@ class Tournaments:
                 return row
             if recurring is not None:
                 return None
-        raise ServiceError("server_busy", "could not find a free tournament id; try again", 503)
+        raise ServiceError(ErrorCode.SERVER_BUSY, "could not find a free tournament id; try again")
 
     async def get(self, tournament_id: str) -> TournamentRow:
         row = await in_thread(self.store.get, tournament_id)
         if row is None:
-            raise ServiceError("unknown_tournament", f"no tournament {tournament_id!r}", 404)
+            raise ServiceError(ErrorCode.UNKNOWN_TOURNAMENT, f"no tournament {tournament_id!r}")
         return row
 
     async def update(
@@ -259,13 +274,13 @@ class Tournaments:
             try:
                 change = step(row, from_json(row.state))
             except TournamentError as error:
-                raise ServiceError("bad_request", str(error)) from None
+                raise ServiceError(ErrorCode.BAD_REQUEST, str(error)) from None
             if change is None:
                 return row, None
             if await in_thread(self.store.change, tournament_id, row.version, change, self.clock()):
                 await self.notify(tournament_id)
                 return row, change
-        raise ServiceError("server_busy", "the tournament changed too often meanwhile; try again", 503)
+        raise ServiceError(ErrorCode.SERVER_BUSY, "the tournament changed too often meanwhile; try again")
 
     async def notify(self, tournament_id: str) -> None:
         await self.pubsub.publish(channel(tournament_id), b"changed")
@@ -276,14 +291,15 @@ class Tournaments:
         """Enter; returns the entrant id and, for a guest, the secret their page keeps."""
         row = await self.get(tournament_id)
         if row.status not in ACTIVE:
-            raise ServiceError("not_open", f"the tournament is {row.status}: it can't be joined")
+            raise ServiceError(ErrorCode.NOT_OPEN, f"the tournament is {row.status}: it can't be joined")
         if row.rated and player is None:
-            raise ServiceError("login_required", "a rated tournament is for registered players: log in to join", 403)
+            raise ServiceError(
+                ErrorCode.REGISTERED_ONLY, "a rated tournament is for registered players: log in to join"
+            )
         if row.kind == "ladder" and (player is None or self.is_bot is None or not await self.is_bot(player[0])):
             raise ServiceError(
-                "bots_only",
+                ErrorCode.BOTS_ONLY,
                 "the bot ladder is for bot accounts: join with a bot account's API token (see README 'The bot ladder')",
-                403,
             )
         secret = None
         if player is not None:
@@ -295,7 +311,7 @@ class Tournaments:
 
         def step(row: TournamentRow, engine: Engine) -> Change:
             if row.status not in ACTIVE:
-                raise ServiceError("not_open", f"the tournament is {row.status}: it can't be joined")
+                raise ServiceError(ErrorCode.NOT_OPEN, f"the tournament is {row.status}: it can't be joined")
             known = entrant_id in engine.players
             if isinstance(engine, Arena):
                 engine.join(entrant_id, rating, max(stamp(moment), engine.config.starts_at))
@@ -323,11 +339,11 @@ class Tournaments:
         """Stop being paired; a game under way still finishes and counts."""
         entrant_id = await self.whom(tournament_id, player, entry)
         if entrant_id is None:
-            raise ServiceError("not_entered", "you have not entered this tournament", 403)
+            raise ServiceError(ErrorCode.NOT_ENTERED, "you have not entered this tournament")
 
         def step(row: TournamentRow, engine: Engine) -> Change:
             if row.status not in ACTIVE:
-                raise ServiceError("not_open", f"the tournament is {row.status}: there is nothing to leave")
+                raise ServiceError(ErrorCode.NOT_OPEN, f"the tournament is {row.status}: there is nothing to leave")
             if isinstance(engine, Arena):
                 engine.leave(entrant_id, stamp(self.clock()))
             else:
@@ -340,14 +356,14 @@ class Tournaments:
         """Only its creator cancels a tournament (the reason is shown to its players)."""
         row = await self.get(tournament_id)
         if player is None or row.creator_id != player[0]:
-            raise ServiceError("not_creator", "only the tournament's creator may cancel it", 403)
+            raise ServiceError(ErrorCode.NOT_CREATOR, "only the tournament's creator may cancel it")
         reason = " ".join(reason.split())
         if not 3 <= len(reason) <= 200:
-            raise ServiceError("bad_request", "give a reason of 3 to 200 characters; the players will read it")
+            raise ServiceError(ErrorCode.BAD_REQUEST, "give a reason of 3 to 200 characters; the players will read it")
 
         def step(row: TournamentRow, engine: Engine) -> Change:
             if row.status not in (SCHEDULED, RUNNING):
-                raise ServiceError("not_open", f"the tournament is {row.status} already")
+                raise ServiceError(ErrorCode.NOT_OPEN, f"the tournament is {row.status} already")
             return Change(row.state, CANCELLED, reason, None)
 
         await self.update(tournament_id, step)

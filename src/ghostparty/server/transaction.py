@@ -53,7 +53,7 @@ def hash_token(token: str) -> str:
 def seat_of(table: Table, seat: object) -> Seat:
     """``table``'s seat number ``seat``; ``bad_seat`` if there is none."""
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
-        raise ServiceError("bad_seat", f"seat must be 0 to {table.players - 1}, not {seat!r}")
+        raise ServiceError(ErrorCode.BAD_SEAT, f"seat must be 0 to {table.players - 1}, not {seat!r}")
     return table.seats[seat]
 
 
@@ -66,7 +66,7 @@ def check_token(table: Table, seat: object, token: object) -> None:
         or not isinstance(token, str)
         or not hmac.compare_digest(held.token_hash, hash_token(token))
     ):
-        raise ServiceError("bad_token", f"that token doesn't hold seat {seat}", 403)
+        raise ServiceError(ErrorCode.BAD_TOKEN, f"that token doesn't hold seat {seat}")
 
 
 @dataclass(eq=False)
@@ -164,7 +164,7 @@ async def change(
             _check_status(live, (expect,) if isinstance(expect, str) else tuple(expect), refusal)
         if version is not None and live.table.version != version:
             raise ServiceError(
-                "stale_version",
+                ErrorCode.STALE_VERSION,
                 f"the table is at version {live.table.version}, not {version}: reload and choose again",
             )
         draft = Draft(live, live.table, core.clock)

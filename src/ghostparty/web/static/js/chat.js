@@ -24,7 +24,7 @@ export const PHRASES = ["good_luck", "well_played", "oops", "thanks"];
 export const MAX_TEXT = 200;
 const MUTED_KEY = "ghostparty:muted";
 /** Errors that answer a chat line (the socket's other errors are the game's). */
-const CHAT_ERRORS = new Set(["rate_limited", "not_seated", "not_spectator", "too_large", "chat_timeout"]);
+const CHAT_ERRORS = new Set(["rate_limited", "not_seated", "not_spectator", "too_long", "chat_timeout"]);
 
 function loadMuted() {
   try {
