@@ -56,26 +56,60 @@ class RedisPubSub:
         self._repair: asyncio.Task[None] | None = None
         #: This instance's mark, in front of what it publishes (random: unique per process).
         self.mark = os.urandom(MARK)
+        #: (Redis channel, data) published here and not yet sent to Redis, in order.
+        self._outbox: list[tuple[str, bytes]] = []
+        self._sender: asyncio.Task[None] | None = None
+        #: Done once what is in the outbox now was sent (or given up on).
+        self._sent: asyncio.Future[None] | None = None
 
     async def ping(self) -> None:
         """Raise if the server doesn't answer."""
         await self._redis.ping()
 
     async def publish(self, channel: str, message: Message) -> None:
+        """Hand ``message`` to this process's subscribers, then to Redis: the publishes
+        of one moment go out together, as one pipeline in their order (one round trip for
+        many games' updates), and each returns once its pipeline was sent."""
         await self._local.publish(channel, message)  # this process's subscribers: at once, as it is
         data = self.mark + (message if isinstance(message, bytes) else message.to_bytes())
-        for attempt in range(2):  # a connection Redis dropped fails once; the next is new
+        self._outbox.append((self.prefix + channel, data))
+        loop = asyncio.get_running_loop()
+        if self._sent is None:
+            self._sent = loop.create_future()
+        sent = self._sent
+        if self._sender is None or self._sender.done():
+            self._sender = loop.create_task(self._send())
+        await asyncio.shield(sent)
+
+    async def _send(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            sent, self._sent = self._sent, None
             try:
-                await self._redis.publish(self.prefix + channel, data)
-                return
-            except Exception as error:
-                if attempt:
-                    _sparse.warning(
-                        "publish", "publishing on Redis failed (%s); told this instance's subscribers only", error
-                    )
-        # Redis away: the other instances' subscribers are told to resynchronise once it is back
-        self._missed.add(channel)
-        if self._repair is None or self._repair.done():
+                for attempt in range(2):  # a connection Redis dropped fails once; the next is new
+                    try:
+                        pipe = self._redis.pipeline(transaction=False)
+                        for channel, data in batch:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
+                        break
+                    except Exception as error:
+                        if attempt:
+                            _sparse.warning(
+                                "publish",
+                                "publishing on Redis failed (%s); told this instance's subscribers only",
+                                error,
+                            )
+                            self._lost([channel.removeprefix(self.prefix) for channel, _ in batch])
+            finally:
+                if sent is not None and not sent.done():
+                    sent.set_result(None)
+
+    def _lost(self, channels: list[str]) -> None:
+        """Redis was away: the other instances' subscribers to ``channels`` are told to
+        resynchronise once it is back."""
+        self._missed.update(channels)
+        if not self._closed and (self._repair is None or self._repair.done()):
             self._repair = asyncio.get_running_loop().create_task(self._tell_missed())
 
     async def _tell_missed(self) -> None:
@@ -101,6 +135,9 @@ class RedisPubSub:
                 await self._remove(channel)
 
     async def close(self) -> None:
+        if self._sender is not None:  # what was published goes out first
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._sender), 2.0)
         self._closed = True
         if self._repair is not None:
             self._repair.cancel()
