@@ -2,9 +2,10 @@
 
 :func:`running` is the application's lifespan: from :class:`Settings` (``create_app``'s
 arguments) it opens the store and the pub/sub (Redis, or in-process), makes the
-:class:`~.service.TableService` and, where the store keeps accounts and all else they need
-(:class:`~.capabilities.KeepsPlayers`), the parts that need them (accounts, API tokens, the Bot API, community and moderation, friends, quick-match,
-tournaments and their runner, the mailer), then the game reviewer; it puts each on
+:class:`~.service.TableService` and, where the store keeps accounts and all else they
+need (:class:`~.capabilities.KeepsPlayers`), the parts that need them (accounts, API
+tokens, the Bot API, community and moderation, friends, quick-match, tournaments and
+their runner, the mailer), then the game reviewer; it puts each on
 ``app.state`` for the routes, resumes or takes over the games under way, and on the way
 out closes everything in the reverse order.
 """
