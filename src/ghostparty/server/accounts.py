@@ -27,7 +27,8 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 
-from ghostparty.server.accounts_store import Player, Profile, SqlAccounts
+from ghostparty.server.accounts_store import Player, Profile
+from ghostparty.server.capabilities import AccountStore
 from ghostparty.server.errors import ErrorCode, RateLimited, ServiceError, in_thread
 from ghostparty.server.limits import Limit, Limiter, MemoryLimiter, Use, take_or_refuse
 from ghostparty.server.lobby import hash_token
@@ -60,7 +61,7 @@ NAMED_FOR = 10.0
 
 
 class Accounts:
-    """Accounts over a :class:`~.accounts_store.SqlAccounts`.
+    """Accounts over an :class:`~.capabilities.AccountStore` (SQL or in memory).
 
     ``seats_changed`` is called with the ids of tables whose seats an account took
     over or left (their copies in memory are then read again and the change told).
@@ -68,7 +69,7 @@ class Accounts:
 
     def __init__(
         self,
-        store: SqlAccounts,
+        store: AccountStore,
         *,
         limiter: Limiter | None = None,
         hashing: Hashing | None = None,

@@ -20,6 +20,7 @@ from typing import Any, ParamSpec, TypeVar
 from ghostparty.bots import Bot
 from ghostparty.rules import Game, action_from_dict
 from ghostparty.rules.events import Event
+from ghostparty.server.capabilities import SavesMany
 from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable
 from ghostparty.server.metrics import Metrics
 from ghostparty.server.model import CLOSED, OPEN, ActionRow, Change, GameResult, Table
@@ -65,8 +66,7 @@ class Tables:
         #: The newest version of each table this instance has heard of (from other
         #: instances' updates): a cached copy older than that is read afresh.
         self._heard: dict[str, int] = {}
-        save_many = getattr(store, "save_many", None)
-        self._batch = _Batch(save_many) if save_many is not None else None
+        self._batch = _Batch(store.save_many) if isinstance(store, SavesMany) else None
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock every change of ``table_id`` on this instance is made under."""

@@ -24,6 +24,7 @@ from typing import Any
 
 from ghostparty.server.accounts import Accounts
 from ghostparty.server.accounts_store import Player
+from ghostparty.server.capabilities import KeepsPlayers
 from ghostparty.server.email_keys import KINDS, EmailKeys, token_hash
 from ghostparty.server.email_outbox import Outbox
 from ghostparty.server.email_store import Address, Due, SqlEmail
@@ -325,7 +326,7 @@ class Mailer:
 
 
 def start_mailer(
-    store: Any,
+    store: KeepsPlayers,
     accounts: Accounts,
     limiter: Limiter,
     *,

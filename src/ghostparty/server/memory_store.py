@@ -3,7 +3,12 @@ whose games may be forgotten when they stop.
 
 :class:`MemoryStore` keeps the :class:`~ghostparty.server.store.Store` contract as
 :class:`~ghostparty.server.store.SqlStore` does (``tests/server/test_store_contract.py``
-holds both to it), so that code tried on one behaves the same on the other.
+holds both to it), so that code tried on one behaves the same on the other. It keeps
+accounts and the quick-match queue too (:class:`~ghostparty.server.capabilities.KeepsAccounts`,
+held to :class:`~ghostparty.server.store.SqlStore`'s behaviour by
+``tests/server/test_accounts_contract.py``), but not the other stores a server's account
+features need (:class:`~ghostparty.server.capabilities.KeepsPlayers`): a server on a
+memory store offers no accounts.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from ghostparty.server.memory_accounts import MemoryAccounts
+from ghostparty.server.memory_queue import MemoryQueue
 from ghostparty.server.model import ActionRow, ChatLine, GameResult, Status, Table
 
 
@@ -43,6 +50,10 @@ class MemoryStore:
         self.results: dict[str, GameResult] = {}
         self._chat: dict[str, list[ChatLine]] = {}
         self._chat_id = 0
+        #: Players, sessions, results and ratings, sharing this store's lock and tables.
+        self.accounts = MemoryAccounts(self._lock, self._tables)
+        #: The quick-match queue.
+        self.queue = MemoryQueue()
 
     def create(self, table: Table) -> bool:
         numbers = {seat.seat for seat in table.seats}
@@ -78,8 +89,8 @@ class MemoryStore:
         with_seats: bool = True,
         result: GameResult | None = None,
     ) -> bool:
-        """As :meth:`SqlStore.save`; a ``result`` is kept with the table (no accounts here,
-        so nothing is rated)."""
+        """As :meth:`SqlStore.save`; a ``result`` is kept with the table, and rated
+        (:meth:`MemoryAccounts.record`)."""
         rows = [(row.index, row.seat, json.dumps(row.action)) for row in new_actions]  # before anything changes
         indices = [index for index, _, _ in rows]
         if len(set(indices)) != len(indices):
@@ -91,6 +102,8 @@ class MemoryStore:
             actions = self._actions[table.id]
             if any(index in actions for index in indices):
                 return False  # an action of that index came first
+            if result is not None:  # first: a result that can't be rated changes nothing
+                self.accounts.record(table.id, result)
             seats = stored.seats
             if with_seats:
                 given = {seat.seat: seat for seat in table.seats}

@@ -22,11 +22,11 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from ghostparty.server.capabilities import QueueStore
 from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.lobby import Lobby
 from ghostparty.server.matching import RELIABLE_AFTER, Group, Waiting, counts, propose, rating_range, waited
 from ghostparty.server.model import now
-from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.standings import Reliability
 
 log = logging.getLogger("ghostparty.server")
@@ -56,7 +56,7 @@ class QuickMatch:
 
     def __init__(
         self,
-        queue: SqlQueue,
+        queue: QueueStore,
         lobby: Lobby,
         *,
         rating: Callable[[int, str], Awaitable[int]],

@@ -2,9 +2,10 @@
 
 :func:`running` is the application's lifespan: from :class:`Settings` (``create_app``'s
 arguments) it opens the store and the pub/sub (Redis, or in-process), makes the
-:class:`~.service.TableService` and, where the store keeps accounts, the parts that need
-them (accounts, API tokens, the Bot API, community and moderation, friends, quick-match,
-tournaments and their runner, the mailer), then the game reviewer; it puts each on
+:class:`~.service.TableService` and, where the store keeps accounts and all else they
+need (:class:`~.capabilities.KeepsPlayers`), the parts that need them (accounts, API
+tokens, the Bot API, community and moderation, friends, quick-match, tournaments and
+their runner, the mailer), then the game reviewer; it puts each on
 ``app.state`` for the routes, resumes or takes over the games under way, and on the way
 out closes everything in the reverse order.
 """
@@ -26,6 +27,7 @@ from starlette.applications import Starlette
 
 from ghostparty.server.accounts import Accounts
 from ghostparty.server.bot_api import BotApi
+from ghostparty.server.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
 from ghostparty.server.community import Community
 from ghostparty.server.friends import Friends, InvitedHook
 from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
@@ -137,26 +139,27 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
     limiter: Limiter = RedisLimiter(s.redis_url) if s.redis_url is not None else MemoryLimiter()
     app.state.quotas = Quotas(limiter, s.tables_per_minute)
     app.state.sockets = Sockets(s.sockets_per_address)
-    accounts_store = getattr(the_store, "accounts", None)
-    hashing = Hashing(s.hasher, waiting=s.hash_queue) if accounts_store is not None else None
-    if accounts_store is not None:
+    # Accounts only where the store keeps all their parts (capabilities.py): not in memory.
+    players = the_store if isinstance(the_store, KeepsPlayers) else None
+    hashing = Hashing(s.hasher, waiting=s.hash_queue) if players is not None else None
+    if players is not None:
         app.state.accounts = Accounts(
-            accounts_store, limiter=limiter, hashing=hashing, seats_changed=service.seats_changed
+            players.accounts, limiter=limiter, hashing=hashing, seats_changed=service.seats_changed
         )
         app.state.tokens = ApiTokens(
-            the_store.tokens,  # type: ignore[attr-defined]
+            players.tokens,
             limiter,
             the_pubsub,
             clock=s.clock or now,
         )
-        app.state.bots = BotApi(the_store.bots, service.lobby, the_pubsub)  # type: ignore[attr-defined]
+        app.state.bots = BotApi(players.bots, service.lobby, the_pubsub)
         service.lobby.started = app.state.bots.poke
         service.lobby.bot_player = app.state.accounts.bot_player
         service.lobby.account_named = app.state.accounts.named
-        community = Community(the_store.moderation, app.state.accounts)  # type: ignore[attr-defined]
+        community = Community(players.moderation, app.state.accounts)
         app.state.community = community
         app.state.friends = Friends(
-            the_store.friends,  # type: ignore[attr-defined]
+            players.friends,
             community,
             service,
             on_invited=s.on_invited,
@@ -165,15 +168,15 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
         app.state.moderation = Moderation(community, service.chat, seats_changed=service.seats_changed)
         service.chat.refusal = community.chat_refusal
         app.state.quick = QuickMatch(
-            the_store.queue,  # type: ignore[attr-defined]
+            players.queue,
             service.lobby,
             rating=app.state.accounts.shown_rating,
-            avoided=the_store.moderation.avoided,  # type: ignore[attr-defined]
-            finishing=accounts_store.reliability,
+            avoided=players.moderation.avoided,
+            finishing=players.accounts.reliability,
         )
         app.state.quick.run(lambda: 0 in service.keeper.held)
         app.state.tournaments = Tournaments(
-            the_store.tournaments,  # type: ignore[attr-defined]
+            players.tournaments,
             service.lobby,
             the_pubsub,
             rating=app.state.accounts.shown_rating,
@@ -187,7 +190,7 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
             ).make
         app.state.tournament_runner.run(lambda: 0 in service.keeper.held, s.tournament_every)
         app.state.mailer = start_mailer(
-            the_store,
+            players,
             app.state.accounts,
             limiter,
             smtp_url=s.smtp_url,
@@ -200,14 +203,15 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
         if s.on_invited is None and app.state.mailer is not None:
             app.state.friends.on_invited = _mail_invitation(app.state.mailer)
     app.state.pubsub = the_pubsub
-    review_store: ReviewStore = getattr(the_store, "reviews", None) or MemoryReviews()
-    if s.redis_url is not None and getattr(the_store, "url", None):  # any instance's worker takes the job
+    review_store: ReviewStore = the_store.reviews if isinstance(the_store, KeepsReviews) else MemoryReviews()
+    if s.redis_url is not None and isinstance(the_store, ReachedByUrl) and the_store.url:
+        # any instance's worker takes the job
         from ghostparty.server.review_queue import RedisReviewer
 
         app.state.reviewer = RedisReviewer(
             review_store,
             s.redis_url,
-            the_store.url,  # type: ignore[attr-defined]
+            the_store.url,
             workers=s.review_workers,
             settings=s.review_settings,
             queue_name=s.review_queue,
@@ -233,7 +237,7 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
     finally:
         watching.cancel()
         app.state.reviewer.close()
-        if accounts_store is not None:
+        if players is not None:
             await app.state.quick.close()
             await app.state.tournament_runner.close()
             if app.state.mailer is not None:
