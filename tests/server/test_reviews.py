@@ -122,23 +122,23 @@ def test_one_address_may_start_only_so_many_reviews_and_ask_only_so_often(sqlite
     with server(sqlite_url) as client:
         client.app.state.reviewer.max_jobs = 100  # type: ignore[attr-defined]
         games = [finished_game(client) for _ in range(6)]
+        first_read = time.monotonic()
         started = [client.get(f"/api/tables/{t}/review") for t in games]
         assert [r.status_code for r in started[:5]] == [202] * 5
         refused = started[5]
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
         assert "5 game reviews" in refused.json()["error"]["message"] and "Retry-After" in refused.headers
         assert set(client.app.state.reviewer.jobs) <= set(games[:5])  # type: ignore[attr-defined]
-        # Polling is limited too: 120 reads a minute. (Counted until the first refusal, not
-        # 120 reads: on a loaded machine the minute may turn before they are all made.)
+        # Polling is limited too: 120 reads a minute, a read's room coming back every 0.5 s
+        # (limits.py counts like a leaky bucket): refused at the 115th read (6 came first),
+        # give or take the reads that came back while these were made (a loaded machine).
         statuses: list[int] = []
-        started_polling = time.monotonic()
         while 429 not in statuses and len(statuses) < 240:
             statuses.append(client.get(f"/api/tables/{games[0]}/review").status_code)
+        came_back = int((time.monotonic() - first_read) / 0.5) + 1
         assert set(statuses) <= {200, 202, 429}
-        if time.monotonic() - started_polling < 50:  # all in the minute: refused at the 115th (6 reads came first)
-            assert statuses[-1] == 429 and len(statuses) == 120 - len(games) + 1, statuses
-        else:
-            assert statuses[-1] == 429, statuses
+        assert statuses[-1] == 429, statuses
+        assert 120 - len(games) + 1 <= len(statuses) <= 120 - len(games) + 1 + came_back, (len(statuses), came_back)
 
 
 class _Held:
