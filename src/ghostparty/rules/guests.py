@@ -17,6 +17,8 @@ from ghostparty.rules.position import PLACE, ROLL, Position
 from ghostparty.rules.turns import end_round, game_over, next_turn, round_is_over
 
 _new: Final = tuple.__new__
+#: Bound here: compiled, an imported class is read from the module's dictionary per use.
+_POSITION: Final = Position
 
 
 def apply_place(position: Position, action: Place, events: list[Event] | None) -> Position:
@@ -45,7 +47,7 @@ def apply_place(position: Position, action: Place, events: list[Event] | None) -
         if events is not None:
             events.append(TurnStarted(to_move))
     return _new(
-        Position,
+        _POSITION,
         (
             position.ruleset,
             position.players,

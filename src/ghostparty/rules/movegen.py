@@ -25,6 +25,10 @@ from ghostparty.rules.board import Board, Path
 from ghostparty.rules.position import MOVE, PLACE, ROLL, Position
 from ghostparty.rules.rulesets import Ruleset
 
+#: Bound here: compiled, an imported name is read from the module's dictionary per use.
+_ROLLS: Final = ROLLS
+_PASS: Final = PASS
+
 #: A room a move may enter: its location, whether it must be empty (else only not the
 #: mover's own), and the interned move.
 Entry = tuple[int, bool, Move]
@@ -112,7 +116,7 @@ def legal_actions(position: Position) -> list[Action]:
     if phase == MOVE:
         return _moves(position)
     if phase == ROLL:
-        return list(ROLLS)
+        return list(_ROLLS)
     if phase == PLACE:
         squares = position.ruleset.board.squares
         free = [True] * squares
@@ -277,5 +281,5 @@ def _moves(position: Position) -> list[Action]:
                 if loc >= sb:  # §4.1: only the highest step holding one of the player's guests
                     break
     if hold and (len(mine) < 2 or mine[1] >= rb):  # may_pass
-        actions.append(PASS)
+        actions.append(_PASS)
     return actions

@@ -18,6 +18,8 @@ from ghostparty.rules.position import OVER, PLACE, ROLL, Position
 Guests = list[tuple[int, ...]]
 
 _new: Final = tuple.__new__
+#: Bound here: compiled, an imported class is read from the module's dictionary per use.
+_POSITION: Final = Position
 
 
 def next_turn(
@@ -35,7 +37,7 @@ def next_turn(
     if events is not None:
         events.append(TurnStarted(seat))
     return _new(
-        Position,
+        _POSITION,
         (
             position.ruleset,
             position.players,
