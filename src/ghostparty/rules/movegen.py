@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import compress
 from typing import Final
 
 from ghostparty.rules.actions import PASS, ROLLS, Action, Move, Place
@@ -119,16 +118,23 @@ def legal_actions(position: Position) -> list[Action]:
         return list(_ROLLS)
     if phase == PLACE:
         squares = position.ruleset.board.squares
-        free = [True] * squares
+        # Hugo's square is no place to put a guest (§5.2; FORMAT.md rejects a guest
+        # there). In play he is on his start whenever guests are placed (§2.1, §8.6).
+        taken = [position.hugo] if position.hugo < squares else []
         for locs in position.guests:
             for loc in locs:
                 if loc < squares:
-                    free[loc] = False
-        # Hugo's square is no place to put a guest (§5.2; FORMAT.md rejects a guest
-        # there). In play he is on his start whenever guests are placed (§2.1, §8.6).
-        if position.hugo < squares:
-            free[position.hugo] = False
-        return list(compress(TABLES[position.ruleset].places, free))
+                    taken.append(loc)
+        # Every place, less the taken squares' (from the last, each once): fewer steps
+        # than filtering all of them, pure or compiled.
+        taken.sort(reverse=True)
+        free: list[Action] = list(TABLES[position.ruleset].places)
+        prev = -1
+        for square in taken:
+            if square != prev:
+                del free[square]
+                prev = square
+        return free
     return []
 
 
