@@ -71,15 +71,24 @@ def game_over(
     winners = tuple(seat for seat, score in enumerate(scores) if score == best)
     if events is not None:
         events.append(GameOver(winners, scores, reason))
-    return position._replace(
-        phase=OVER,
-        roll=None,
-        clock=clock,
-        hugo=hugo,
-        scores=scores,
-        guests=tuple(guests),
-        place_queue=(),
-        winners=winners,
+    return _new(
+        _POSITION,
+        (
+            position.ruleset,
+            position.players,
+            position.first_player,
+            position.round,
+            OVER,
+            position.to_move,
+            None,
+            clock,
+            hugo,
+            scores,
+            position.round_scores,
+            tuple(guests),
+            (),
+            winners,
+        ),
     )
 
 
