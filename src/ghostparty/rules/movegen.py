@@ -127,10 +127,10 @@ def legal_actions(position: Position) -> list[Action]:
                     taken.append(loc)
         # Every place, less the taken squares' (from the last, each once): fewer steps
         # than filtering all of them, pure or compiled.
-        taken.sort(reverse=True)
+        taken.sort()
         free: list[Action] = list(TABLES[position.ruleset].places)
         prev = -1
-        for square in taken:
+        for square in reversed(taken):
             if square != prev:
                 del free[square]
                 prev = square
