@@ -46,6 +46,7 @@ COMPILED: tuple[str, ...] = (
     "hugo",
     "guests",
     "transition",
+    "playout",
 )
 #: The shared library of the compiled modules (mypyc's group ``ghostparty.rules._native``).
 LIBRARY = "_native__mypyc"

@@ -7,9 +7,14 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from ghostparty.rules.events import Captured, ClockAdvanced, Event, HugoMoved, ScoreChanged
 from ghostparty.rules.position import Position
 from ghostparty.rules.turns import Guests, end_round, game_over, next_turn, round_is_over
+
+#: Bound here: compiled, a builtin is read from the builtins module's dictionary per use.
+_max: Final = max
 
 
 def hugo_move(position: Position, events: list[Event] | None) -> Position:
@@ -47,7 +52,7 @@ def hugo_move(position: Position, events: list[Event] | None) -> Position:
                 scores = capture(position, guests, scores, step, events)
                 captured = True
                 check_round = rounds
-                if end_score and max(scores) >= end_score:  # §6.3, §7
+                if end_score and _max(scores) >= end_score:  # §6.3, §7
                     return game_over(position, guests, scores, clock, loc, "score", events)
             if step == 0 and clock is not None:  # §5.3: after the captures on square 0
                 clock += 1
@@ -83,7 +88,7 @@ def capture(
             if loc >= sb:
                 taken |= 1 << (loc - sb)
     step = board.overflow_loc
-    for loc in board.step_locations:  # from the bottom: the highest value first
+    for loc in range(sb, sb + len(board.steps)):  # from the bottom: the highest value first
         if not taken >> (loc - sb) & 1:
             step = loc
             break

@@ -18,6 +18,8 @@ from ghostparty.rules.position import OVER, PLACE, ROLL, Position
 Guests = list[tuple[int, ...]]
 
 _new: Final = tuple.__new__
+#: Bound here: compiled, an imported class is read from the module's dictionary per use.
+_POSITION: Final = Position
 
 
 def next_turn(
@@ -35,7 +37,7 @@ def next_turn(
     if events is not None:
         events.append(TurnStarted(seat))
     return _new(
-        Position,
+        _POSITION,
         (
             position.ruleset,
             position.players,
@@ -69,15 +71,24 @@ def game_over(
     winners = tuple(seat for seat, score in enumerate(scores) if score == best)
     if events is not None:
         events.append(GameOver(winners, scores, reason))
-    return position._replace(
-        phase=OVER,
-        roll=None,
-        clock=clock,
-        hugo=hugo,
-        scores=scores,
-        guests=tuple(guests),
-        place_queue=(),
-        winners=winners,
+    return _new(
+        _POSITION,
+        (
+            position.ruleset,
+            position.players,
+            position.first_player,
+            position.round,
+            OVER,
+            position.to_move,
+            None,
+            clock,
+            hugo,
+            scores,
+            position.round_scores,
+            tuple(guests),
+            (),
+            winners,
+        ),
     )
 
 

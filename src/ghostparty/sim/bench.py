@@ -5,11 +5,12 @@ Every interface plays the same kind of game: every decision uniform among the le
 actions, every die roll from the real die (RULES.md §1.4). Times are wall-clock and
 process CPU time: on a shared machine the CPU time per action is the steadier figure.
 
-:func:`play_fast` and :func:`play_json` are written out by hand rather than built on the
-one game loop (:func:`ghostparty.sim.playout.playout`): a benchmark of the engine must not
-measure a generator, a step object and a bot call per action. They play the game that
-loop plays with the random bot and the die drawing from the same source (a test checks
-it), so the figures are those of the engine alone.
+:func:`play_fast` (the rules core's own :func:`ghostparty.rules.playout.random_game`,
+compiled with the core when it is built) and :func:`play_json` are written out by hand
+rather than built on the one game loop (:func:`ghostparty.sim.playout.playout`): a
+benchmark of the engine must not measure a generator, a step object and a bot call per
+action. They play the game that loop plays with the random bot and the die drawing from
+the same source (a test checks it), so the figures are those of the engine alone.
 """
 
 from __future__ import annotations
@@ -20,28 +21,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
-from ghostparty.rules import OVER, ROLL, Action, Game, Ruleset, apply, legal_actions, start_position
+from ghostparty.rules import Game, Ruleset, legal_actions, start_position
 from ghostparty.rules.actions import DIE_FACES
 from ghostparty.rules.notation import action_to_dict
+from ghostparty.rules.playout import random_game
 
 #: ``fast`` is the typed API, ``json`` FORMAT.md's interface, ``compiled`` the Numba simulator.
 INTERFACES = ("fast", "json", "compiled")
 
 
-def play_fast(ruleset: Ruleset, players: int, rng: Random) -> int:
-    """Play one random game on :class:`Position` values; return its number of actions."""
-    position = start_position(ruleset, players)
-    count = 0
-    while position.phase != OVER:
-        action: Action
-        if position.phase == ROLL:
-            action = DIE_FACES[int(rng.random() * 6)]  # sample_roll's draw, without the call
-        else:
-            actions = legal_actions(position)
-            action = actions[int(rng.random() * len(actions))]
-        position = apply(position, action)
-        count += 1
-    return count
+#: One random game on :class:`Position` values; returns its number of actions.
+play_fast: Callable[[Ruleset, int, Random], int] = random_game
 
 
 _ROLL_DICTS = tuple(action_to_dict(face) for face in DIE_FACES)
@@ -105,7 +95,7 @@ def bench(ruleset: Ruleset, players: int, interface: str, games: int, seed: int 
     """Time ``games`` random games: on one core, or (compiled only) over ``jobs`` processes.
 
     The compiled interface must be ready (see :func:`compile_kernel`): its compile time
-    is not part of the result.
+    is not part of the result; nor, for the others, is making the rule set's move tables.
     """
     if interface == "compiled":
         from ghostparty.fast.runs import simulate
@@ -115,6 +105,7 @@ def bench(ruleset: Ruleset, players: int, interface: str, games: int, seed: int 
             ruleset.id, players, interface, games, int(run.actions.sum()), run.seconds, run.cpu_seconds, run.jobs
         )
     play = PLAYERS[interface]
+    legal_actions(start_position(ruleset, players))
     rng = Random(seed)
     actions = 0
     started, cpu = time.perf_counter(), time.process_time()
