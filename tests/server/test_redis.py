@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from ghostparty.server.envelope import KeeperNotice
 from ghostparty.server.redis_pubsub import RedisPubSub
 from ghostparty.server.service import TableService
 from ghostparty.server.store import SqlStore
@@ -97,7 +98,7 @@ def test_hundreds_of_publishes_at_once_all_go_through_redis() -> None:
                 done.set()
 
         async with receiver.listen("t", listener):
-            await asyncio.gather(*(sender.publish("t", b"x%d" % i) for i in range(400)))
+            await asyncio.gather(*(sender.publish("t", KeeperNotice("t", i)) for i in range(400)))
             await asyncio.wait_for(done.wait(), 10)
         missed = set(sender._missed)
         await sender.close()

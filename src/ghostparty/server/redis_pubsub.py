@@ -5,7 +5,9 @@ this process and hands each message to the local subscribers (a :class:`MemoryPu
 While Redis is away, a message still reaches this process's own subscribers; once the
 listening connection is back (redis-py subscribes its channels again), every local
 subscriber is sent :data:`~.pubsub.OVERFLOW`, so that clients resynchronise with what
-they missed. Needs the ``redis`` package (``pip install ghostparty[redis]``).
+they missed. Messages cross Redis as :func:`.envelope.encode`'s bytes and are decoded
+once on arrival; one this version can't read (another version's, an unknown kind, a
+malformed one) is logged and dropped. Needs the ``redis`` package (``pip install ghostparty[redis]``).
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from ghostparty.server.envelope import OVERFLOW, Envelope, EnvelopeError, Message, Overflow, decode, encode
 from ghostparty.server.logs import Sparse
-from ghostparty.server.pubsub import OVERFLOW, Listener, MemoryPubSub, Message
+from ghostparty.server.pubsub import Listener, MemoryPubSub
 from ghostparty.server.redis_client import redis_client
 
 log = logging.getLogger("ghostparty.server")
@@ -51,8 +54,8 @@ class RedisPubSub:
         """Raise if the server doesn't answer."""
         await self._redis.ping()
 
-    async def publish(self, channel: str, message: Message) -> None:
-        data = message if isinstance(message, bytes) else message.to_bytes()
+    async def publish(self, channel: str, message: Envelope) -> None:
+        data = encode(message)
         for attempt in range(2):  # a connection Redis dropped fails once; the next is new
             try:
                 await self._redis.publish(self.prefix + channel, data)
@@ -73,7 +76,7 @@ class RedisPubSub:
             await asyncio.sleep(0.5)
             for channel in list(self._missed):
                 try:
-                    await self._redis.publish(self.prefix + channel, OVERFLOW)
+                    await self._redis.publish(self.prefix + channel, Overflow.WIRE)
                 except Exception:
                     break
                 self._missed.discard(channel)
@@ -145,7 +148,12 @@ class RedisPubSub:
                     await asyncio.sleep(0.05)
                 continue
             channel = message["channel"].decode().removeprefix(self.prefix)
-            await self._local.publish(channel, bytes(message["data"]))
+            try:
+                heard = decode(bytes(message["data"]))
+            except EnvelopeError as error:  # another version's, or garbage: not this instance's concern
+                _sparse.warning("envelope", "dropped a message on %s that this server can't read: %s", channel, error)
+                continue
+            await self._local.publish(channel, heard)
 
 
 class _RedisSubscription:

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
+from ghostparty.server.envelope import TournamentChanged
 from ghostparty.server.errors import ServiceError, in_thread
 from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby
 from ghostparty.server.model import TURN_BASED_FROM, now
@@ -268,7 +269,7 @@ class Tournaments:
         raise ServiceError("server_busy", "the tournament changed too often meanwhile; try again", 503)
 
     async def notify(self, tournament_id: str) -> None:
-        await self.pubsub.publish(channel(tournament_id), b"changed")
+        await self.pubsub.publish(channel(tournament_id), TournamentChanged())
 
     async def join(
         self, tournament_id: str, player: tuple[int, str] | None, name: str | None
