@@ -46,8 +46,6 @@ log = logging.getLogger("ghostparty.server")
 POLL = 1.0
 #: Seconds between keep-alive lines of a quiet stream.
 KEEP_ALIVE = 20.0
-#: What a stream's queue holds for a :class:`~.envelope.Poke`: read the seats now.
-_POKED = b""
 
 
 def bot_channel(player_id: int) -> str:
@@ -127,7 +125,7 @@ class BotApi:
         return self._lines(player_id, gone or asyncio.Event())
 
     async def _lines(self, player_id: int, gone: asyncio.Event) -> AsyncIterator[bytes]:
-        waiting: asyncio.Queue[bytes] = asyncio.Queue(maxsize=100)
+        waiting: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=100)  # a line, or None: a poke
 
         async def heard(message: Message) -> None:
             if waiting.full():
@@ -135,7 +133,7 @@ class BotApi:
             if isinstance(message, BotInvitation):
                 waiting.put_nowait(json.dumps(outbound.invitation(message.event)).encode())
             elif isinstance(message, Poke):
-                waiting.put_nowait(_POKED)
+                waiting.put_nowait(None)
 
         started: dict[tuple[str, int], str] = {}  # (table, seat) → rules, of games told
         loop = asyncio.get_running_loop()
@@ -148,7 +146,7 @@ class BotApi:
                     if not lines:  # else they go out first, and the seats are read again
                         with contextlib.suppress(TimeoutError):
                             heard_line = await asyncio.wait_for(waiting.get(), timeout=self.poll)
-                            if heard_line != _POKED:  # a poke only makes the next read come now
+                            if heard_line is not None:  # a poke only makes the next read come now
                                 lines.append(heard_line)
                     if not lines and loop.time() - quiet_since >= self.keep_alive:
                         lines = [b""]

@@ -172,9 +172,9 @@ class Connection:
         await self.send(outbound.error(code, message, retry_after, details))
 
     async def deliver(self, frame: Message) -> None:
-        """A table update from the pub/sub: the text for what this client holds, sent at
-        once (or after what is being sent now)."""
-        if type(frame) is not Frame:
+        """A table update from the pub/sub (a :class:`Frame`, or :data:`OVERFLOW`): the
+        text for what this client holds, sent at once (or after what is being sent now)."""
+        if type(frame) is not Frame:  # the table's channel carries nothing else
             if frame is OVERFLOW:  # missed updates: start afresh
                 self.resync = asyncio.get_running_loop().create_task(self.send_state())
             return
