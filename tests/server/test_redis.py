@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from ghostparty.server.envelope import KeeperNotice
 from ghostparty.server.redis_pubsub import RedisPubSub
 from ghostparty.server.service import TableService
 from ghostparty.server.store import SqlStore
@@ -97,7 +98,7 @@ def test_hundreds_of_publishes_at_once_all_go_through_redis() -> None:
                 done.set()
 
         async with receiver.listen("t", listener):
-            await asyncio.gather(*(sender.publish("t", b"x%d" % i) for i in range(400)))
+            await asyncio.gather(*(sender.publish("t", KeeperNotice("t", i)) for i in range(400)))
             await asyncio.wait_for(done.wait(), 10)
         missed = set(sender._missed)
         await sender.close()
@@ -111,16 +112,18 @@ def test_hundreds_of_publishes_at_once_all_go_through_redis() -> None:
 def test_an_instance_hears_its_own_message_once_as_it_was_published() -> None:
     """An instance's own subscribers get its message at once, the object itself (an
     update's frame is not encoded and decoded again), and the copy Redis sends back is
-    dropped by its mark; another instance gets the bytes, once; bytes on the channel
-    that carry no instance's mark (nobody's) reach no one."""
+    dropped by its mark; another instance decodes it, once; bytes on the channel that
+    carry no instance's mark (nobody's) reach no one."""
+    from ghostparty.server.envelope import Poke
     from ghostparty.server.protocol import Frame
+
+    frame = Frame("abc", 7, None, '{"type":"update"}', '{"type":"update"}', '{"type":"update"}')
 
     async def scenario() -> tuple[list[object], list[object]]:
         prefix = f"gp-test-{uuid.uuid4().hex[:8]}:"
         one, two = RedisPubSub(REDIS, prefix=prefix), RedisPubSub(REDIS, prefix=prefix)
         heard_one: list[object] = []
         heard_two: list[object] = []
-        frame = Frame("abc", 7, None, '{"type":"update"}', '{"type":"update"}', '{"type":"update"}')
 
         async def on_one(message: object) -> None:
             heard_one.append(message)
@@ -131,7 +134,7 @@ def test_an_instance_hears_its_own_message_once_as_it_was_published() -> None:
         async with one.listen("t", on_one), two.listen("t", on_two):
             await one.publish("t", frame)
             await one._redis.publish(prefix + "t", b"short")  # no mark: from no instance
-            await one.publish("t", b"end")
+            await one.publish("t", Poke())
             for _ in range(200):
                 if len(heard_two) >= 2:
                     break
@@ -142,6 +145,6 @@ def test_an_instance_hears_its_own_message_once_as_it_was_published() -> None:
         return heard_one, heard_two
 
     heard_one, heard_two = run(scenario)
-    assert len(heard_one) == 2 and isinstance(heard_one[0], Frame) and heard_one[1] == b"end"
-    assert len(heard_two) == 2 and isinstance(heard_two[0], bytes) and heard_two[1] == b"end"
-    assert Frame.from_bytes(heard_two[0]).version == 7
+    assert len(heard_one) == 2 and heard_one[0] is frame and heard_one[1] == Poke()
+    assert len(heard_two) == 2 and isinstance(heard_two[0], Frame) and heard_two[1] == Poke()
+    assert heard_two[0] is not frame and heard_two[0].version == 7

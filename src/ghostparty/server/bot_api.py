@@ -32,7 +32,9 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+from ghostparty.server import outbound
 from ghostparty.server.bot_store import SqlBots
+from ghostparty.server.envelope import BotInvitation, Poke
 from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.lobby import Lobby
 from ghostparty.server.names import name_key
@@ -44,8 +46,6 @@ log = logging.getLogger("ghostparty.server")
 POLL = 1.0
 #: Seconds between keep-alive lines of a quiet stream.
 KEEP_ALIVE = 20.0
-#: What :meth:`BotApi.poke` sends: read the seats now (a game of the account started).
-POKE = b"\x00poke"
 
 
 def bot_channel(player_id: int) -> str:
@@ -107,14 +107,14 @@ class BotApi:
         only delays ``game_start`` until the poll."""
         for player_id in player_ids:
             try:
-                await self.pubsub.publish(bot_channel(player_id), POKE)
+                await self.pubsub.publish(bot_channel(player_id), Poke())
             except Exception as error:  # Redis away: the poll still finds the game
                 log.warning("telling bot streams of a game start failed: %s", error)
 
     async def invite(self, bot_id: int, event: dict[str, Any]) -> None:
         """Tell the bot's stream (on any instance) of an invitation to a seat: the hook
         the table's seat list and the friends' invitations use."""
-        await self.pubsub.publish(bot_channel(bot_id), json.dumps({"type": "invitation", **event}).encode())
+        await self.pubsub.publish(bot_channel(bot_id), BotInvitation(event))
 
     def events(self, player_id: int, *, gone: asyncio.Event | None = None) -> AsyncIterator[bytes]:
         """The bot's stream, line by line (each ending in a newline), until ``gone`` is
@@ -125,11 +125,15 @@ class BotApi:
         return self._lines(player_id, gone or asyncio.Event())
 
     async def _lines(self, player_id: int, gone: asyncio.Event) -> AsyncIterator[bytes]:
-        waiting: asyncio.Queue[bytes] = asyncio.Queue(maxsize=100)
+        waiting: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=100)  # a line, or None: a poke
 
         async def heard(message: Message) -> None:
-            if isinstance(message, bytes) and not waiting.full():
-                waiting.put_nowait(message)
+            if waiting.full():
+                return
+            if isinstance(message, BotInvitation):
+                waiting.put_nowait(json.dumps(outbound.invitation(message.event)).encode())
+            elif isinstance(message, Poke):
+                waiting.put_nowait(None)
 
         started: dict[tuple[str, int], str] = {}  # (table, seat) → rules, of games told
         loop = asyncio.get_running_loop()
@@ -142,7 +146,7 @@ class BotApi:
                     if not lines:  # else they go out first, and the seats are read again
                         with contextlib.suppress(TimeoutError):
                             heard_line = await asyncio.wait_for(waiting.get(), timeout=self.poll)
-                            if heard_line != POKE:  # a poke only makes the next read come now
+                            if heard_line is not None:  # a poke only makes the next read come now
                                 lines.append(heard_line)
                     if not lines and loop.time() - quiet_since >= self.keep_alive:
                         lines = [b""]
@@ -163,9 +167,8 @@ class BotApi:
             if token is None:
                 continue
             started[(table, seat)] = rules
-            event = {"type": "game_start", "table": table, "seat": seat, "token": token, "rules": rules}
-            lines.append(json.dumps(event).encode())
+            lines.append(json.dumps(outbound.game_start(table, seat, token, rules)).encode())
         for table, seat in [key for key in started if key not in running]:
             del started[(table, seat)]
-            lines.append(json.dumps({"type": "game_finish", "table": table, "seat": seat}).encode())
+            lines.append(json.dumps(outbound.game_finish(table, seat)).encode())
         return lines

@@ -22,6 +22,7 @@ from ghostparty.server.accounts_store import Player
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import json_body
 from ghostparty.server.bot_api import BotApi
+from ghostparty.server.envelope import OVERFLOW, TokenRevoked
 from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.limits import Limit
 from ghostparty.server.names import name_key
@@ -81,8 +82,9 @@ async def stream(request: Request) -> Response:
     bearer = bearer_of(request)
 
     async def body() -> AsyncIterator[bytes]:
-        async def revoked(_message: Message) -> None:
-            gone.set()
+        async def revoked(message: Message) -> None:
+            if message is OVERFLOW or isinstance(message, TokenRevoked):  # overflow: it may have been missed
+                gone.set()
 
         async with contextlib.AsyncExitStack() as stack:
             if bearer is not None:  # a revoked or expired token ends the stream at once

@@ -6,11 +6,11 @@ Lines are kept with the game (shown again after a reload, and in the replay), at
 or one of the quick :data:`PHRASES`, sent as its key so that every reader sees it in
 their own language. Muting is each reader's own: a guest's in their page, a logged-in
 player's kept per table (:mod:`.community`). A line is published on the table's chat
-channel (``chat:{table}``) as :func:`chat_payload`: ``s`` when only spectators may see
-it now, ``a`` otherwise, then its author's account id (empty for a guest) and ``;`` and
-the message, so that each page drops the lines of players its reader blocked; ``r``
-and a ``chat_removed`` message when a moderator removed a line; ``o`` alone says the
-game is over. A player a moderator timed out of the chat is refused (``chat_timeout``,
+channel (``chat:{table}``) as an :class:`~.envelope.Chat`: the ``chat`` message's JSON,
+its author's account id (``None`` for a guest), so that each page drops the lines of
+players its reader blocked, and whether only spectators may see it now; a
+``chat_removed`` message likewise when a moderator removed a line;
+:class:`~.envelope.GameEnded` says the game is over. A player a moderator timed out of the chat is refused (``chat_timeout``,
 403, with the reason).
 """
 
@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
+from ghostparty.server import envelope, outbound
 from ghostparty.server.core import Core
 from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.model import PLAYING, ChatLine
@@ -35,25 +36,8 @@ PHRASES = ("good_luck", "well_played", "oops", "thanks")
 CHANNELS = ("players", "spectators")
 
 
-#: Published on the chat channel when the game ends: pages holding seats read the chat
-#: again (the spectators' lines are theirs to see from now on).
-GAME_OVER = b"o"
-
-
 def chat_channel(table_id: str) -> str:
     return f"chat:{table_id}"
-
-
-def chat_payload(kind: bytes, author: int | None, message: dict[str, Any]) -> bytes:
-    """A message on the chat channel: ``kind``, the author's id (or nothing), ``;``, JSON."""
-    return kind + (str(author).encode() if author is not None else b"") + b";" + dumps(message).encode()
-
-
-def read_payload(data: bytes) -> tuple[bytes, int | None, bytes]:
-    """A chat channel's message as (kind, author, JSON text)."""
-    split = data.index(b";")
-    author = data[1:split]
-    return data[:1], int(author) if author else None, data[split + 1 :]
 
 
 def line_json(line: ChatLine) -> dict[str, Any]:
@@ -149,14 +133,13 @@ class Chat:
             raise ServiceError(ErrorCode.CHAT_FULL, f"this table's chat keeps {MAX_KEPT} lines, and has them all")
         line = replace(line, id=kept)
         hidden = channel == "spectators" and line.during_game
-        message = {"type": "chat", "line": line_json(line)}
-        await self.core.pubsub.publish(chat_channel(table_id), chat_payload(b"s" if hidden else b"a", author, message))
+        message = envelope.Chat(dumps(outbound.chat(line_json(line))), author, spectators_only=hidden)
+        await self.core.pubsub.publish(chat_channel(table_id), message)
         return line
 
     async def removed(self, table_id: str, line_id: int) -> None:
         """Tell the table's pages that a moderator removed a line."""
-        message = {"type": "chat_removed", "id": line_id}
-        await self.core.pubsub.publish(chat_channel(table_id), chat_payload(b"r", None, message))
+        await self.core.pubsub.publish(chat_channel(table_id), envelope.Chat(dumps(outbound.chat_removed(line_id))))
 
     async def lines(
         self, table_id: str, held: tuple[int, ...], hidden: frozenset[int] = frozenset()

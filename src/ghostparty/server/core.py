@@ -14,12 +14,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from ghostparty.server import transaction
 from ghostparty.server.codec import table_view
+from ghostparty.server.envelope import KeeperNotice
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import Keeper, shard_of
 from ghostparty.server.live import LiveTable, Tables
@@ -159,7 +158,7 @@ class Core:
         await self._notify(table_id, 0, gone, back)
 
     async def _notify(self, table_id: str, version: int, gone: Sequence[int] = (), back: Sequence[int] = ()) -> None:
-        notice = " ".join([table_id, str(version), _seats(gone), _seats(back)]).encode()
+        notice = KeeperNotice(table_id, version, tuple(gone), tuple(back))
         try:
             await self.pubsub.publish(keeper_channel(shard_of(table_id)), notice)
         except Exception as error:  # the keeper finds it by its scan on taking over
@@ -173,30 +172,3 @@ def _needs_keeper(table: Table) -> bool:
     if table.turn_seconds is not None:
         return True
     return any(seat.played_by_bot or seat.back for seat in table.seats)
-
-
-def _seats(seats: Sequence[int]) -> str:
-    return ",".join(map(str, seats)) or "-"
-
-
-def _parse_seats(text: str) -> list[int]:
-    return [] if text == "-" else [int(s) for s in text.split(",")]
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    """What the keeper of a table is told: its version, seats gone and back."""
-
-    table_id: str
-    version: int
-    gone: list[int]
-    back: list[int]
-
-    @classmethod
-    def parse(cls, data: Any) -> Notice | None:
-        """The notice in ``data``, or ``None`` if it is not one."""
-        try:
-            table_id, version, gone, back = bytes(data).decode().split(" ")
-            return cls(table_id, int(version), _parse_seats(gone), _parse_seats(back))
-        except (TypeError, ValueError):
-            return None

@@ -25,6 +25,7 @@ from typing import Any
 
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.community import Community, time_text
+from ghostparty.server.envelope import InvitationsChanged
 from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.friends_store import Invitation, SqlFriends
 from ghostparty.server.model import OPEN, Table, now
@@ -42,8 +43,6 @@ MAX_SHOWN = 50
 TABLES_PER_FRIEND = 3
 #: How often an instance deletes the invitations that ended a day ago or more.
 PRUNE_EVERY = timedelta(hours=1)
-#: What the invitee's channel carries: "ask for your invitations again".
-NOTICE = b"invitations"
 
 #: Called with each invitation stored (not with one refused because of a block).
 InvitedHook = Callable[[Invitation], Awaitable[None]]
@@ -230,4 +229,4 @@ class Friends:
         return found
 
     async def _notify(self, player_id: int) -> None:
-        await self.service.core.pubsub.publish(invitations_channel(player_id), NOTICE)
+        await self.service.core.pubsub.publish(invitations_channel(player_id), InvitationsChanged())

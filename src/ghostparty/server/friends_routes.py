@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
+from ghostparty.server import outbound
 from ghostparty.server.account_routes import COOKIE, current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
@@ -149,18 +150,18 @@ async def lobby_socket(websocket: WebSocket) -> None:
         elif viewer is None:
             refusal = (ErrorCode.LOGIN_REQUIRED, "log in first: guests have no invitations")
         if refusal is not None:
-            await websocket.send_text(dumps({"type": "error", "code": refusal[0], "message": refusal[1]}))
+            await websocket.send_text(dumps(outbound.error(*refusal)))
             await close_socket(websocket, refusal[0])
             return
         assert viewer is not None
         pubsub: PubSub = websocket.app.state.pubsub
 
         async def deliver(_message: Message) -> None:  # a notice, or OVERFLOW: ask again either way
-            await websocket.send_text(dumps({"type": "invitations"}))
+            await websocket.send_text(dumps(outbound.invitations()))
 
         with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected, OSError):
             async with pubsub.listen(invitations_channel(viewer[0]), deliver):
-                await websocket.send_text(dumps({"type": "invitations"}))  # listening: ask once now
+                await websocket.send_text(dumps(outbound.invitations()))  # listening: ask once now
                 if (await websocket.receive())["type"] != "websocket.disconnect":
                     await close_socket(websocket, ErrorCode.BAD_REQUEST, "this socket only listens")
 

@@ -17,14 +17,14 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from ghostparty.server.bot_turns import RETRY, BotTurns
-from ghostparty.server.core import Core, Notice, keeper_channel
+from ghostparty.server.core import Core, keeper_channel
+from ghostparty.server.envelope import OVERFLOW, KeeperNotice
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import shard_of
 from ghostparty.server.live import LiveTable
 from ghostparty.server.model import CLOSED, OPEN, PLAYING
 from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.play import Play
-from ghostparty.server.pubsub import OVERFLOW
 from ghostparty.server.timebank import turn_clock
 
 log = logging.getLogger("ghostparty.server")
@@ -141,9 +141,8 @@ class Keeping:
                         if data == OVERFLOW:  # notices were lost: look at every game again
                             await self.resume(shards={shard})
                             continue
-                        notice = Notice.parse(data)
-                        if notice is not None:
-                            await self._take_notice(notice)
+                        if isinstance(data, KeeperNotice):
+                            await self._take_notice(data)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -151,7 +150,7 @@ class Keeping:
                 ready.set()
                 await asyncio.sleep(1.0)
 
-    async def _take_notice(self, notice: Notice) -> None:
+    async def _take_notice(self, notice: KeeperNotice) -> None:
         await self.seen(notice.table_id, notice.gone, notice.back)
         if notice.version:
             try:
@@ -166,7 +165,7 @@ class Keeping:
                 return
             await self.keep(live)
 
-    async def _read_later(self, notice: Notice, tries: int = 120) -> None:
+    async def _read_later(self, notice: KeeperNotice, tries: int = 120) -> None:
         for _ in range(tries):
             await asyncio.sleep(RETRY)
             if not self.core.keeper.owns(notice.table_id):

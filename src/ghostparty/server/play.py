@@ -24,8 +24,9 @@ from ghostparty.rules import (
     sample_roll,
 )
 from ghostparty.rules.events import Event
-from ghostparty.server.chat import GAME_OVER, chat_channel
+from ghostparty.server.chat import chat_channel
 from ghostparty.server.core import Core
+from ghostparty.server.envelope import GameEnded
 from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.live import LiveTable
 from ghostparty.server.model import OVER as TABLE_OVER
@@ -126,7 +127,7 @@ class Play:
 
     async def _applied(self, live: LiveTable, *, over: bool, person: bool, begun: float) -> None:
         if over:  # the players may now read the spectators' chat: their pages read it again
-            await self.core.pubsub.publish(chat_channel(live.table.id), GAME_OVER)
+            await self.core.pubsub.publish(chat_channel(live.table.id), GameEnded())
             if self.game_over is not None and live.game is not None:
                 self.game_over(live.table.id, live.game.record().to_dict())
         metrics = self.core.metrics

@@ -20,6 +20,7 @@ from ghostparty.rules.events import Captured, Event, GameOver, GuestExpelled, Ro
 from ghostparty.rules.odds import capture_odds
 from ghostparty.server.codec import events_to_list, pending_points, table_view
 from ghostparty.server.model import PLAYING, Table
+from ghostparty.server.outbound import StateMessage, UpdateMessage
 
 #: What a client sends to ask the server to roll the die.
 ROLL_REQUEST: dict[str, Any] = {"roll": True}
@@ -119,7 +120,7 @@ class Frame:
         plain: str,
         mover: str | None,
         *,
-        build: tuple[Table, Position | None, Message] | None = None,
+        build: tuple[Table, Position | None, UpdateMessage] | None = None,
     ) -> None:
         self.table_id = table_id
         self.version = version
@@ -129,7 +130,7 @@ class Frame:
         self._mover = mover
         self._table: Table | None = None
         self._position: Position | None = None
-        self._message: Message | None = None
+        self._message: UpdateMessage | None = None
         if build is not None:
             self._table, self._position, self._message = build
 
@@ -141,7 +142,7 @@ class Frame:
             assert self._table is not None and self._message is not None
             odds = odds_for(self._table, self._position)
             effects = effects_for(self._table, self._position, (self.to_move,) if self.to_move is not None else ())
-            shown = {**self._message, "odds": odds, "effects": effects}
+            shown: UpdateMessage = {**self._message, "odds": odds, "effects": effects}
             self._mover = dumps(shown) if odds or effects else self.plain
             self._table = self._position = self._message = None
         return self._mover
@@ -152,14 +153,16 @@ class Frame:
             return self.everyone
         return self.mover if odds else self.plain
 
-    def to_bytes(self) -> bytes:
+    def to_bytes(self, prefix: bytes = b"") -> bytes:
+        """The frame as :meth:`from_bytes` reads it, after ``prefix`` (the pub/sub's
+        envelope tag, :mod:`.envelope`: the text is copied once)."""
         everyone = self.everyone.encode()
         plain = b"" if self.plain is self.everyone else self.plain.encode()
         mover = self.mover
         tail = b"" if mover is self.plain else mover.encode()
         to_move = -1 if self.to_move is None else self.to_move
         header = f"{self.version} {to_move} {len(everyone)} {len(plain)} {self.table_id}\n".encode()
-        return header + everyone + plain + tail
+        return b"".join((prefix, header, everyone, plain, tail))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Frame:
@@ -175,7 +178,7 @@ class Frame:
 
 def update_frame(table: Table, online: Collection[int], position: Position | None, entry: Message | None) -> Frame:
     """The ``update`` for ``table`` after a change (``entry`` is the action, if one)."""
-    message: Message = {
+    message: UpdateMessage = {
         "type": "update",
         "table": table_view(table, online),
         "position": position_to_dict(position) if position is not None else None,
@@ -189,7 +192,7 @@ def update_frame(table: Table, online: Collection[int], position: Position | Non
         return Frame(table.id, table.version, table.to_move, everyone, everyone, everyone)
     legal = legal_for(table, position, (table.to_move,))
     # the moves' effects, like the odds, only for the clients that show them (Frame.mover)
-    with_legal = {**message, "legal": legal, "effects": []} if legal else message
+    with_legal: UpdateMessage = {**message, "legal": legal, "effects": []} if legal else message
     plain = dumps(with_legal) if legal else everyone
     return Frame(table.id, table.version, table.to_move, everyone, plain, None, build=(table, position, with_legal))
 
@@ -206,7 +209,7 @@ def state_message(
     held: Sequence[int],
     log: Sequence[Message],
     events: Sequence[Sequence[Event]],
-) -> Message:
+) -> StateMessage:
     """The ``state`` message for a client holding ``held``: everything a page needs."""
     mover_held = table.to_move is not None and table.to_move in held
     return {

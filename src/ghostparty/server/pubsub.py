@@ -1,12 +1,15 @@
 """Change notices between the parts of a server, and between server instances.
 
-The service publishes one message per change of a table on the channel named by the
-table's id (an encoded :class:`~.protocol.Frame`); every connection watching the table
-listens to it. Messages are passed on as they are. A *listener* is called with each
-message by the publisher itself (no queue, no task switch: the server's connections
-only hand the text to their socket); a *subscription* is an async iterator over a queue
-of them. :class:`MemoryPubSub` serves one process; a Redis implementation with the same
-interface serves several.
+What is published is one of :mod:`.envelope`'s kinds: the service publishes one
+:class:`~.protocol.Frame` per change of a table on the channel named by the table's id,
+and every connection watching the table listens to it; chat lines, the keeper's
+notices and the accounts' notices go on channels of their own. Within a process a
+message is passed on as the object it is; between instances as :func:`.envelope.encode`'s
+bytes, decoded once per instance. A *listener* is called with each message by the
+publisher itself (no queue, no task switch: the server's connections only hand the text
+to their socket); a *subscription* is an async iterator over a queue of them.
+:class:`MemoryPubSub` serves one process; a Redis implementation with the same interface
+serves several.
 """
 
 from __future__ import annotations
@@ -15,18 +18,11 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TYPE_CHECKING, Protocol, TypeAlias
+from typing import Protocol, TypeAlias
 
-if TYPE_CHECKING:
-    from ghostparty.server.protocol import Frame
+from ghostparty.server.envelope import OVERFLOW, Envelope, Message
 
-#: Bytes, or within one process an update's :class:`~.protocol.Frame` as it is (a
-#: pub/sub between processes sends its :meth:`~.protocol.Frame.to_bytes`).
-Message: TypeAlias = "bytes | Frame"
-
-#: What a subscriber receives in place of messages it missed (it fell behind, or the
-#: connection between instances was lost for a while): it should resynchronise.
-OVERFLOW: Message = b"\x00overflow"
+__all__ = ["OVERFLOW", "Envelope", "Listener", "MemoryPubSub", "Message", "PubSub", "Subscription"]
 
 #: Called with each message of a channel, in publication order; it must not wait long
 #: (it holds up the publisher): it hands the message on and returns.
@@ -38,7 +34,7 @@ log = logging.getLogger("ghostparty.server")
 class PubSub(Protocol):
     """Publish a message on a channel; subscribe to a channel's messages."""
 
-    async def publish(self, channel: str, message: Message) -> None: ...
+    async def publish(self, channel: str, message: Envelope) -> None: ...
 
     def subscribe(self, channel: str) -> Subscription: ...
 
@@ -71,6 +67,8 @@ class MemoryPubSub:
         self._listeners: dict[str, list[Listener]] = {}
 
     async def publish(self, channel: str, message: Message) -> None:
+        """Hand ``message`` to the channel's subscribers (an instance's own hub may hand
+        them :data:`OVERFLOW` too)."""
         for queue in list(self._queues.get(channel, ())):
             if queue.qsize() >= self.maxsize - 1:  # a stalled subscriber: it must resynchronise
                 while not queue.empty():

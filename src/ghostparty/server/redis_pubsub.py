@@ -9,8 +9,10 @@ them), and Redis carries it to the others with this instance's mark in front
 (before, every update went out and came back through Redis: one more parse and decode
 per update). While Redis is away a message still reaches this process's subscribers;
 once the listening connection is back (redis-py subscribes its channels again), every
-local subscriber is sent :data:`~.pubsub.OVERFLOW`, so that clients resynchronise with
-what they missed. Needs the ``redis`` package (``pip install ghostparty[redis]``).
+local subscriber is sent :data:`~.envelope.OVERFLOW`, so that clients resynchronise with
+what they missed. Messages cross Redis as :func:`.envelope.encode`'s bytes and are decoded
+once on arrival; one this version can't read (another version's, an unknown kind, a
+malformed one) is logged and dropped. Needs the ``redis`` package (``pip install ghostparty[redis]``).
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, cast
+from typing import Any
 
+from ghostparty.server.envelope import OVERFLOW, Envelope, EnvelopeError, Message, Overflow, decode, encode
 from ghostparty.server.logs import Sparse
-from ghostparty.server.pubsub import OVERFLOW, Listener, MemoryPubSub, Message
+from ghostparty.server.pubsub import Listener, MemoryPubSub
 from ghostparty.server.redis_client import redis_client
 
 log = logging.getLogger("ghostparty.server")
@@ -66,12 +69,12 @@ class RedisPubSub:
         """Raise if the server doesn't answer."""
         await self._redis.ping()
 
-    async def publish(self, channel: str, message: Message) -> None:
+    async def publish(self, channel: str, message: Envelope) -> None:
         """Hand ``message`` to this process's subscribers, then to Redis: the publishes
         of one moment go out together, as one pipeline in their order (one round trip for
         many games' updates), and each returns once its pipeline was sent."""
         await self._local.publish(channel, message)  # this process's subscribers: at once, as it is
-        data = self.mark + (message if isinstance(message, bytes) else message.to_bytes())
+        data = self.mark + encode(message)
         self._outbox.append((self.prefix + channel, data))
         loop = asyncio.get_running_loop()
         if self._sent is None:
@@ -117,7 +120,7 @@ class RedisPubSub:
             await asyncio.sleep(0.5)
             for channel in list(self._missed):
                 try:
-                    await self._redis.publish(self.prefix + channel, self.mark + cast(bytes, OVERFLOW))
+                    await self._redis.publish(self.prefix + channel, self.mark + Overflow.WIRE)
                 except Exception:
                     break
                 self._missed.discard(channel)
@@ -192,12 +195,15 @@ class RedisPubSub:
                     await asyncio.sleep(0.05)
                 continue
             data = message["data"]
-            if (
-                data[:MARK] == self.mark or len(data) < MARK
-            ):  # this instance's own (its subscribers have it), or not ours
+            if data[:MARK] == self.mark or len(data) < MARK:  # this instance's own (its subscribers have it)
                 continue
             channel = message["channel"].decode().removeprefix(self.prefix)
-            await self._local.publish(channel, bytes(data[MARK:]))
+            try:
+                heard = decode(bytes(data[MARK:]))
+            except EnvelopeError as error:  # another version's, or garbage: not this instance's concern
+                _sparse.warning("envelope", "dropped a message on %s that this server can't read: %s", channel, error)
+                continue
+            await self._local.publish(channel, heard)
 
 
 class _RedisSubscription:

@@ -40,6 +40,7 @@ from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby, SeatSpec, check_t
 from ghostparty.server.metrics import Metrics
 from ghostparty.server.model import OPEN, PLAYING, Table, now
 from ghostparty.server.model import OVER as TABLE_OVER
+from ghostparty.server.outbound import StateMessage
 from ghostparty.server.play import Play, turn_starts
 from ghostparty.server.presence import MemoryPresence, Presence
 from ghostparty.server.protocol import ROLL_REQUEST, Applied, Message, state_message
@@ -196,7 +197,7 @@ class TableService:
         """Give a seat back before the game starts."""
         return await self.lobby.leave(table_id, seat, token)
 
-    async def start(self, table_id: str, seat: int, token: str) -> Message:
+    async def start(self, table_id: str, seat: int, token: str) -> StateMessage:
         """Start the game once every human seat has a name (any seated player may);
         the ``state`` message of a spectator after it."""
         live = await self.lobby.start(table_id, seat, token)
@@ -236,7 +237,7 @@ class TableService:
         position = position_to_dict(state) if state is not None else None
         return {"table": await self.core.view(table), "position": position}
 
-    async def state(self, table_id: str, tokens: Mapping[int, str], *, min_version: int = 0) -> Message:
+    async def state(self, table_id: str, tokens: Mapping[int, str], *, min_version: int = 0) -> StateMessage:
         """The ``state`` message for a client holding ``tokens`` (seat → token).
 
         :raises ServiceError: ``bad_token`` if a token doesn't belong to its seat.

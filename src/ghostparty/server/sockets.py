@@ -19,15 +19,17 @@ from collections.abc import Awaitable, Callable, Iterator
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
+from ghostparty.server import outbound
 from ghostparty.server.account_routes import COOKIE
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import MAX_MESSAGE
-from ghostparty.server.chat import GAME_OVER, chat_channel, read_payload
+from ghostparty.server.chat import chat_channel
 from ghostparty.server.edge import close_socket
+from ghostparty.server.envelope import OVERFLOW, Chat, GameEnded, Message, TokenRevoked
 from ghostparty.server.errors import ErrorCode
-from ghostparty.server.protocol import Frame, Message, dumps
-from ghostparty.server.pubsub import OVERFLOW, PubSub
-from ghostparty.server.pubsub import Message as PubSubMessage
+from ghostparty.server.outbound import Outbound
+from ghostparty.server.protocol import Frame, dumps
+from ghostparty.server.pubsub import PubSub
 from ghostparty.server.quotas import Quotas, address_of
 from ghostparty.server.schemas import (
     Hello,
@@ -141,7 +143,7 @@ class Connection:
         self.hidden: frozenset[int] = frozenset()
         self.blocks: Callable[[int], Awaitable[frozenset[int]]] | None = None
 
-    async def send(self, message: Message) -> None:
+    async def send(self, message: Outbound) -> None:
         await self.send_text(dumps(message))
 
     async def refuse_garbage(self, code: ErrorCode, message: str) -> None:
@@ -169,18 +171,15 @@ class Connection:
     async def error(
         self, code: ErrorCode, message: str, *, retry_after: int | None = None, details: dict[str, str] | None = None
     ) -> None:
-        sent: dict[str, object] = {"type": "error", **(details or {}), "code": code, "message": message}
-        if retry_after is not None:
-            sent["retry_after"] = retry_after
-        await self.send(sent)
+        await self.send(outbound.error(code, message, retry_after, details))
 
-    async def deliver(self, data: PubSubMessage) -> None:
-        """A table update from the pub/sub: the text for what this client holds, sent at
-        once (or after what is being sent now)."""
-        if data == OVERFLOW:  # missed updates: start afresh
-            self.resync = asyncio.get_running_loop().create_task(self.send_state())
+    async def deliver(self, frame: Message) -> None:
+        """A table update from the pub/sub (a :class:`Frame`, or :data:`OVERFLOW`): the
+        text for what this client holds, sent at once (or after what is being sent now)."""
+        if type(frame) is not Frame:  # the table's channel carries nothing else
+            if frame is OVERFLOW:  # missed updates: start afresh
+                self.resync = asyncio.get_running_loop().create_task(self.send_state())
             return
-        frame = data if isinstance(data, Frame) else Frame.from_bytes(data)
         self.service.heard(frame.table_id, frame.version)
         text = frame.text_for(self.held, odds=self.odds)
         if self.send_lock.locked() or self.holding:
@@ -191,22 +190,23 @@ class Connection:
     async def send_state(self) -> None:
         await self.send(await self.service.state(self.table_id, self.tokens))
 
-    async def deliver_chat(self, data: PubSubMessage) -> None:
-        """A chat line from the pub/sub (``s``: for spectators only, while the game is on)."""
-        if data == OVERFLOW:  # missed lines: send the chat again
+    async def deliver_chat(self, data: Message) -> None:
+        """A chat line from the pub/sub (some for spectators only, while the game is on)."""
+        if data is OVERFLOW:  # missed lines: send the chat again
             if self.chat:
                 await self.send_chat_log()
             return
-        if not self.chat or not isinstance(data, bytes) or (data[:1] == b"s" and self.held):
+        if not self.chat:
             return
-        if data == GAME_OVER:
+        if isinstance(data, GameEnded):
             if self.held:
                 await self.send_chat_log()
             return
-        _kind, author, payload = read_payload(data)
-        if author is not None and author in self.hidden:
+        if not isinstance(data, Chat) or (data.spectators_only and self.held):
             return
-        text = payload.decode()
+        if data.author is not None and data.author in self.hidden:
+            return
+        text = data.text
         if self.send_lock.locked() or self.holding:
             self.backlog.append(text)
             return
@@ -218,7 +218,7 @@ class Connection:
 
     async def send_chat_log(self) -> None:
         lines = await self.service.chat.lines(self.table_id, self.held, self.hidden)
-        await self.send({"type": "chat_log", "lines": lines})
+        await self.send(outbound.chat_log(lines))
 
     async def handle(self, text: str) -> None:
         try:
@@ -242,7 +242,7 @@ class Connection:
             elif isinstance(message, Sync):
                 await self.send_state()
             elif isinstance(message, Ping):
-                await self.send({"type": "pong"})
+                await self.send(outbound.pong())
             elif isinstance(message, SyncChat):
                 await self.read_blocks()
                 if self.chat:
@@ -326,9 +326,7 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.accept()
         if not allowed:
             message = f"at most {sockets.most} connections from one address: close another page first"
-            await websocket.send_text(
-                dumps({"type": "error", "code": ErrorCode.TOO_MANY_CONNECTIONS, "message": message})
-            )
+            await websocket.send_text(dumps(outbound.error(ErrorCode.TOO_MANY_CONNECTIONS, message)))
             await close_socket(websocket, ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from this address")
             return
         await _serve(websocket, service, pubsub, table_id)
@@ -355,8 +353,9 @@ async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, ta
     def token_gone(why: str) -> None:
         ending.append(asyncio.get_running_loop().create_task(connection.token_gone(why)))
 
-    async def revoked(_data: PubSubMessage) -> None:
-        token_gone("revoked")
+    async def revoked(data: Message) -> None:
+        if data is OVERFLOW or isinstance(data, TokenRevoked):  # overflow: it may have been missed
+            token_gone("revoked")
 
     expiry: asyncio.TimerHandle | None = None
     try:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ghostparty.server.accounts_store import Player
+from ghostparty.server.envelope import TokenRevoked
 from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.limits import Limit, Limiter, Use, take_or_refuse
 from ghostparty.server.model import now
@@ -62,8 +63,6 @@ CHANGES_ADDRESS = (Limit(30, 600, "too many tokens made or revoked from this add
 READS = (Limit(60, 60, "the list of tokens is asked for too often"),)
 #: A token's last use is written at most this often (not at every request).
 TOUCH_EVERY = timedelta(minutes=1)
-#: What a revoked token's channel carries (its sockets close on it).
-REVOKED = b"revoked"
 
 
 def new_secret() -> str:
@@ -151,7 +150,7 @@ class ApiTokens:
     async def closed(self, token_ids: list[int]) -> None:
         """Tell every instance that these tokens are gone: their WebSockets close."""
         for token_id in token_ids:
-            await self.pubsub.publish(revoked_channel(token_id), REVOKED)
+            await self.pubsub.publish(revoked_channel(token_id), TokenRevoked())
 
     async def authenticate(self, token: str, address: str) -> Bearer:
         """The owner of a current token. The attempt is counted per address first and

@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
+from ghostparty.server import outbound
 from ghostparty.server.account_routes import current
 from ghostparty.server.bodies import json_body
 from ghostparty.server.edge import close_socket
@@ -205,16 +206,16 @@ async def tournament_socket(websocket: WebSocket) -> None:
         await websocket.accept()
         if not allowed:
             message = f"at most {sockets.most} connections from one address: close another page first"
-            await websocket.send_text(
-                json.dumps({"type": "error", "code": ErrorCode.TOO_MANY_CONNECTIONS, "message": message})
-            )
+            await websocket.send_text(json.dumps(outbound.error(ErrorCode.TOO_MANY_CONNECTIONS, message)))
             await close_socket(websocket, ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from this address")
             return
         try:
             tournaments = of(websocket)
-            await websocket.send_text(json.dumps({"type": "tournament", **(await _view(tournaments, tournament_id))}))
+            await websocket.send_text(json.dumps(outbound.tournament(await _view(tournaments, tournament_id))))
         except ServiceError as error:
-            await websocket.send_text(json.dumps({"type": "error", **error.to_dict()}))
+            await websocket.send_text(
+                json.dumps(outbound.error(error.code, error.message, error.retry_after, error.details))
+            )
             await close_socket(websocket, error.code)
             return
         changed = asyncio.Event()
@@ -227,7 +228,7 @@ async def tournament_socket(websocket: WebSocket) -> None:
                 await changed.wait()
                 changed.clear()
                 data = await _view(tournaments, tournament_id)
-                await websocket.send_text(json.dumps({"type": "tournament", **data}))
+                await websocket.send_text(json.dumps(outbound.tournament(data)))
                 await asyncio.sleep(0.5)  # at most two states a second, however busy
 
         async with websocket.app.state.pubsub.listen(channel(tournament_id), heard):

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
+from ghostparty.server.envelope import TournamentChanged
 from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby
 from ghostparty.server.model import TURN_BASED_FROM, now
@@ -283,7 +284,7 @@ class Tournaments:
         raise ServiceError(ErrorCode.SERVER_BUSY, "the tournament changed too often meanwhile; try again")
 
     async def notify(self, tournament_id: str) -> None:
-        await self.pubsub.publish(channel(tournament_id), b"changed")
+        await self.pubsub.publish(channel(tournament_id), TournamentChanged())
 
     async def join(
         self, tournament_id: str, player: tuple[int, str] | None, name: str | None
