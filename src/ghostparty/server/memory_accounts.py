@@ -20,7 +20,7 @@ from typing import Any
 from ghostparty.server.accounts_store import FORMER_PLAYER, RULE_SETS, Player, Profile
 from ghostparty.server.model import OPEN, PLAYING, GameResult, Table
 from ghostparty.server.ratings import BOT_LEVELS, NEW, Rating, bot_player_name, bot_rating, rate
-from ghostparty.server.standings import Reliability, RuleStats
+from ghostparty.server.standings import Reliability, RuleStats, result_rows
 
 
 class MemoryAccounts:
@@ -169,26 +169,7 @@ class MemoryAccounts:
                     before[seat.seat], after[seat.seat] = old, new
                     games = self._ratings.get((seat.player_id, result.rules), (NEW, 0))[1]
                     self._ratings[seat.player_id, result.rules] = (new, games + 1)
-        for s in result.seats:
-            self._results.append(
-                {
-                    "table_id": table_id,
-                    "seat": s.seat,
-                    "player_id": s.player_id,
-                    "rules": result.rules,
-                    "players": len(result.seats),
-                    "rated": result.rated,
-                    "points": s.points,
-                    "place": s.place,
-                    "won": s.won,
-                    "mu_before": before[s.seat].mu if s.seat in before else None,
-                    "sigma_before": before[s.seat].sigma if s.seat in before else None,
-                    "mu_after": after[s.seat].mu if s.seat in after else None,
-                    "sigma_after": after[s.seat].sigma if s.seat in after else None,
-                    "ended": result.ended,
-                    "left_to_bot": s.left,
-                }
-            )
+        self._results.extend(result_rows(table_id, result, before, after))
 
     # -- reading --------------------------------------------------------------------------
 

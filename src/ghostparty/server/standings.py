@@ -10,7 +10,7 @@ instance ends it and whenever it restarts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -63,29 +63,34 @@ def record_result(conn: Connection, table_id: str, result: GameResult) -> None:
                     .where(ratings.c.player_id == seat.player_id, ratings.c.rules == result.rules)
                     .values(mu=new.mu, sigma=new.sigma, games=ratings.c.games + 1)
                 )
-    conn.execute(
-        insert(results),
-        [
-            {
-                "table_id": table_id,
-                "seat": s.seat,
-                "player_id": s.player_id,
-                "rules": result.rules,
-                "players": len(result.seats),
-                "rated": result.rated,
-                "points": s.points,
-                "place": s.place,
-                "won": s.won,
-                "mu_before": before[s.seat].mu if s.seat in before else None,
-                "sigma_before": before[s.seat].sigma if s.seat in before else None,
-                "mu_after": after[s.seat].mu if s.seat in after else None,
-                "sigma_after": after[s.seat].sigma if s.seat in after else None,
-                "ended": result.ended,
-                "left_to_bot": s.left,
-            }
-            for s in result.seats
-        ],
-    )
+    conn.execute(insert(results), result_rows(table_id, result, before, after))
+
+
+def result_rows(
+    table_id: str, result: GameResult, before: Mapping[int, Rating], after: Mapping[int, Rating]
+) -> list[dict[str, Any]]:
+    """``gp_results``' rows of a finished game, a seat each (``before``/``after``: the
+    ratings of the seats that were rated, by seat)."""
+    return [
+        {
+            "table_id": table_id,
+            "seat": s.seat,
+            "player_id": s.player_id,
+            "rules": result.rules,
+            "players": len(result.seats),
+            "rated": result.rated,
+            "points": s.points,
+            "place": s.place,
+            "won": s.won,
+            "mu_before": before[s.seat].mu if s.seat in before else None,
+            "sigma_before": before[s.seat].sigma if s.seat in before else None,
+            "mu_after": after[s.seat].mu if s.seat in after else None,
+            "sigma_after": after[s.seat].sigma if s.seat in after else None,
+            "ended": result.ended,
+            "left_to_bot": s.left,
+        }
+        for s in result.seats
+    ]
 
 
 @dataclass(frozen=True, slots=True)
