@@ -19,6 +19,8 @@ from ghostparty.rules import (
     Ruleset,
     apply,
     legal_actions,
+    position_from_dict,
+    position_to_dict,
     sample_roll,
     start_position,
 )
@@ -64,4 +66,19 @@ def test_placements_are_the_free_gallery_squares_ascending(guests: tuple[tuple[i
     board = HUGO_RULES.board
     taken = {loc for locs in guests for loc in locs} | {hugo}
     free = [Place(board.names[sq]) for sq in range(board.squares) if sq not in taken]
+    assert legal_actions(position) == free
+
+
+def test_placements_with_a_guest_in_the_first_room() -> None:
+    # §2.2: a guest is placed on a free gallery square. In play no guest is in a room while
+    # guests are placed, but FORMAT.md accepts such a position: the guest in the first room
+    # (whose location follows the gallery's last square) takes no gallery square from anyone.
+    board = HUGO_RULES.board
+    guests = ((board.room_base,), (2,), ())
+    start = start_position(HUGO_RULES, 3)  # seats 0 and 1 have placed one guest each
+    placed = start._replace(guests=guests, to_move=2, place_queue=start.place_queue[2:])
+    position = position_from_dict(position_to_dict(placed))
+    assert position.phase == PLACE
+    assert position.guests == guests
+    free = [Place(board.names[sq]) for sq in range(board.squares) if sq not in (2, position.hugo)]
     assert legal_actions(position) == free
