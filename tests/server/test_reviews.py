@@ -226,6 +226,22 @@ def test_a_server_stopping_mid_review_stops_its_workers_at_once(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # stopping is no failure
 
 
+def test_stopping_puts_nothing_on_the_progress_queue(sqlite_url: str) -> None:
+    """A worker stopped while it sends its progress holds the queue's lock for good: a
+    put from the server then (its progress thread's stop message, before) blocked the
+    queue's feeder thread, which the interpreter joins at exit — pytest hung after its
+    summary, once in CI. The server never puts on the queue; its progress thread ends."""
+    with TestClient(create_app(sqlite_url, bot_delay=0.0, seed=5, tables_per_minute=1000)) as client:
+        table_id = finished_game(client)
+        client.get(f"/api/tables/{table_id}/review")
+        reviewer = client.app.state.reviewer  # type: ignore[attr-defined]
+        reports, listener = reviewer._queue, reviewer._listener
+        assert listener is not None and listener.is_alive()
+    listener.join(5)
+    assert not listener.is_alive(), "the progress thread outlived its server"
+    assert reports._thread is None, "the server put something on the workers' progress queue"
+
+
 def test_a_profile_gets_each_rule_sets_mean_accuracy_pr_and_trend() -> None:
     def seat(table: str, accuracy: float | None, pr: float, rules: str = "hugo") -> SeatReview:
         summary = {"seat": 1, "accuracy": accuracy, "pr": pr}

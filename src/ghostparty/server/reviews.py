@@ -21,6 +21,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import queue
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -111,6 +112,8 @@ class Reviewer:
         self._pool: ProcessPoolExecutor | None = None
         self._queue: Any = None
         self._listener: threading.Thread | None = None
+        #: Set when the pool is forgotten: its progress thread stops.
+        self._stop = threading.Event()
         self._tasks: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
         self._closed = False
 
@@ -120,18 +123,27 @@ class Reviewer:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._queue = context.Queue()
+            self._stop = threading.Event()
             self._pool = ProcessPoolExecutor(
                 self.workers, mp_context=context, initializer=_start_worker, initargs=(self._queue,)
             )
-            self._listener = threading.Thread(target=self._listen, name="review-progress", daemon=True)
+            self._listener = threading.Thread(
+                target=self._listen, args=(self._queue, self._stop), name="review-progress", daemon=True
+            )
             self._listener.start()
         return self._pool
 
-    def _listen(self) -> None:
-        """The progress reports, into the jobs (a float's assignment: no lock needed)."""
-        while True:
-            message = self._queue.get()
-            if message is None:
+    def _listen(self, reports: Any, stop: threading.Event) -> None:
+        """The progress reports, into the jobs (a float's assignment: no lock needed),
+        until ``stop``. Nothing is ever put on the queue from this process: a worker
+        stopped while sending holds the queue's lock for good, and a put here would
+        then hang this process's exit (its feeder thread is joined at exit)."""
+        while not stop.is_set():
+            try:
+                message = reports.get(timeout=0.25)
+            except queue.Empty:
+                continue
+            except (OSError, EOFError, ValueError):  # the queue is gone
                 return
             table_id, done, total = message
             job = self.jobs.get(table_id)
@@ -231,7 +243,7 @@ class Reviewer:
             self._pool.shutdown(wait=False, cancel_futures=True)
             for process in workers:
                 process.terminate()
-            self._queue.put(None)
+            self._stop.set()  # (not a message on the queue: see _listen)
             self._pool = None
 
     def close(self) -> None:
