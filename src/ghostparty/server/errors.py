@@ -7,7 +7,9 @@ import asyncio
 import math
 from collections.abc import Callable
 from enum import StrEnum
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar, cast
+
+from ghostparty.server import outbound
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -114,10 +116,10 @@ class ServiceError(Exception):
         self.retry_after = None if retry_after is None else max(1, math.ceil(retry_after))
 
     def to_dict(self) -> dict[str, str | int]:
-        found: dict[str, str | int] = {"code": self.code.value, "message": self.message}
-        if self.retry_after is not None:
-            found["retry_after"] = self.retry_after
-        return {**self.details, **found}
+        """The error's fields as a client is sent them (:func:`.outbound.error`'s, without
+        its ``type``): the HTTP error body's ``error``."""
+        sent = outbound.error(self.code.value, self.message, self.retry_after, self.details)
+        return cast(dict[str, str | int], {key: value for key, value in sent.items() if key != "type"})
 
 
 def wait_text(seconds: float) -> str:
