@@ -86,24 +86,30 @@ class Writes:
         return True
 
     def save_batch(self, changes: Sequence[Change]) -> list[bool]:
-        """Each change all or nothing (a savepoint each where there are several), one
-        commit for all; ``False`` for a change whose table's version moved on."""
+        """Each change all or nothing, one commit for all; ``False`` for a change whose
+        table's version moved on.
+
+        First all at once: one statement each for the tables, the seats and the actions
+        of every change (``executemany``: one round trip to PostgreSQL in its pipeline,
+        one loop in C for SQLite), committed if every table was still at its expected
+        version. Where one was not (another instance came first, which is rare), that
+        is undone and each change is written again on its own, in a savepoint."""
         with self._connection() as connection:
             cursor = connection.cursor()
+            if self._write_all(cursor, changes):
+                connection.commit()
+                return [True] * len(changes)
+            connection.rollback()
             if len(changes) == 1:
-                saved = [self._write(cursor, changes[0])]
-                if not saved[0]:
-                    connection.rollback()
-                    return saved
-            else:
-                if self.embedded:  # else a savepoint would begin (and its release end) the transaction
-                    cursor.execute("BEGIN IMMEDIATE")
-                saved = []
-                for change in changes:
-                    cursor.execute("SAVEPOINT gp_change")
-                    ok = self._write(cursor, change)
-                    cursor.execute("RELEASE SAVEPOINT gp_change" if ok else "ROLLBACK TO SAVEPOINT gp_change")
-                    saved.append(ok)
+                return [False]
+            if self.embedded:  # else a savepoint would begin (and its release end) the transaction
+                cursor.execute("BEGIN IMMEDIATE")
+            saved = []
+            for change in changes:
+                cursor.execute("SAVEPOINT gp_change")
+                ok = self._write(cursor, change)
+                cursor.execute("RELEASE SAVEPOINT gp_change" if ok else "ROLLBACK TO SAVEPOINT gp_change")
+                saved.append(ok)
             connection.commit()
         return saved
 
@@ -121,13 +127,32 @@ class Writes:
             finally:
                 self._done_writing(connection)
 
+    def _write_all(self, cursor: Any, changes: Sequence[Change]) -> bool:
+        """Every change's writes, three statements in all; ``False`` (to be rolled back)
+        if a table's version moved on or an action's index is taken."""
+        try:
+            cursor.executemany(*self._update_table.bind_many([_update_row(change) for change in changes]))
+            if cursor.rowcount != len(changes):  # another change, maybe by another instance, came first
+                return False
+            seat_rows = [
+                seat_row(change.table.id, seat) | {"b_table": change.table.id, "b_seat": seat.seat}
+                for change in changes
+                if change.with_seats
+                for seat in change.table.seats
+            ]
+            if seat_rows:
+                cursor.executemany(*self._update_seat.bind_many(seat_rows))
+            action_rows = [action_row(change.table.id, a) for change in changes for a in change.new_actions]
+            if action_rows:
+                cursor.executemany(*self._insert_action.bind_many(action_rows))
+        except self._integrity_error:  # an action of that index exists: it came first
+            return False
+        return True
+
     def _write(self, cursor: Any, change: Change) -> bool:
         table = change.table
-        row = table_row(table)
-        del row["id"], row["created"], row["seed"], row["rules"], row["players"]
-        row |= {"b_id": table.id, "b_version": change.expected_version}
         try:
-            cursor.execute(*self._update_table.bind(row))
+            cursor.execute(*self._update_table.bind(_update_row(change)))
             if cursor.rowcount != 1:  # another change, maybe by another instance, came first
                 return False
             if change.with_seats:
@@ -175,3 +200,22 @@ class Writes:
 def _insert(statement: Any, dialect: Any, table: SqlTable) -> Compiled:
     """An INSERT of every column, compiled for ``dialect``."""
     return Compiled(statement.values({c.name: bindparam(c.name) for c in table.c}), dialect, table)
+
+
+def _update_row(change: Change) -> dict[str, Any]:
+    """The values of a change's ``UPDATE`` of its table: what a change may alter, and
+    the table's id and expected version to find it by."""
+    table = change.table
+    return {
+        "status": table.status,
+        "version": table.version,
+        "first_player": table.first_player,
+        "to_move": table.to_move,
+        "winners": list(table.winners),
+        "turn_seconds": table.turn_seconds,
+        "absent_bot": table.absent_bot,
+        "updated": table.updated,
+        "rematch": table.rematch,
+        "b_id": table.id,
+        "b_version": change.expected_version,
+    }
