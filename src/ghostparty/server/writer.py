@@ -131,7 +131,7 @@ class Writes:
         """Every change's writes, three statements in all; ``False`` (to be rolled back)
         if a table's version moved on or an action's index is taken."""
         try:
-            cursor.executemany(*self._update_table.bind_many([_update_row(change) for change in changes]))
+            _execute(cursor, *self._update_table.bind_many([_update_row(change) for change in changes]))
             if cursor.rowcount != len(changes):  # another change, maybe by another instance, came first
                 return False
             seat_rows = [
@@ -141,10 +141,10 @@ class Writes:
                 for seat in change.table.seats
             ]
             if seat_rows:
-                cursor.executemany(*self._update_seat.bind_many(seat_rows))
+                _execute(cursor, *self._update_seat.bind_many(seat_rows))
             action_rows = [action_row(change.table.id, a) for change in changes for a in change.new_actions]
             if action_rows:
-                cursor.executemany(*self._insert_action.bind_many(action_rows))
+                _execute(cursor, *self._insert_action.bind_many(action_rows))
         except self._integrity_error:  # an action of that index exists: it came first
             return False
         return True
@@ -200,6 +200,16 @@ class Writes:
 def _insert(statement: Any, dialect: Any, table: SqlTable) -> Compiled:
     """An INSERT of every column, compiled for ``dialect``."""
     return Compiled(statement.values({c.name: bindparam(c.name) for c in table.c}), dialect, table)
+
+
+def _execute(cursor: Any, sql: str, rows: list[Any]) -> None:
+    """``sql`` for each of ``rows``: one ``execute`` for one row (psycopg's
+    ``executemany`` enters and leaves a pipeline, which costs more than a single
+    statement), else ``executemany``; ``rowcount`` is the rows changed in all."""
+    if len(rows) == 1:
+        cursor.execute(sql, rows[0])
+    else:
+        cursor.executemany(sql, rows)
 
 
 def _update_row(change: Change) -> dict[str, Any]:
