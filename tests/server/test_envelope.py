@@ -80,7 +80,9 @@ def test_overflow_is_a_signal_of_its_own() -> None:
     assert all(decode(encode(m)) is not OVERFLOW for m in EXAMPLES)
 
 
-@pytest.mark.parametrize("data", [b"", b"2p", b"\x00", b"0u1 0 1 1 t\nx", b"1", b"1?", b"1Z{}", b"9c1;{}"], ids=repr)
+@pytest.mark.parametrize(
+    "data", [b"", b"9p", b"\x00", b"0u1 0 1 1 ? t\nx", VERSION, VERSION + b"?", VERSION + b"Z{}", b"9c1;{}"], ids=repr
+)
 def test_another_version_or_an_unknown_kind_is_unknown(data: bytes) -> None:
     with pytest.raises(UnknownEnvelope):
         decode(data)
@@ -89,21 +91,22 @@ def test_another_version_or_an_unknown_kind_is_unknown(data: bytes) -> None:
 @pytest.mark.parametrize(
     "data",
     [
-        b"1unot a frame",
-        b"1u1 x 1 1 t\nx",
-        b"1u\xff 0 1 1 t\nx",
-        b"1c",
-        b"1cq;{}",
-        b"1ca1b;{}",
-        b"1ca;\xff",
-        b"1kabc 1 -",
-        b"1kabc x - -",
-        b"1kabc 1 1,,2 -",
-        b"1b",
-        b"1b[]",
-        b"1b{",
-        b"1p?",
-        b"1t ",
+        VERSION + b"unot a frame",
+        VERSION + b"u1 x 1 1 t\nx",
+        VERSION + b"u1 x 1 1 ? t\nx",
+        VERSION + b"u\xff 0 1 1 t\nx",
+        VERSION + b"c",
+        VERSION + b"cq;{}",
+        VERSION + b"ca1b;{}",
+        VERSION + b"ca;\xff",
+        VERSION + b"kabc 1 -",
+        VERSION + b"kabc x - -",
+        VERSION + b"kabc 1 1,,2 -",
+        VERSION + b"b",
+        VERSION + b"b[]",
+        VERSION + b"b{",
+        VERSION + b"p?",
+        VERSION + b"t ",
     ],
     ids=repr,
 )

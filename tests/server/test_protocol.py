@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from random import Random
 from typing import Any
 
 import pytest
@@ -86,3 +87,53 @@ def test_the_moves_effects_go_only_to_a_client_that_shows_them() -> None:
     assert plain["legal"] and plain["effects"] == []  # a program that shows no odds: nothing computed
     assert len(mover["effects"]) == len(mover["legal"]) == len(plain["legal"])
     assert mover["effects"] == protocol.effects_for(table, game.state, (table.to_move,))
+
+
+def test_a_frame_sent_before_its_odds_were_asked_for_leaves_them_to_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Across a whole game (every phase, the mover away or not): the sender computes no
+    odds for the wire, and the reader's mover text is the sender's, to the byte."""
+    calls: list[object] = []
+    real = protocol.capture_odds
+
+    def counting(position: Any, seat: Any = None) -> Any:
+        calls.append(position)
+        return real(position, seat)
+
+    monkeypatch.setattr(protocol, "capture_odds", counting)
+    rng = Random(5)
+    game = Game("hugo", 3, first_player=1)
+    seats = (Seat(0, "human", name="Ann"), Seat(1, "human", name="Bob", away=True), Seat(2, "bot", bot="random"))
+    table = Table(id="t2", rules="hugo", players=3, seats=seats, seed=1, status=PLAYING, first_player=1)
+    kinds: set[str] = set()
+    while True:
+        over = game.state.phase == "over"
+        shown = replace(table, version=len(game.history), to_move=None if over else game.state.to_move)
+        if over:
+            shown = replace(shown, status="over", winners=(0,))
+        protocol._odds.cache_clear()
+        protocol._effects.cache_clear()
+        sender = update_frame(shown, {0, 2}, game.state, None)
+        calls.clear()
+        wire = sender.to_bytes()
+        assert calls == []  # nothing computed for the wire
+        reader = Frame.from_bytes(wire)
+        assert (reader.everyone, reader.plain) == (sender.everyone, sender.plain)
+        assert reader.mover == sender.mover  # the reader worked out what the sender would have
+        assert Frame.from_bytes(sender.to_bytes()).mover == sender.mover  # and once known, it travels
+        kinds.add(f"{game.state.phase} {'plain' if sender.plain is sender.everyone else 'legal'}")
+        if over:
+            break
+        game.push(rng.choice(legal_actions(game.state)))
+    assert {"roll legal", "move legal", "roll plain", "move plain"} <= kinds  # Bob away: no legal for him
+
+
+@pytest.mark.parametrize(
+    "wire",
+    [b"9 0 3 0 ? t\nabc", b"9 0 3 0 + t\nabc", b"9 0 3 0 = t\nabcd", b"9 0 9 0 ? t\nabc", b"9 0 3 0 * t\nabc"],
+)
+def test_a_frame_whose_header_and_body_disagree_is_refused(wire: bytes) -> None:
+    if wire == b"9 0 3 0 ? t\nabc":
+        assert Frame.from_bytes(wire).everyone == "abc"
+        return
+    with pytest.raises(ValueError):
+        Frame.from_bytes(wire)

@@ -26,6 +26,7 @@ import pytest
 
 from ghostparty.server import redis_pubsub
 from ghostparty.server.envelope import (
+    VERSION,
     BotInvitation,
     Chat,
     GameEnded,
@@ -468,27 +469,27 @@ def test_a_subscription_left_after_close_leaves_nothing_open(backend: Backend) -
 UNREADABLE = [
     b"",
     b"x",
-    b"2u" + encode(sample(0))[2:],  # a later version's update
-    b"1?",  # a kind this version doesn't know
-    b"1zsomething",
-    b"1u",
-    b"1unot a frame",
-    b"1u1 0 99999999 abc",
-    b"1u\xff\xfe 0 1 1 abc\nxx",
-    b"1c",
-    b"1cno separator",
-    b"1cx12;{}",
-    b"1cs1x;{}",
-    b"1c\xff;\xff",
-    b"1k",
-    b"1kabc 1 - ",
-    b"1kabc one - -",
-    b"1kabc 1 0,x -",
-    b"1b",
-    b"1b[1, 2]",
-    b"1b{not json",
-    b"1pextra",
-    b"1r\x00",
+    b"9u" + encode(sample(0))[2:],  # a later version's update
+    VERSION + b"?",  # a kind this version doesn't know
+    VERSION + b"zsomething",
+    VERSION + b"u",
+    VERSION + b"unot a frame",
+    VERSION + b"u1 0 99999999 abc",
+    VERSION + b"u\xff\xfe 0 1 1 abc\nxx",
+    VERSION + b"c",
+    VERSION + b"cno separator",
+    VERSION + b"cx12;{}",
+    VERSION + b"cs1x;{}",
+    VERSION + b"c\xff;\xff",
+    VERSION + b"k",
+    VERSION + b"kabc 1 - ",
+    VERSION + b"kabc one - -",
+    VERSION + b"kabc 1 0,x -",
+    VERSION + b"b",
+    VERSION + b"b[1, 2]",
+    VERSION + b"b{not json",
+    VERSION + b"pextra",
+    VERSION + b"r\x00",
     b"\x00overflo",
     bytes(range(256)),
 ]

@@ -15,7 +15,16 @@ from typing import Any
 
 import orjson
 
-from ghostparty.rules import ROLL, Move, Position, action_to_dict, apply, legal_actions, position_to_dict
+from ghostparty.rules import (
+    ROLL,
+    Move,
+    Position,
+    action_to_dict,
+    apply,
+    legal_actions,
+    position_from_dict,
+    position_to_dict,
+)
 from ghostparty.rules.events import Captured, Event, GameOver, GuestExpelled, RoomEntered, RoundEnded
 from ghostparty.rules.odds import capture_odds
 from ghostparty.server.codec import events_to_list, pending_points, table_view
@@ -105,9 +114,11 @@ class Frame:
     """One ``update``, encoded once, in three texts: ``everyone``'s; ``plain``, for the
     clients holding seat ``to_move`` (with its legal actions); ``mover``, the same with
     the mover's odds, for those of them that show odds. ``plain`` and ``mover`` are
-    ``everyone`` where they would not differ. Within a process the odds are computed
-    only when the first client that wants them is sent the frame; between processes
-    (:meth:`to_bytes`) the frame carries all three."""
+    ``everyone`` where they would not differ. The odds are computed only when the first
+    client that wants them is sent the frame: within a process from the position kept
+    with it; between processes (:meth:`to_bytes`) a frame whose odds nobody has asked
+    for yet goes without them, and the instance that reads it works them out of
+    ``plain``'s position once one of its clients wants them."""
 
     __slots__ = ("_message", "_mover", "_position", "_table", "everyone", "plain", "table_id", "to_move", "version")
 
@@ -139,9 +150,17 @@ class Frame:
         """The text for the clients holding the seat to move that show odds (and the
         moves' effects): both computed on the first call."""
         if self._mover is None:
-            assert self._table is not None and self._message is not None
-            odds = odds_for(self._table, self._position)
-            effects = effects_for(self._table, self._position, (self.to_move,) if self.to_move is not None else ())
+            if self._message is None:  # read from another process: work it out of ``plain``
+                self._message = orjson.loads(self.everyone if self.plain is self.everyone else self.plain)
+                raw = self._message["position"]
+                self._position = position_from_dict(raw) if raw is not None else None
+                decides = self.plain is not self.everyone  # it has legal actions
+            else:
+                assert self._table is not None
+                decides = _decides(self._table, (self.to_move,) if self.to_move is not None else ())
+            position = self._position
+            odds = _odds(position) if position is not None else []
+            effects = _effects(position) if position is not None and decides and position.phase != ROLL else []
             shown: UpdateMessage = {**self._message, "odds": odds, "effects": effects}
             self._mover = dumps(shown) if odds or effects else self.plain
             self._table = self._position = self._message = None
@@ -155,24 +174,33 @@ class Frame:
 
     def to_bytes(self, prefix: bytes = b"") -> bytes:
         """The frame as :meth:`from_bytes` reads it, after ``prefix`` (the pub/sub's
-        envelope tag, :mod:`.envelope`: the text is copied once)."""
+        envelope tag, :mod:`.envelope`: the text is copied once). ``mover`` goes along
+        only if it was computed already (``+``: it follows; ``=``: it is ``plain``;
+        ``?``: the reader works it out when asked)."""
         everyone = self.everyone.encode()
         plain = b"" if self.plain is self.everyone else self.plain.encode()
-        mover = self.mover
-        tail = b"" if mover is self.plain else mover.encode()
+        mover = self._mover
+        if mover is None:
+            kind, tail = "?", b""
+        elif mover is self.plain:
+            kind, tail = "=", b""
+        else:
+            kind, tail = "+", mover.encode()
         to_move = -1 if self.to_move is None else self.to_move
-        header = f"{self.version} {to_move} {len(everyone)} {len(plain)} {self.table_id}\n".encode()
+        header = f"{self.version} {to_move} {len(everyone)} {len(plain)} {kind} {self.table_id}\n".encode()
         return b"".join((prefix, header, everyone, plain, tail))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Frame:
         """The frame :meth:`to_bytes` made; ``ValueError`` for anything else."""
         header, _, body = data.partition(b"\n")
-        version, to_move, length, plain_length, table_id = header.decode().split(" ", 4)
+        version, to_move, length, plain_length, kind, table_id = header.decode().split(" ", 5)
         first, second = int(length), int(length) + int(plain_length)
+        if kind not in {"?", "=", "+"} or len(body) < second or (kind == "+") != (len(body) > second):
+            raise ValueError(f"a frame of {len(body)} bytes whose header says {header[:80]!r}")
         everyone = body[:first].decode()
         plain = body[first:second].decode() if second > first else everyone
-        mover = body[second:].decode() if len(body) > second else plain
+        mover = None if kind == "?" else plain if kind == "=" else body[second:].decode()
         return cls(table_id, int(version), None if to_move == "-1" else int(to_move), everyone, plain, mover)
 
 
