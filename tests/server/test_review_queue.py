@@ -42,12 +42,21 @@ def queue_name() -> Iterator[str]:
     from redis import Redis
 
     name = f"gp-test-reviews-{uuid.uuid4().hex[:8]}"
-    yield name
     connection = Redis.from_url(REDIS)
+    # The instances keep their limits in Redis, by address ("testclient" for all): each
+    # test starts with its own, not what earlier runs on this server left.
+    for key in connection.scan_iter("ghostparty:limit:*"):
+        connection.delete(key)
+    yield name
     for key in connection.scan_iter(f"rq:*{name}*"):
         connection.delete(key)
     for key in connection.scan_iter(f"{name}:*"):
         connection.delete(key)
+    # A job's own key names the table, not the queue: one left behind would answer for
+    # the same table (the same seed) in a later run, with its old status.
+    for key in connection.scan_iter("rq:job:review-*"):
+        if connection.hget(key, "origin") == name.encode():
+            connection.delete(key)
 
 
 def instance(url: str, queue_name: str, *, seed: int, settings: dict[str, Any] = CHEAP) -> TestClient:
@@ -127,6 +136,82 @@ def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_n
                 assert time.monotonic() < deadline, answer.text
                 time.sleep(0.2)
         assert answer.json()["review"]["players"] == 2
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from ``/proc``)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def _gone(pid: int, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _sleeper(parent: int, group: bool) -> None:
+    from ghostparty.server.review_queue import die_with
+
+    if group:
+        os.setpgrp()
+    die_with(parent, group=group)
+    time.sleep(60)
+
+
+@pytest.mark.parametrize("group", [False, True])
+def test_a_process_told_of_a_parent_already_dead_dies_at_once(group: bool) -> None:
+    """The instance's pid is handed to its worker: read in the worker, it would be init's
+    if the instance died while the worker started, and the worker would live on."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    gone = context.Process(target=time.sleep, args=(0,))
+    gone.start()
+    gone.join()
+    orphan = context.Process(target=_sleeper, args=(gone.pid, group))
+    orphan.start()
+    orphan.join(10)
+    assert orphan.exitcode == -signal.SIGKILL
+
+
+def test_a_work_horse_dies_with_its_worker(sqlite_url: str, queue_name: str) -> None:
+    """rq forks a work horse per job in a process group of its own: killing its worker (or
+    the worker's group) used to leave it running the job, an orphan."""
+    full = {"depth": 3, "horizon": 3}  # a review of many seconds: time to kill it under way
+    with instance(sqlite_url, queue_name, seed=5, settings=full) as first:
+        table_id = finished_game(first)
+        reviewer = first.app.state.reviewer  # type: ignore[attr-defined]
+        assert first.get(f"/api/tables/{table_id}/review").status_code == 202
+        deadline = time.monotonic() + 60
+        while (status := reviewer.status(table_id)) is None or status["status"] != "running":
+            assert time.monotonic() < deadline, "the job never ran"
+            time.sleep(0.05)
+        (worker,) = reviewer._processes
+        horses = _children(worker.pid)
+        assert horses, "the running job has no work horse"
+        os.kill(worker.pid, signal.SIGKILL)  # the worker alone, not its group
+        worker.join(5)
+        reviewer._processes.clear()
+        assert all(_gone(horse, within=3) for horse in horses), f"work horses {horses} outlived their worker"
+        time.sleep(1)
+        assert reviewer.status(table_id) is not None  # lost under way: not finished by a horse left behind
 
 
 def test_a_worker_started_while_redis_is_away_waits_for_it_and_then_works(tmp_path: Any, queue_name: str) -> None:

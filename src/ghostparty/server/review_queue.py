@@ -9,8 +9,8 @@ any instance. The job reviews the game in the worker's work horse, reports its p
 in the job's ``meta`` every few actions, and stores the review in the database
 (:mod:`.review_store`), so any instance serves it.
 
-A job lost with its instance (killed: its workers die with it, :func:`run_worker`
-watches its parent) stays *started* until its heartbeat expires (rq: 60 s past the
+A job lost with its instance (killed: its workers die with it, and their work horses
+with them, :func:`die_with`) stays *started* until its heartbeat expires (rq: 60 s past the
 last one); rq's clean-up, which the instances run when asked about such a job, then
 puts it back in the queue (``Retry(max=2)``) and another instance's worker takes it.
 """
@@ -81,27 +81,44 @@ def rq_review_job(
     return cpu
 
 
-def run_worker(redis_url: str, queue_name: str) -> None:
+def die_with(parent: int, *, group: bool = False) -> None:
+    """Kill this process (``group``: its whole process group) once ``parent`` is no longer
+    its parent (it died, and the process was handed to init): a watch thread, once a
+    second."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        if group:
+            os.killpg(0, signal.SIGKILL)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+
+
+def run_worker(redis_url: str, queue_name: str, parent: int | None = None) -> None:
     """An rq worker (a process of its own): takes review jobs until stopped, and dies
-    with the instance that started it (so that its jobs count as lost, and are retaken)."""
+    with the instance that started it, ``parent`` (so that its jobs count as lost, and
+    are retaken). ``parent`` is the instance's pid as the instance read it: read here,
+    it would already be init's if the instance died while this process started. Each
+    work horse (rq forks one per job, in a process group of its own) dies with its
+    worker likewise."""
     from redis import Redis
     from redis.exceptions import ConnectionError as RedisConnectionError
     from redis.exceptions import TimeoutError as RedisTimeoutError
     from rq import Queue, Worker
 
-    os.setpgrp()  # the worker and its work horses: one group, killed together
-    parent = os.getppid()
+    class _Worker(Worker):
+        def main_work_horse(self, *args: Any, **kwargs: Any) -> None:
+            die_with(os.getppid())  # the worker: the horse's parent, just forked
+            super().main_work_horse(*args, **kwargs)
 
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1)
-        os.killpg(0, signal.SIGKILL)
-
-    threading.Thread(target=watch, daemon=True).start()
+    os.setpgrp()  # the worker and what it starts: one group, killed together
+    die_with(os.getppid() if parent is None else parent, group=True)
     connection = Redis.from_url(redis_url)
     while True:
         try:
-            Worker([Queue(queue_name, connection=connection)], connection=connection).work(logging_level="WARNING")
+            _Worker([Queue(queue_name, connection=connection)], connection=connection).work(logging_level="WARNING")
         except (RedisConnectionError, RedisTimeoutError) as error:
             # rq retries a lost connection while it waits for jobs, not while it starts
             # (registering the worker) or stops: a worker is never lost to Redis being away.
@@ -153,7 +170,9 @@ class RedisReviewer:
             return
         context = multiprocessing.get_context("spawn")
         for _ in range(self.workers):
-            process = context.Process(target=run_worker, args=(self.redis_url, self.queue.name), daemon=False)
+            process = context.Process(
+                target=run_worker, args=(self.redis_url, self.queue.name, os.getpid()), daemon=False
+            )
             process.start()
             self._processes.append(process)
 
@@ -245,4 +264,4 @@ class RedisReviewer:
         self.connection.close()
 
 
-__all__ = ["QUEUE", "RedisReviewer", "job_id", "rq_review_job", "run_worker"]
+__all__ = ["QUEUE", "RedisReviewer", "die_with", "job_id", "rq_review_job", "run_worker"]
