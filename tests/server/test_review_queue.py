@@ -99,11 +99,6 @@ def test_one_instance_queues_the_review_another_serves_it_and_no_second_job_is_m
         assert reviewer.queue.count == 0 and len(reviewer.queue.finished_job_registry) == 1
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="not yet shown stable: rq's clean-up of a job lost with its killed work horse failed once in three "
-    "runs (the job still looked queued); issue 23 keeps it open",
-)
 def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_name: str) -> None:
     from rq.registry import StartedJobRegistry
 
@@ -118,10 +113,12 @@ def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_n
         while (status := reviewer.status(table_id)) is None or status["status"] != "running":
             assert time.monotonic() < deadline, "the job never ran"
             time.sleep(0.05)
+        horses = [horse for process in reviewer._processes for horse in _children(process.pid)]
         for process in reviewer._processes:  # the instance's worker dies, its work horse with it
             os.killpg(process.pid, signal.SIGKILL)
             process.join(5)
         reviewer._processes.clear()
+        assert all(_gone(horse, within=3) for horse in horses)  # nothing works on the job any more
         # rq sees the job lost once its heartbeat is over (60 s on): here, a clean-up as of then.
         registry = StartedJobRegistry(queue=reviewer.queue)
         registry.cleanup(timestamp=time.time() + 300)
