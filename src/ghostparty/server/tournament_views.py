@@ -14,6 +14,7 @@ from ghostparty.server.tournament_service import Engine, ended, house_level
 from ghostparty.server.tournament_store import FINISHED, Entrant, GameRow, TournamentRow
 from ghostparty.sim.stats import deal_interval
 from ghostparty.tournaments import Arena, Ladder, from_json
+from ghostparty.tournaments.errors import TournamentError
 from ghostparty.tournaments.ladder import parse_game_id
 from ghostparty.tournaments.points import PLACE_POINTS, encode
 
@@ -146,7 +147,12 @@ def games(engine: Engine, rows: list[GameRow], names: dict[str, Entrant]) -> lis
         rotation = None
         if isinstance(engine, Ladder):
             round_number, table_number, rotation = parse_game_id(g.game)
-            record_l = engine.game(g.game)
+            try:
+                record_l = engine.game(g.game)
+            except TournamentError:
+                # a game paired after the tournament's row was read (the games are read
+                # after it, not in its transaction): shown with the next version
+                continue
             places, points = record_l.places, record_l.points
         elif isinstance(engine, Arena):
             record = engine.games.get(g.game)
@@ -154,6 +160,8 @@ def games(engine: Engine, rows: list[GameRow], names: dict[str, Entrant]) -> lis
             round_number = table_number = None
         else:
             round_number, table_number = (int(x) for x in g.game[1:].split("t"))
+            if round_number > len(engine.rounds) or table_number > len(engine.rounds[round_number - 1].tables):
+                continue  # paired after the row was read, as above
             table = engine.rounds[round_number - 1].tables[table_number - 1]
             places, points = table.places, table.points
         found.append(
