@@ -138,6 +138,19 @@ def test_the_version_is_read_alone_and_follows_each_save(any_store: Store) -> No
     assert any_store.version("abd") is None and any_store.version("") is None
 
 
+def test_versions_are_read_for_many_tables_at_once(any_store: Store) -> None:
+    assert any_store.versions([]) == {}
+    assert any_store.versions(["abc", ""]) == {}
+    ids = [f"t{n:04d}" for n in range(1203)]  # more than one statement's worth on SQL
+    for n, table_id in enumerate(ids):
+        assert any_store.create(table(table_id, version=n % 7))
+    assert any_store.save(table("t0003", version=11), 3)
+    wanted = [*ids, "nope", "t0003"]  # an unknown id is left out; one asked twice is one
+    expected = {table_id: n % 7 for n, table_id in enumerate(ids)} | {"t0003": 11}
+    assert any_store.versions(wanted) == expected
+    assert any_store.versions(("t0001", "t0003")) == {"t0001": 1, "t0003": 11}
+
+
 @pytest.mark.parametrize("make", [full_table, sparse_table], ids=["full", "sparse"])
 def test_every_field_comes_back_as_it_was_kept(any_store: Store, make: Callable[[str], Table]) -> None:
     kept = make("t")

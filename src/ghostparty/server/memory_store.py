@@ -80,6 +80,10 @@ class MemoryStore:
             table = self._tables.get(table_id)
         return None if table is None else table.version
 
+    def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        with self._lock:
+            return {i: self._tables[i].version for i in table_ids if i in self._tables}
+
     def save(
         self,
         table: Table,

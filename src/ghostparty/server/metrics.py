@@ -75,6 +75,12 @@ class Metrics:
             ["what"],
             registry=registry,
         )
+        self.caught_up = Counter(
+            "ghostparty_clients_caught_up",
+            "Clients sent the whole state because an update of their table never came "
+            "(an instance died between saving and publishing it, or Redis dropped it).",
+            registry=registry,
+        )
         self.read_errors, self.save_errors = self.store_errors.labels("read"), self.store_errors.labels("save")
         gauge: Callable[..., Gauge] = lambda name, text, labels=(): Gauge(  # noqa: E731
             name, text, labels, registry=registry

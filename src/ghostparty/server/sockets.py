@@ -131,6 +131,8 @@ class Connection:
         self.send_lock = asyncio.Lock()
         self.backlog: collections.deque[str] = collections.deque()
         self.resync: asyncio.Task[None] | None = None
+        #: The table's version this client was last told (a state or an update), -1 before.
+        self.version = -1
         #: While saying hello: updates wait until the client has its state.
         self.holding = False
         self.limit = RateLimit(RATE, BURST)
@@ -178,9 +180,10 @@ class Connection:
         text for what this client holds, sent at once (or after what is being sent now)."""
         if type(frame) is not Frame:  # the table's channel carries nothing else
             if frame is OVERFLOW:  # missed updates: start afresh
-                self.resync = asyncio.get_running_loop().create_task(self.send_state())
+                self.resync = asyncio.get_running_loop().create_task(self._resend_state())
             return
         self.service.heard(frame.table_id, frame.version)
+        self.version = max(self.version, frame.version)
         text = frame.text_for(self.held, odds=self.odds)
         if self.send_lock.locked() or self.holding:
             self.backlog.append(text)
@@ -188,7 +191,25 @@ class Connection:
         await self.send_text(text)
 
     async def send_state(self) -> None:
-        await self.send(await self.service.state(self.table_id, self.tokens))
+        state = await self.service.state(self.table_id, self.tokens)
+        self.version = max(self.version, state["table"]["version"])
+        await self.send(state)
+
+    def catch_up(self) -> None:
+        """Send the state again, soon (an update was lost, :mod:`.catchup`): not while
+        hello or another resync is about to send it anyway."""
+        if self.holding or (self.resync is not None and not self.resync.done()):
+            return
+        self.resync = asyncio.get_running_loop().create_task(self._resend_state())
+
+    async def _resend_state(self) -> None:
+        try:
+            await self.send_state()
+        except ServiceError as error:  # the store is away: the client is told, and asks again
+            with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected, OSError, RuntimeError):
+                await self.error(error.code, error.message, retry_after=error.retry_after)
+        except (WebSocketDisconnect, WebSocketDisconnected, OSError, RuntimeError):
+            pass  # the client went away meanwhile
 
     async def deliver_chat(self, data: Message) -> None:
         """A chat line from the pub/sub (some for spectators only, while the game is on)."""
@@ -361,6 +382,7 @@ async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, ta
     try:
         async with contextlib.AsyncExitStack() as stack:
             await stack.enter_async_context(pubsub.listen(table_id, connection.deliver))
+            stack.enter_context(websocket.app.state.catch_up.watching(table_id, connection))
             await stack.enter_async_context(pubsub.listen(chat_channel(table_id), connection.deliver_chat))
             if bearer is not None:
                 connection.limit = stack.enter_context(websocket.app.state.sockets.token_limit(bearer.token.id))

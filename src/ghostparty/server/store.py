@@ -56,6 +56,8 @@ from ghostparty.server.writer import Writes
 
 #: Seconds :meth:`SqlStore.close` waits for connections still lent out.
 CLOSE_WAIT = 5.0
+#: Tables per statement of :meth:`SqlStore.versions` (a bound parameter each).
+VERSIONS_AT_ONCE = 500
 
 
 class Store(Protocol):
@@ -76,6 +78,11 @@ class Store(Protocol):
     def version(self, table_id: str) -> int | None:
         """The table's stored version, or ``None`` if there is none by that id: a cheap check
         that a copy in memory is current, without reading the game's actions."""
+
+    def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The stored version of each of ``table_ids`` there is (those there are none by
+        are left out): one read for many tables, for an instance checking that what its
+        clients were told is current (:mod:`.catchup`)."""
 
     def save(
         self,
@@ -172,6 +179,16 @@ class SqlStore:
         with self.engine.connect() as conn:
             found = conn.exec_driver_sql(*self._version.bind({"b_id": table_id})).scalar()
         return None if found is None else int(found)
+
+    def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        wanted = sorted(set(table_ids))
+        with self.engine.connect() as conn:
+            for start in range(0, len(wanted), VERSIONS_AT_ONCE):
+                some = wanted[start : start + VERSIONS_AT_ONCE]
+                rows = conn.execute(select(tables.c.id, tables.c.version).where(tables.c.id.in_(some)))
+                found.update((row.id, int(row.version)) for row in rows)
+        return found
 
     def save(
         self,

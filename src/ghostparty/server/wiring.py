@@ -28,6 +28,7 @@ from starlette.applications import Starlette
 from ghostparty.server.accounts import Accounts
 from ghostparty.server.bot_api import BotApi
 from ghostparty.server.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
+from ghostparty.server.catchup import CatchUp
 from ghostparty.server.community import Community
 from ghostparty.server.friends import Friends, InvitedHook
 from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
@@ -139,6 +140,12 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
     limiter: Limiter = RedisLimiter(s.redis_url) if s.redis_url is not None else MemoryLimiter()
     app.state.quotas = Quotas(limiter, s.tables_per_minute)
     app.state.sockets = Sockets(s.sockets_per_address)
+    tables = service.core.tables
+    app.state.catch_up = CatchUp(
+        lambda ids: tables.read(tables.store.versions, ids), caught_up=service.metrics.caught_up.inc
+    )
+    # Alone, an update can't be lost without the whole process: nothing to look for.
+    catching_up = asyncio.get_running_loop().create_task(app.state.catch_up.run()) if tables.shared else None
     # Accounts only where the store keeps all their parts (capabilities.py): not in memory.
     players = the_store if isinstance(the_store, KeepsPlayers) else None
     hashing = Hashing(s.hasher, waiting=s.hash_queue) if players is not None else None
@@ -236,6 +243,8 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
         yield
     finally:
         watching.cancel()
+        if catching_up is not None:
+            catching_up.cancel()
         app.state.reviewer.close()
         if players is not None:
             await app.state.quick.close()

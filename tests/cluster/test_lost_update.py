@@ -1,0 +1,112 @@
+"""An update lost between two instances reaches the clients anyway (catchup.py).
+
+Two instances of the app on one PostgreSQL database and a Redis of the test's own. The
+instance a move is made on delivers its update to its own clients but never to Redis,
+as when it is killed between saving a change and publishing it (CI once saw a game
+stop so behind nginx: the person to move never learned it was their turn). The other
+instance's client must be sent the state within two looks at the store.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient, WebSocketTestSession
+
+from ghostparty.server.app import create_app
+from ghostparty.server.leases import SHARDS
+from ghostparty.server.protocol import Frame
+
+from .conftest import RedisServer, wait_until
+
+TWO = {"rules": "hugo", "seats": [{"kind": "human"}, {"kind": "human"}]}
+
+
+@pytest.fixture
+def instances(redis_server: RedisServer, database: str) -> Iterator[tuple[TestClient, TestClient]]:
+    apps = [create_app(database, redis_url=redis_server.url, bot_delay=0.0) for _ in range(2)]
+    with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+        yield one, two
+
+
+def drop_updates_to_redis(client: TestClient) -> None:
+    """From now on ``client``'s instance tells its own sockets of its changes, not Redis."""
+    hub = client.app.state.pubsub  # type: ignore[attr-defined]
+    publish = hub.publish
+
+    async def local_only(channel: str, message: Any) -> None:
+        if isinstance(message, Frame):
+            await hub._local.publish(channel, message)
+        else:
+            await publish(channel, message)
+
+    hub.publish = local_only
+
+
+def hello(ws: WebSocketTestSession, seat: int, token: str) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "tokens": {str(seat): token}, "chat": False})
+    state: dict[str, Any] = ws.receive_json()
+    assert state["type"] == "state", state
+    return state
+
+
+def wait_for_version(ws: WebSocketTestSession, version: int, seconds: float) -> list[dict[str, Any]]:
+    """The messages up to the first one at ``version`` or later; pings meanwhile, so that
+    a message always comes (a pong) and the wait ends."""
+    got: list[dict[str, Any]] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        ws.send_json({"type": "ping"})
+        while True:
+            message = ws.receive_json()
+            got.append(message)
+            if message["type"] == "pong":
+                break
+            if message.get("table", {}).get("version", -1) >= version:
+                return got
+        time.sleep(0.1)
+    told = [m for m in got if m["type"] != "pong"]
+    raise AssertionError(f"no message at version {version} within {seconds} s; other messages: {told}")
+
+
+def test_a_client_of_another_instance_is_sent_the_state_an_update_lost_would_have_told(
+    instances: tuple[TestClient, TestClient],
+) -> None:
+    one, two = instances
+    two.app.state.catch_up.every = 0.3  # type: ignore[attr-defined]
+    # Shards handed over later would publish their games again (keeping.py): not this test's way.
+    keepers = [client.app.state.service.keeper for client in (one, two)]  # type: ignore[attr-defined]
+    wait_until(lambda: [len(k.held) for k in keepers] == [SHARDS // 2] * 2, 20, "the shards shared out")
+    table_id = one.post("/api/tables", json=TWO).json()["table"]["id"]
+    tokens = {
+        seat: one.post(f"/api/tables/{table_id}/join", json={"seat": seat, "name": f"P{seat}"}).json()["token"]
+        for seat in (0, 1)
+    }
+    started = one.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": tokens[0]}).json()
+    mover = started["table"]["to_move"]
+    other = 1 - mover
+    with (
+        one.websocket_connect(f"/ws/tables/{table_id}") as moving,
+        two.websocket_connect(f"/ws/tables/{table_id}") as waiting,
+    ):
+        state = hello(moving, mover, tokens[mover])
+        version = state["table"]["version"]
+        assert hello(waiting, other, tokens[other])["table"]["version"] == version
+        drop_updates_to_redis(one)
+        moving.send_json({"type": "act", "seat": mover, "version": version, "action": state["legal"][0]})
+        update = moving.receive_json()
+        while update["table"]["version"] == version:  # presence updates (the other's hello)
+            update = moving.receive_json()
+        assert update["type"] == "update" and update["table"]["version"] == version + 1  # the mover's own instance
+        got = wait_for_version(waiting, version + 1, seconds=8)
+        caught = got[-1]
+        assert caught["type"] == "state", got[:-1]  # the update itself never came: only the look could tell
+        assert len(caught["log"]) == len(state["log"]) + 1 and caught["log"][-1]["seat"] == mover
+        assert [caught["table"][key] for key in ("version", "status", "to_move")] == [
+            update["table"][key] for key in ("version", "status", "to_move")
+        ]
+    assert two.app.state.service.metrics.caught_up._value.get() == 1  # type: ignore[attr-defined]
+    assert one.app.state.service.metrics.caught_up._value.get() == 0  # type: ignore[attr-defined]
