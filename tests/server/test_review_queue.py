@@ -99,6 +99,18 @@ def test_one_instance_queues_the_review_another_serves_it_and_no_second_job_is_m
         assert reviewer.queue.count == 0 and len(reviewer.queue.finished_job_registry) == 1
 
 
+def review_running(client: TestClient) -> tuple[str, Any]:
+    """A finished game whose full review was asked for and is running now; the reviewer."""
+    table_id = finished_game(client)
+    reviewer = client.app.state.reviewer  # type: ignore[attr-defined]
+    assert client.get(f"/api/tables/{table_id}/review").status_code == 202
+    deadline = time.monotonic() + 60
+    while (status := reviewer.status(table_id)) is None or status["status"] != "running":
+        assert time.monotonic() < deadline, "the job never ran"
+        time.sleep(0.05)
+    return table_id, reviewer
+
+
 def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_name: str) -> None:
     from rq.registry import StartedJobRegistry
 
@@ -106,13 +118,7 @@ def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_n
 
     full = {"depth": 2, "horizon": 2}  # seconds of work: time to kill it under way
     with instance(sqlite_url, queue_name, seed=3, settings=full) as first:
-        table_id = finished_game(first)
-        reviewer = first.app.state.reviewer  # type: ignore[attr-defined]
-        assert first.get(f"/api/tables/{table_id}/review").status_code == 202
-        deadline = time.monotonic() + 60
-        while (status := reviewer.status(table_id)) is None or status["status"] != "running":
-            assert time.monotonic() < deadline, "the job never ran"
-            time.sleep(0.05)
+        table_id, reviewer = review_running(first)
         horses = [horse for process in reviewer._processes for horse in _children(process.pid)]
         for process in reviewer._processes:  # the instance's worker dies, its work horse with it
             os.killpg(process.pid, signal.SIGKILL)
@@ -193,13 +199,7 @@ def test_a_work_horse_dies_with_its_worker(sqlite_url: str, queue_name: str) -> 
     the worker's group) used to leave it running the job, an orphan."""
     full = {"depth": 3, "horizon": 3}  # a review of many seconds: time to kill it under way
     with instance(sqlite_url, queue_name, seed=5, settings=full) as first:
-        table_id = finished_game(first)
-        reviewer = first.app.state.reviewer  # type: ignore[attr-defined]
-        assert first.get(f"/api/tables/{table_id}/review").status_code == 202
-        deadline = time.monotonic() + 60
-        while (status := reviewer.status(table_id)) is None or status["status"] != "running":
-            assert time.monotonic() < deadline, "the job never ran"
-            time.sleep(0.05)
+        table_id, reviewer = review_running(first)
         (worker,) = reviewer._processes
         horses = _children(worker.pid)
         assert horses, "the running job has no work horse"

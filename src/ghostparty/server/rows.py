@@ -56,27 +56,41 @@ def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+#: The columns of a table's row that a change may alter: what its ``UPDATE`` writes (the
+#: others are fixed when the table is made). Each is the :class:`Table` field of its name.
+CHANGED_COLUMNS = (
+    "status",
+    "version",
+    "first_player",
+    "to_move",
+    "winners",
+    "turn_seconds",
+    "absent_bot",
+    "updated",
+    "rematch",
+)
+
+
+def changed_row(table: Table) -> dict[str, Any]:
+    """The :data:`CHANGED_COLUMNS` of ``table``'s row."""
+    row = {name: getattr(table, name) for name in CHANGED_COLUMNS}
+    row["winners"] = list(table.winners)
+    return row
+
+
 def table_row(table: Table) -> dict[str, Any]:
     return {
         "id": table.id,
         "rules": table.rules,
         "players": table.players,
         "seed": table.seed,
-        "status": table.status,
-        "version": table.version,
-        "first_player": table.first_player,
-        "to_move": table.to_move,
-        "winners": list(table.winners),
-        "turn_seconds": table.turn_seconds,
-        "absent_bot": table.absent_bot,
         "created": table.created,
-        "updated": table.updated,
         "rated": table.rated,
         "series": table.series,
         "series_index": table.series_index,
-        "rematch": table.rematch,
         "rematch_fill": table.rematch_fill,
         "deal": table.deal,
+        **changed_row(table),
     }
 
 

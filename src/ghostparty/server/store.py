@@ -43,10 +43,10 @@ from ghostparty.server.review_store import SqlReviews
 from ghostparty.server.rows import (
     Compiled,
     action_row,
+    changed_row,
     seat_of_row,
     seat_row,
     table_of_row,
-    table_row,
     utc,
 )
 from ghostparty.server.standings import record_result
@@ -262,20 +262,7 @@ class SqlStore:
         """A game's last change, its result and the ratings it changes: all or nothing."""
         assert change.result is not None
         table = change.table
-        row = table_row(table)
-        for fixed in (
-            "id",
-            "created",
-            "seed",
-            "rules",
-            "players",
-            "rated",
-            "series",
-            "series_index",
-            "rematch_fill",
-            "deal",
-        ):
-            del row[fixed]
+        row = changed_row(table)
         try:
             with self._writing, self.engine.begin() as conn:
                 stored = conn.execute(

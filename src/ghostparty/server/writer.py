@@ -17,28 +17,13 @@ from sqlalchemy import Table as SqlTable
 
 from ghostparty.server.db import actions, seats, tables
 from ghostparty.server.model import Change, Table
-from ghostparty.server.rows import Compiled, action_row, seat_row, table_row
+from ghostparty.server.rows import CHANGED_COLUMNS, Compiled, action_row, changed_row, seat_row, table_row
 
 # The statements of every action, built once (SQLAlchemy then only binds values).
 _UPDATE_TABLE = (
     update(tables)
     .where(tables.c.id == bindparam("b_id"), tables.c.version == bindparam("b_version"))
-    .values(
-        {
-            name: bindparam(name)
-            for name in (
-                "status",
-                "version",
-                "first_player",
-                "to_move",
-                "winners",
-                "turn_seconds",
-                "absent_bot",
-                "updated",
-                "rematch",
-            )
-        }
-    )
+    .values({name: bindparam(name) for name in CHANGED_COLUMNS})
 )
 _UPDATE_SEAT = (
     update(seats)
@@ -215,17 +200,7 @@ def _execute(cursor: Any, sql: str, rows: list[Any]) -> None:
 def _update_row(change: Change) -> dict[str, Any]:
     """The values of a change's ``UPDATE`` of its table: what a change may alter, and
     the table's id and expected version to find it by."""
-    table = change.table
-    return {
-        "status": table.status,
-        "version": table.version,
-        "first_player": table.first_player,
-        "to_move": table.to_move,
-        "winners": list(table.winners),
-        "turn_seconds": table.turn_seconds,
-        "absent_bot": table.absent_bot,
-        "updated": table.updated,
-        "rematch": table.rematch,
-        "b_id": table.id,
-        "b_version": change.expected_version,
-    }
+    row = changed_row(change.table)
+    row["b_id"] = change.table.id
+    row["b_version"] = change.expected_version
+    return row
