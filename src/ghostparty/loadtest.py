@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from ghostparty.server.sockets import BURST, RATE, RateLimit
+from ghostparty.server.socket_limits import BURST, RATE, RateLimit
 
 
 @dataclass
@@ -228,7 +228,7 @@ async def run_load(
     (a closed loop, where the round trip is the number of games over the throughput).
     ``odds``: the clients ask for the mover's odds, as the browser's pages do (bot
     clients don't show them, and by default don't ask). Each client keeps to the
-    server's per-connection rate limit (:data:`~.sockets.RATE` messages a second), which
+    server's per-connection rate limit (:data:`~.socket_limits.RATE` messages a second), which
     a closed loop of a few games would exceed.
 
     Every game starts at once; each that ends is replaced by a new one until ``seconds``

@@ -150,10 +150,10 @@ def test_a_client_sending_garbage_gets_errors_then_is_disconnected(client: TestC
 
 
 def test_the_sockets_of_one_token_share_one_message_budget(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ghostparty.server import sockets
+    from ghostparty.server import socket_limits
 
-    monkeypatch.setattr(sockets, "RATE", 0.01)
-    monkeypatch.setattr(sockets, "BURST", 3.0)
+    monkeypatch.setattr(socket_limits, "RATE", 0.01)
+    monkeypatch.setattr(socket_limits, "BURST", 3.0)
     csrf = register(client, "ann")
     one, other = make_token(client, csrf, ["play"]), make_token(client, csrf, ["play"], name="other")
     table_id = client.post("/api/tables", json=TWO).json()["table"]["id"]

@@ -38,7 +38,7 @@ from ghostparty.server.quotas import (
     address_of,
 )
 from ghostparty.server.schemas import Model
-from ghostparty.server.sockets import Sockets
+from ghostparty.server.socket_limits import Sockets
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 

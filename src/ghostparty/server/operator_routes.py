@@ -26,7 +26,7 @@ from ghostparty.server.leases import SHARDS
 from ghostparty.server.metrics import Metrics
 from ghostparty.server.schemas import CloseTable
 from ghostparty.server.service import TableService
-from ghostparty.server.sockets import Sockets
+from ghostparty.server.socket_limits import Sockets
 
 log = logging.getLogger("ghostparty.server")
 

@@ -43,7 +43,7 @@ from ghostparty.server.quotas import Quotas
 from ghostparty.server.review_store import MemoryReviews, ReviewStore
 from ghostparty.server.reviews import Reviewer
 from ghostparty.server.service import TableService, instance_name
-from ghostparty.server.sockets import Sockets
+from ghostparty.server.socket_limits import Sockets
 from ghostparty.server.store import SqlStore, Store
 from ghostparty.server.tokens import ApiTokens
 from ghostparty.server.tournament_events import Recurring, load_events
