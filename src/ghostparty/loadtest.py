@@ -12,6 +12,7 @@ import asyncio
 import concurrent.futures
 import json
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -279,6 +280,8 @@ async def run_load(
                     report.finished += 1
             except Exception as error:  # a refused connection, say: count it, go on
                 name = type(error).__name__
+                if isinstance(error, urllib.error.HTTPError):
+                    name = f"HTTP {error.code}"  # 429: the server's table budget (--max-new-tables)
                 report.errors[name] = report.errors.get(name, 0) + 1
                 await asyncio.sleep(0.1)
             round_ += 1

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import email.message
 import json
 import subprocess
 import sys
+import urllib.error
+
+import pytest
+from click.testing import CliRunner
 
 
 def loadtest(*options: str) -> dict[str, object]:
@@ -28,3 +33,24 @@ def test_a_short_run_counts_actions_round_trips_and_the_servers_cpu() -> None:
     assert isinstance(cpu, float) and 0 < cpu <= 2 * float(report["seconds"])  # type: ignore[arg-type]
     assert isinstance(per_action, float) and abs(per_action - cpu / actions * 1000) < 0.01
     assert report["workers"] == 1 and report["odds"] is False
+
+
+def test_new_tables_refused_are_counted_by_status_and_explained(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server started without ``--max-new-tables 1000000`` refuses most of the load's
+    tables (429): its games never set up retry, and those refusals count in the server's
+    CPU per action. The report says so instead of an unexplained "HTTPError"."""
+    from ghostparty import loadtest as load
+    from ghostparty.cli.main import cli
+
+    async def refused(base: str, rules: str, players: int) -> tuple[str, dict[int, str]]:
+        raise urllib.error.HTTPError(f"{base}/api/tables", 429, "Too Many Requests", email.message.Message(), None)
+
+    monkeypatch.setattr(load, "_setup", refused)
+    monkeypatch.setattr(load, "server_cpu", lambda base: None)
+    result = CliRunner().invoke(
+        cli, ["loadtest", "--url", "http://127.0.0.1:9", "--games", "2", "--seconds", "2", "--think", "0"]
+    )
+    assert result.exit_code == 0, result.output
+    errors = next(line for line in result.output.splitlines() if "errors:" in line)
+    assert errors.strip().startswith("errors: HTTP 429 ") and int(errors.split()[-1]) >= 4, result.output
+    assert "start it with --max-new-tables 1000000" in result.output

@@ -146,6 +146,11 @@ def loadtest(
         )
     if report.errors:
         click.echo("  errors: " + ", ".join(f"{k} {v}" for k, v in sorted(report.errors.items())))
+    if "HTTP 429" in report.errors:
+        click.echo(
+            "  the server refused new tables (429): start it with --max-new-tables 1000000, or the games"
+            " never set up wait and retry, and their refusals count in its CPU per action"
+        )
 
 
 def _event_loop_runner() -> Callable[[Coroutine[Any, Any, LoadReport]], LoadReport]:
