@@ -107,6 +107,24 @@ def test_unknown_tables_and_clients_gone_are_left_alone() -> None:
     assert store.asked == [["a", "nope"], ["nope"], ["nope"]]
 
 
+def test_a_client_told_nothing_yet_is_left_to_its_hello() -> None:
+    """A socket is watched from its opening, and told its first state only after its
+    hello, which a busy server may take seconds to answer: no unasked state before it."""
+    store = Store(a=5)
+    catch_up = CatchUp(store.read)
+    opened = Client(-1)
+
+    async def scenario() -> list[int]:
+        with catch_up.watching("a", opened):
+            sent = [await catch_up.look(), await catch_up.look(), await catch_up.look()]
+            opened.version = 4  # its hello's state, then an update lost
+            sent += [await catch_up.look(), await catch_up.look()]
+            return sent
+
+    assert run(scenario) == [0, 0, 0, 0, 1]
+    assert opened.sent == 1
+
+
 def test_nothing_watched_reads_nothing() -> None:
     store = Store()
     assert run(CatchUp(store.read).look) == 0

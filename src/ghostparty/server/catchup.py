@@ -32,7 +32,8 @@ class Watcher(Protocol):
     """A client watching a table: the version it was last told, and a way to tell it all."""
 
     @property
-    def version(self) -> int: ...
+    def version(self) -> int:
+        """The version of the last state or update sent; negative before the first."""
 
     def catch_up(self) -> None:
         """Send the table's whole state (soon: it may return before it is sent)."""
@@ -90,6 +91,8 @@ class CatchUp:
             if version is None:
                 continue
             for watcher in list(watchers):
+                if watcher.version < 0:  # told nothing yet: its hello's state is on its way
+                    continue
                 before = self._behind.get(watcher)
                 if before is not None and watcher.version < before:  # its update isn't coming
                     watcher.catch_up()
