@@ -8,7 +8,7 @@ person to move never learns it is their turn). So every :data:`EVERY` seconds an
 instance whose tables other instances change too reads, in one statement, the stored
 version of each table its sockets watch; a socket still behind a version the store
 already had at the look before (one look's grace for an update on its way) is sent the
-table's whole state.
+table's whole state. A socket not yet told its hello's state is left to it.
 """
 
 from __future__ import annotations
