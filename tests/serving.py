@@ -19,11 +19,15 @@ def free_port() -> int:
 @contextlib.contextmanager
 def serving(app: Any, port: int | None = None) -> Iterator[int]:
     """Run ``app`` under uvicorn in a thread until the block ends (on ``port``, else a
-    free one); yields its port."""
+    free one), with the WebSocket protocol ``ghostparty serve`` runs; yields its port."""
     import uvicorn
 
+    from ghostparty.server.ws_protocol import PROTOCOL
+
     port = port or free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", ws=PROTOCOL)
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -19,9 +19,14 @@ from .helpers import run
 class Client:
     version: int
     sent: int = 0
+    #: Whether a state is on its way already (a hello or a resync): nothing more is sent.
+    sending: bool = False
 
-    def catch_up(self) -> None:
+    def catch_up(self) -> bool:
+        if self.sending:
+            return False
         self.sent += 1
+        return True
 
 
 class Store:
@@ -51,6 +56,21 @@ def test_a_client_behind_for_two_looks_is_sent_the_state_once() -> None:
     assert run(scenario) == [0, 1, 0]
     assert (behind.sent, current.sent, counted) == (1, 0, [1])
     assert store.asked == [["a"]] * 3  # one read for every table watched
+
+
+def test_a_client_whose_state_is_on_its_way_is_not_counted() -> None:
+    """A hello or resync about to send the state anyway: nothing sent, nothing counted."""
+    store = Store(a=5)
+    counted: list[int] = []
+    catch_up = CatchUp(store.read, caught_up=lambda: counted.append(1))
+    client = Client(4, sending=True)
+
+    async def scenario() -> list[int]:
+        with catch_up.watching("a", client):
+            return [await catch_up.look(), await catch_up.look()]
+
+    assert run(scenario) == [0, 0]
+    assert (client.sent, counted) == (0, [])
 
 
 def test_an_update_that_comes_between_two_looks_needs_no_state() -> None:

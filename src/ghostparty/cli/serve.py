@@ -188,6 +188,7 @@ def serve(
     from ghostparty.server.app import SETTINGS_VARIABLE, create_app, tune_gc
     from ghostparty.server.logs import json_log_config
     from ghostparty.server.wiring import default_database_url
+    from ghostparty.server.ws_protocol import PROTOCOL as WS_PROTOCOL
 
     url = database or default_database_url()
     try:
@@ -228,6 +229,7 @@ def serve(
         "access_log": log_level in ("debug", "info"),
         "ws_max_size": 1 << 16,
         "ws_per_message_deflate": False,
+        "ws": WS_PROTOCOL,
     }
     if log_format == "json":
         options["log_config"] = json_log_config(log_level)

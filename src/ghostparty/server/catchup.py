@@ -35,15 +35,17 @@ class Watcher(Protocol):
     def version(self) -> int:
         """The version of the last state or update sent; negative before the first."""
 
-    def catch_up(self) -> None:
-        """Send the table's whole state (soon: it may return before it is sent)."""
+    def catch_up(self) -> bool:
+        """Send the table's whole state (soon: it may return before it is sent); whether
+        it will (not where one is on its way already)."""
 
 
 class CatchUp:
     """The sockets of this instance by table, and the looks that catch them up.
 
     ``versions`` reads the stored version of many tables at once (an unknown one left
-    out); ``caught_up`` is called once per client sent the state.
+    out); ``caught_up`` is called once per client sent the state (not one that was about
+    to get it anyway).
     """
 
     def __init__(
@@ -86,18 +88,18 @@ class CatchUp:
         stored = await self.versions(list(self._watchers))
         behind: dict[Watcher, int] = {}
         sent = 0
-        for table_id, watchers in list(self._watchers.items()):
+        for table_id, watchers in self._watchers.items():  # (nothing awaits in this loop)
             version = stored.get(table_id)
             if version is None:
                 continue
-            for watcher in list(watchers):
+            for watcher in watchers:
                 if watcher.version < 0:  # told nothing yet: its hello's state is on its way
                     continue
                 before = self._behind.get(watcher)
                 if before is not None and watcher.version < before:  # its update isn't coming
-                    watcher.catch_up()
-                    self.caught_up()
-                    sent += 1
+                    if watcher.catch_up():
+                        self.caught_up()
+                        sent += 1
                 elif watcher.version < version:  # perhaps on its way: look again next time
                     behind[watcher] = version
         self._behind = behind

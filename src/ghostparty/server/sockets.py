@@ -43,6 +43,7 @@ from ghostparty.server.schemas import (
 from ghostparty.server.service import ServiceError, TableService
 from ghostparty.server.socket_limits import BURST, RATE, RateLimit, Sockets
 from ghostparty.server.tokens import revoked_channel
+from ghostparty.server.ws_protocol import SEND_TEXT
 
 #: Messages over the limit after which a flooding client is disconnected.
 MAX_STRIKES = 200
@@ -66,6 +67,8 @@ class Connection:
         self.odds = True
         self.chat = True
         self.send_lock = asyncio.Lock()
+        #: Writes a text message at once where the server offers it (:mod:`.ws_protocol`).
+        self.write_now: Callable[[str], bool] | None = websocket.scope.get("extensions", {}).get(SEND_TEXT)
         self.backlog: collections.deque[str] = collections.deque()
         self.resync: asyncio.Task[None] | None = None
         #: The table's version this client was last told (a state or an update), -1 before.
@@ -102,6 +105,8 @@ class Connection:
             await close_socket(self.websocket, ErrorCode.BAD_API_TOKEN, f"API token {why}")
 
     async def send_text(self, text: str) -> None:
+        if self.write_now is not None and not self.send_lock.locked() and self.write_now(text):
+            return
         async with self.send_lock:
             await self.websocket.send_text(text)
             while self.backlog:  # updates that came while this was sending
@@ -132,12 +137,13 @@ class Connection:
         self.version = max(self.version, state["table"]["version"])
         await self.send(state)
 
-    def catch_up(self) -> None:
+    def catch_up(self) -> bool:
         """Send the state again, soon (an update was lost, :mod:`.catchup`): not while
-        hello or another resync is about to send it anyway."""
+        hello or another resync is about to send it anyway; whether it will."""
         if self.holding or (self.resync is not None and not self.resync.done()):
-            return
+            return False
         self.resync = asyncio.get_running_loop().create_task(self._resend_state())
+        return True
 
     async def _resend_state(self) -> None:
         try:
