@@ -12,7 +12,7 @@ from sqlalchemy.exc import OperationalError
 
 from ghostparty.server.leases import SHARDS, Keeper, MemoryLeases, shard_of
 
-from .helpers import close, run, service
+from .helpers import HUMAN, bot, close, run, service
 
 
 class Clock:
@@ -138,3 +138,35 @@ def test_the_sweep_logs_one_line_while_the_store_is_unavailable(
     sweeps = [r for r in records if "sweep" in r.getMessage()]
     assert len(sweeps) >= 2 and all(r.levelno == logging.WARNING for r in sweeps), [r.getMessage() for r in records]
     assert all("\n" not in r.getMessage() for r in records), [r.getMessage() for r in records]
+
+
+def test_a_keeper_not_told_of_a_change_finds_it_at_its_next_look(sqlite_url: str) -> None:
+    """Instance ``b`` saves a person's move and its notice to the keeper ``a`` is lost
+    (as when ``b`` dies between the two): nobody watches, a bot is to move. ``a``'s
+    look at the stored versions (``recheck``) reads the game again and its bot plays."""
+
+    async def scenario() -> None:
+        a, b = service(sqlite_url, seed=1), service(sqlite_url, seed=2)
+        try:
+            a.core.tables.shared = b.core.tables.shared = True  # as with Redis between them
+            b.core.keep = None  # b keeps nothing: it tells the keeper, and that notice is lost
+            table_id = str((await a.create_table("hugo", [HUMAN, bot()], 0))["id"])
+            token, _ = await a.join(table_id, 0, "Ann")
+            await a.start(table_id, 0, token)
+            state = await b.state(table_id, {0: token})
+            while state["table"]["to_move"] == 0 and state["table"]["status"] == "playing":
+                await b.act(table_id, 0, token, state["table"]["version"], state["legal"][0])
+                state = await b.state(table_id, {0: token})
+            told = state["table"]["version"]
+            assert state["table"]["to_move"] == 1  # the bot's turn, on a's watch
+            await a.idle()
+            assert a.store.version(table_id) == told  # a was not told: nothing happens
+            assert await a.keeping.recheck() == 1
+            await a.idle()
+            assert a.store.version(table_id) > told  # its bot played
+            assert await a.keeping.recheck() == 0  # current now: not read again
+        finally:
+            await close(a)
+            await close(b)
+
+    run(scenario)

@@ -140,7 +140,7 @@ class Core:
     async def changed(self, live: LiveTable, *, always: bool = False) -> None:
         """Hand the table to its keeper if it has work there: a bot or an away person
         to move, a turn timer, a change of status (``always``)."""
-        if not (always or _needs_keeper(live.table)):
+        if not (always or needs_keeper(live.table)):
             return
         if self.keeper.owns(live.table.id) and self.keep is not None:
             await self.keep(live)
@@ -166,7 +166,9 @@ class Core:
             log.warning("telling the keeper of table %s failed: %s", table_id, error)
 
 
-def _needs_keeper(table: Table) -> bool:
+def needs_keeper(table: Table) -> bool:
+    """Whether ``table`` has work for its keeper: a status other than under way with a
+    person to move, a turn timer, a bot (or an away person's) seat, someone back."""
     if table.status != PLAYING or table.to_move is None:
         return True
     if table.turn_seconds is not None:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from ghostparty.server.bot_turns import RETRY, BotTurns
-from ghostparty.server.core import Core, keeper_channel
+from ghostparty.server.core import Core, keeper_channel, needs_keeper
 from ghostparty.server.envelope import OVERFLOW, KeeperNotice
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import shard_of
@@ -200,6 +200,36 @@ class Keeping:
             taken += 1
         return taken
 
+    async def recheck(self, limit: int = 10_000) -> int:
+        """Where other instances change tables too: read again every game under way that
+        this instance keeps, that has work for a keeper, and whose stored version is past
+        the copy here (or that has no copy here); its keeper then takes up that work.
+
+        An instance that dies between saving a change and telling the keeper takes the
+        notice with it, and a game nobody watches (a bot to move) would wait until
+        someone opens it. How many games were read again."""
+        tables = self.core.tables
+        if not tables.shared:
+            return 0
+        behind = 0
+        for stored in await tables.read(tables.store.list_tables, PLAYING, limit):
+            if not self.core.keeper.owns(stored.id) or not needs_keeper(stored):
+                continue
+            copy = tables.cached(stored.id)
+            if copy is not None and copy.table.version >= stored.version:
+                continue
+            try:
+                live = await tables.get(stored.id, min_version=stored.version)
+            except StoreUnavailable:  # the next look tries again
+                raise
+            except ServiceError:  # gone meanwhile
+                continue
+            await self.keep(live)
+            behind += 1
+        if behind:
+            log.info("read %d kept games again whose keeper was not told of their last change", behind)
+        return behind
+
     # -- timers ---------------------------------------------------------------------------
 
     async def tick(self) -> None:
@@ -272,16 +302,21 @@ class Keeping:
             tables.forget(table.id)
             closed.append(table.id)
 
-    def run_timers(self, interval: float = 0.5, sweep_every: float = 60.0) -> None:
-        """Call :meth:`tick` every ``interval`` seconds and :meth:`sweep` every ``sweep_every``."""
+    def run_timers(self, interval: float = 0.5, sweep_every: float = 60.0, recheck_every: float = 15.0) -> None:
+        """Call :meth:`tick` every ``interval`` seconds, :meth:`recheck` every
+        ``recheck_every`` and :meth:`sweep` every ``sweep_every``."""
 
         async def loop() -> None:
-            waited = 0.0
+            waited = rechecked = 0.0
             while True:
                 await asyncio.sleep(interval)
                 waited += interval
+                rechecked += interval
                 try:
                     await self.tick()
+                    if rechecked >= recheck_every:
+                        rechecked = 0.0
+                        await self.recheck()
                     if waited >= sweep_every:
                         waited = 0.0
                         await self.sweep()
