@@ -8,7 +8,7 @@ without the network. The frames are built before the clock starts: only the path
 :func:`~ghostparty.server.protocol.update_frame` is timed. Runs on whichever tree is on
 ``PYTHONPATH``, so two checkouts can be compared in turn (README, Performance)::
 
-    PYTHONPATH=src python scripts/bench_pubsub.py memory
+    PYTHONPATH=src python scripts/bench_pubsub.py memory [--asgi]
 """
 
 from __future__ import annotations
@@ -29,7 +29,17 @@ from ghostparty.server.sockets import Connection
 
 
 class _Socket:
+    """A socket that takes every text at once: through the ``ghostparty.send_text``
+    extension, as under ``ghostparty serve`` (server/ws_protocol.py), or (``asgi``)
+    only through the awaited ASGI send, as under any other server and before it."""
+
     client = None
+
+    def __init__(self, asgi: bool) -> None:
+        self.scope: dict[str, Any] = {} if asgi else {"extensions": {"ghostparty.send_text": self.write}}
+
+    def write(self, text: str) -> bool:
+        return True
 
     async def send_text(self, text: str) -> None:
         pass
@@ -65,10 +75,10 @@ def _wire() -> Any:
     return lambda frame: decode(encode(frame))
 
 
-async def _run(mode: str, sockets: int, updates: int, rounds: int) -> list[float]:
+async def _run(mode: str, sockets: int, updates: int, rounds: int, asgi: bool) -> list[float]:
     hub = MemoryPubSub()
     service = SimpleNamespace(heard=lambda table_id, version: None)
-    connections = [Connection(_Socket(), service, "t1", None) for _ in range(sockets)]  # type: ignore[arg-type]
+    connections = [Connection(_Socket(asgi), service, "t1", None) for _ in range(sockets)]  # type: ignore[arg-type]
     for i, connection in enumerate(connections):
         connection.held = (i % 4,) if i < sockets // 2 else ()
         connection.odds = False
@@ -92,8 +102,9 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=8, help="connections watching the table")
     parser.add_argument("--updates", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--asgi", action="store_true", help="send through the awaited ASGI send only")
     args = parser.parse_args()
-    took = asyncio.run(_run(args.mode, args.sockets, args.updates, args.rounds))
+    took = asyncio.run(_run(args.mode, args.sockets, args.updates, args.rounds, args.asgi))
     print(f"{args.mode}: {took[0]:.1f} µs of CPU an update (best of {args.rounds}; median {took[len(took) // 2]:.1f})")
 
 

@@ -1,0 +1,158 @@
+"""The server CPU per action of several source trees, measured in turn on one machine.
+
+Each round starts every tree's server in turn (``python -m ghostparty serve``, the tree's
+``src`` first on ``PYTHONPATH``) on a fresh store, drives it with this tree's
+``ghostparty loadtest --url`` (closed loop by default: 200 four-player games, 25 s after
+a 5 s warm-up) and stops it. Every run is printed as it ends, then each tree's median.
+A machine's speed drifts with its neighbours by more than the changes measured here, so
+the trees run in turn, several rounds, and only one machine's figures are compared
+(README, Performance)::
+
+    python scripts/load_ab.py c0c0d03=../old base=../base new=. --rounds 3
+    python scripts/load_ab.py base=../base new=. --store postgresql://postgres@127.0.0.1 \\
+        --redis redis://127.0.0.1:6379/1
+
+Options a tree's ``serve`` lacks (an older tree) are left out of its command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+#: Options for a load server: no limit on the load client's sockets and tables, bots at
+#: once, finished games not reviewed (each only if the tree's ``serve`` has it).
+LOAD_OPTIONS = {
+    "--max-sockets-per-address": "100000",
+    "--max-new-tables": "1000000",
+    "--bot-delay": "0",
+    "--review-on-demand": None,
+}
+DATABASE = "gp_load_ab"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _options(tree: Path, env: dict[str, str]) -> list[str]:
+    shown = subprocess.run(
+        [sys.executable, "-m", "ghostparty", "serve", "--help"], env=env, capture_output=True, text=True, check=True
+    ).stdout
+    options: list[str] = []
+    for name, value in LOAD_OPTIONS.items():
+        if name in shown:
+            options += [name] if value is None else [name, value]
+    return options
+
+
+def _fresh_store(store: str, redis: str | None, folder: str) -> list[str]:
+    """The ``serve`` options of an empty store (and Redis), made now."""
+    if store == "sqlite":
+        path = Path(folder) / f"load-{time.time_ns()}.db"
+        return ["--database", f"sqlite:///{path}"]
+    import psycopg
+
+    with psycopg.connect(f"{store}/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE}")
+        conn.execute(f"CREATE DATABASE {DATABASE}")
+    options = ["--database", f"{store}/{DATABASE}"]
+    if redis is not None:
+        import redis as redis_py
+
+        redis_py.Redis.from_url(redis).flushdb()
+        options += ["--redis", redis]
+    return options
+
+
+def _wait_ready(base: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server stopped at once (exit {server.returncode})")
+        try:
+            with urllib.request.urlopen(f"{base}/api/health", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("the server did not answer within 60 s")
+
+
+def run_once(tree: Path, args: argparse.Namespace, folder: str) -> dict[str, Any]:
+    """One load run against ``tree``'s server: the load test's JSON report."""
+    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    if args.pure:
+        env["GHOSTPARTY_PURE"] = "1"
+    port = _free_port()
+    command = [sys.executable, "-m", "ghostparty", "serve", "--port", str(port), "--log-level", "warning"]
+    command += _options(tree, env) + _fresh_store(args.store, args.redis, folder)
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(base, server)
+        load = [sys.executable, "-m", "ghostparty", "loadtest", "--url", base, "--json"]
+        load += ["--games", str(args.games), "--players", str(args.players), "--think", str(args.think)]
+        load += ["--seconds", str(args.seconds), "--warmup", str(args.warmup)]
+        report = subprocess.run(load, capture_output=True, text=True, check=True).stdout
+        return dict(json.loads(report))
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("trees", nargs="+", metavar="NAME=PATH", help="a name and a source tree (a checkout)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--store", default="sqlite", help="'sqlite' or a PostgreSQL server's URL (no database)")
+    parser.add_argument("--redis", help="Redis URL for the servers' pub/sub (its database is emptied each run)")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--think", type=float, default=0.0)
+    parser.add_argument("--seconds", type=float, default=25.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--pure", action="store_true", help="servers ignore a compiled rules core")
+    args = parser.parse_args()
+    trees: dict[str, Path] = {}
+    for spec in args.trees:
+        name, _, path = spec.partition("=")
+        if not path or not (Path(path) / "src" / "ghostparty").is_dir():
+            parser.error(f"{spec!r}: expected NAME=PATH of a checkout with src/ghostparty")
+        trees[name] = Path(path).resolve()
+    cpu: dict[str, list[float]] = {name: [] for name in trees}
+    with tempfile.TemporaryDirectory() as folder:
+        print("round tree  server CPU ms/action  actions/s  p50 ms  p99 ms  errors", flush=True)
+        for round_ in range(1, args.rounds + 1):
+            for name, tree in trees.items():
+                report = run_once(tree, args, folder)
+                per_action = report["server_cpu_ms_per_action"]
+                if per_action is not None:
+                    cpu[name].append(per_action)
+                latency = report["latency_ms"]
+                print(
+                    f"{round_:5d} {name:5s} {per_action!s:>20s} {report['actions_per_second']:>10} "
+                    f"{latency['p50']:>7} {latency['p99']:>7}  {report['errors'] or ''}",
+                    flush=True,
+                )
+    for name, values in cpu.items():
+        if values:
+            print(f"{name}: median {statistics.median(values):.3f} ms of server CPU per action ({len(values)} runs)")
+
+
+if __name__ == "__main__":
+    main()
