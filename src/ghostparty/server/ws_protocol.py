@@ -3,9 +3,12 @@
 Every update a table's change makes goes to each of its sockets as one text message.
 Through ASGI that is an awaited ``websocket.send`` per socket: Starlette's checks,
 uvicorn's dispatch on the message's type, websockets' frame object and the buffer it is
-serialised through — a fifth of the server's CPU time under load. This protocol, the
-one ``ghostparty serve`` runs (``uvicorn.run(ws=PROTOCOL)``), offers the application
-an ASGI extension instead::
+serialised through, around the transport's write (6 % of the server's CPU under load,
+the write itself 12 %; the load test's CPU per action fell by about a tenth without
+them: README, Performance). This protocol, the one ``ghostparty serve`` runs
+(``uvicorn.run(ws=PROTOCOL)``; it extends uvicorn's ``websockets-sansio`` protocol, so
+``pyproject.toml`` asks for the uvicorn it was tested with), offers the application an
+ASGI extension instead::
 
     scope["extensions"]["ghostparty.send_text"](text) -> bool
 
