@@ -165,6 +165,7 @@ def test_a_keeper_not_told_of_a_change_finds_it_at_its_next_look(sqlite_url: str
             await a.idle()
             assert a.store.version(table_id) > told  # its bot played
             assert await a.keeping.recheck() == 0  # current now: not read again
+            assert a.metrics.registry.get_sample_value("ghostparty_games_rechecked_total") == 1
         finally:
             await close(a)
             await close(b)

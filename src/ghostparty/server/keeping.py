@@ -225,6 +225,7 @@ class Keeping:
             except ServiceError:  # gone meanwhile
                 continue
             await self.keep(live)
+            self.core.metrics.kept_again.inc()
             behind += 1
         if behind:
             log.info("read %d kept games again whose keeper was not told of their last change", behind)

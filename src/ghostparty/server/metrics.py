@@ -81,6 +81,12 @@ class Metrics:
             "(an instance died between saving and publishing it, or Redis dropped it).",
             registry=registry,
         )
+        self.kept_again = Counter(
+            "ghostparty_games_rechecked",
+            "Games under way read again by their keeper because it was never told of their "
+            "last change (an instance died between saving it and telling the keeper).",
+            registry=registry,
+        )
         self.read_errors, self.save_errors = self.store_errors.labels("read"), self.store_errors.labels("save")
         gauge: Callable[..., Gauge] = lambda name, text, labels=(): Gauge(  # noqa: E731
             name, text, labels, registry=registry
