@@ -65,3 +65,43 @@ def test_two_instances_see_each_others_pages_and_a_dead_ones_drop_out() -> None:
 
 async def _is(presence: RedisPresence, table: str, seats: set[int]) -> bool:
     return await presence.online(table) == seats
+
+
+def test_a_copy_stands_until_the_first_of_its_fields_expires() -> None:
+    """Another instance's seats are read from Redis once, then again only when a field
+    read would have expired (or a change is announced): not every ``ttl / 3``."""
+    if not run(reachable):
+        pytest.skip(f"no Redis server at {REDIS}; set GHOSTPARTY_TEST_REDIS")
+
+    async def scenario() -> None:
+        prefix = f"gp-test-{uuid.uuid4().hex[:8]}:online:"
+        one = RedisPresence(REDIS, "one", prefix=prefix, ttl=3.0)
+        two = RedisPresence(REDIS, "two", prefix=prefix, ttl=3.0)
+        reads = 0
+        hgetall = one._redis.hgetall
+
+        async def counted(key: str) -> object:
+            nonlocal reads
+            reads += 1
+            return await hgetall(key)
+
+        one._redis.hgetall = counted
+        await one.start()
+        await two.start()
+        try:
+            await two.join("t", [1])
+            await eventually(lambda: _is(one, "t", {1}))
+            read = reads
+            for _ in range(15):  # 1.5 s: past ttl / 3, within the field's 3 s
+                assert await one.online("t") == {1}
+                await asyncio.sleep(0.1)
+            assert reads == read
+            for task in two._tasks:  # two dies: its field expires, and one reads again
+                task.cancel()
+            await eventually(lambda: _is(one, "t", set()), seconds=5)
+            assert reads > read
+        finally:
+            await one.close()
+            await two._redis.aclose()
+
+    run(scenario)

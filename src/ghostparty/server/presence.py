@@ -100,7 +100,8 @@ class RedisPresence:
     page on ``instance`` holds, whose value is when it expires (ms since the epoch). The
     instance renews its fields every ``ttl / 3`` seconds. A change is announced on the
     channel ``{prefix}changed`` so that every instance drops its copy of that table's
-    seats; a copy is otherwise kept for at most ``ttl / 3`` seconds.
+    seats; a copy is otherwise kept until the first of its fields expires (an instance
+    that stopped renewing them, having died) and for at most ``ttl`` seconds.
     """
 
     def __init__(self, url: str, instance: str, *, prefix: str = "ghostparty:online:", ttl: float = 9.0) -> None:
@@ -109,6 +110,7 @@ class RedisPresence:
         self.ttl = ttl
         self._redis: Any = redis_client(url)
         self._mine: dict[str, dict[int, int]] = {}
+        #: Per table, until when (``time.monotonic``) the seats read from Redis stand.
         self._copies: dict[str, tuple[float, frozenset[int]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -135,7 +137,7 @@ class RedisPresence:
     async def online(self, table_id: str) -> frozenset[int]:
         copy = self._copies.get(table_id)
         moment = time.monotonic()
-        if copy is not None and moment - copy[0] < self.ttl / 3:
+        if copy is not None and moment < copy[0]:
             return copy[1]
         try:
             fields = await self._redis.hgetall(self.prefix + table_id)
@@ -143,10 +145,12 @@ class RedisPresence:
             _sparse.warning("read", "reading presence from Redis failed: %s", error)
             return frozenset(self._mine.get(table_id, ()))
         now_ms = time.time() * 1000
-        seats = frozenset(
-            int(key.rsplit(b":", 1)[1]) for key, value in fields.items() if float(value) > now_ms
-        ) | frozenset(self._mine.get(table_id, ()))
-        self._copies[table_id] = (moment, seats)
+        alive = {key: float(value) for key, value in fields.items() if float(value) > now_ms}
+        seats = frozenset(int(key.rsplit(b":", 1)[1]) for key in alive) | frozenset(self._mine.get(table_id, ()))
+        mine = f"{self.instance}:".encode()  # (this instance's own: known here, renewed here)
+        theirs = [expiry for key, expiry in alive.items() if not key.startswith(mine)]
+        first_expiry = (min(theirs) - now_ms) / 1000 if theirs else self.ttl
+        self._copies[table_id] = (moment + min(first_expiry, self.ttl), seats)
         if len(self._copies) > 10_000:
             self._copies.clear()
         return seats
