@@ -20,6 +20,7 @@ from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 from websockets.sync.client import connect
 
+from ghostparty.server.protocol import Frame as ProtocolFrame
 from ghostparty.server.sockets import Connection
 from ghostparty.server.ws_protocol import SEND_TEXT, text_frame
 from serving import serving  # tests/serving.py
@@ -113,3 +114,86 @@ def test_a_connection_writes_at_once_and_waits_only_where_it_must() -> None:
 
     asyncio.run(scenario())
     assert socket.wire == [("at once", "1"), ("awaited", "2"), ("awaited", "3"), ("at once", "4")]
+
+
+def test_what_waited_in_the_backlog_is_not_overtaken() -> None:
+    """Updates held back while a hello reads the state go out after the state, in
+    order: a text written at once must not pass them, nor leave them behind."""
+    socket = _Socket(writable=[True] * 10)
+    connection = Connection(socket, service=None, table_id="t", quotas=None)  # type: ignore[arg-type]
+
+    async def scenario() -> None:
+        connection.holding = True  # saying hello: updates wait
+        connection.backlog.extend(["update 5", "update 6"])
+        connection.holding = False
+        await connection.send_text("update 7")  # came while the state was being read
+        await connection.send_text("state 7")
+        await connection.send_text("update 8")
+
+    asyncio.run(scenario())
+    assert [text for _, text in socket.wire] == ["update 7", "update 5", "update 6", "state 7", "update 8"]
+    assert socket.wire[-2:] == [("at once", "state 7"), ("at once", "update 8")]  # the backlog empty: at once again
+
+
+class _Service:
+    """What a hello asks of the table service; ``state`` reads the stored version, and
+    ``during_read`` runs while it is being read (an update arriving meanwhile)."""
+
+    def __init__(self, versions: list[int]) -> None:
+        self.versions = versions
+        self.during_read: Any = None
+        self.chat = self
+
+    def heard(self, table_id: str, version: int) -> None:
+        pass
+
+    async def held_seats(self, table_id: str, tokens: dict[int, str]) -> tuple[int, ...]:
+        return tuple(tokens)
+
+    async def connected(self, table_id: str, seats: Any) -> None:
+        pass
+
+    disconnected = connected
+
+    async def state(self, table_id: str, tokens: Any) -> dict[str, Any]:
+        if self.during_read is not None:
+            await self.during_read()
+            self.during_read = None
+        return {"type": "state", "table": {"version": self.versions.pop(0)}}
+
+    async def lines(self, *args: Any) -> list[Any]:
+        return []
+
+
+def _frame(version: int) -> ProtocolFrame:
+    text = json.dumps({"type": "update", "table": {"version": version}})
+    return ProtocolFrame("t", version, None, text, text, text)
+
+
+@pytest.mark.parametrize("stored", [4, 5])
+def test_no_update_before_the_first_state_and_none_lost(stored: int) -> None:
+    """An update that comes before a page's first state is not sent ahead of it (a page
+    must never see an update first); if the state read meanwhile hasn't got it, the state
+    is read and sent again."""
+    socket = _Socket(writable=[True] * 10)
+    service = _Service([stored, 5])
+    connection = Connection(socket, service=service, table_id="t", quotas=None)  # type: ignore[arg-type]
+    connection.chat = False
+
+    async def scenario() -> None:
+        await connection.deliver(_frame(3))  # before hello: nothing is sent
+        assert socket.wire == []
+
+        async def update_arrives() -> None:
+            await connection.deliver(_frame(5))
+
+        service.during_read = update_arrives
+        await connection.hello({0: "token"})
+        await connection.deliver(_frame(6))
+
+    asyncio.run(scenario())
+    sent = [json.loads(text) for _, text in socket.wire]
+    states = [m["table"]["version"] for m in sent if m["type"] == "state"]
+    assert sent[0]["type"] == "state"
+    assert states == ([4, 5] if stored == 4 else [5])
+    assert [m["table"]["version"] for m in sent if m["type"] == "update"] == [6]

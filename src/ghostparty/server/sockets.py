@@ -73,6 +73,8 @@ class Connection:
         self.resync: asyncio.Task[None] | None = None
         #: The table's version this client was last told (a state or an update), -1 before.
         self.version = -1
+        #: The newest update that came before the first state (not sent: -1 if none).
+        self.early = -1
         #: While saying hello: updates wait until the client has its state.
         self.holding = False
         self.limit = RateLimit(RATE, BURST)
@@ -105,7 +107,9 @@ class Connection:
             await close_socket(self.websocket, ErrorCode.BAD_API_TOKEN, f"API token {why}")
 
     async def send_text(self, text: str) -> None:
-        if self.write_now is not None and not self.send_lock.locked() and self.write_now(text):
+        """``text``, then what waits in the backlog: written at once where nothing is
+        being sent or waits (the server offering it), else through the awaited send."""
+        if self.write_now is not None and not self.send_lock.locked() and not self.backlog and self.write_now(text):
             return
         async with self.send_lock:
             await self.websocket.send_text(text)
@@ -119,12 +123,16 @@ class Connection:
 
     async def deliver(self, frame: Message) -> None:
         """A table update from the pub/sub (a :class:`Frame`, or :data:`OVERFLOW`): the
-        text for what this client holds, sent at once (or after what is being sent now)."""
+        text for what this client holds, sent at once (or after what is being sent now);
+        never before the client's first state (a page must not see an update first)."""
         if type(frame) is not Frame:  # the table's channel carries nothing else
-            if frame is OVERFLOW:  # missed updates: start afresh
+            if frame is OVERFLOW and self.version >= 0:  # missed updates: start afresh
                 self.resync = asyncio.get_running_loop().create_task(self._resend_state())
             return
         self.service.heard(frame.table_id, frame.version)
+        if self.version < 0:  # no state sent yet: the hello's has it, or is sent again
+            self.early = max(self.early, frame.version)
+            return
         self.version = max(self.version, frame.version)
         text = frame.text_for(self.held, odds=self.odds)
         if self.send_lock.locked() or self.holding:
@@ -155,7 +163,10 @@ class Connection:
             pass  # the client went away meanwhile
 
     async def deliver_chat(self, data: Message) -> None:
-        """A chat line from the pub/sub (some for spectators only, while the game is on)."""
+        """A chat line from the pub/sub (some for spectators only, while the game is on);
+        none before the first state (the chat log that follows it has them)."""
+        if self.version < 0:
+            return
         if data is OVERFLOW:  # missed lines: send the chat again
             if self.chat:
                 await self.send_chat_log()
@@ -248,6 +259,8 @@ class Connection:
         finally:
             self.holding = False
         await self.send_state()
+        if self.early > self.version:  # an update came while the state was read, and isn't in it
+            await self.send_state()
         await self.read_blocks()
         if self.chat:
             await self.send_chat_log()
