@@ -73,7 +73,7 @@ class Connection:
         self.resync: asyncio.Task[None] | None = None
         #: The table's version this client was last told (a state or an update), -1 before.
         self.version = -1
-        #: The newest update that came before the first state (not sent: -1 if none).
+        #: The newest update that came before the first hello (not sent: -1 if none).
         self.early = -1
         #: While saying hello: updates wait until the client has its state.
         self.holding = False
@@ -126,11 +126,11 @@ class Connection:
         text for what this client holds, sent at once (or after what is being sent now);
         never before the client's first state (a page must not see an update first)."""
         if type(frame) is not Frame:  # the table's channel carries nothing else
-            if frame is OVERFLOW and self.version >= 0:  # missed updates: start afresh
+            if frame is OVERFLOW and (self.version >= 0 or self.holding):  # missed updates: start afresh
                 self.resync = asyncio.get_running_loop().create_task(self._resend_state())
             return
         self.service.heard(frame.table_id, frame.version)
-        if self.version < 0:  # no state sent yet: the hello's has it, or is sent again
+        if self.version < 0 and not self.holding:  # before the hello: its state has it, or is sent again
             self.early = max(self.early, frame.version)
             return
         self.version = max(self.version, frame.version)
@@ -164,8 +164,8 @@ class Connection:
 
     async def deliver_chat(self, data: Message) -> None:
         """A chat line from the pub/sub (some for spectators only, while the game is on);
-        none before the first state (the chat log that follows it has them)."""
-        if self.version < 0:
+        none before the hello (the chat log that follows its state has them)."""
+        if self.version < 0 and not self.holding:
             return
         if data is OVERFLOW:  # missed lines: send the chat again
             if self.chat:
