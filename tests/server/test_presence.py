@@ -40,9 +40,7 @@ def test_two_instances_see_each_others_pages_and_a_dead_ones_drop_out() -> None:
         pytest.skip(f"no Redis server at {REDIS}; set GHOSTPARTY_TEST_REDIS")
 
     async def scenario() -> None:
-        prefix = f"gp-test-{uuid.uuid4().hex[:8]}:online:"
-        one = RedisPresence(REDIS, "one", prefix=prefix, ttl=0.9)
-        two = RedisPresence(REDIS, "two", prefix=prefix, ttl=0.9)
+        one, two = _two_instances(ttl=0.9)
         await one.start()
         await two.start()
         try:
@@ -63,6 +61,12 @@ def test_two_instances_see_each_others_pages_and_a_dead_ones_drop_out() -> None:
     run(scenario)
 
 
+def _two_instances(ttl: float) -> tuple[RedisPresence, RedisPresence]:
+    """Instances "one" and "two" sharing a prefix of their own in the test Redis."""
+    prefix = f"gp-test-{uuid.uuid4().hex[:8]}:online:"
+    return RedisPresence(REDIS, "one", prefix=prefix, ttl=ttl), RedisPresence(REDIS, "two", prefix=prefix, ttl=ttl)
+
+
 async def _is(presence: RedisPresence, table: str, seats: set[int]) -> bool:
     return await presence.online(table) == seats
 
@@ -74,9 +78,7 @@ def test_a_copy_stands_until_the_first_of_its_fields_expires() -> None:
         pytest.skip(f"no Redis server at {REDIS}; set GHOSTPARTY_TEST_REDIS")
 
     async def scenario() -> None:
-        prefix = f"gp-test-{uuid.uuid4().hex[:8]}:online:"
-        one = RedisPresence(REDIS, "one", prefix=prefix, ttl=3.0)
-        two = RedisPresence(REDIS, "two", prefix=prefix, ttl=3.0)
+        one, two = _two_instances(ttl=3.0)
         reads = 0
         hgetall = one._redis.hgetall
 

@@ -87,6 +87,12 @@ class Connection:
         self.hidden: frozenset[int] = frozenset()
         self.blocks: Callable[[int], Awaitable[frozenset[int]]] | None = None
 
+    @property
+    def before_hello(self) -> bool:
+        """Whether the client has said no hello yet (nor been sent a state): what its
+        table's channel brings is in the state its hello will get."""
+        return self.version < 0 and not self.holding
+
     async def send(self, message: Outbound) -> None:
         await self.send_text(dumps(message))
 
@@ -126,11 +132,11 @@ class Connection:
         text for what this client holds, sent at once (or after what is being sent now);
         never before the client's first state (a page must not see an update first)."""
         if type(frame) is not Frame:  # the table's channel carries nothing else
-            if frame is OVERFLOW and (self.version >= 0 or self.holding):  # missed updates: start afresh
+            if frame is OVERFLOW and not self.before_hello:  # missed updates: start afresh
                 self.resync = asyncio.get_running_loop().create_task(self._resend_state())
             return
         self.service.heard(frame.table_id, frame.version)
-        if self.version < 0 and not self.holding:  # before the hello: its state has it, or is sent again
+        if self.before_hello:  # its state has it, or is sent again
             self.early = max(self.early, frame.version)
             return
         self.version = max(self.version, frame.version)
@@ -165,7 +171,7 @@ class Connection:
     async def deliver_chat(self, data: Message) -> None:
         """A chat line from the pub/sub (some for spectators only, while the game is on);
         none before the hello (the chat log that follows its state has them)."""
-        if self.version < 0 and not self.holding:
+        if self.before_hello:
             return
         if data is OVERFLOW:  # missed lines: send the chat again
             if self.chat:
