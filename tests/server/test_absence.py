@@ -146,6 +146,38 @@ def test_a_table_whose_people_all_left_is_finished_by_bots(sqlite_url: str) -> N
     run(scenario)
 
 
+def test_pages_closed_after_the_game_cost_nothing_later(sqlite_url: str) -> None:
+    """Closing the pages of a finished game is nobody's absence: ``away_after`` later
+    the keeper opens no change of the table (it did, once per seat of every game)."""
+
+    async def scenario() -> None:
+        clock = Clock()
+        svc = service(sqlite_url, clock, away_after=10)
+        table_id, tokens = await seated(svc, [HUMAN, HUMAN])
+        await svc.connected(table_id, [0, 1])
+        while (state := await svc.state(table_id, tokens))["table"]["status"] == "playing":
+            mover = state["table"]["to_move"]
+            await svc.act(table_id, mover, tokens[mover], state["table"]["version"], state["legal"][0])
+        await svc.idle()
+        changes: list[str] = []
+        change = svc.core.change
+
+        def counted(table: str, *args: Any, **kwargs: Any) -> Any:
+            changes.append(table)
+            return change(table, *args, **kwargs)
+
+        svc.core.change = counted  # type: ignore[method-assign]
+        await svc.disconnected(table_id, [0, 1])
+        clock.advance(10)
+        await svc.tick()
+        await svc.idle()
+        assert changes == []
+        assert (await svc.table(table_id))["table"]["status"] == "over"
+        await close(svc)
+
+    run(scenario)
+
+
 def test_stale_open_tables_close_and_finished_games_leave_memory(sqlite_url: str) -> None:
     async def scenario() -> None:
         clock = Clock()

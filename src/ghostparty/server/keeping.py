@@ -83,8 +83,13 @@ class Keeping:
         self.schedule_bots(live)
 
     async def seen(self, table_id: str, gone: Sequence[int], back: Sequence[int]) -> None:
-        """Pages holding ``gone`` all closed; pages holding ``back`` opened again."""
+        """Pages holding ``gone`` all closed; pages holding ``back`` opened again. Pages
+        closed at a finished or closed table are nobody's absence: not kept (else each
+        would cost a change of the table ``away_after`` later, for every game played)."""
         moment = self.core.clock()
+        live = self.core.tables.cached(table_id)
+        if live is not None and live.table.status in (TABLE_OVER, CLOSED):
+            gone = ()
         for seat in gone:
             self._gone.setdefault((table_id, seat), moment)
         for seat in back:
