@@ -159,6 +159,13 @@ def test_a_keeper_not_told_of_a_change_finds_it_at_its_next_look(sqlite_url: str
                 state = await b.state(table_id, {0: token})
             told = state["table"]["version"]
             assert state["table"]["to_move"] == 1  # the bot's turn, on a's watch
+            # A game of people only, also moved on b: behind on a too, but no keeper's work
+            people = str((await a.create_table("hugo", [HUMAN, HUMAN], 0))["id"])
+            tokens = [(await a.join(people, seat, f"P{seat}"))[0] for seat in (0, 1)]
+            await a.start(people, 0, tokens[0])
+            moved = await b.state(people, {0: tokens[0]})
+            await b.act(people, 0, tokens[0], moved["table"]["version"], moved["legal"][0])
+            assert a.store.under_way()[people] == (moved["table"]["version"] + 1, False)
             await a.idle()
             assert a.store.version(table_id) == told  # a was not told: nothing happens
             assert await a.keeping.recheck() == 1

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import pytest
 
 from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.model import CLOSED, OPEN, OVER, PLAYING, ActionRow, Seat, Status, Table
+from ghostparty.server.model import CLOSED, OPEN, OVER, PLAYING, ActionRow, Seat, Status, Table, needs_keeper
 from ghostparty.server.store import Store
 
 T = TypeVar("T")
@@ -149,6 +149,34 @@ def test_versions_are_read_for_many_tables_at_once(any_store: Store) -> None:
     expected = {table_id: n % 7 for n, table_id in enumerate(ids)} | {"t0003": 11}
     assert any_store.versions(wanted) == expected
     assert any_store.versions(("t0001", "t0003")) == {"t0001": 1, "t0003": 11}
+
+
+def test_games_under_way_are_listed_with_their_keepers_work(any_store: Store) -> None:
+    """``under_way`` reads what :func:`needs_keeper` reads of a table, for every way a
+    game under way may have work for its keeper or none."""
+    bob = Seat(1, "human", name="Bob", token_hash="1" * 64)
+    people = (ANN, bob)
+    variants = {
+        "people": table(seats=people),
+        "bot": table(),
+        "away": table(seats=(replace(ANN, away=True), bob)),
+        "back": table(seats=(ANN, replace(bob, back=True))),  # (back without away: the clause alone)
+        "timed": table(seats=people, turn_seconds=30),
+        "nobody": table(seats=people, to_move=None),
+        "again": table(seats=(replace(ANN, again=True, bank=3), bob)),
+    }
+    for name, kept in variants.items():
+        assert any_store.create(replace(kept, id=name, status=PLAYING, to_move=kept.to_move if name == "nobody" else 0))
+    assert any_store.create(table("open", seats=people))
+    assert any_store.create(table("over", status=OVER))
+    assert any_store.save(replace(table("people", seats=people), status=PLAYING, to_move=0, version=5), 0)
+    found = any_store.under_way()
+    assert set(found) == set(variants)
+    for name in variants:
+        stored = loaded(any_store, name)[0]
+        assert found[name] == (stored.version, needs_keeper(stored)), name
+    assert found["people"] == (5, False) and found["again"] == (0, False)
+    assert all(found[name][1] for name in ("bot", "away", "back", "timed", "nobody"))
 
 
 @pytest.mark.parametrize("make", [full_table, sparse_table], ids=["full", "sparse"])

@@ -23,7 +23,7 @@ from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import Keeper, shard_of
 from ghostparty.server.live import LiveTable, Tables
 from ghostparty.server.metrics import Metrics
-from ghostparty.server.model import PLAYING, Table
+from ghostparty.server.model import Table, needs_keeper
 from ghostparty.server.presence import Presence
 from ghostparty.server.protocol import Frame, Message, update_frame
 from ghostparty.server.pubsub import PubSub
@@ -164,13 +164,3 @@ class Core:
         except Exception as error:  # the keeper finds it by its scan on taking over
             self.metrics.redis_errors.labels("notice").inc()
             log.warning("telling the keeper of table %s failed: %s", table_id, error)
-
-
-def needs_keeper(table: Table) -> bool:
-    """Whether ``table`` has work for its keeper: a status other than under way with a
-    person to move, a turn timer, a bot (or an away person's) seat, someone back."""
-    if table.status != PLAYING or table.to_move is None:
-        return True
-    if table.turn_seconds is not None:
-        return True
-    return any(seat.played_by_bot or seat.back for seat in table.seats)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from ghostparty.server.bot_turns import RETRY, BotTurns
-from ghostparty.server.core import Core, keeper_channel, needs_keeper
+from ghostparty.server.core import Core, keeper_channel
 from ghostparty.server.envelope import OVERFLOW, KeeperNotice
 from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import shard_of
@@ -205,26 +205,28 @@ class Keeping:
             taken += 1
         return taken
 
-    async def recheck(self, limit: int = 10_000) -> int:
+    async def recheck(self) -> int:
         """Where other instances change tables too: read again every game under way that
         this instance keeps, that has work for a keeper, and whose stored version is past
         the copy here (or that has no copy here); its keeper then takes up that work.
 
         An instance that dies between saving a change and telling the keeper takes the
         notice with it, and a game nobody watches (a bot to move) would wait until
-        someone opens it. How many games were read again."""
+        someone opens it. The look reads only each game's version and whether it has
+        work (``Store.under_way``: every game, however many, the least recently changed
+        too), then the games to take up. How many games were read again."""
         tables = self.core.tables
         if not tables.shared:
             return 0
         behind = 0
-        for stored in await tables.read(tables.store.list_tables, PLAYING, limit):
-            if not self.core.keeper.owns(stored.id) or not needs_keeper(stored):
+        for table_id, (version, work) in (await tables.read(tables.store.under_way)).items():
+            if not work or not self.core.keeper.owns(table_id):
                 continue
-            copy = tables.cached(stored.id)
-            if copy is not None and copy.table.version >= stored.version:
+            copy = tables.cached(table_id)
+            if copy is not None and copy.table.version >= version:
                 continue
             try:
-                live = await tables.get(stored.id, min_version=stored.version)
+                live = await tables.get(table_id, min_version=version)
             except StoreUnavailable:  # the next look tries again
                 raise
             except ServiceError:  # gone meanwhile

@@ -22,7 +22,7 @@ from datetime import datetime
 
 from ghostparty.server.memory_accounts import MemoryAccounts
 from ghostparty.server.memory_queue import MemoryQueue
-from ghostparty.server.model import ActionRow, ChatLine, GameResult, Status, Table
+from ghostparty.server.model import PLAYING, ActionRow, ChatLine, GameResult, Status, Table, needs_keeper
 
 
 class MemoryStore:
@@ -83,6 +83,10 @@ class MemoryStore:
     def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
         with self._lock:
             return {i: self._tables[i].version for i in table_ids if i in self._tables}
+
+    def under_way(self) -> dict[str, tuple[int, bool]]:
+        with self._lock:
+            return {t.id: (t.version, needs_keeper(t)) for t in self._tables.values() if t.status == PLAYING}
 
     def save(
         self,

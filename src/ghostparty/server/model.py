@@ -124,6 +124,17 @@ class Table:
         return tuple(s for s in self.seats if s.kind == "human")
 
 
+def needs_keeper(table: Table) -> bool:
+    """Whether ``table`` has work for its keeper (:mod:`.keeping`): a status other than
+    under way with a person to move, a turn timer, a bot's (or an away person's) seat,
+    someone back. ``Store.under_way`` reads the same of the stored rows."""
+    if table.status != PLAYING or table.to_move is None:
+        return True
+    if table.turn_seconds is not None:
+        return True
+    return any(seat.played_by_bot or seat.back for seat in table.seats)
+
+
 @dataclass(frozen=True, slots=True)
 class SeatResult:
     """How one seat ended a game."""

@@ -23,6 +23,7 @@ from sqlalchemy import (
     false,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -36,7 +37,7 @@ from ghostparty.server.db import chat as chat_lines
 from ghostparty.server.email_store import SqlEmail
 from ghostparty.server.engine import make_engine, without_statement_timeout
 from ghostparty.server.friends_store import SqlFriends
-from ghostparty.server.model import ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
+from ghostparty.server.model import PLAYING, ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
 from ghostparty.server.moderation_store import SqlModeration
 from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.review_store import SqlReviews
@@ -83,6 +84,12 @@ class Store(Protocol):
         """The stored version of each of ``table_ids`` there is (those there are none by
         are left out): one read for many tables, for an instance checking that what its
         clients were told is current (:mod:`.catchup`)."""
+
+    def under_way(self) -> dict[str, tuple[int, bool]]:
+        """Every game under way (status ``playing``): its stored version, and whether it
+        has work for a keeper (:func:`~.model.needs_keeper` of its row and seats). One
+        light read, for a keeper looking for work whose notice was lost
+        (:meth:`.keeping.Keeping.recheck`)."""
 
     def save(
         self,
@@ -189,6 +196,16 @@ class SqlStore:
                 rows = conn.execute(select(tables.c.id, tables.c.version).where(tables.c.id.in_(some)))
                 found.update((row.id, int(row.version)) for row in rows)
         return found
+
+    def under_way(self) -> dict[str, tuple[int, bool]]:
+        # needs_keeper, in SQL: tested against it (test_store_contract)
+        played_by_bot = select(seats.c.table_id).where(
+            seats.c.table_id == tables.c.id, or_(seats.c.kind == "bot", seats.c.away, seats.c.back)
+        )
+        work = or_(tables.c.to_move.is_(None), tables.c.turn_seconds.is_not(None), played_by_bot.exists())
+        query = select(tables.c.id, tables.c.version, work.label("work")).where(tables.c.status == PLAYING)
+        with self.engine.connect() as conn:
+            return {row.id: (int(row.version), bool(row.work)) for row in conn.execute(query)}
 
     def save(
         self,
