@@ -35,7 +35,7 @@ from ghostparty.server.quotas import (
 )
 from ghostparty.server.schemas import CreateTournament, TournamentCancel, TournamentEntry, TournamentJoin
 from ghostparty.server.tournament_service import HOUSE, Spec, Tournaments, channel, check
-from ghostparty.server.tournament_store import CANCELLED, FINISHED, RUNNING, SCHEDULED
+from ghostparty.server.tournament_store import CANCELLED, FINISHED, RUNNING, SCHEDULED, Snapshot
 from ghostparty.server.tournament_views import current as current_table
 from ghostparty.server.tournament_views import results_csv, summary, trophies, view
 from ghostparty.tournaments import from_json
@@ -109,6 +109,14 @@ async def create(request: Request) -> Response:
 _VIEWS_KEPT = 256
 
 
+async def _snapshot(tournaments: Tournaments, tournament_id: str) -> Snapshot:
+    """The tournament's row, entrants and games of one version (``unknown_tournament``)."""
+    snapshot = await in_thread(tournaments.store.snapshot, tournament_id)
+    if snapshot is None:
+        raise ServiceError(ErrorCode.UNKNOWN_TOURNAMENT, f"no tournament {tournament_id!r}")
+    return snapshot
+
+
 async def _view(tournaments: Tournaments, tournament_id: str) -> dict[str, Any]:
     row = await tournaments.get(tournament_id)
     # Every change of a tournament (its entrants and games too) raises its version, so a
@@ -118,11 +126,10 @@ async def _view(tournaments: Tournaments, tournament_id: str) -> dict[str, Any]:
     cached = views.get(tournament_id)
     if cached is not None and cached[0] == row.version:
         return cached[1]
-    entrants = await in_thread(tournaments.store.entrants, tournament_id)
-    games = await in_thread(tournaments.store.games, tournament_id)
-    data = view(row, entrants, games)
+    snapshot = await _snapshot(tournaments, tournament_id)
+    data = view(*snapshot)  # the row, entrants and games of one version
     views.pop(tournament_id, None)
-    views[tournament_id] = (row.version, data)
+    views[tournament_id] = (snapshot.row.version, data)
     while len(views) > _VIEWS_KEPT:
         del views[next(iter(views))]
     return data
@@ -162,9 +169,9 @@ async def me(request: Request) -> Response:
     entrant = await tournaments.whom(tournament_id, player, body.entry)
     if entrant is None:
         return JSONResponse({"entrant": None, "table": None})
-    row = await tournaments.get(tournament_id)
-    games = await in_thread(tournaments.store.games, tournament_id)
-    return JSONResponse(current_table(row, from_json(row.state), entrant, games))
+    snapshot = await _snapshot(tournaments, tournament_id)
+    row = snapshot.row
+    return JSONResponse(current_table(row, from_json(row.state), entrant, snapshot.games))
 
 
 async def cancel(request: Request) -> Response:

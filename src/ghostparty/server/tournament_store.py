@@ -8,9 +8,9 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Connection, Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.db import tournament_entrants, tournament_games, tournaments
@@ -84,6 +84,19 @@ class Change:
     recorded: Sequence[str] = ()
 
 
+class Snapshot(NamedTuple):
+    """A tournament's row, entrants and games, as of the row's version."""
+
+    row: TournamentRow
+    entrants: list[Entrant]
+    games: list[GameRow]
+
+
+#: Reads of a tournament's row, entrants and games before :meth:`SqlTournaments.snapshot`
+#: gives what it read last (changes kept coming between).
+SNAPSHOT_TRIES = 5
+
+
 def _row(r: Any) -> TournamentRow:
     data = dict(r)
     for key in ("starts", "created", "updated", "round_at"):
@@ -122,22 +135,33 @@ class SqlTournaments:
             return [_row(r) for r in conn.execute(query).mappings()]
 
     def entrants(self, tournament_id: str) -> list[Entrant]:
-        query = select(tournament_entrants).where(tournament_entrants.c.tournament_id == tournament_id)
         with self.engine.connect() as conn:
-            rows = list(conn.execute(query.order_by(tournament_entrants.c.joined)).mappings())
-        return [
-            Entrant(r["entrant"], r["name"], utc(r["joined"]), r["player_id"], r["secret_hash"], bool(r["bot"]))
-            for r in rows
-        ]
+            return _entrants(conn, tournament_id)
 
     def games(self, tournament_id: str) -> list[GameRow]:
-        query = select(tournament_games).where(tournament_games.c.tournament_id == tournament_id)
         with self.engine.connect() as conn:
-            rows = list(conn.execute(query.order_by(tournament_games.c.started)).mappings())
-        return [
-            GameRow(r["game"], r["table_id"], list(r["seats"]), utc(r["started"]), dict(r["tokens"]), r["recorded"])
-            for r in rows
-        ]
+            return _games(conn, tournament_id)
+
+    def snapshot(self, tournament_id: str) -> Snapshot | None:
+        """The tournament's row, entrants and games as of one version; ``None`` if there
+        is none by that id. Three reads, not one transaction's snapshot (pysqlite runs a
+        SELECT outside one, and PostgreSQL's default isolation gives each statement its
+        own): every change raises the version in the transaction that adds its entrant or
+        games, so if the version is the same after the entrants and games were read, they
+        are that version's; else all are read again, up to :data:`SNAPSHOT_TRIES` times
+        (then the last reads are given: a view the next change replaces)."""
+        with self.engine.connect() as conn:
+            for _attempt in range(SNAPSHOT_TRIES):
+                found = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).mappings().first()
+                if found is None:
+                    return None
+                row = _row(found)
+                entrants, games = _entrants(conn, tournament_id), _games(conn, tournament_id)
+                now = conn.execute(select(tournaments.c.version).where(tournaments.c.id == tournament_id)).scalar()
+                if now == row.version:
+                    break
+                conn.rollback()  # (PostgreSQL: the next reads in a new transaction)
+        return Snapshot(row, entrants, games)
 
     def entered(self, player_id: int, limit: int = 100) -> list[TournamentRow]:
         """The finished tournaments ``player_id`` entered, newest first (for trophies)."""
@@ -191,6 +215,24 @@ class SqlTournaments:
         except (_ChangedMeanwhile, IntegrityError):
             return False
         return True
+
+
+def _entrants(conn: Connection, tournament_id: str) -> list[Entrant]:
+    query = select(tournament_entrants).where(tournament_entrants.c.tournament_id == tournament_id)
+    rows = conn.execute(query.order_by(tournament_entrants.c.joined)).mappings()
+    return [
+        Entrant(r["entrant"], r["name"], utc(r["joined"]), r["player_id"], r["secret_hash"], bool(r["bot"]))
+        for r in rows
+    ]
+
+
+def _games(conn: Connection, tournament_id: str) -> list[GameRow]:
+    query = select(tournament_games).where(tournament_games.c.tournament_id == tournament_id)
+    rows = conn.execute(query.order_by(tournament_games.c.started)).mappings()
+    return [
+        GameRow(r["game"], r["table_id"], list(r["seats"]), utc(r["started"]), dict(r["tokens"]), r["recorded"])
+        for r in rows
+    ]
 
 
 class _ChangedMeanwhile(Exception):
