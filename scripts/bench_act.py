@@ -31,6 +31,7 @@ from typing import Any
 import orjson
 
 from ghostparty.rules import ROLL, action_to_dict, legal_actions
+from ghostparty.server.app import tune_gc
 from ghostparty.server.lobby import SeatSpec
 from ghostparty.server.memory_store import MemoryStore
 from ghostparty.server.pubsub import MemoryPubSub
@@ -75,7 +76,10 @@ class _Game:
         await service.start(self.table_id, 0, tokens[0])
         self.connections = []
         for seat, token in enumerate(tokens):
-            connection = Connection(_Socket(), service, self.table_id, None)  # type: ignore[arg-type]
+            try:
+                connection = Connection(_Socket(), service, self.table_id, None)  # type: ignore[arg-type]
+            except TypeError:  # a tree before the sockets' quotas (c0c0d03)
+                connection = Connection(_Socket(), service, self.table_id)  # type: ignore[arg-type,call-arg]
             listening = service.pubsub.listen(self.table_id, connection.deliver)
             await listening.__aenter__()
             self.stack.append(listening)
@@ -140,6 +144,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", type=Path, help="write cProfile's stats of the last round here")
     args = parser.parse_args()
+    tune_gc()  # as ghostparty serve does
     took = []
     for number in range(args.rounds):
         profile = cProfile.Profile(time.process_time) if args.profile and number == args.rounds - 1 else None

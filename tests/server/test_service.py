@@ -182,6 +182,23 @@ def test_refused_actions_change_nothing(sqlite_url: str) -> None:
         assert face.value.code == "illegal_action"
         await svc.act(table_id, seat, token, at, {"roll": True})
         assert (await svc.state(table_id, {}))["log"][-1]["action"]["roll"] in {1, 2, 4, 5, "hugo"}
+        # A move the rules refuse as they apply it: named, with the legal ones, and nothing kept
+        tokens = {0: ann, 1: bob}
+        now = await svc.state(table_id, tokens)
+        while not any("from" in a for a in now["legal"]):
+            mover = now["table"]["to_move"]
+            await svc.act(table_id, mover, tokens[mover], now["table"]["version"], now["legal"][0])
+            now = await svc.state(table_id, tokens)
+        seat, at = now["table"]["to_move"], now["table"]["version"]
+        square = next(a for a in now["legal"] if "from" in a)["from"]
+        with pytest.raises(ServiceError) as refused:
+            await svc.act(table_id, seat, tokens[seat], at, {"from": square, "to": square})
+        assert refused.value.code == "illegal_action"
+        assert refused.value.message.startswith(f"{square}→{square} is not legal now; expected one of: ")
+        assert f"{square}→" in refused.value.message
+        after = await svc.state(table_id, tokens)
+        assert (after["table"]["version"], after["position"]) == (at, now["position"])
+        await svc.act(table_id, seat, tokens[seat], at, now["legal"][0])  # and the game goes on
         await close(svc)
 
     run(scenario)

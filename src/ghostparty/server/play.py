@@ -71,7 +71,11 @@ class Play:
                         ErrorCode.NOT_YOUR_TURN, "a bot is finishing this turn for you: you play from your next one"
                     )
                 draft.table = table.with_seat(replace(table.seats[seat], away=False, back=False))
-            position, events, index = self.apply(draft, seat, self._decode(draft.live, action), started=started)
+            decoded = self._decode(draft.live, action)
+            try:
+                position, events, index = self.apply(draft, seat, decoded, started=started)
+            except IllegalAction:  # the rules check it as they apply it (FORMAT.md): nothing changed
+                raise _not_legal(draft.live, decoded) from None
         return Applied(draft.live.table, position, events, index)
 
     def _decode(self, live: LiveTable, data: object) -> Action:
@@ -84,22 +88,16 @@ class Play:
         if isinstance(data, Mapping) and "roll" in data:
             raise ServiceError(ErrorCode.ILLEGAL_ACTION, 'the server rolls the die: send {"roll": true}')
         try:
-            action = action_from_dict(data)
+            return action_from_dict(data)
         except IllegalAction as error:
             raise ServiceError(ErrorCode.ILLEGAL_ACTION, str(error)) from None
-        legal = legal_actions(position)
-        if action not in legal:
-            expected = ", ".join(_short(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
-            raise ServiceError(
-                ErrorCode.ILLEGAL_ACTION, f"{_short(action)} is not legal now; expected one of: {expected}"
-            )
-        return action
 
     def apply(
         self, draft: Draft, seat: int, action: Action, *, started: float | None = None
     ) -> tuple[Position, tuple[Event, ...], int]:
-        """Apply a checked ``action`` of ``seat`` to ``draft``'s game (the position, its
-        events and index): saved and told as the transaction ends, undone if it fails.
+        """Apply ``action`` of ``seat`` to ``draft``'s game (the position, its events and
+        index): saved and told as the transaction ends, undone if it fails;
+        ``IllegalAction`` (the rules' own check, nothing changed) if it is not legal.
         ``started``: when a person's action arrived (``time.perf_counter``); without it,
         a bot's."""
         begun = time.perf_counter() if started is None else started
@@ -202,6 +200,14 @@ def turn_starts(live: LiveTable, seat: int) -> bool:
     """Whether ``seat`` is to move at the start of its turn (not halfway through it)."""
     state = live.game.state if live.game is not None else None
     return state is not None and state.to_move == seat and state.phase in {ROLL, PLACE}
+
+
+def _not_legal(live: LiveTable, action: Action) -> ServiceError:
+    """``illegal_action`` for ``action``, naming the legal ones (the first dozen)."""
+    assert live.game is not None
+    legal = legal_actions(live.game.state)
+    expected = ", ".join(_short(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
+    return ServiceError(ErrorCode.ILLEGAL_ACTION, f"{_short(action)} is not legal now; expected one of: {expected}")
 
 
 def _short(action: Action) -> str:
