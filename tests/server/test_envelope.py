@@ -21,6 +21,7 @@ from ghostparty.server.envelope import (
     InvitationsChanged,
     KeeperNotice,
     Poke,
+    PresenceChanged,
     TokenRevoked,
     TournamentChanged,
     UnknownEnvelope,
@@ -38,6 +39,8 @@ EXAMPLES: list[Envelope] = [
     Chat("", 0, False),
     KeeperNotice("abc", 7, (0, 3), ()),
     KeeperNotice("abc", 0, (), (1, 2, 7)),
+    PresenceChanged("abc"),
+    PresenceChanged("zoë-7"),
     BotInvitation({"table": "abc", "seat": 1, "rules": "hugo", "rated": False, "players": 3, "from": "Zoë"}),
     GameEnded(),
     Poke(),
@@ -102,6 +105,8 @@ def test_another_version_or_an_unknown_kind_is_unknown(data: bytes) -> None:
         VERSION + b"kabc 1 -",
         VERSION + b"kabc x - -",
         VERSION + b"kabc 1 1,,2 -",
+        VERSION + b"s",
+        VERSION + b"s\xff",
         VERSION + b"b",
         VERSION + b"b[]",
         VERSION + b"b{",
@@ -134,7 +139,7 @@ def test_the_server_publishes_envelopes_only() -> None:
     kinds -= {"Overflow", "EnvelopeError", "UnknownEnvelope", "BadEnvelope"}  # not the publishers' to send
     seen = 0
     for path in sorted(SERVER.glob("*.py")):
-        if path.name in {"pubsub.py", "redis_pubsub.py", "presence.py"}:  # the hubs; presence has its own Redis
+        if path.name in {"pubsub.py", "redis_pubsub.py"}:  # the hubs
             continue
         source = path.read_text()
         for line, argument in _published(path):
@@ -146,4 +151,4 @@ def test_the_server_publishes_envelopes_only() -> None:
                 assert name in kinds or name == "update_frame", f"{path.name}:{line} publishes {argument}"
             else:
                 assert made.group(1) in kinds, f"{path.name}:{line} publishes {argument}"
-    assert seen >= 9  # updates, chat twice, game over, keeper, poke, invitation, lobby, token, tournament
+    assert seen >= 10  # updates, chat twice, game over, keeper, presence, poke, invitation, lobby, token, tournament

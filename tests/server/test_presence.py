@@ -11,6 +11,7 @@ import pytest
 from ghostparty.server.presence import MemoryPresence, RedisPresence
 
 from .helpers import run
+from .test_presence_contract import redis_instance, shut
 from .test_redis import REDIS, reachable
 
 
@@ -55,8 +56,8 @@ def test_two_instances_see_each_others_pages_and_a_dead_ones_drop_out() -> None:
                 task.cancel()
             await eventually(lambda: _is(one, "t", set()), seconds=4)
         finally:
-            await one.close()
-            await two._redis.aclose()
+            await shut(one)
+            await _gone(two)
 
     run(scenario)
 
@@ -64,7 +65,13 @@ def test_two_instances_see_each_others_pages_and_a_dead_ones_drop_out() -> None:
 def _two_instances(ttl: float) -> tuple[RedisPresence, RedisPresence]:
     """Instances "one" and "two" sharing a prefix of their own in the test Redis."""
     prefix = f"gp-test-{uuid.uuid4().hex[:8]}:online:"
-    return RedisPresence(REDIS, "one", prefix=prefix, ttl=ttl), RedisPresence(REDIS, "two", prefix=prefix, ttl=ttl)
+    return redis_instance("one", prefix, ttl), redis_instance("two", prefix, ttl)
+
+
+async def _gone(presence: RedisPresence) -> None:
+    """What is left of an instance that died without a word, closed at the test's end."""
+    await presence._redis.aclose()
+    await presence.pubsub.close()
 
 
 async def _is(presence: RedisPresence, table: str, seats: set[int]) -> bool:
@@ -103,7 +110,7 @@ def test_a_copy_stands_until_the_first_of_its_fields_expires() -> None:
             await eventually(lambda: _is(one, "t", set()), seconds=5)
             assert reads > read
         finally:
-            await one.close()
-            await two._redis.aclose()
+            await shut(one)
+            await _gone(two)
 
     run(scenario)

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server.presence import MemoryPresence, Presence, RedisPresence
+from ghostparty.server.presence import CHANNEL, MemoryPresence, Presence, RedisPresence
+from ghostparty.server.redis_pubsub import RedisPubSub
 
 from .helpers import run
 from .test_redis import REDIS, reachable
@@ -49,9 +50,23 @@ async def forget_prefix(client: Any, prefix: str) -> None:
         await client.delete(*keys)
 
 
+def redis_instance(name: str, prefix: str, ttl: float) -> RedisPresence:
+    """Instance ``name``'s presence on a test prefix, announcing changes on a pub/sub of
+    its own (as each server has one) whose channels share that prefix too."""
+    return RedisPresence(REDIS, name, RedisPubSub(REDIS, prefix=prefix + "pubsub:"), prefix=prefix, ttl=ttl)
+
+
+async def shut(presence: RedisPresence) -> None:
+    """Close ``presence``, then its pub/sub (as ``wiring`` does)."""
+    await presence.close()
+    await presence.pubsub.close()
+
+
 async def subscribed(presence: RedisPresence, listeners: int) -> None:
     """Wait until ``listeners`` instances listen for changes on ``presence``'s prefix."""
-    channel = presence.prefix + "changed"
+    pubsub = presence.pubsub
+    assert isinstance(pubsub, RedisPubSub)
+    channel = pubsub.prefix + CHANNEL
     for _ in range(200):
         [(_, count)] = await presence._redis.pubsub_numsub(channel)
         if count >= listeners:
@@ -63,8 +78,8 @@ async def subscribed(presence: RedisPresence, listeners: int) -> None:
 @asynccontextmanager
 async def redis_pair(ttl: float = 9.0) -> AsyncIterator[tuple[RedisPresence, RedisPresence]]:
     prefix = f"gp-test-{uuid.uuid4().hex[:8]}:online:"
-    one = RedisPresence(REDIS, "host-1:101:aa", prefix=prefix, ttl=ttl)
-    two = RedisPresence(REDIS, "host-2:202:bb", prefix=prefix, ttl=ttl)
+    one = redis_instance("host-1:101:aa", prefix, ttl)
+    two = redis_instance("host-2:202:bb", prefix, ttl)
     await one.start()
     await two.start()
     try:
@@ -72,8 +87,8 @@ async def redis_pair(ttl: float = 9.0) -> AsyncIterator[tuple[RedisPresence, Red
         yield one, two
     finally:
         await forget_prefix(one._redis, prefix)
-        await one.close()
-        await two.close()
+        await shut(one)
+        await shut(two)
 
 
 @asynccontextmanager
@@ -205,12 +220,12 @@ def test_a_dead_instances_pages_drop_out_after_its_ttl_and_a_live_ones_stay() ->
             died = time.monotonic()
             await becomes(one, "t", {1}, seconds=ttl + ttl / 3 + 0.5)
             assert time.monotonic() - died > ttl / 3  # not before its fields expired
-            fresh = RedisPresence(REDIS, "host-3:303:cc", prefix=one.prefix, ttl=ttl)
+            fresh = redis_instance("host-3:303:cc", one.prefix, ttl)
             try:
                 assert await fresh.online("t") == {1}  # as a third instance reads it
                 assert await fresh.join("t", [4]) == [4]  # seat 4 is free again
             finally:
-                await fresh.close()
+                await shut(fresh)
 
     run(scenario)
 

@@ -11,7 +11,7 @@ them and drops them, so that instances of two versions may share a Redis server.
 
 The kinds, by channel: ``{table}`` :class:`~.protocol.Frame` (``update``);
 ``chat:{table}`` :class:`Chat` and :class:`GameEnded`; ``keeper:{shard}``
-:class:`KeeperNotice`; ``bot-events:{account}`` :class:`Poke` and
+:class:`KeeperNotice`; ``presence`` :class:`PresenceChanged`; ``bot-events:{account}`` :class:`Poke` and
 :class:`BotInvitation`; ``invitations:{account}`` :class:`InvitationsChanged`;
 ``token-revoked:{token}`` :class:`TokenRevoked`; ``tournament:{id}``
 :class:`TournamentChanged`.
@@ -108,6 +108,24 @@ class KeeperNotice:
 
 
 @dataclass(frozen=True, slots=True)
+class PresenceChanged:
+    """A page opened or closed on table ``table_id`` (:class:`~.presence.RedisPresence`):
+    every instance drops its copy of who is online there."""
+
+    KIND: ClassVar[bytes] = b"s"
+    table_id: str
+
+    def payload(self) -> bytes:
+        return self.table_id.encode()
+
+    @classmethod
+    def parse(cls, payload: bytes) -> PresenceChanged:
+        if not payload:
+            raise BadEnvelope("a presence change names its table")
+        return cls(payload.decode())
+
+
+@dataclass(frozen=True, slots=True)
 class BotInvitation:
     """An ``invitation`` event for a bot account's stream: its fields but ``type``."""
 
@@ -177,6 +195,7 @@ Envelope: TypeAlias = (
     Frame
     | Chat
     | KeeperNotice
+    | PresenceChanged
     | BotInvitation
     | GameEnded
     | Poke
@@ -191,6 +210,7 @@ _UPDATE = b"u"
 _PARSERS: dict[bytes, Callable[[bytes], Message]] = {
     Chat.KIND: Chat.parse,
     KeeperNotice.KIND: KeeperNotice.parse,
+    PresenceChanged.KIND: PresenceChanged.parse,
     BotInvitation.KIND: BotInvitation.parse,
 }
 _SIGNALS: dict[bytes, GameEnded | Poke | InvitationsChanged | TokenRevoked | TournamentChanged] = {

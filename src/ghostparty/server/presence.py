@@ -15,12 +15,16 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from ghostparty.server.envelope import OVERFLOW, Message, PresenceChanged
 from ghostparty.server.logs import Sparse
+from ghostparty.server.pubsub import PubSub
 from ghostparty.server.redis_client import redis_client
 
 log = logging.getLogger("ghostparty.server")
 #: While Redis is away every read and write of presence fails: one line each 10 s per kind.
 _sparse = Sparse(log)
+#: The pub/sub channel of :class:`RedisPresence`'s announcements.
+CHANNEL = "presence"
 
 
 class Presence(Protocol):
@@ -99,13 +103,18 @@ class RedisPresence:
     Table ``t``'s hash ``{prefix}{t}`` has a field ``{instance}:{seat}`` for each seat a
     page on ``instance`` holds, whose value is when it expires (ms since the epoch). The
     instance renews its fields every ``ttl / 3`` seconds. A change is announced on the
-    channel ``{prefix}changed`` so that every instance drops its copy of that table's
-    seats; a copy is otherwise kept until the first of its fields expires (an instance
-    that stopped renewing them, having died) and for at most ``ttl`` seconds.
+    instances' pub/sub (``pubsub``, channel :data:`CHANNEL`, as a
+    :class:`~.envelope.PresenceChanged`) once written, so that every instance drops its
+    copy of that table's seats; a copy is otherwise kept until the first of its fields
+    expires (an instance that stopped renewing them, having died) and for at most ``ttl``
+    seconds, and every copy is dropped when the pub/sub may have missed messages.
     """
 
-    def __init__(self, url: str, instance: str, *, prefix: str = "ghostparty:online:", ttl: float = 9.0) -> None:
+    def __init__(
+        self, url: str, instance: str, pubsub: PubSub, *, prefix: str = "ghostparty:online:", ttl: float = 9.0
+    ) -> None:
         self.instance = instance
+        self.pubsub = pubsub
         self.prefix = prefix
         self.ttl = ttl
         self._redis: Any = redis_client(url)
@@ -113,11 +122,13 @@ class RedisPresence:
         #: Per table, until when (``time.monotonic``) the seats read from Redis stand.
         self._copies: dict[str, tuple[float, frozenset[int]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._listening = contextlib.AsyncExitStack()
 
     async def start(self) -> None:
         """Renew this instance's fields and listen for changes, until :meth:`close`."""
-        loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._renew()), loop.create_task(self._listen())]
+        await self._listening.enter_async_context(self.pubsub.listen(CHANNEL, self._heard))
+        self._copies.clear()  # anything may have changed before
+        self._tasks = [asyncio.get_running_loop().create_task(self._renew())]
 
     async def join(self, table_id: str, seats: Sequence[int]) -> list[int]:
         was = await self.online(table_id)
@@ -159,20 +170,36 @@ class RedisPresence:
         return list(self._mine)
 
     async def close(self) -> None:
+        """Stop renewing, take this instance's seats out and say so (before the pub/sub
+        closes)."""
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self._listening.aclose()
         with contextlib.suppress(Exception):
             pipe = self._redis.pipeline(transaction=False)
             for table_id, seats in self._mine.items():
                 if seats:
                     pipe.hdel(self.prefix + table_id, *(f"{self.instance}:{s}" for s in seats))
-                pipe.publish(self.prefix + "changed", table_id)
             await pipe.execute()
+            for table_id in self._mine:
+                await self._announce(table_id)
         with contextlib.suppress(Exception):
             await self._redis.aclose()
+
+    async def _heard(self, message: Message) -> None:
+        if message is OVERFLOW:  # changes may have been missed
+            self._copies.clear()
+        elif isinstance(message, PresenceChanged):
+            self._copies.pop(message.table_id, None)
+
+    async def _announce(self, table_id: str) -> None:
+        try:
+            await self.pubsub.publish(CHANNEL, PresenceChanged(table_id))
+        except Exception as error:  # the other instances' copies stand until they expire
+            _sparse.warning("announce", "announcing a presence change failed: %s", error)
 
     async def _write(self, table_id: str, removed: Sequence[int] = ()) -> None:
         self._copies.pop(table_id, None)
@@ -186,10 +213,11 @@ class RedisPresence:
             if held:
                 pipe.hset(key, mapping={f"{self.instance}:{s}": expiry for s in held})
             pipe.pexpire(key, int(self.ttl * 4000))
-            pipe.publish(self.prefix + "changed", table_id)
             await pipe.execute()
         except Exception as error:
             _sparse.warning("write", "writing presence to Redis failed: %s", error)
+            return
+        await self._announce(table_id)  # once written: who reads after the notice reads it
 
     async def _renew(self) -> None:
         while True:
@@ -205,23 +233,3 @@ class RedisPresence:
                 await pipe.execute()
             except Exception as error:
                 log.warning("renewing presence in Redis failed: %s", error)
-
-    async def _listen(self) -> None:
-        while True:
-            listener = self._redis.pubsub(ignore_subscribe_messages=True)
-            try:
-                await listener.subscribe(self.prefix + "changed")
-                self._copies.clear()  # anything may have changed while not listening
-                while True:
-                    message = await listener.get_message(timeout=1.0)
-                    if message is not None and message.get("type") == "message":
-                        self._copies.pop(message["data"].decode(), None)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.warning("listening for presence changes failed (%s); again in a second", error)
-                self._copies.clear()
-                await asyncio.sleep(1.0)
-            finally:
-                with contextlib.suppress(Exception):
-                    await listener.aclose()

@@ -116,7 +116,7 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
         redis_pubsub = RedisPubSub(s.redis_url)
         await redis_pubsub.ping()
         the_pubsub = redis_pubsub
-        presence = RedisPresence(s.redis_url, instance)
+        presence = RedisPresence(s.redis_url, instance, redis_pubsub)
         await presence.start()
         shared = {"presence": presence, "keeper": Keeper(RedisLeases(s.redis_url), instance)}
     else:
@@ -252,8 +252,8 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
             if app.state.mailer is not None:
                 await app.state.mailer.close()
         await service.close()
+        await service.presence.close()  # (its last announcements through the pub/sub)
         await the_pubsub.close()
-        await service.presence.close()
         await limiter.close()
         if hashing is not None:
             hashing.close()
