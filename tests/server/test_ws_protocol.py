@@ -147,15 +147,15 @@ class _Service:
     def heard(self, table_id: str, version: int) -> None:
         pass
 
-    async def held_seats(self, table_id: str, tokens: dict[int, str]) -> tuple[int, ...]:
-        return tuple(tokens)
+    async def held_seats(self, table_id: str, tokens: dict[int, str]) -> tuple[dict[int, str], list[int], int]:
+        return dict(tokens), [], self.versions[0]  # every token holds its seat, at the version read
 
     async def connected(self, table_id: str, seats: Any) -> None:
         pass
 
     disconnected = connected
 
-    async def state(self, table_id: str, tokens: Any) -> dict[str, Any]:
+    async def state(self, table_id: str, tokens: Any, **read: Any) -> dict[str, Any]:
         if self.during_read is not None:
             await self.during_read()
             self.during_read = None

@@ -237,12 +237,16 @@ class TableService:
         position = position_to_dict(state) if state is not None else None
         return {"table": await self.core.view(table), "position": position}
 
-    async def state(self, table_id: str, tokens: Mapping[int, str], *, min_version: int = 0) -> StateMessage:
-        """The ``state`` message for a client holding ``tokens`` (seat → token).
+    async def state(
+        self, table_id: str, tokens: Mapping[int, str], *, min_version: int = 0, fresh: bool = True
+    ) -> StateMessage:
+        """The ``state`` message for a client holding ``tokens`` (seat → token): the
+        store's version where other instances change tables too, unless not ``fresh``
+        (a copy at least ``min_version``: read afresh a moment ago, by :meth:`held_seats`).
 
         :raises ServiceError: ``bad_token`` if a token doesn't belong to its seat.
         """
-        live = await self.core.tables.get(table_id, min_version=min_version, fresh=True)
+        live = await self.core.tables.get(table_id, min_version=min_version, fresh=fresh)
         held = self.seats_for(live.table, tokens)
         position = live.game.state if live.game is not None else None
         online = await self.presence.online(table_id)
@@ -253,9 +257,26 @@ class TableService:
             check_token(table, seat, token)
         return tuple(sorted(tokens))
 
-    async def held_seats(self, table_id: str, tokens: Mapping[int, str]) -> tuple[int, ...]:
-        """The seats ``tokens`` prove, checked against the table."""
-        return self.seats_for((await self.core.tables.get(table_id, fresh=True)).table, tokens)
+    async def held_seats(self, table_id: str, tokens: Mapping[int, str]) -> tuple[dict[int, str], list[int], int]:
+        """Which of ``tokens`` (seat → token) hold their seats, checked against the
+        table read afresh: those that do, the seats of those that don't, and the version
+        read (a client's hello: its state then needs no read of the store's again)."""
+        table = (await self.core.tables.get(table_id, fresh=True)).table
+        valid: dict[int, str] = {}
+        refused: list[int] = []
+        for seat, token in tokens.items():
+            try:
+                check_token(table, seat, token)
+            except ServiceError:
+                refused.append(seat)
+            else:
+                valid[seat] = token
+        return valid, refused, table.version
+
+    async def exists(self, table_id: str) -> None:
+        """``unknown_table`` if there is no table ``table_id`` (a copy in memory is one:
+        tables are never deleted)."""
+        await self.core.tables.get(table_id)
 
     def heard(self, table_id: str, version: int) -> None:
         """An update of ``table_id`` at ``version`` came from another instance."""
@@ -295,7 +316,8 @@ class TableService:
     # -- presence ---------------------------------------------------------------------
 
     async def connected(self, table_id: str, seats: Sequence[int]) -> None:
-        """A client holding ``seats`` is watching the table."""
+        """A client holding ``seats`` is watching the table (its copy here read afresh
+        just before, where other instances change tables too: :meth:`held_seats`)."""
         came = await self.presence.join(table_id, seats)
         if seats:
             await self.core.presence_changed(table_id, (), seats)
@@ -320,6 +342,8 @@ class TableService:
         if live is None or live.table.status != PLAYING:
             return
         for seat in seats:
+            if not live.table.seats[seat].away:  # (the copy read afresh by the hello)
+                continue
             async with self.core.change(table_id, fresh=True) as draft:
                 held = draft.table.seats[seat]
                 if not held.away or held.back or draft.table.status != PLAYING:

@@ -146,8 +146,15 @@ class Connection:
             return
         await self.send_text(text)
 
-    async def send_state(self) -> None:
-        state = await self.service.state(self.table_id, self.tokens)
+    async def send_state(self, *, read_at: int | None = None) -> None:
+        """The table's ``state`` for what this client holds: the store's version where
+        other instances change tables too, or a copy at least ``read_at`` (the version
+        the store had a moment ago, this socket listening already: what came since is
+        an update it is sent too)."""
+        if read_at is None:
+            state = await self.service.state(self.table_id, self.tokens)
+        else:
+            state = await self.service.state(self.table_id, self.tokens, min_version=read_at, fresh=False)
         self.version = max(self.version, state["table"]["version"])
         await self.send(state)
 
@@ -244,14 +251,7 @@ class Connection:
             await self.error(error.code, error.message, retry_after=error.retry_after, details=error.details)
 
     async def hello(self, tokens: dict[int, str]) -> None:
-        valid: dict[int, str] = {}
-        refused: list[int] = []
-        for seat, token in tokens.items():
-            try:
-                await self.service.held_seats(self.table_id, {seat: token})
-                valid[seat] = token
-            except ServiceError:
-                refused.append(seat)
+        valid, refused, read_at = await self.service.held_seats(self.table_id, tokens)  # the one read of the store
         self.holding = True
         try:
             await self.service.disconnected(self.table_id, self.held)
@@ -264,7 +264,7 @@ class Connection:
                 )
         finally:
             self.holding = False
-        await self.send_state()
+        await self.send_state(read_at=read_at)
         if self.early > self.version:  # an update came while the state was read, and isn't in it
             await self.send_state()
         await self.read_blocks()
@@ -326,7 +326,7 @@ async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, ta
             connection.viewer = await community.viewer(websocket.cookies.get(COOKIE))
         connection.blocks = community.hidden
     try:
-        await service.table(table_id)
+        await service.exists(table_id)
     except ServiceError as error:
         await connection.error(error.code, error.message)
         await close_socket(websocket, error.code)  # (no such table, or "try again later")
