@@ -159,6 +159,9 @@ class SqlStore:
         self._version = Compiled(
             select(tables.c.version).where(tables.c.id == bindparam("b_id")), self.engine.dialect, tables
         )
+        # One-statement reads outside a transaction on PostgreSQL: no BEGIN nor ROLLBACK round trip
+        postgres = self.engine.dialect.name == "postgresql"
+        self._single = self.engine.execution_options(isolation_level="AUTOCOMMIT") if postgres else self.engine
         self._accounts: SqlAccounts | None = None
 
     def create(self, table: Table) -> bool:
@@ -179,18 +182,16 @@ class SqlStore:
             return table, [ActionRow(r.idx, r.seat, json.loads(r.action)) for r in action_rows]
 
     def version(self, table_id: str) -> int | None:
-        # The statement compiled once, run through SQLAlchemy's connection (which wraps a
-        # driver's error and drops a connection that broke): its general path compiled
-        # and cached the SELECT at every call, ~0.5 ms of CPU on PostgreSQL (an instance
-        # sharing its tables asks this at every join, start and page load).
-        with self.engine.connect() as conn:
+        # Compiled once, run through SQLAlchemy's connection (which wraps a driver's error and
+        # drops a broken connection); asked at every join, start and page load where shared.
+        with self._single.connect() as conn:
             found = conn.exec_driver_sql(*self._version.bind({"b_id": table_id})).scalar()
         return None if found is None else int(found)
 
     def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
         found: dict[str, int] = {}
         wanted = sorted(set(table_ids))
-        with self.engine.connect() as conn:
+        with self._single.connect() as conn:
             for start in range(0, len(wanted), VERSIONS_AT_ONCE):
                 some = wanted[start : start + VERSIONS_AT_ONCE]
                 rows = conn.execute(select(tables.c.id, tables.c.version).where(tables.c.id.in_(some)))
@@ -199,12 +200,11 @@ class SqlStore:
 
     def under_way(self) -> dict[str, tuple[int, bool]]:
         # needs_keeper, in SQL: tested against it (test_store_contract)
-        played_by_bot = select(seats.c.table_id).where(
-            seats.c.table_id == tables.c.id, or_(seats.c.kind == "bot", seats.c.away, seats.c.back)
-        )
-        work = or_(tables.c.to_move.is_(None), tables.c.turn_seconds.is_not(None), played_by_bot.exists())
+        seat_work = or_(seats.c.kind == "bot", seats.c.away, seats.c.back)
+        seats_work = select(seats.c.table_id).where(seats.c.table_id == tables.c.id, seat_work).exists()
+        work = or_(tables.c.to_move.is_(None), tables.c.turn_seconds.is_not(None), seats_work)
         query = select(tables.c.id, tables.c.version, work.label("work")).where(tables.c.status == PLAYING)
-        with self.engine.connect() as conn:
+        with self._single.connect() as conn:
             return {row.id: (int(row.version), bool(row.work)) for row in conn.execute(query)}
 
     def save(
