@@ -88,9 +88,8 @@ class Keeping:
         would cost a change of the table ``away_after`` later, for every game played)."""
         moment = self.core.clock()
         live = self.core.tables.cached(table_id)
-        if live is not None and live.table.status in (TABLE_OVER, CLOSED):
-            gone = ()
-        for seat in gone:
+        final = live is not None and live.table.status in (TABLE_OVER, CLOSED)
+        for seat in () if final else gone:
             self._gone.setdefault((table_id, seat), moment)
         for seat in back:
             self._gone.pop((table_id, seat), None)

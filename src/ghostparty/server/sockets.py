@@ -151,10 +151,8 @@ class Connection:
         other instances change tables too, or a copy at least ``read_at`` (the version
         the store had a moment ago, this socket listening already: what came since is
         an update it is sent too)."""
-        if read_at is None:
-            state = await self.service.state(self.table_id, self.tokens)
-        else:
-            state = await self.service.state(self.table_id, self.tokens, min_version=read_at, fresh=False)
+        fresh = read_at is None
+        state = await self.service.state(self.table_id, self.tokens, min_version=read_at or 0, fresh=fresh)
         self.version = max(self.version, state["table"]["version"])
         await self.send(state)
 
