@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
 
 from ghostparty.server.presence import CHANNEL, MemoryPresence, Presence, RedisPresence
 from ghostparty.server.redis_pubsub import RedisPubSub
@@ -67,11 +68,15 @@ async def subscribed(presence: RedisPresence, listeners: int) -> None:
     pubsub = presence.pubsub
     assert isinstance(pubsub, RedisPubSub)
     channel = pubsub.prefix + CHANNEL
-    for _ in range(200):
-        [(_, count)] = await presence._redis.pubsub_numsub(channel)
-        if count >= listeners:
-            return
-        await asyncio.sleep(0.01)
+    probe = aioredis.from_url(REDIS)
+    try:
+        for _ in range(200):
+            [(_, count)] = await probe.pubsub_numsub(channel)
+            if count >= listeners:
+                return
+            await asyncio.sleep(0.01)
+    finally:
+        await probe.aclose()
     raise AssertionError("the instances did not start listening for changes")
 
 
@@ -86,7 +91,9 @@ async def redis_pair(ttl: float = 9.0) -> AsyncIterator[tuple[RedisPresence, Red
         await subscribed(one, 2)
         yield one, two
     finally:
-        await forget_prefix(one._redis, prefix)
+        probe = aioredis.from_url(REDIS)
+        await forget_prefix(probe, prefix)
+        await probe.aclose()
         await shut(one)
         await shut(two)
 

@@ -114,6 +114,8 @@ def test_an_instance_hears_its_own_message_once_as_it_was_published() -> None:
     update's frame is not encoded and decoded again), and the copy Redis sends back is
     dropped by its mark; another instance decodes it, once; bytes on the channel that
     carry no instance's mark (nobody's) reach no one."""
+    import redis.asyncio as aioredis
+
     from ghostparty.server.envelope import Poke
     from ghostparty.server.protocol import Frame
 
@@ -133,7 +135,9 @@ def test_an_instance_hears_its_own_message_once_as_it_was_published() -> None:
 
         async with one.listen("t", on_one), two.listen("t", on_two):
             await one.publish("t", frame)
-            await one._redis.publish(prefix + "t", b"short")  # no mark: from no instance
+            probe = aioredis.from_url(REDIS)
+            await probe.publish(prefix + "t", b"short")  # no mark: from no instance
+            await probe.aclose()
             await one.publish("t", Poke())
             for _ in range(200):
                 if len(heard_two) >= 2:

@@ -12,13 +12,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from ghostparty.server.envelope import OVERFLOW, Message, PresenceChanged
 from ghostparty.server.logs import Sparse
 from ghostparty.server.pubsub import PubSub
-from ghostparty.server.redis_client import redis_client
+from ghostparty.server.redis_wire import WireClient, command
 
 log = logging.getLogger("ghostparty.server")
 #: While Redis is away every read and write of presence fails: one line each 10 s per kind.
@@ -117,7 +117,7 @@ class RedisPresence:
         self.pubsub = pubsub
         self.prefix = prefix
         self.ttl = ttl
-        self._redis: Any = redis_client(url)
+        self._redis = WireClient(url)
         self._mine: dict[str, dict[int, int]] = {}
         #: Per table, until when (``time.monotonic``) the seats read from Redis stand.
         self._copies: dict[str, tuple[float, frozenset[int]]] = {}
@@ -151,12 +151,12 @@ class RedisPresence:
         if copy is not None and moment < copy[0]:
             return copy[1]
         try:
-            fields = await self._redis.hgetall(self.prefix + table_id)
+            [flat] = await self._redis.execute(command("HGETALL", self.prefix + table_id))
         except Exception as error:  # Redis is away: this instance's own pages still count
             _sparse.warning("read", "reading presence from Redis failed: %s", error)
             return frozenset(self._mine.get(table_id, ()))
         now_ms = time.time() * 1000
-        alive = {key: float(value) for key, value in fields.items() if float(value) > now_ms}
+        alive = {key: float(value) for key, value in zip(flat[::2], flat[1::2], strict=True) if float(value) > now_ms}
         seats = frozenset(int(key.rsplit(b":", 1)[1]) for key in alive) | frozenset(self._mine.get(table_id, ()))
         mine = f"{self.instance}:".encode()  # (this instance's own: known here, renewed here)
         theirs = [expiry for key, expiry in alive.items() if not key.startswith(mine)]
@@ -179,15 +179,16 @@ class RedisPresence:
                 await task
         await self._listening.aclose()
         with contextlib.suppress(Exception):
-            pipe = self._redis.pipeline(transaction=False)
-            for table_id, seats in self._mine.items():
-                if seats:
-                    pipe.hdel(self.prefix + table_id, *(f"{self.instance}:{s}" for s in seats))
-            await pipe.execute()
+            removals = [
+                command("HDEL", self.prefix + table_id, *(f"{self.instance}:{s}" for s in seats))
+                for table_id, seats in self._mine.items()
+                if seats
+            ]
+            if removals:
+                await self._redis.execute(*removals)
             for table_id in self._mine:
                 await self._announce(table_id)
-        with contextlib.suppress(Exception):
-            await self._redis.aclose()
+        await self._redis.close()
 
     async def _heard(self, message: Message) -> None:
         if message is OVERFLOW:  # changes may have been missed
@@ -205,15 +206,15 @@ class RedisPresence:
         self._copies.pop(table_id, None)
         key = self.prefix + table_id
         expiry = str(int(time.time() * 1000 + self.ttl * 1000))
+        commands = []
+        if removed:
+            commands.append(command("HDEL", key, *(f"{self.instance}:{s}" for s in removed)))
+        held = self._mine.get(table_id, {})
+        if held:
+            commands.append(self._hset(key, held, expiry))
+        commands.append(command("PEXPIRE", key, int(self.ttl * 4000)))
         try:
-            pipe = self._redis.pipeline(transaction=False)
-            if removed:
-                pipe.hdel(key, *(f"{self.instance}:{s}" for s in removed))
-            held = self._mine.get(table_id, {})
-            if held:
-                pipe.hset(key, mapping={f"{self.instance}:{s}": expiry for s in held})
-            pipe.pexpire(key, int(self.ttl * 4000))
-            await pipe.execute()
+            await self._redis.execute(*commands)
         except Exception as error:
             _sparse.warning("write", "writing presence to Redis failed: %s", error)
             return
@@ -223,13 +224,21 @@ class RedisPresence:
         while True:
             await asyncio.sleep(self.ttl / 3)
             expiry = str(int(time.time() * 1000 + self.ttl * 1000))
+            commands = []
+            for table_id, seats in self._mine.items():
+                if seats:
+                    key = self.prefix + table_id
+                    commands += [self._hset(key, seats, expiry), command("PEXPIRE", key, int(self.ttl * 4000))]
+            if not commands:
+                continue
             try:
-                pipe = self._redis.pipeline(transaction=False)
-                for table_id, seats in self._mine.items():
-                    if seats:
-                        key = self.prefix + table_id
-                        pipe.hset(key, mapping={f"{self.instance}:{s}": expiry for s in seats})
-                        pipe.pexpire(key, int(self.ttl * 4000))
-                await pipe.execute()
+                await self._redis.execute(*commands)
             except Exception as error:
                 log.warning("renewing presence in Redis failed: %s", error)
+
+    def _hset(self, key: str, seats: Iterable[int], expiry: str) -> bytes:
+        """``HSET`` of this instance's field of each of ``seats`` to ``expiry``."""
+        fields: list[str] = []
+        for seat in seats:
+            fields += [f"{self.instance}:{seat}", expiry]
+        return command("HSET", key, *fields)

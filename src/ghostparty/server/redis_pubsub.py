@@ -12,7 +12,10 @@ once the listening connection is back (redis-py subscribes its channels again), 
 local subscriber is sent :data:`~.envelope.OVERFLOW`, so that clients resynchronise with
 what they missed. Messages cross Redis as :func:`.envelope.encode`'s bytes and are decoded
 once on arrival; one this version can't read (another version's, an unknown kind, a
-malformed one) is logged and dropped. Needs the ``redis`` package (``pip install ghostparty[redis]``).
+malformed one) is logged and dropped. The commands go through :mod:`.redis_wire`'s
+connections (RESP written directly, replies parsed by hiredis), not redis-py's client:
+one that publishes, one more that listens, each opened again after a failure. Needs the
+``redis`` package with hiredis (``pip install ghostparty[redis]``).
 """
 
 from __future__ import annotations
@@ -21,20 +24,36 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from ghostparty.server.envelope import OVERFLOW, Envelope, EnvelopeError, Message, Overflow, decode, encode
 from ghostparty.server.logs import Sparse
 from ghostparty.server.pubsub import Listener, MemoryPubSub
-from ghostparty.server.redis_client import redis_client
+from ghostparty.server.redis_wire import (
+    Reply,
+    WireClient,
+    WireConnection,
+    WireError,
+    command,
+    connect,
+    publish_command,
+)
 
 log = logging.getLogger("ghostparty.server")
 #: While Redis is away every publish fails: one line each 10 s, not one an action.
 _sparse = Sparse(log)
 #: Bytes of the publishing instance's mark in front of every message on Redis.
 MARK = 8
+#: Seconds a batch of publishes waits for Redis's replies before it counts as failed.
+PUBLISH_TIMEOUT = 3.0
+#: Seconds a subscription waits for Redis to confirm it before the listening connection
+#: counts as broken (it is opened again, subscribed to every channel, and its
+#: subscribers resynchronise).
+CONFIRM_TIMEOUT = 1.0
+#: Seconds between attempts to open the listening connection again.
+RETRY = 0.5
 
 
 class RedisPubSub:
@@ -42,16 +61,14 @@ class RedisPubSub:
 
     def __init__(self, url: str, *, prefix: str = "ghostparty:table:") -> None:
         try:
-            import redis.asyncio  # noqa: F401 - the client below needs it
+            import hiredis  # noqa: F401 - the connections parse with it
+            import redis  # noqa: F401 - its parse_url reads the URL
         except ImportError as error:  # pragma: no cover - depends on the installation
-            raise RuntimeError("Redis pub/sub needs the redis package: pip install 'ghostparty[redis]'") from error
+            raise RuntimeError("Redis pub/sub needs redis and hiredis: pip install 'ghostparty[redis]'") from error
         self.url = url
         self.prefix = prefix
-        self._redis: Any = redis_client(url)
-        self._listener: Any = self._redis.pubsub(ignore_subscribe_messages=True)
         self._local = MemoryPubSub()
         self._counts: dict[str, int] = {}
-        self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._closed = False
         #: Channels whose last message reached only this instance (Redis was away).
@@ -60,22 +77,37 @@ class RedisPubSub:
         #: This instance's mark, in front of what it publishes (random: unique per process).
         self.mark = os.urandom(MARK)
         #: (Redis channel, data) published here and not yet sent to Redis, in order.
-        self._outbox: list[tuple[str, bytes]] = []
+        self._outbox: list[tuple[bytes, bytes]] = []
         self._sender: asyncio.Task[None] | None = None
         #: Done once what is in the outbox now was sent (or given up on).
         self._sent: asyncio.Future[None] | None = None
+        self._publisher = WireClient(url, timeout=PUBLISH_TIMEOUT)
+        #: The listening connection (None while it is being opened, or Redis is away),
+        #: kept open by :meth:`_listen`.
+        self._subscriber: WireConnection | None = None
+        self._listening: asyncio.Task[None] | None = None
+        #: Set once the listening connection was tried for the first time.
+        self._tried = asyncio.Event()
+        self._broken = False
+        #: Who waits for each (un)subscribe sent on the listening connection, in order.
+        self._confirmations: deque[asyncio.Future[None] | None] = deque()
+        #: Other instances' messages, as they arrived, for :meth:`_deliver`.
+        self._inbox: deque[tuple[bytes, bytes]] = deque()
+        self._arrived = asyncio.Event()
+        self._delivering: asyncio.Task[None] | None = None
 
     async def ping(self) -> None:
         """Raise if the server doesn't answer."""
-        await self._redis.ping()
+        [reply] = await self._publisher.execute(command("PING"))
+        if reply != b"PONG":
+            raise WireError(f"Redis answered {reply!r} to PING")
 
     async def publish(self, channel: str, message: Envelope) -> None:
         """Hand ``message`` to this process's subscribers, then to Redis: the publishes
         of one moment go out together, as one pipeline in their order (one round trip for
         many games' updates), and each returns once its pipeline was sent."""
         await self._local.publish(channel, message)  # this process's subscribers: at once, as it is
-        data = self.mark + encode(message)
-        self._outbox.append((self.prefix + channel, data))
+        self._outbox.append(((self.prefix + channel).encode(), self.mark + encode(message)))
         loop = asyncio.get_running_loop()
         if self._sent is None:
             self._sent = loop.create_future()
@@ -89,21 +121,19 @@ class RedisPubSub:
             batch, self._outbox = self._outbox, []
             sent, self._sent = self._sent, None
             try:
+                commands = [publish_command(channel, data) for channel, data in batch]
                 for attempt in range(2):  # a connection Redis dropped fails once; the next is new
                     try:
-                        pipe = self._redis.pipeline(transaction=False)
-                        for channel, data in batch:
-                            pipe.publish(channel, data)
-                        await pipe.execute()
+                        await self._publisher.execute(*commands)
                         break
-                    except Exception as error:
+                    except WireError as error:
                         if attempt:
                             _sparse.warning(
                                 "publish",
                                 "publishing on Redis failed (%s); told this instance's subscribers only",
                                 error,
                             )
-                            self._lost([channel.removeprefix(self.prefix) for channel, _ in batch])
+                            self._lost([channel.decode().removeprefix(self.prefix) for channel, _ in batch])
             finally:
                 if sent is not None and not sent.done():
                     sent.set_result(None)
@@ -117,11 +147,13 @@ class RedisPubSub:
 
     async def _tell_missed(self) -> None:
         while self._missed and not self._closed:
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(RETRY)
             for channel in list(self._missed):
                 try:
-                    await self._redis.publish(self.prefix + channel, self.mark + Overflow.WIRE)
-                except Exception:
+                    await self._publisher.execute(
+                        publish_command((self.prefix + channel).encode(), self.mark + Overflow.WIRE)
+                    )
+                except WireError:
                     break
                 self._missed.discard(channel)
 
@@ -142,23 +174,43 @@ class RedisPubSub:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._sender), 2.0)
         self._closed = True
-        if self._repair is not None:
-            self._repair.cancel()
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
-        await self._listener.aclose()
-        await self._redis.aclose()
+        subscriber = self._subscriber
+        for task in (self._repair, self._listening, self._delivering):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if subscriber is not None:
+            subscriber.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(subscriber.closed), 2.0)
+        self._subscriber = None
+        await self._publisher.close()
         await self._local.close()
 
     async def _add(self, channel: str) -> None:
         async with self._lock:
             self._counts[channel] = self._counts.get(channel, 0) + 1
-            if self._counts[channel] == 1:
-                await self._listener.subscribe(self.prefix + channel)
-            if self._reader is None or self._reader.done():
-                self._reader = asyncio.get_running_loop().create_task(self._read())
+            if self._closed:
+                return
+            if self._listening is None or self._listening.done():
+                self._listening = asyncio.get_running_loop().create_task(self._listen())
+            if self._counts[channel] > 1:
+                return
+            if self._subscriber is None and not self._broken:
+                await self._tried.wait()  # the first attempt to open the listening connection
+            connection = self._subscriber
+            if connection is None or not connection.is_open:
+                return  # Redis is away: its return subscribes every channel counted, then resynchronises
+            confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            connection.write(command("SUBSCRIBE", self.prefix + channel))
+            self._confirmations.append(confirmed)
+        # Redis says it subscribed (a message published from now on reaches this
+        # instance), outside the lock: a slow answer holds up this subscriber only
+        try:
+            await asyncio.wait_for(confirmed, CONFIRM_TIMEOUT)
+        except TimeoutError:  # a connection that doesn't answer: opened again, everything subscribed
+            connection.close()
 
     async def _remove(self, channel: str) -> None:
         async with self._lock:
@@ -167,46 +219,87 @@ class RedisPubSub:
                 self._counts[channel] = left
                 return
             self._counts.pop(channel, None)
-            if self._closed:  # the listening connection is gone: nothing to unsubscribe
-                return
-            with contextlib.suppress(Exception):
-                await self._listener.unsubscribe(self.prefix + channel)
+            connection = self._subscriber
+            if self._closed or connection is None or not connection.is_open:
+                return  # nothing to unsubscribe: a new connection subscribes what is counted
+            connection.write(command("UNSUBSCRIBE", self.prefix + channel))
+            self._confirmations.append(None)
 
-    async def _read(self) -> None:
-        broken = False
-        while True:
+    async def _listen(self) -> None:
+        """Keep the listening connection open, subscribed to every channel with a
+        subscriber here; after a break, tell every subscriber to resynchronise."""
+        while not self._closed:
             try:
-                # Blocking while all is well (a read with a timeout costs a timer each
-                # message: 2-3 % of the loop under load); once broken, back within a second
-                # of the connection's return, so subscribers resynchronise at once.
-                message = await self._listener.get_message(timeout=1.0 if broken else None)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                if not broken:
+                connection = await connect(self.url)
+            except WireError as error:
+                if not self._broken:
                     log.warning("reading from Redis failed (%s); reconnecting", error)
-                broken = True
-                await asyncio.sleep(0.5)
+                self._broken = True
+                self._tried.set()
+                await asyncio.sleep(RETRY)
                 continue
-            if broken:  # back: whatever was published meanwhile is lost to us
-                broken = False
+            connection.subscribed(self._pushed)
+            self._confirmations.clear()
+            channels = list(self._counts)
+            if channels:
+                connection.write(command("SUBSCRIBE", *(self.prefix + channel for channel in channels)))
+                self._confirmations.extend([None] * len(channels))
+            self._subscriber = connection
+            self._tried.set()
+            if self._broken:  # back: whatever was published meanwhile is lost to us
+                self._broken = False
                 log.warning("reading from Redis again; subscribers resynchronise")
                 for channel in self._local.channels():
                     await self._local.publish(channel, OVERFLOW)
-            if message is None or message.get("type") != "message":
-                if not self._counts:
-                    await asyncio.sleep(0.05)
-                continue
-            data = message["data"]
-            if data[:MARK] == self.mark or len(data) < MARK:  # this instance's own (its subscribers have it)
-                continue
-            channel = message["channel"].decode().removeprefix(self.prefix)
             try:
-                heard = decode(bytes(data[MARK:]))
-            except EnvelopeError as error:  # another version's, or garbage: not this instance's concern
-                _sparse.warning("envelope", "dropped a message on %s that this server can't read: %s", channel, error)
-                continue
-            await self._local.publish(channel, heard)
+                await asyncio.shield(connection.closed)  # (cancelling the task leaves the future be)
+            finally:
+                self._subscriber = None
+                while self._confirmations:  # those channels are subscribed by the next connection
+                    waiting = self._confirmations.popleft()
+                    if waiting is not None and not waiting.done():
+                        waiting.set_result(None)
+            if self._closed:
+                return
+            log.warning("reading from Redis failed (the connection closed); reconnecting")
+            self._broken = True
+            await asyncio.sleep(RETRY)
+
+    def _pushed(self, reply: Reply) -> None:
+        """A reply on the listening connection, as it is parsed: this instance's own
+        messages are dropped here (its subscribers had them at once); the others' go
+        to :meth:`_deliver`, in order."""
+        kind = reply[0]
+        if kind == b"message":
+            data = reply[2]
+            if data[:MARK] == self.mark or len(data) < MARK:
+                return
+            self._inbox.append((reply[1], data))
+            if self._delivering is None or self._delivering.done():
+                self._delivering = asyncio.get_running_loop().create_task(self._deliver())
+            else:
+                self._arrived.set()
+        elif kind in (b"subscribe", b"unsubscribe") and self._confirmations:
+            waiting = self._confirmations.popleft()
+            if waiting is not None and not waiting.done():
+                waiting.set_result(None)
+
+    async def _deliver(self) -> None:
+        """Decode the other instances' messages and hand them to this process's subscribers."""
+        while True:
+            while self._inbox:
+                key, data = self._inbox.popleft()
+                channel = key.decode().removeprefix(self.prefix)
+                try:
+                    heard = decode(bytes(data[MARK:]))
+                except EnvelopeError as error:  # another version's, or garbage: not this instance's concern
+                    _sparse.warning(
+                        "envelope", "dropped a message on %s that this server can't read: %s", channel, error
+                    )
+                    continue
+                await self._local.publish(channel, heard)
+            self._arrived.clear()
+            await self._arrived.wait()
 
 
 class _RedisSubscription:
