@@ -1,4 +1,4 @@
-"""The server's one way to reach Redis (pub/sub, presence, leases)."""
+"""The server's redis-py clients (leases, limits); the pub/sub and presence use redis_wire."""
 
 from __future__ import annotations
 
