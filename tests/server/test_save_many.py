@@ -130,3 +130,29 @@ def test_a_batch_comes_out_as_its_changes_saved_one_by_one(
     assert store.save_many(changes) == expected
     for table in tables:
         assert store.load(table.id) == model.load(table.id)
+
+
+def test_postgresql_writes_a_batch_as_one_statement_over_arrays(store: SqlStore) -> None:
+    """On PostgreSQL a batch's tables and actions are each one ``unnest`` statement
+    (SQLite's ``executemany`` is one loop in C already); what it keeps is held to the
+    one-by-one saves above."""
+    tables = [new_table("arr") for _ in range(3)]
+    for table in tables:
+        assert store.create(table)
+    executed: list[str] = []
+    writes = store._writes
+    write_arrays = writes._write_arrays
+
+    def counted(cursor: object, changes: object) -> bool:
+        executed.append("arrays")
+        return write_arrays(cursor, changes)  # type: ignore[arg-type]
+
+    writes._write_arrays = counted  # type: ignore[method-assign]
+    changes = [step(table, 2, seat_name="Zoe" if i == 1 else None) for i, table in enumerate(tables)]
+    assert store.save_many(changes) == [True, True, True]
+    assert executed == (["arrays"] if store.engine.dialect.name == "postgresql" else [])
+    for change in changes:
+        loaded = store.load(change.table.id)
+        assert loaded is not None
+        assert loaded[0] == change.table
+        assert [row.action for row in loaded[1]] == [row.action for row in change.new_actions]
