@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -132,27 +133,51 @@ def test_a_batch_comes_out_as_its_changes_saved_one_by_one(
         assert store.load(table.id) == model.load(table.id)
 
 
-def test_postgresql_writes_a_batch_as_one_statement_over_arrays(store: SqlStore) -> None:
-    """On PostgreSQL a batch's tables and actions are each one ``unnest`` statement
-    (SQLite's ``executemany`` is one loop in C already); what it keeps is held to the
-    one-by-one saves above."""
-    tables = [new_table("arr") for _ in range(3)]
+def test_postgresql_writes_a_batch_of_actions_as_one_statement(store: SqlStore) -> None:
+    """On PostgreSQL a batch of actions of several tables is one statement, its own
+    transaction (``_PG_SAVE_BATCH``); a batch that changes seats (a join, a seat away)
+    is written as before. What either keeps is held to the one-by-one saves above; here,
+    that the one statement is used, keeps everything, and leaves the connection as the
+    pool lent it (no transaction open, not in autocommit)."""
+    tables = [new_table("arr") for _ in range(4)]
     for table in tables:
         assert store.create(table)
-    executed: list[str] = []
+    used: list[int] = []
     writes = store._writes
     write_arrays = writes._write_arrays
 
-    def counted(cursor: object, changes: object) -> bool:
-        executed.append("arrays")
-        return write_arrays(cursor, changes)  # type: ignore[arg-type]
+    def counted(cursor: Any, changes: Any) -> bool:
+        used.append(len(changes))
+        saved = write_arrays(cursor, changes)
+        assert not cursor.connection.autocommit
+        return saved
 
     writes._write_arrays = counted  # type: ignore[method-assign]
-    changes = [step(table, 2, seat_name="Zoe" if i == 1 else None) for i, table in enumerate(tables)]
-    assert store.save_many(changes) == [True, True, True]
-    assert executed == (["arrays"] if store.engine.dialect.name == "postgresql" else [])
-    for change in changes:
-        loaded = store.load(change.table.id)
+    actions = [step(table) for table in tables[:3]]
+    assert store.save_many(actions) == [True, True, True]
+    with_seats = [step(tables[3], 1, seat_name="Zoe"), step(actions[0].table, 1)]
+    assert store.save_many(with_seats) == [True, True]
+    assert used == ([3] if store.engine.dialect.name == "postgresql" else [])
+    latest = {change.table.id: change.table for change in [*actions, *with_seats]}
+    for table in latest.values():
+        loaded = store.load(table.id)
         assert loaded is not None
-        assert loaded[0] == change.table
-        assert [row.action for row in loaded[1]] == [row.action for row in change.new_actions]
+        assert loaded[0] == table
+        assert [row.index for row in loaded[1]] == list(range(table.version))
+
+
+def test_one_stale_table_in_a_one_statement_batch_changes_nothing_of_it(store: SqlStore) -> None:
+    """The one statement checks every table before it writes any: a stale one (or an
+    action index taken) leaves the batch to the change-by-change path, and the stale
+    table as it was."""
+    tables = [new_table("st") for _ in range(3)]
+    for table in tables:
+        assert store.create(table)
+    stale = replace(step(tables[1]), expected_version=5)
+    assert store.save_many([step(tables[0]), stale, step(tables[2])]) == [True, False, True]
+    kept = store.load(tables[1].id)
+    assert kept is not None and kept[0] == tables[1] and kept[1] == []
+    taken = replace(step(step(tables[0]).table), new_actions=(ActionRow(0, 0, {"roll": 3}),))
+    assert store.save_many([taken, step(step(tables[2]).table)]) == [False, True]
+    kept = store.load(tables[0].id)
+    assert kept is not None and kept[0] == step(tables[0]).table and len(kept[1]) == 1
