@@ -240,3 +240,26 @@ def test_a_silent_redis_holds_up_a_subscription_a_second_at_most_and_local_messa
             await asyncio.wait_for(hub.close(), 10)
 
     asyncio.run(scenario())
+
+
+def test_a_server_without_hiredis_imports_presence_and_says_what_redis_needs() -> None:
+    """Without the ``[redis]`` extra the server still starts (presence imports this
+    module); a Redis connection made anyway names the package to install."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, asyncio\n"
+        "sys.modules['hiredis'] = None\n"
+        "import ghostparty.server.presence, ghostparty.server.app\n"
+        "from ghostparty.server.redis_wire import WireConnection\n"
+        "async def make():\n"
+        "    WireConnection()\n"
+        "try:\n"
+        "    asyncio.run(make())\n"
+        "except RuntimeError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'ghostparty[redis]'" in done.stdout

@@ -181,9 +181,7 @@ class RedisPubSub:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         if subscriber is not None:
-            subscriber.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(subscriber.closed), 2.0)
+            await subscriber.aclose()
         self._subscriber = None
         await self._publisher.close()
         await self._local.close()

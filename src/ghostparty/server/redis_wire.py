@@ -26,8 +26,6 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-import hiredis
-
 #: Seconds to connect and to hear the handshake's replies.
 CONNECT_TIMEOUT = 5.0
 #: Seconds a :class:`WireClient`'s call waits for its replies.
@@ -39,6 +37,16 @@ Reply = Any
 
 class WireError(ConnectionError):
     """The connection to Redis failed or closed, or Redis answered with an error."""
+
+
+def _hiredis() -> Any:
+    """The hiredis module, imported when a connection is made: a server without Redis
+    (no ``[redis]`` extra) imports this module with presence and never needs it."""
+    try:
+        import hiredis
+    except ImportError as error:  # pragma: no cover - depends on the installation
+        raise RuntimeError("talking to Redis needs hiredis: pip install 'ghostparty[redis]'") from error
+    return hiredis
 
 
 def command(*parts: bytes | str | int) -> bytes:
@@ -62,7 +70,10 @@ class WireConnection(asyncio.Protocol):
     messages and its (un)subscribe confirmations)."""
 
     def __init__(self) -> None:
+        hiredis = _hiredis()
         self._reader = hiredis.Reader()
+        #: What a refused command's reply is (hiredis hands errors back, not raised).
+        self.refusal: type[Exception] = hiredis.ReplyError
         self._transport: asyncio.Transport | None = None
         #: (replies still to come, the replies so far, who waits for them), oldest first.
         self._waiting: deque[tuple[int, list[Reply], asyncio.Future[list[Reply]]]] = deque()
@@ -132,6 +143,12 @@ class WireConnection(asyncio.Protocol):
         if self._transport is not None:
             self._transport.close()
 
+    async def aclose(self) -> None:
+        """:meth:`close`, and wait (a while at most) until the connection is closed."""
+        self.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(self.closed), CONNECT_TIMEOUT)
+
 
 async def connect(url: str, *, timeout: float = CONNECT_TIMEOUT) -> WireConnection:
     """A :class:`WireConnection` to the server of ``url`` (redis-py's URL form), with
@@ -154,7 +171,7 @@ async def connect(url: str, *, timeout: float = CONNECT_TIMEOUT) -> WireConnecti
             handshake = _handshake(options)
             if handshake:
                 replies = await connection.call(b"".join(handshake), len(handshake))
-                refused = [reply for reply in replies if isinstance(reply, hiredis.ReplyError)]
+                refused = [reply for reply in replies if isinstance(reply, connection.refusal)]
                 if refused:
                     raise WireError(f"Redis refused the connection's set-up: {refused[0]}")
     except BaseException as error:
@@ -219,7 +236,7 @@ class WireClient:
         finally:
             timer.cancel()
         for reply in replies:
-            if isinstance(reply, hiredis.ReplyError):
+            if isinstance(reply, connection.refusal):
                 raise WireError(f"Redis refused a command: {reply}")
         return replies
 
@@ -233,9 +250,7 @@ class WireClient:
         """Close the connection (if open) and wait until it is closed."""
         connection, self._connection = self._connection, None
         if connection is not None:
-            connection.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(connection.closed), CONNECT_TIMEOUT)
+            await connection.aclose()
 
 
 def _expire(connection: WireConnection, future: asyncio.Future[list[Reply]], timeout: float) -> None:
