@@ -133,13 +133,14 @@ def test_a_batch_comes_out_as_its_changes_saved_one_by_one(
         assert store.load(table.id) == model.load(table.id)
 
 
-def test_postgresql_writes_a_batch_of_actions_as_one_statement(store: SqlStore) -> None:
-    """On PostgreSQL a batch of actions of several tables is one statement, its own
-    transaction (``_PG_SAVE_BATCH``); a batch that changes seats (a join, a seat away)
-    is written as before. What either keeps is held to the one-by-one saves above; here,
+def test_postgresql_writes_a_batch_of_distinct_tables_as_one_statement(store: SqlStore) -> None:
+    """On PostgreSQL a batch of changes of distinct tables, seats and all (a join, a seat
+    away), even of one change, is one statement, its own transaction (``_PG_SAVE_BATCH``);
+    a batch with two changes of one table (each expecting the other's version) is
+    written as before. What either keeps is held to the one-by-one saves above; here,
     that the one statement is used, keeps everything, and leaves the connection as the
     pool lent it (no transaction open, not in autocommit)."""
-    tables = [new_table("arr") for _ in range(4)]
+    tables = [new_table("arr") for _ in range(5)]
     for table in tables:
         assert store.create(table)
     used: list[int] = []
@@ -157,8 +158,14 @@ def test_postgresql_writes_a_batch_of_actions_as_one_statement(store: SqlStore) 
     assert store.save_many(actions) == [True, True, True]
     with_seats = [step(tables[3], 1, seat_name="Zoe"), step(actions[0].table, 1)]
     assert store.save_many(with_seats) == [True, True]
-    assert used == ([3] if store.engine.dialect.name == "postgresql" else [])
-    latest = {change.table.id: change.table for change in [*actions, *with_seats]}
+    alone = step(tables[4], 1, seat_name="Yan")
+    assert store.save_many([alone]) == [True]
+    twice = [step(actions[1].table, 1, seat_name="Xia")]
+    twice.append(step(twice[0].table, 1))
+    assert store.save_many(twice) == [True, True]
+    assert used == ([3, 2, 1] if store.engine.dialect.name == "postgresql" else [])
+    latest = {change.table.id: change.table for change in [*actions, *with_seats, alone, *twice]}
+    assert latest[tables[3].id].seats[1].name == "Zoe" and latest[tables[4].id].seats[1].name == "Yan"
     for table in latest.values():
         loaded = store.load(table.id)
         assert loaded is not None
@@ -173,7 +180,7 @@ def test_one_stale_table_in_a_one_statement_batch_changes_nothing_of_it(store: S
     tables = [new_table("st") for _ in range(3)]
     for table in tables:
         assert store.create(table)
-    stale = replace(step(tables[1]), expected_version=5)
+    stale = replace(step(tables[1], seat_name="Max"), expected_version=5)
     assert store.save_many([step(tables[0]), stale, step(tables[2])]) == [True, False, True]
     kept = store.load(tables[1].id)
     assert kept is not None and kept[0] == tables[1] and kept[1] == []

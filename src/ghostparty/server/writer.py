@@ -17,10 +17,11 @@ from sqlalchemy import Engine, bindparam, insert, update
 from sqlalchemy import Table as SqlTable
 
 from ghostparty.server.db import actions, seats, tables
-from ghostparty.server.model import Change, Table
+from ghostparty.server.model import Change, Seat, Table
 from ghostparty.server.rows import CHANGED_COLUMNS, Compiled, action_row, changed_row, seat_row, table_row
 
 # The statements of every action, built once (SQLAlchemy then only binds values).
+_SEAT_COLUMNS = ("kind", "bot", "name", "token_hash", "away", "back", "player_id", "again", "bank")
 _UPDATE_TABLE = (
     update(tables)
     .where(tables.c.id == bindparam("b_id"), tables.c.version == bindparam("b_version"))
@@ -29,19 +30,14 @@ _UPDATE_TABLE = (
 _UPDATE_SEAT = (
     update(seats)
     .where(seats.c.table_id == bindparam("b_table"), seats.c.seat == bindparam("b_seat"))
-    .values(
-        {
-            name: bindparam(name)
-            for name in ("kind", "bot", "name", "token_hash", "away", "back", "player_id", "again", "bank")
-        }
-    )
+    .values({name: bindparam(name) for name in _SEAT_COLUMNS})
 )
-# PostgreSQL: a batch of actions (no seat changed) as one statement, its own transaction:
+# PostgreSQL: a batch of changes of distinct tables as one statement, its own transaction:
 # the tables' rows are locked in order and checked at their expected versions; only if
-# every one is are they updated and the actions inserted (over arrays, unnest), all at
-# once. One round trip a batch where BEGIN, the update, the insert and the COMMIT were
-# four, and one Bind a statement where psycopg's executemany spent Python time on every
-# row (together about a tenth of the server's CPU under load).
+# every one is are they updated, their seats rewritten (the changes that carry seats: a
+# join, a seat away) and the actions inserted (over arrays, unnest), all at once. One round
+# trip a batch where BEGIN, the updates, the insert and the COMMIT were four or more, and
+# one Bind a statement where psycopg's executemany spent Python time on every row.
 _PG_SAVE_BATCH = f"""WITH v AS (
  SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::int[], %s::int[], %s::int[],
   %s::text[], %s::int[], %s::varchar[], %s::timestamptz[], %s::varchar[])
@@ -58,6 +54,15 @@ _PG_SAVE_BATCH = f"""WITH v AS (
   updated = v.updated, rematch = v.rematch
  FROM v, ok WHERE ok.yes AND t.id = v.id
  RETURNING t.id
+), seated AS (
+ UPDATE {seats.name} AS s SET
+  kind = w.kind, bot = w.bot, name = w.name, token_hash = w.token_hash, away = w.away, back = w.back,
+  player_id = w.player_id, again = w.again, bank = w.bank
+ FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::varchar[], %s::varchar[], %s::varchar[],
+  %s::bool[], %s::bool[], %s::int[], %s::bool[], %s::int[])
+ AS w(table_id, seat, kind, bot, name, token_hash, away, back, player_id, again, bank), ok
+ WHERE ok.yes AND s.table_id = w.table_id AND s.seat = w.seat
+ RETURNING 1
 ), added AS (
  INSERT INTO {actions.name} (table_id, idx, seat, action)
  SELECT a.table_id, a.idx, a.seat, a.action
@@ -65,10 +70,12 @@ _PG_SAVE_BATCH = f"""WITH v AS (
  WHERE ok.yes
  RETURNING 1
 )
-SELECT (SELECT yes FROM ok), (SELECT count(*) FROM changed), (SELECT count(*) FROM added)"""
+SELECT (SELECT yes FROM ok), (SELECT count(*) FROM changed), (SELECT count(*) FROM seated),
+ (SELECT count(*) FROM added)"""
 assert set(CHANGED_COLUMNS) == {  # every column a change may alter is in _PG_SAVE_BATCH
     "status", "version", "first_player", "to_move", "winners", "turn_seconds", "absent_bot", "updated", "rematch"
 }  # fmt: skip
+assert {c.name for c in seats.c} == {"table_id", "seat", *_SEAT_COLUMNS}  # and every seat column
 
 _INSERT_ACTION = insert(actions)
 _INSERT_TABLE = insert(tables)
@@ -110,10 +117,10 @@ class Writes:
         """Each change all or nothing, one commit for all; ``False`` for a change whose
         table's version moved on.
 
-        First all at once: one statement each for the tables, the seats and the actions
-        of every change (``executemany``: one round trip to PostgreSQL in its pipeline,
-        one loop in C for SQLite), committed if every table was still at its expected
-        version. Where one was not (another instance came first, which is rare), that
+        First all at once: on PostgreSQL one statement (:data:`_PG_SAVE_BATCH`) where the
+        changes are of as many tables; else one statement each for the tables, the seats
+        and the actions of every change (``executemany``: one loop in C for SQLite),
+        committed if every table was still at its expected version. Where one was not (another instance came first, which is rare), that
         is undone and each change is written again on its own, in a savepoint."""
         with self._connection() as connection:
             cursor = connection.cursor()
@@ -177,6 +184,7 @@ class Writes:
         (:data:`_PG_SAVE_BATCH`): everything or nothing, ``False`` if a table moved on."""
         tables_ = [change.table for change in changes]
         rows = [(change.table.id, a) for change in changes for a in change.new_actions]
+        seated = [(change.table.id, seat) for change in changes if change.with_seats for seat in change.table.seats]
         driver = cursor.connection
         driver.autocommit = True  # the statement is its transaction: no BEGIN, no COMMIT
         try:
@@ -195,20 +203,22 @@ class Writes:
                     [t.updated for t in tables_],
                     [t.rematch for t in tables_],
                     len(changes),
+                    *_seat_arrays(seated),
                     [table_id for table_id, _ in rows],
                     [a.index for _, a in rows],
                     [a.seat for _, a in rows],
                     [json.dumps(a.action) for _, a in rows],
                 ),
             )
-            every_one_current, changed, added = cursor.fetchone()
+            every_one_current, changed, seats_written, added = cursor.fetchone()
         finally:
             driver.autocommit = False
         if not every_one_current:  # another change, maybe by another instance, came first
             return False
-        if changed != len(changes) or added != len(rows):
+        if changed != len(changes) or seats_written != len(seated) or added != len(rows):
             raise RuntimeError(
-                f"a batch of {len(changes)} changes wrote {changed} tables and {added} of {len(rows)} actions"
+                f"a batch of {len(changes)} changes wrote {changed} tables, {seats_written} of {len(seated)} seats"
+                f" and {added} of {len(rows)} actions"
             )
         return True
 
@@ -285,10 +295,17 @@ def _update_row(change: Change) -> dict[str, Any]:
 
 
 def _one_statement(changes: Sequence[Change]) -> bool:
-    """Whether a PostgreSQL batch is written as :data:`_PG_SAVE_BATCH`: several changes,
-    of as many tables, none changing seats (a join, a seat away: written as before)."""
-    return (
-        len(changes) > 1
-        and not any(c.with_seats for c in changes)
-        and len({c.table.id for c in changes}) == len(changes)
-    )
+    """Whether a PostgreSQL batch is written as :data:`_PG_SAVE_BATCH`: changes of as many
+    tables (two changes of one table, each expecting the other's version, are written in
+    turn as before)."""
+    return len({c.table.id for c in changes}) == len(changes)
+
+
+def _seat_arrays(seated: Sequence[tuple[str, Seat]]) -> list[list[Any]]:
+    """The seats' columns as arrays for :data:`_PG_SAVE_BATCH`: table id, seat, then
+    :data:`_SEAT_COLUMNS` in order (a :class:`Seat`'s fields are named as its columns)."""
+    return [
+        [table_id for table_id, _ in seated],
+        [seat.seat for _, seat in seated],
+        *([getattr(seat, name) for _, seat in seated] for name in _SEAT_COLUMNS),
+    ]
