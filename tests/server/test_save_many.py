@@ -156,7 +156,9 @@ def test_postgresql_writes_a_batch_of_distinct_tables_as_one_statement(store: Sq
     writes._write_arrays = counted  # type: ignore[method-assign]
     actions = [step(table) for table in tables[:3]]
     assert store.save_many(actions) == [True, True, True]
-    with_seats = [step(tables[3], 1, seat_name="Zoe"), step(actions[0].table, 1)]
+    ended = step(actions[0].table, 1)  # with winners, a JSON column, and a name that needs escaping
+    ended = replace(ended, table=replace(ended.table, status="over", to_move=None, winners=(0, 1)))
+    with_seats = [step(tables[3], 1, seat_name='Zoë "\\👻'), ended]
     assert store.save_many(with_seats) == [True, True]
     alone = step(tables[4], 1, seat_name="Yan")
     assert store.save_many([alone]) == [True]
@@ -165,7 +167,7 @@ def test_postgresql_writes_a_batch_of_distinct_tables_as_one_statement(store: Sq
     assert store.save_many(twice) == [True, True]
     assert used == ([3, 2, 1] if store.engine.dialect.name == "postgresql" else [])
     latest = {change.table.id: change.table for change in [*actions, *with_seats, alone, *twice]}
-    assert latest[tables[3].id].seats[1].name == "Zoe" and latest[tables[4].id].seats[1].name == "Yan"
+    assert latest[tables[3].id].seats[1].name == 'Zoë "\\👻' and latest[tables[4].id].seats[1].name == "Yan"
     for table in latest.values():
         loaded = store.load(table.id)
         assert loaded is not None

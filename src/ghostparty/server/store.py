@@ -182,8 +182,11 @@ class SqlStore:
             return table, [ActionRow(r.idx, r.seat, json.loads(r.action)) for r in action_rows]
 
     def version(self, table_id: str) -> int | None:
-        # Compiled once, run through SQLAlchemy's connection (which wraps a driver's error and
-        # drops a broken connection); asked at every join, start and page load where shared.
+        # Asked at every join, start and page load where instances share tables: on
+        # PostgreSQL one statement on a driver connection (writer.py), else compiled once
+        # and run through SQLAlchemy's connection (which drops a broken one).
+        if self._writes.postgres:
+            return self._writes.versions((table_id,)).get(table_id)
         with self._single.connect() as conn:
             found = conn.exec_driver_sql(*self._version.bind({"b_id": table_id})).scalar()
         return None if found is None else int(found)
@@ -191,6 +194,10 @@ class SqlStore:
     def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
         found: dict[str, int] = {}
         wanted = sorted(set(table_ids))
+        if self._writes.postgres:
+            for start in range(0, len(wanted), VERSIONS_AT_ONCE):
+                found.update(self._writes.versions(wanted[start : start + VERSIONS_AT_ONCE]))
+            return found
         with self._single.connect() as conn:
             for start in range(0, len(wanted), VERSIONS_AT_ONCE):
                 some = wanted[start : start + VERSIONS_AT_ONCE]

@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import orjson
 from sqlalchemy import Engine, bindparam, insert, update
 from sqlalchemy import Table as SqlTable
 
@@ -35,13 +36,14 @@ _UPDATE_SEAT = (
 # PostgreSQL: a batch of changes of distinct tables as one statement, its own transaction:
 # the tables' rows are locked in order and checked at their expected versions; only if
 # every one is are they updated, their seats rewritten (the changes that carry seats: a
-# join, a seat away) and the actions inserted (over arrays, unnest), all at once. One round
-# trip a batch where BEGIN, the updates, the insert and the COMMIT were four or more, and
-# one Bind a statement where psycopg's executemany spent Python time on every row.
+# join, a seat away) and the actions inserted, all at once. One round trip a batch where
+# BEGIN, the updates, the insert and the COMMIT were four or more. The rows come as three
+# JSON documents (json_to_recordset), encoded by orjson: psycopg's dumping of Python
+# lists as arrays was a quarter of the store threads' CPU.
 _PG_SAVE_BATCH = f"""WITH v AS (
- SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::int[], %s::int[], %s::int[],
-  %s::text[], %s::int[], %s::varchar[], %s::timestamptz[], %s::varchar[])
- AS v(id, expected, status, version, first_player, to_move, winners, turn_seconds, absent_bot, updated, rematch)
+ SELECT * FROM json_to_recordset(%s::json) AS v(id varchar, expected int, status varchar, version int,
+  first_player int, to_move int, winners json, turn_seconds int, absent_bot varchar, updated timestamptz,
+  rematch varchar)
 ), current AS (
  SELECT t.id FROM {tables.name} AS t JOIN v ON t.id = v.id AND t.version = v.expected
  ORDER BY t.id FOR UPDATE OF t
@@ -50,7 +52,7 @@ _PG_SAVE_BATCH = f"""WITH v AS (
 ), changed AS (
  UPDATE {tables.name} AS t SET
   status = v.status, version = v.version, first_player = v.first_player, to_move = v.to_move,
-  winners = v.winners::json, turn_seconds = v.turn_seconds, absent_bot = v.absent_bot,
+  winners = v.winners, turn_seconds = v.turn_seconds, absent_bot = v.absent_bot,
   updated = v.updated, rematch = v.rematch
  FROM v, ok WHERE ok.yes AND t.id = v.id
  RETURNING t.id
@@ -58,15 +60,14 @@ _PG_SAVE_BATCH = f"""WITH v AS (
  UPDATE {seats.name} AS s SET
   kind = w.kind, bot = w.bot, name = w.name, token_hash = w.token_hash, away = w.away, back = w.back,
   player_id = w.player_id, again = w.again, bank = w.bank
- FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::varchar[], %s::varchar[], %s::varchar[],
-  %s::bool[], %s::bool[], %s::int[], %s::bool[], %s::int[])
- AS w(table_id, seat, kind, bot, name, token_hash, away, back, player_id, again, bank), ok
+ FROM json_to_recordset(%s::json) AS w(table_id varchar, seat int, kind varchar, bot varchar, name varchar,
+  token_hash varchar, away bool, back bool, player_id int, again bool, bank int), ok
  WHERE ok.yes AND s.table_id = w.table_id AND s.seat = w.seat
  RETURNING 1
 ), added AS (
  INSERT INTO {actions.name} (table_id, idx, seat, action)
  SELECT a.table_id, a.idx, a.seat, a.action
- FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::varchar[]) AS a(table_id, idx, seat, action), ok
+ FROM json_to_recordset(%s::json) AS a(table_id varchar, idx int, seat int, action varchar), ok
  WHERE ok.yes
  RETURNING 1
 )
@@ -77,6 +78,7 @@ assert set(CHANGED_COLUMNS) == {  # every column a change may alter is in _PG_SA
 }  # fmt: skip
 assert {c.name for c in seats.c} == {"table_id", "seat", *_SEAT_COLUMNS}  # and every seat column
 
+_PG_VERSIONS = f"SELECT id, version FROM {tables.name} WHERE id = ANY(ARRAY(SELECT json_array_elements_text(%s::json)))"
 _INSERT_ACTION = insert(actions)
 _INSERT_TABLE = insert(tables)
 _INSERT_SEAT = insert(seats)
@@ -97,7 +99,7 @@ class Writes:
         self._insert_table = _insert(_INSERT_TABLE, dialect, tables)
         self._insert_seat = _insert(_INSERT_SEAT, dialect, seats)
         self._integrity_error: type[Exception] = dialect.loaded_dbapi.IntegrityError
-        self._arrays = dialect.name == "postgresql"
+        self.postgres = dialect.name == "postgresql"
         self._kept: Any = None
 
     def create(self, table: Table) -> bool:
@@ -159,7 +161,7 @@ class Writes:
         """Every change's writes, three statements in all; ``False`` (to be rolled back)
         if a table's version moved on or an action's index is taken."""
         try:
-            if self._arrays and _one_statement(changes):
+            if self.postgres and _one_statement(changes):
                 return self._write_arrays(cursor, changes)
             _execute(cursor, *self._update_table.bind_many([_update_row(change) for change in changes]))
             if cursor.rowcount != len(changes):  # another change, maybe by another instance, came first
@@ -182,34 +184,20 @@ class Writes:
     def _write_arrays(self, cursor: Any, changes: Sequence[Change]) -> bool:
         """:meth:`_write_all` on PostgreSQL, as one statement in a transaction of its own
         (:data:`_PG_SAVE_BATCH`): everything or nothing, ``False`` if a table moved on."""
-        tables_ = [change.table for change in changes]
         rows = [(change.table.id, a) for change in changes for a in change.new_actions]
         seated = [(change.table.id, seat) for change in changes if change.with_seats for seat in change.table.seats]
+        documents = (  # JSON text (orjson gives bytes, which psycopg would send as bytea)
+            orjson.dumps([_table_values(change) for change in changes]).decode(),
+            len(changes),
+            orjson.dumps([_seat_values(table_id, seat) for table_id, seat in seated]).decode(),
+            orjson.dumps(
+                [{"table_id": t, "idx": a.index, "seat": a.seat, "action": json.dumps(a.action)} for t, a in rows]
+            ).decode(),
+        )
         driver = cursor.connection
         driver.autocommit = True  # the statement is its transaction: no BEGIN, no COMMIT
         try:
-            cursor.execute(
-                _PG_SAVE_BATCH,
-                (
-                    [t.id for t in tables_],
-                    [change.expected_version for change in changes],
-                    [t.status for t in tables_],
-                    [t.version for t in tables_],
-                    [t.first_player for t in tables_],
-                    [t.to_move for t in tables_],
-                    [json.dumps(list(t.winners)) for t in tables_],
-                    [t.turn_seconds for t in tables_],
-                    [t.absent_bot for t in tables_],
-                    [t.updated for t in tables_],
-                    [t.rematch for t in tables_],
-                    len(changes),
-                    *_seat_arrays(seated),
-                    [table_id for table_id, _ in rows],
-                    [a.index for _, a in rows],
-                    [a.seat for _, a in rows],
-                    [json.dumps(a.action) for _, a in rows],
-                ),
-            )
+            cursor.execute(_PG_SAVE_BATCH, documents)
             every_one_current, changed, seats_written, added = cursor.fetchone()
         finally:
             driver.autocommit = False
@@ -221,6 +209,21 @@ class Writes:
                 f" and {added} of {len(rows)} actions"
             )
         return True
+
+    def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """PostgreSQL only: the stored version of each of ``table_ids`` there is, one
+        statement (:data:`_PG_VERSIONS`) outside a transaction on a driver connection:
+        SQLAlchemy's connection, result and pool reset around it cost more than the
+        statement (asked at every join, start and page load where instances share tables)."""
+        with self._connection() as connection:
+            cursor = connection.cursor()
+            driver = cursor.connection  # (the pool's proxy would keep an attribute set on it)
+            driver.autocommit = True
+            try:
+                cursor.execute(_PG_VERSIONS, (orjson.dumps(list(table_ids)).decode(),))
+                return {table_id: int(version) for table_id, version in cursor.fetchall()}
+            finally:
+                driver.autocommit = False
 
     def _write(self, cursor: Any, change: Change) -> bool:
         table = change.table
@@ -301,11 +304,29 @@ def _one_statement(changes: Sequence[Change]) -> bool:
     return len({c.table.id for c in changes}) == len(changes)
 
 
-def _seat_arrays(seated: Sequence[tuple[str, Seat]]) -> list[list[Any]]:
-    """The seats' columns as arrays for :data:`_PG_SAVE_BATCH`: table id, seat, then
-    :data:`_SEAT_COLUMNS` in order (a :class:`Seat`'s fields are named as its columns)."""
-    return [
-        [table_id for table_id, _ in seated],
-        [seat.seat for _, seat in seated],
-        *([getattr(seat, name) for _, seat in seated] for name in _SEAT_COLUMNS),
-    ]
+def _table_values(change: Change) -> dict[str, Any]:
+    """A change's row of :data:`_PG_SAVE_BATCH`'s tables: its table's id, the version it
+    is expected at, and what a change may alter."""
+    t = change.table
+    return {
+        "id": t.id,
+        "expected": change.expected_version,
+        "status": t.status,
+        "version": t.version,
+        "first_player": t.first_player,
+        "to_move": t.to_move,
+        "winners": list(t.winners),
+        "turn_seconds": t.turn_seconds,
+        "absent_bot": t.absent_bot,
+        "updated": t.updated,
+        "rematch": t.rematch,
+    }
+
+
+def _seat_values(table_id: str, seat: Seat) -> dict[str, Any]:
+    """A seat's row of :data:`_PG_SAVE_BATCH`'s seats (a :class:`Seat`'s fields are named
+    as its columns)."""
+    values = {name: getattr(seat, name) for name in _SEAT_COLUMNS}
+    values["table_id"] = table_id
+    values["seat"] = seat.seat
+    return values
