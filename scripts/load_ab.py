@@ -11,6 +11,12 @@ the trees run in turn, several rounds, and only one machine's figures are compar
     python scripts/load_ab.py c0c0d03=../old base=../base new=. --rounds 3
     python scripts/load_ab.py base=../base new=. --store postgresql://postgres@127.0.0.1 \\
         --redis redis://127.0.0.1:6379/1
+    python scripts/load_ab.py new=. --store sqlite,postgresql://postgres@127.0.0.1 \\
+        --redis redis://127.0.0.1:6379/1     # the second store against the first, round by round
+
+With several stores (comma-separated), every tree runs on each in turn within a round,
+and the report ends with each round's ratio of every later store to the first: the
+ratio of two stores measured a minute apart, not on different days.
 
 Options a tree's ``serve`` lacks (an older tree) are left out of its command line.
 """
@@ -59,7 +65,7 @@ def _options(tree: Path, env: dict[str, str]) -> list[str]:
 
 
 def _fresh_store(store: str, redis: str | None, folder: str) -> list[str]:
-    """The ``serve`` options of an empty store (and Redis), made now."""
+    """The ``serve`` options of an empty store (and Redis, but not with SQLite), made now."""
     if store == "sqlite":
         path = Path(folder) / f"load-{time.time_ns()}.db"
         return ["--database", f"sqlite:///{path}"]
@@ -90,14 +96,14 @@ def _wait_ready(base: str, server: subprocess.Popen[bytes]) -> None:
     raise SystemExit("the server did not answer within 60 s")
 
 
-def run_once(tree: Path, args: argparse.Namespace, folder: str) -> dict[str, Any]:
-    """One load run against ``tree``'s server: the load test's JSON report."""
+def run_once(tree: Path, store: str, args: argparse.Namespace, folder: str) -> dict[str, Any]:
+    """One load run against ``tree``'s server on ``store``: the load test's JSON report."""
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
     if args.pure:
         env["GHOSTPARTY_PURE"] = "1"
     port = _free_port()
     command = [sys.executable, "-m", "ghostparty", "serve", "--port", str(port), "--log-level", "warning"]
-    command += _options(tree, env) + _fresh_store(args.store, args.redis, folder)
+    command += _options(tree, env) + _fresh_store(store, args.redis, folder)
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -119,7 +125,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trees", nargs="+", metavar="NAME=PATH", help="a name and a source tree (a checkout)")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--store", default="sqlite", help="'sqlite' or a PostgreSQL server's URL (no database)")
+    parser.add_argument(
+        "--store",
+        default="sqlite",
+        help="'sqlite' or a PostgreSQL server's URL (no database); several, comma-separated",
+    )
     parser.add_argument("--redis", help="Redis URL for the servers' pub/sub (its database is emptied each run)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=4)
@@ -134,24 +144,42 @@ def main() -> None:
         if not path or not (Path(path) / "src" / "ghostparty").is_dir():
             parser.error(f"{spec!r}: expected NAME=PATH of a checkout with src/ghostparty")
         trees[name] = Path(path).resolve()
-    cpu: dict[str, list[float]] = {name: [] for name in trees}
+    stores = args.store.split(",")
+    labels = {store: "sqlite" if store == "sqlite" else "pg" + ("+redis" if args.redis else "") for store in stores}
+    if len(set(labels.values())) < len(stores):
+        parser.error(f"--store {args.store!r}: each store once")
+    runs = [(name, store) for name in trees for store in stores]
+    cpu: dict[tuple[str, str], list[float | None]] = {run: [] for run in runs}
     with tempfile.TemporaryDirectory() as folder:
-        print("round tree  server CPU ms/action  actions/s  p50 ms  p99 ms  errors", flush=True)
+        print("round tree  store        server CPU ms/action  actions/s  p50 ms  p99 ms  errors", flush=True)
         for round_ in range(1, args.rounds + 1):
-            for name, tree in trees.items():
-                report = run_once(tree, args, folder)
+            for name, store in runs:
+                report = run_once(trees[name], store, args, folder)
                 per_action = report["server_cpu_ms_per_action"]
-                if per_action is not None:
-                    cpu[name].append(per_action)
+                cpu[name, store].append(per_action)
                 latency = report["latency_ms"]
                 print(
-                    f"{round_:5d} {name:5s} {per_action!s:>20s} {report['actions_per_second']:>10} "
+                    f"{round_:5d} {name:5s} {labels[store]:10s} {per_action!s:>22s} {report['actions_per_second']:>10} "
                     f"{latency['p50']:>7} {latency['p99']:>7}  {report['errors'] or ''}",
                     flush=True,
                 )
-    for name, values in cpu.items():
-        if values:
-            print(f"{name}: median {statistics.median(values):.3f} ms of server CPU per action ({len(values)} runs)")
+    for (name, store), values in cpu.items():
+        measured = [value for value in values if value is not None]
+        if measured:
+            print(
+                f"{name} on {labels[store]}: median {statistics.median(measured):.3f} ms of server CPU per action"
+                f" ({len(measured)} runs)"
+            )
+    for name in trees:
+        first = cpu[name, stores[0]]
+        for store in stores[1:]:
+            ratios = [b / a for a, b in zip(first, cpu[name, store], strict=True) if a and b]
+            if ratios:
+                shown = ", ".join(f"{ratio:.2f}" for ratio in ratios)
+                print(
+                    f"{name}: {labels[store]} / {labels[stores[0]]} by round {shown};"
+                    f" median {statistics.median(ratios):.2f}"
+                )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from ghostparty.server.limits import Limit, Limiter, MemoryLimiter, RedisLimiter
+from ghostparty.server.redis_wire import command
 
 REDIS = os.environ.get("GHOSTPARTY_TEST_REDIS", "redis://127.0.0.1:6379/15")
 THREE = Limit(3, 60, "three a minute")
@@ -27,7 +28,7 @@ class Clock:
 async def _redis_answers() -> bool:
     limiter = RedisLimiter(REDIS)
     try:
-        await asyncio.wait_for(limiter._redis.ping(), 2)
+        await asyncio.wait_for(limiter._redis.execute(command("PING")), 2)
         return True
     except Exception:
         return False
@@ -122,3 +123,33 @@ def test_the_bucket_refills_one_use_an_interval() -> None:
 def test_a_limit_needs_a_use_and_a_time() -> None:
     with pytest.raises(ValueError, match="at least 1 use"):
         Limit(0, 60, "none")
+
+
+def test_redis_without_the_script_is_sent_it_whole() -> None:
+    """The limiter runs its script by digest; a Redis that lacks it (restarted, or its
+    scripts flushed) is sent it whole, and counting goes on where it was."""
+    if not asyncio.run(_redis_answers()):
+        pytest.skip(f"no Redis server at {REDIS}; set GHOSTPARTY_TEST_REDIS")
+
+    async def scenario() -> None:
+        limiter = RedisLimiter(REDIS, prefix=f"gp-test:{uuid.uuid4().hex}:")
+        sent: list[bytes] = []
+        execute = limiter._redis.execute
+
+        async def watched(*commands: bytes) -> list[object]:
+            sent.extend(wire.split(b"\r\n")[2] for wire in commands)
+            return await execute(*commands)
+
+        limiter._redis.execute = watched  # type: ignore[method-assign]
+        try:
+            await execute(command("SCRIPT", "FLUSH"))
+            assert await limiter.take([("cy", THREE)]) is None
+            assert sent == [b"EVALSHA", b"EVAL"]
+            assert await limiter.take([("cy", THREE)]) is None
+            assert sent[2:] == [b"EVALSHA"]  # known by its digest from now on
+            assert await limiter.take([("cy", THREE)]) is None
+            assert await limiter.take([("cy", THREE)]) is not None  # the fourth of three a minute
+        finally:
+            await limiter.close()
+
+    asyncio.run(scenario())

@@ -114,3 +114,39 @@ def test_a_copy_stands_until_the_first_of_its_fields_expires() -> None:
             await _gone(two)
 
     run(scenario)
+
+
+def test_a_join_and_a_leave_read_back_in_their_writes_round_trip() -> None:
+    """A page's join reads the hash before (unless a copy stands) and writes its fields
+    with the read of what is online now in one round trip; a leave is one round trip.
+    What they answer is as before: the seats that came online, or went offline, over
+    every instance."""
+    if not run(reachable):
+        pytest.skip(f"no Redis server at {REDIS}; set GHOSTPARTY_TEST_REDIS")
+
+    async def scenario() -> None:
+        one, two = _two_instances(ttl=3.0)
+        trips = 0
+        execute = one._redis.execute
+
+        async def counted(*commands: bytes) -> list[object]:
+            nonlocal trips
+            trips += 1
+            return await execute(*commands)
+
+        await one.start()
+        await two.start()
+        try:
+            assert await two.join("t", [1]) == [1]
+            one._redis.execute = counted  # type: ignore[method-assign]
+            assert await one.join("t", [0, 1]) == [0]  # seat 1 was online already, on two
+            assert trips == 2  # what was online, then the write and what is online now
+            assert await one.online("t") == {0, 1} and trips == 2  # the copy the write read
+            assert await one.join("t", [2]) == [2] and trips == 3  # the copy stands: one trip
+            assert await one.leave("t", [1]) == [] and trips == 4  # two still holds seat 1
+            assert await one.leave("t", [0, 2]) == [0, 2] and trips == 5
+        finally:
+            await shut(one)
+            await shut(two)
+
+    run(scenario)

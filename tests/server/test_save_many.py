@@ -190,3 +190,51 @@ def test_one_stale_table_in_a_one_statement_batch_changes_nothing_of_it(store: S
     assert store.save_many([taken, step(step(tables[2]).table)]) == [False, True]
     kept = store.load(tables[0].id)
     assert kept is not None and kept[0] == step(tables[0]).table and len(kept[1]) == 1
+
+
+def test_postgresql_reads_versions_outside_a_transaction(store: SqlStore) -> None:
+    """On PostgreSQL a version read is one statement on a driver connection in autocommit
+    (no transaction begun, so none to roll back: one round trip), and the connection goes
+    back to the pool as it was lent: not in autocommit, no transaction open."""
+    if store.engine.dialect.name != "postgresql":
+        assert store.versions(["nope"]) == {}
+        return
+    tables = [new_table("ver") for _ in range(3)]
+    for table in tables:
+        assert store.create(table)
+    assert store.save_many([step(tables[1])]) == [True]
+    after: list[str] = []  # the driver's transaction status after each statement
+    writes = store._writes
+    lend = writes._writer
+
+    class Watched:
+        def __init__(self, cursor: Any) -> None:
+            self._cursor = cursor
+            self.connection = cursor.connection
+
+        def execute(self, *args: Any) -> Any:
+            found = self._cursor.execute(*args)
+            after.append(self.connection.info.transaction_status.name)
+            return found
+
+        def fetchall(self) -> Any:
+            return self._cursor.fetchall()
+
+    def watched() -> Any:
+        lent = lend()
+        cursor = lent.cursor
+        lent.cursor = lambda: Watched(cursor())
+        return lent
+
+    writes._writer = watched  # type: ignore[method-assign]
+    try:
+        assert store.version(tables[1].id) == 1
+        ids = [t.id for t in tables]
+        assert store.versions([*ids, "nope"]) == {ids[0]: 0, ids[1]: 1, ids[2]: 0}
+    finally:
+        writes._writer = lend  # type: ignore[method-assign]
+    assert after == ["IDLE", "IDLE"]
+    with store.engine.connect() as conn:  # the pool's connection: as lent
+        driver = conn.connection.dbapi_connection
+        assert driver is not None and not driver.autocommit
+        assert driver.info.transaction_status.name == "IDLE"

@@ -133,16 +133,13 @@ class RedisPresence:
     async def join(self, table_id: str, seats: Sequence[int]) -> list[int]:
         was = await self.online(table_id)
         _add(self._mine, table_id, seats)
-        await self._write(table_id)
-        now_online = await self.online(table_id)
-        return sorted(now_online - was)
+        return sorted(await self._write(table_id) - was)
 
     async def leave(self, table_id: str, seats: Sequence[int]) -> list[int]:
         gone_here = _remove(self._mine, table_id, seats)
         if not gone_here:
             return []
-        await self._write(table_id, removed=gone_here)
-        now_online = await self.online(table_id)
+        now_online = await self._write(table_id, removed=gone_here)
         return [seat for seat in gone_here if seat not in now_online]
 
     async def online(self, table_id: str) -> frozenset[int]:
@@ -155,6 +152,11 @@ class RedisPresence:
         except Exception as error:  # Redis is away: this instance's own pages still count
             _sparse.warning("read", "reading presence from Redis failed: %s", error)
             return frozenset(self._mine.get(table_id, ()))
+        return self._read(table_id, flat, moment)
+
+    def _read(self, table_id: str, flat: list[bytes], moment: float) -> frozenset[int]:
+        """The seats online at ``table_id`` by its hash's fields (``flat``, as ``HGETALL``
+        answers) and this instance's own, kept as the table's copy from ``moment`` on."""
         now_ms = time.time() * 1000
         alive = {key: float(value) for key, value in zip(flat[::2], flat[1::2], strict=True) if float(value) > now_ms}
         seats = frozenset(int(key.rsplit(b":", 1)[1]) for key in alive) | frozenset(self._mine.get(table_id, ()))
@@ -202,7 +204,9 @@ class RedisPresence:
         except Exception as error:  # the other instances' copies stand until they expire
             _sparse.warning("announce", "announcing a presence change failed: %s", error)
 
-    async def _write(self, table_id: str, removed: Sequence[int] = ()) -> None:
+    async def _write(self, table_id: str, removed: Sequence[int] = ()) -> frozenset[int]:
+        """Write this instance's fields of ``table_id`` (``removed`` seats taken out) and
+        read the hash back in the same round trip: the seats online now."""
         self._copies.pop(table_id, None)
         key = self.prefix + table_id
         expiry = str(int(time.time() * 1000 + self.ttl * 1000))
@@ -212,13 +216,15 @@ class RedisPresence:
         held = self._mine.get(table_id, {})
         if held:
             commands.append(self._hset(key, held, expiry))
-        commands.append(command("PEXPIRE", key, int(self.ttl * 4000)))
+        commands += [command("PEXPIRE", key, int(self.ttl * 4000)), command("HGETALL", key)]
+        moment = time.monotonic()
         try:
-            await self._redis.execute(*commands)
+            replies = await self._redis.execute(*commands)
         except Exception as error:
             _sparse.warning("write", "writing presence to Redis failed: %s", error)
-            return
+            return frozenset(held)
         await self._announce(table_id)  # once written: who reads after the notice reads it
+        return self._read(table_id, replies[-1], moment)
 
     async def _renew(self) -> None:
         while True:
