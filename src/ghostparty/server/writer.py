@@ -3,7 +3,9 @@
 SQLAlchemy's general execution path cost about 0.3 ms of CPU per action's save and about
 4 ms per new table, more than a whole game's saves: these writes bind their values by hand
 (:class:`~ghostparty.server.rows.Compiled`) and run them on the driver's cursor. SQLite's
-writer connection is kept open; other databases lend one from the pool per write.
+writer connection is kept open; other databases lend one from the pool per write. On
+PostgreSQL a batch of saves, a new table and a read of versions are each one statement
+outside a transaction, their rows as JSON documents.
 """
 
 from __future__ import annotations
@@ -79,6 +81,16 @@ assert set(CHANGED_COLUMNS) == {  # every column a change may alter is in _PG_SA
 assert {c.name for c in seats.c} == {"table_id", "seat", *_SEAT_COLUMNS}  # and every seat column
 
 _PG_VERSIONS = f"SELECT id, version FROM {tables.name} WHERE id = ANY(ARRAY(SELECT json_array_elements_text(%s::json)))"
+# PostgreSQL: a new table and its seats as one statement (the rows as JSON documents).
+_TABLE_COLUMNS = ", ".join(c.name for c in tables.c)
+_SEATS_COLUMNS = ", ".join(c.name for c in seats.c)
+_PG_CREATE = f"""WITH made AS (
+ INSERT INTO {tables.name} ({_TABLE_COLUMNS})
+ SELECT {_TABLE_COLUMNS} FROM json_populate_record(NULL::{tables.name}, %s::json)
+ RETURNING id
+)
+INSERT INTO {seats.name} ({_SEATS_COLUMNS})
+SELECT {", ".join("s." + c.name for c in seats.c)} FROM json_populate_recordset(NULL::{seats.name}, %s::json) AS s, made"""
 _INSERT_ACTION = insert(actions)
 _INSERT_TABLE = insert(tables)
 _INSERT_SEAT = insert(seats)
@@ -106,6 +118,8 @@ class Writes:
         """Keep a new table and its seats; ``False`` (and nothing kept) if its id is taken."""
         with self._connection() as connection:
             cursor = connection.cursor()
+            if self.postgres:
+                return self._create_in_one(cursor, table)
             try:
                 cursor.execute(*self._insert_table.bind(table_row(table)))
                 cursor.executemany(*self._insert_seat.bind_many([seat_row(table.id, s) for s in table.seats]))
@@ -113,6 +127,26 @@ class Writes:
                 connection.rollback()
                 return False
             connection.commit()
+        return True
+
+    def _create_in_one(self, cursor: Any, table: Table) -> bool:
+        """:meth:`create` on PostgreSQL: one statement (:data:`_PG_CREATE`), its own
+        transaction, where BEGIN, the table's insert, the seats' and COMMIT were four
+        round trips."""
+        driver = cursor.connection
+        driver.autocommit = True
+        try:
+            cursor.execute(
+                _PG_CREATE,
+                (
+                    orjson.dumps(table_row(table)).decode(),
+                    orjson.dumps([seat_row(table.id, seat) for seat in table.seats]).decode(),
+                ),
+            )
+        except self._integrity_error:
+            return False
+        finally:
+            driver.autocommit = False
         return True
 
     def save_batch(self, changes: Sequence[Change]) -> list[bool]:
