@@ -145,15 +145,15 @@ def test_postgresql_writes_a_batch_of_distinct_tables_as_one_statement(store: Sq
         assert store.create(table)
     used: list[int] = []
     writes = store._writes
-    write_arrays = writes._write_arrays
+    write_in_one = writes._write_in_one
 
     def counted(cursor: Any, changes: Any) -> bool:
         used.append(len(changes))
-        saved = write_arrays(cursor, changes)
+        saved = write_in_one(cursor, changes)
         assert not cursor.connection.autocommit
         return saved
 
-    writes._write_arrays = counted  # type: ignore[method-assign]
+    writes._write_in_one = counted  # type: ignore[method-assign]
     actions = [step(table) for table in tables[:3]]
     assert store.save_many(actions) == [True, True, True]
     ended = step(actions[0].table, 1)  # with winners, a JSON column, and a name that needs escaping

@@ -97,7 +97,8 @@ _INSERT_SEAT = insert(seats)
 
 
 class Writes:
-    """A new table, and batches of changes of tables, written through the driver."""
+    """A new table, and batches of changes of tables, written through the driver (and,
+    on PostgreSQL, tables' versions read the same way)."""
 
     def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
         self.engine = engine
@@ -156,8 +157,9 @@ class Writes:
         First all at once: on PostgreSQL one statement (:data:`_PG_SAVE_BATCH`) where the
         changes are of as many tables; else one statement each for the tables, the seats
         and the actions of every change (``executemany``: one loop in C for SQLite),
-        committed if every table was still at its expected version. Where one was not (another instance came first, which is rare), that
-        is undone and each change is written again on its own, in a savepoint."""
+        committed if every table was still at its expected version. Where one was not
+        (another instance came first, which is rare), that is undone and each change is
+        written again on its own, in a savepoint."""
         with self._connection() as connection:
             cursor = connection.cursor()
             if self._write_all(cursor, changes):
@@ -196,7 +198,7 @@ class Writes:
         if a table's version moved on or an action's index is taken."""
         try:
             if self.postgres and _one_statement(changes):
-                return self._write_arrays(cursor, changes)
+                return self._write_in_one(cursor, changes)
             _execute(cursor, *self._update_table.bind_many([_update_row(change) for change in changes]))
             if cursor.rowcount != len(changes):  # another change, maybe by another instance, came first
                 return False
@@ -215,7 +217,7 @@ class Writes:
             return False
         return True
 
-    def _write_arrays(self, cursor: Any, changes: Sequence[Change]) -> bool:
+    def _write_in_one(self, cursor: Any, changes: Sequence[Change]) -> bool:
         """:meth:`_write_all` on PostgreSQL, as one statement in a transaction of its own
         (:data:`_PG_SAVE_BATCH`): everything or nothing, ``False`` if a table moved on."""
         rows = [(change.table.id, a) for change in changes for a in change.new_actions]
