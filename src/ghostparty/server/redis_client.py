@@ -1,4 +1,4 @@
-"""The server's redis-py clients (leases, limits); the pub/sub and presence use redis_wire."""
+"""The server's redis-py client (leases); the pub/sub, presence and limits use redis_wire."""
 
 from __future__ import annotations
 
