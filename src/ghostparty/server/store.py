@@ -17,17 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import (
-    Engine,
-    bindparam,
-    false,
-    func,
-    insert,
-    or_,
-    select,
-    text,
-    update,
-)
+from sqlalchemy import Engine, bindparam, false, func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.accounts_store import SqlAccounts
@@ -41,15 +31,7 @@ from ghostparty.server.model import PLAYING, ActionRow, Change, ChatLine, GameRe
 from ghostparty.server.moderation_store import SqlModeration
 from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.review_store import SqlReviews
-from ghostparty.server.rows import (
-    Compiled,
-    action_row,
-    changed_row,
-    seat_of_row,
-    seat_row,
-    table_of_row,
-    utc,
-)
+from ghostparty.server.rows import Compiled, action_row, changed_row, seat_of_row, seat_row, table_of_row, utc
 from ghostparty.server.standings import record_result
 from ghostparty.server.tokens_store import SqlTokens
 from ghostparty.server.tournament_store import SqlTournaments
@@ -57,7 +39,7 @@ from ghostparty.server.writer import Writes
 
 #: Seconds :meth:`SqlStore.close` waits for connections still lent out.
 CLOSE_WAIT = 5.0
-#: Tables per statement of :meth:`SqlStore.versions` (a bound parameter each).
+#: Tables per statement of :meth:`SqlStore.versions` on SQLite (a bound parameter each).
 VERSIONS_AT_ONCE = 500
 
 
@@ -182,22 +164,19 @@ class SqlStore:
             return table, [ActionRow(r.idx, r.seat, json.loads(r.action)) for r in action_rows]
 
     def version(self, table_id: str) -> int | None:
-        # Asked at every join, start and page load where instances share tables: on
-        # PostgreSQL one statement on a driver connection (writer.py), else compiled once
-        # and run through SQLAlchemy's connection (which drops a broken one).
-        if self._writes.postgres:
+        # Asked at every join, start and page load where instances share tables.
+        if self._writes.postgres:  # one statement on a driver connection (writer.py)
             return self._writes.versions((table_id,)).get(table_id)
+        # else compiled once, run through SQLAlchemy's connection (which drops a broken one)
         with self._single.connect() as conn:
             found = conn.exec_driver_sql(*self._version.bind({"b_id": table_id})).scalar()
         return None if found is None else int(found)
 
     def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
         wanted = sorted(set(table_ids))
-        if self._writes.postgres:
-            for start in range(0, len(wanted), VERSIONS_AT_ONCE):
-                found.update(self._writes.versions(wanted[start : start + VERSIONS_AT_ONCE]))
-            return found
+        if self._writes.postgres:  # all at once: the ids are one JSON document (writer.py)
+            return self._writes.versions(wanted)
+        found: dict[str, int] = {}
         with self._single.connect() as conn:
             for start in range(0, len(wanted), VERSIONS_AT_ONCE):
                 some = wanted[start : start + VERSIONS_AT_ONCE]
