@@ -74,6 +74,23 @@ async def _gone(presence: RedisPresence) -> None:
     await presence.pubsub.close()
 
 
+def _calls(presence: RedisPresence) -> list[tuple[bytes, ...]]:
+    """The commands of each round trip ``presence`` makes with Redis from now on."""
+    calls: list[tuple[bytes, ...]] = []
+    execute = presence._redis.execute
+
+    async def counted(*commands: bytes) -> list[object]:
+        calls.append(commands)
+        return await execute(*commands)
+
+    presence._redis.execute = counted  # type: ignore[method-assign]
+    return calls
+
+
+def _reads(calls: list[tuple[bytes, ...]]) -> int:
+    return sum(b"HGETALL" in wire for commands in calls for wire in commands)
+
+
 async def _is(presence: RedisPresence, table: str, seats: set[int]) -> bool:
     return await presence.online(table) == seats
 
@@ -86,29 +103,21 @@ def test_a_copy_stands_until_the_first_of_its_fields_expires() -> None:
 
     async def scenario() -> None:
         one, two = _two_instances(ttl=3.0)
-        reads = 0
-        execute = one._redis.execute
-
-        async def counted(*commands: bytes) -> list[object]:
-            nonlocal reads
-            reads += sum(b"HGETALL" in wire for wire in commands)
-            return await execute(*commands)
-
-        one._redis.execute = counted  # type: ignore[method-assign]
+        calls = _calls(one)
         await one.start()
         await two.start()
         try:
             await two.join("t", [1])
             await eventually(lambda: _is(one, "t", {1}))
-            read = reads
+            read = _reads(calls)
             for _ in range(15):  # 1.5 s: past ttl / 3, within the field's 3 s
                 assert await one.online("t") == {1}
                 await asyncio.sleep(0.1)
-            assert reads == read
+            assert _reads(calls) == read
             for task in two._tasks:  # two dies: its field expires, and one reads again
                 task.cancel()
             await eventually(lambda: _is(one, "t", set()), seconds=5)
-            assert reads > read
+            assert _reads(calls) > read
         finally:
             await shut(one)
             await _gone(two)
@@ -126,25 +135,17 @@ def test_a_join_and_a_leave_read_back_in_their_writes_round_trip() -> None:
 
     async def scenario() -> None:
         one, two = _two_instances(ttl=3.0)
-        trips = 0
-        execute = one._redis.execute
-
-        async def counted(*commands: bytes) -> list[object]:
-            nonlocal trips
-            trips += 1
-            return await execute(*commands)
-
         await one.start()
         await two.start()
         try:
             assert await two.join("t", [1]) == [1]
-            one._redis.execute = counted  # type: ignore[method-assign]
+            calls = _calls(one)
             assert await one.join("t", [0, 1]) == [0]  # seat 1 was online already, on two
-            assert trips == 2  # what was online, then the write and what is online now
-            assert await one.online("t") == {0, 1} and trips == 2  # the copy the write read
-            assert await one.join("t", [2]) == [2] and trips == 3  # the copy stands: one trip
-            assert await one.leave("t", [1]) == [] and trips == 4  # two still holds seat 1
-            assert await one.leave("t", [0, 2]) == [0, 2] and trips == 5
+            assert len(calls) == 2  # what was online, then the write and what is online now
+            assert await one.online("t") == {0, 1} and len(calls) == 2  # the copy the write read
+            assert await one.join("t", [2]) == [2] and len(calls) == 3  # the copy stands: one trip
+            assert await one.leave("t", [1]) == [] and len(calls) == 4  # two still holds seat 1
+            assert await one.leave("t", [0, 2]) == [0, 2] and len(calls) == 5
         finally:
             await shut(one)
             await shut(two)

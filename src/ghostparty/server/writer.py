@@ -11,7 +11,6 @@ outside a transaction, their rows as JSON documents.
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -20,7 +19,7 @@ from sqlalchemy import Engine, bindparam, insert, update
 from sqlalchemy import Table as SqlTable
 
 from ghostparty.server.db import actions, seats, tables
-from ghostparty.server.model import Change, Seat, Table
+from ghostparty.server.model import Change, Table
 from ghostparty.server.rows import CHANGED_COLUMNS, Compiled, action_row, changed_row, seat_row, table_row
 
 # The statements of every action, built once (SQLAlchemy then only binds values).
@@ -225,10 +224,8 @@ class Writes:
         documents = (  # JSON text (orjson gives bytes, which psycopg would send as bytea)
             orjson.dumps([_table_values(change) for change in changes]).decode(),
             len(changes),
-            orjson.dumps([_seat_values(table_id, seat) for table_id, seat in seated]).decode(),
-            orjson.dumps(
-                [{"table_id": t, "idx": a.index, "seat": a.seat, "action": json.dumps(a.action)} for t, a in rows]
-            ).decode(),
+            orjson.dumps([seat_row(table_id, seat) for table_id, seat in seated]).decode(),
+            orjson.dumps([action_row(table_id, a) for table_id, a in rows]).decode(),
         )
         driver = cursor.connection
         driver.autocommit = True  # the statement is its transaction: no BEGIN, no COMMIT
@@ -342,27 +339,5 @@ def _one_statement(changes: Sequence[Change]) -> bool:
 
 def _table_values(change: Change) -> dict[str, Any]:
     """A change's row of :data:`_PG_SAVE_BATCH`'s tables: its table's id, the version it
-    is expected at, and what a change may alter."""
-    t = change.table
-    return {
-        "id": t.id,
-        "expected": change.expected_version,
-        "status": t.status,
-        "version": t.version,
-        "first_player": t.first_player,
-        "to_move": t.to_move,
-        "winners": list(t.winners),
-        "turn_seconds": t.turn_seconds,
-        "absent_bot": t.absent_bot,
-        "updated": t.updated,
-        "rematch": t.rematch,
-    }
-
-
-def _seat_values(table_id: str, seat: Seat) -> dict[str, Any]:
-    """A seat's row of :data:`_PG_SAVE_BATCH`'s seats (a :class:`Seat`'s fields are named
-    as its columns)."""
-    values = {name: getattr(seat, name) for name in _SEAT_COLUMNS}
-    values["table_id"] = table_id
-    values["seat"] = seat.seat
-    return values
+    is expected at, and what a change may alter (:func:`~.rows.changed_row`)."""
+    return {"id": change.table.id, "expected": change.expected_version, **changed_row(change.table)}
