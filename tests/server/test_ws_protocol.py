@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 
 from ghostparty.server.protocol import Frame as ProtocolFrame
 from ghostparty.server.sockets import Connection
-from ghostparty.server.ws_protocol import SEND_TEXT, text_frame
+from ghostparty.server.ws_protocol import QUEUED, SEND_TEXT, text_frame
 from serving import serving  # tests/serving.py
 
 
@@ -197,3 +197,58 @@ def test_no_update_before_the_first_state_and_none_lost(stored: int) -> None:
     assert sent[0]["type"] == "state"
     assert states == ([4, 5] if stored == 4 else [5])
     assert [m["table"]["version"] for m in sent if m["type"] == "update"] == [6]
+
+
+async def _texts_endpoint(websocket: WebSocket) -> None:
+    write = websocket.scope["extensions"][SEND_TEXT]
+    await websocket.accept()
+    first, second, third = "a" * 300, "b" * 300, "c"  # (each object sent several times)
+    for text in (first, second, first, second, third, first, "".join(["a"] * 300)):
+        assert write(text)
+    assert await websocket.receive_text() == "bye"
+    await websocket.close()
+
+
+def test_texts_sent_in_turn_to_several_sockets_arrive_as_they_were() -> None:
+    """Each text is framed once and its frame kept for the next sockets: two texts in
+    turn (the mover's and everyone's), then a third, each must arrive as itself."""
+    app = Starlette(routes=[WebSocketRoute("/ws", _texts_endpoint)])
+    with serving(app) as port, connect(f"ws://127.0.0.1:{port}/ws") as client:
+        got = [client.recv(timeout=10) for _ in range(7)]
+        client.send("bye")
+    assert got == ["a" * 300, "b" * 300, "a" * 300, "b" * 300, "c", "a" * 300, "a" * 300]
+
+
+async def _reading_endpoint(websocket: WebSocket) -> None:
+    seen: dict[str, Any] = websocket.app.state.seen
+    await websocket.accept()
+    protocol = websocket.scope["extensions"][SEND_TEXT].__self__
+    await asyncio.sleep(0.3)  # the client's first message arrives, unread
+    seen["one"] = (protocol.queue.qsize(), protocol.read_paused)
+    await websocket.send_text("more")
+    await asyncio.sleep(0.5)  # the flood arrives, unread
+    seen["flood"] = (protocol.queue.qsize(), protocol.read_paused)
+    seen["texts"] = [await websocket.receive_text() for _ in range(1 + 40)]
+    seen["after"] = protocol.read_paused
+    await websocket.send_text("done")
+    await websocket.receive_text()
+    await websocket.close()
+
+
+def test_the_socket_is_read_on_until_messages_queue_up() -> None:
+    """One message waiting for the application doesn't stop reading; a flood does, by
+    :data:`QUEUED` messages, and reading resumes once they are taken, none lost."""
+    app = Starlette(routes=[WebSocketRoute("/ws", _reading_endpoint)])
+    app.state.seen = {}
+    with serving(app) as port, connect(f"ws://127.0.0.1:{port}/ws") as client:
+        client.send("0")
+        assert client.recv(timeout=10) == "more"
+        for index in range(1, 41):
+            client.send(str(index))
+        assert client.recv(timeout=10) == "done"
+        client.send("bye")
+    seen = app.state.seen
+    assert seen["one"] == (1, False)  # (uvicorn's own protocol would have stopped reading)
+    assert seen["flood"][0] >= QUEUED and seen["flood"][1] is True
+    assert seen["texts"] == [str(index) for index in range(41)]
+    assert seen["after"] is False

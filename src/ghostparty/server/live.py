@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +46,49 @@ class LiveTable:
     bots: dict[int, Bot] = field(default_factory=dict)
 
 
+class _Held:
+    """A table's lock and how many hold it or wait for it."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
+class TableLock:
+    """``async with``: one table's lock, kept in ``locks`` while anyone holds or waits
+    for it (a plain dict: a weak one's references and callbacks cost more per change)."""
+
+    __slots__ = ("_locks", "_table_id", "_held")
+
+    def __init__(self, locks: dict[str, _Held], table_id: str) -> None:
+        self._locks = locks
+        self._table_id = table_id
+
+    async def __aenter__(self) -> None:
+        held = self._locks.get(self._table_id)
+        if held is None:
+            held = self._locks[self._table_id] = _Held()
+        held.users += 1
+        self._held = held
+        try:
+            await held.lock.acquire()
+        except BaseException:  # cancelled while waiting
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._held.lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        held = self._held
+        held.users -= 1
+        if not held.users:
+            del self._locks[self._table_id]
+
+
 class Tables:
     """The store's tables, with recent ones kept rebuilt in memory."""
 
@@ -62,20 +104,17 @@ class Tables:
         #: Called with each table read from the store (the keeper learns of work on it).
         self.loaded: Callable[[LiveTable], Awaitable[None]] | None = None
         self._cache: OrderedDict[str, LiveTable] = OrderedDict()
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks: dict[str, _Held] = {}
         #: The newest version of each table this instance has heard of (from other
         #: instances' updates): a cached copy older than that is read afresh.
         self._heard: dict[str, int] = {}
         self._batch = _Batch(store.save_many) if isinstance(store, SavesMany) else None
         self._versions = None if store.embedded else _VersionReads(store)
 
-    def lock(self, table_id: str) -> asyncio.Lock:
-        """The lock every change of ``table_id`` on this instance is made under."""
-        lock = self._locks.get(table_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[table_id] = lock
-        return lock
+    def lock(self, table_id: str) -> TableLock:
+        """The lock every change of ``table_id`` on this instance is made under
+        (``async with``)."""
+        return TableLock(self._locks, table_id)
 
     async def get(
         self, table_id: str, *, refresh: bool = False, min_version: int = 0, fresh: bool = False

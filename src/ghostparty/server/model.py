@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -21,8 +22,16 @@ TURN_BASED_FROM = 3600
 
 
 def now() -> datetime:
-    """The current time in UTC, to the second."""
-    return datetime.now(UTC).replace(microsecond=0)
+    """The current time in UTC, to the second: one object per second (a change reads the
+    clock two or three times, and the update's time texts are kept by it, :func:`.codec.time_text`)."""
+    global _second
+    second = int(time.time())
+    if second != _second[0]:
+        _second = (second, datetime.fromtimestamp(second, UTC))
+    return _second[1]
+
+
+_second: tuple[int, datetime] = (-1, datetime.fromtimestamp(0, UTC))
 
 
 @dataclass(frozen=True, slots=True)

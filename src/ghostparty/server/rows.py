@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+from sqlalchemy import JSON
 from sqlalchemy import Table as SqlTable
 
 from ghostparty.server.model import ActionRow, Seat, Table
@@ -25,7 +26,8 @@ class Compiled:
         for name in self.names:
             # A value's type is its column's (the b_ parameters of WHERE are plain keys).
             kind = table.c[name].type if name in table.c else compiled.binds[name].type
-            processor = kind.dialect_impl(dialect).bind_processor(dialect)
+            # JSON (the winners) by orjson: the dialects' own call json.dumps
+            processor = json_text if isinstance(kind, JSON) else kind.dialect_impl(dialect).bind_processor(dialect)
             if processor is not None:
                 self.converters[name] = processor
         # Worked out once: the names bound as they are and those converted (most are plain).
@@ -111,7 +113,14 @@ def seat_row(table_id: str, seat: Seat) -> dict[str, Any]:
 
 
 def action_row(table_id: str, row: ActionRow) -> dict[str, Any]:
-    return {"table_id": table_id, "idx": row.index, "seat": row.seat, "action": json.dumps(row.action)}
+    """An action's row; its JSON text written by orjson (compact; ``json.dumps`` was 1.5 %
+    of the server's CPU under load)."""
+    return {"table_id": table_id, "idx": row.index, "seat": row.seat, "action": json_text(row.action)}
+
+
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON text: the store's JSON columns and action texts."""
+    return orjson.dumps(value).decode()
 
 
 def utc(value: datetime) -> datetime:

@@ -144,6 +144,8 @@ class Connection:
         if self.send_lock.locked() or self.holding:
             self.backlog.append(text)
             return
+        if self.write_now is not None and not self.backlog and self.write_now(text):
+            return  # (send_text's first case, without a coroutine per socket)
         await self.send_text(text)
 
     async def send_state(self, *, read_at: int | None = None) -> None:

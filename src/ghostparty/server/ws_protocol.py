@@ -30,6 +30,9 @@ from websockets.protocol import State
 
 #: The extension's key in the ASGI scope.
 SEND_TEXT = "ghostparty.send_text"
+#: Messages waiting for the application before the socket is read no further (at most
+#: ``ws_max_size`` each).
+QUEUED = 8
 #: What ``uvicorn.run(ws=…)`` is given.
 PROTOCOL = "ghostparty.server.ws_protocol:TextWriterProtocol"
 
@@ -52,7 +55,21 @@ def text_frame(payload: bytes) -> bytes:
 
 
 class TextWriterProtocol(WebSocketsSansIOProtocol):
-    """:class:`WebSocketsSansIOProtocol` whose scope carries :data:`SEND_TEXT`."""
+    """:class:`WebSocketsSansIOProtocol` whose scope carries :data:`SEND_TEXT`, and that
+    stops reading from the socket only once :data:`QUEUED` messages wait for the
+    application (uvicorn's stops after every message and starts again once it is taken:
+    two calls into the loop and a change of the poller's interest per message)."""
+
+    def send_receive_event_to_app(self) -> None:
+        paused = self.read_paused
+        self.read_paused = True  # (so that uvicorn's own doesn't pause)
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = paused
+        if not paused and self.queue.qsize() >= QUEUED:
+            self.read_paused = True
+            self.transport.pause_reading()  # uvicorn's receive() resumes once they are taken
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
@@ -73,5 +90,21 @@ class TextWriterProtocol(WebSocketsSansIOProtocol):
             or self.transport.is_closing()
         ):
             return False
-        self.transport.write(text_frame(text.encode()))
+        global _last, _before
+        # A table's update goes to its sockets one after another, in two texts (the
+        # mover's and everyone's): each is framed once.
+        if _last[0] is text:
+            frame = _last[1]
+        elif _before[0] is text:
+            frame = _before[1]
+        else:
+            frame = text_frame(text.encode())
+            _before, _last = _last, (text, frame)
+        self.transport.write(frame)
         return True
+
+
+#: The two texts last framed, with their frames (held, so that ``is`` can't match a new
+#: text at the address of one freed).
+_last: tuple[str, bytes] = ("", b"")
+_before: tuple[str, bytes] = ("", b"")
