@@ -60,7 +60,7 @@ class TableLock:
     """``async with``: one table's lock, kept in ``locks`` while anyone holds or waits
     for it (a plain dict: a weak one's references and callbacks cost more per change)."""
 
-    __slots__ = ("_locks", "_table_id", "_held")
+    __slots__ = ("_held", "_locks", "_table_id")
 
     def __init__(self, locks: dict[str, _Held], table_id: str) -> None:
         self._locks = locks

@@ -24,14 +24,15 @@ TURN_BASED_FROM = 3600
 def now() -> datetime:
     """The current time in UTC, to the second: one object per second (a change reads the
     clock two or three times, and the update's time texts are kept by it, :func:`.codec.time_text`)."""
-    global _second
     second = int(time.time())
-    if second != _second[0]:
-        _second = (second, datetime.fromtimestamp(second, UTC))
-    return _second[1]
+    last = _LAST[0]
+    if second != last[0]:
+        last = _LAST[0] = (second, datetime.fromtimestamp(second, UTC))
+    return last[1]
 
 
-_second: tuple[int, datetime] = (-1, datetime.fromtimestamp(0, UTC))
+#: The second last read, and its time.
+_LAST: list[tuple[int, datetime]] = [(-1, datetime.fromtimestamp(0, UTC))]
 
 
 @dataclass(frozen=True, slots=True)

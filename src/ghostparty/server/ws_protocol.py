@@ -90,21 +90,20 @@ class TextWriterProtocol(WebSocketsSansIOProtocol):
             or self.transport.is_closing()
         ):
             return False
-        global _last, _before
         # A table's update goes to its sockets one after another, in two texts (the
         # mover's and everyone's): each is framed once.
-        if _last[0] is text:
-            frame = _last[1]
-        elif _before[0] is text:
-            frame = _before[1]
+        last, before = _FRAMED
+        if last[0] is text:
+            frame = last[1]
+        elif before[0] is text:
+            frame = before[1]
         else:
             frame = text_frame(text.encode())
-            _before, _last = _last, (text, frame)
+            _FRAMED[:] = ((text, frame), last)
         self.transport.write(frame)
         return True
 
 
-#: The two texts last framed, with their frames (held, so that ``is`` can't match a new
-#: text at the address of one freed).
-_last: tuple[str, bytes] = ("", b"")
-_before: tuple[str, bytes] = ("", b"")
+#: The two texts last framed, newest first, with their frames (held, so that ``is``
+#: can't match a new text at the address of one freed).
+_FRAMED: list[tuple[str, bytes]] = [("", b""), ("", b"")]
