@@ -252,3 +252,23 @@ def test_the_socket_is_read_on_until_messages_queue_up() -> None:
     assert seen["flood"][0] >= QUEUED and seen["flood"][1] is True
     assert seen["texts"] == [str(index) for index in range(41)]
     assert seen["after"] is False
+
+
+def test_only_another_instances_updates_are_news_of_the_tables_version() -> None:
+    """A frame from another instance (read from the pub/sub's bytes) tells this
+    instance's copy of the table that it is behind; its own frames don't need to."""
+    socket = _Socket(writable=[True] * 10)
+    service = _Service([5])
+    heard: list[tuple[str, int]] = []
+    service.heard = lambda table_id, version: heard.append((table_id, version))  # type: ignore[method-assign]
+    connection = Connection(socket, service=service, table_id="t", quotas=None)  # type: ignore[arg-type]
+    connection.version = 5  # said hello
+
+    async def scenario() -> None:
+        await connection.deliver(_frame(6))
+        await connection.deliver(ProtocolFrame.from_bytes(_frame(7).to_bytes()))
+
+    asyncio.run(scenario())
+    assert heard == [("t", 7)]
+    assert [json.loads(text)["table"]["version"] for _, text in socket.wire] == [6, 7]
+    assert connection.version == 7

@@ -120,7 +120,18 @@ class Frame:
     for yet goes without them, and the instance that reads it works them out of
     ``plain``'s position once one of its clients wants them."""
 
-    __slots__ = ("_message", "_mover", "_position", "_table", "everyone", "plain", "table_id", "to_move", "version")
+    __slots__ = (
+        "_message",
+        "_mover",
+        "_position",
+        "_table",
+        "everyone",
+        "plain",
+        "remote",
+        "table_id",
+        "to_move",
+        "version",
+    )
 
     def __init__(
         self,
@@ -142,6 +153,9 @@ class Frame:
         self._table: Table | None = None
         self._position: Position | None = None
         self._message: UpdateMessage | None = None
+        #: Whether the frame came from another instance (:meth:`from_bytes`): news of
+        #: the table's version for this one's copy.
+        self.remote = False
         if build is not None:
             self._table, self._position, self._message = build
 
@@ -201,7 +215,9 @@ class Frame:
         everyone = body[:first].decode()
         plain = body[first:second].decode() if second > first else everyone
         mover = None if kind == "?" else plain if kind == "=" else body[second:].decode()
-        return cls(table_id, int(version), None if to_move == "-1" else int(to_move), everyone, plain, mover)
+        frame = cls(table_id, int(version), None if to_move == "-1" else int(to_move), everyone, plain, mover)
+        frame.remote = True
+        return frame
 
 
 def update_frame(table: Table, online: Collection[int], position: Position | None, entry: Message | None) -> Frame:

@@ -135,11 +135,13 @@ class Connection:
             if frame is OVERFLOW and not self.before_hello:  # missed updates: start afresh
                 self.resync = asyncio.get_running_loop().create_task(self._resend_state())
             return
-        self.service.heard(frame.table_id, frame.version)
-        if self.before_hello:  # its state has it, or is sent again
-            self.early = max(self.early, frame.version)
+        version = frame.version
+        if frame.remote:  # (this instance's own changes are in its copy already)
+            self.service.heard(frame.table_id, version)
+        if self.version < 0 and not self.holding:  # before the hello: its state has it, or is sent again
+            self.early = max(self.early, version)
             return
-        self.version = max(self.version, frame.version)
+        self.version = max(self.version, version)
         text = frame.text_for(self.held, odds=self.odds)
         if self.send_lock.locked() or self.holding:
             self.backlog.append(text)
