@@ -18,6 +18,14 @@ With several stores (comma-separated), every tree runs on each in turn within a 
 and the report ends with each round's ratio of every later store to the first: the
 ratio of two stores measured a minute apart, not on different days.
 
+With ``--together`` the trees' servers run at the same time instead, each on a store
+of its own and loaded by a load client of its own (four busy processes on two cores):
+the machine's drift then hits every tree alike, and each round ends with every tree's
+ratio to the first, which varies much less from round to round than the figures
+themselves (SQLite and PostgreSQL; not with Redis, whose channels are shared)::
+
+    python scripts/load_ab.py old=../old new=. --together --rounds 5
+
 Options a tree's ``serve`` lacks (an older tree) are left out of its command line.
 """
 
@@ -64,17 +72,19 @@ def _options(tree: Path, env: dict[str, str]) -> list[str]:
     return options
 
 
-def _fresh_store(store: str, redis: str | None, folder: str) -> list[str]:
-    """The ``serve`` options of an empty store (and Redis, but not with SQLite), made now."""
+def _fresh_store(store: str, redis: str | None, folder: str, index: int = 0) -> list[str]:
+    """The ``serve`` options of an empty store (and Redis, but not with SQLite), made now
+    (``index``: one of several servers run at once, each on a database of its own)."""
     if store == "sqlite":
-        path = Path(folder) / f"load-{time.time_ns()}.db"
+        path = Path(folder) / f"load-{time.time_ns()}-{index}.db"
         return ["--database", f"sqlite:///{path}"]
     import psycopg
 
+    database = f"{DATABASE}_{index}" if index else DATABASE
     with psycopg.connect(f"{store}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE}")
-        conn.execute(f"CREATE DATABASE {DATABASE}")
-    options = ["--database", f"{store}/{DATABASE}"]
+        conn.execute(f"DROP DATABASE IF EXISTS {database}")
+        conn.execute(f"CREATE DATABASE {database}")
+    options = ["--database", f"{store}/{database}"]
     if redis is not None:
         import redis as redis_py
 
@@ -98,27 +108,45 @@ def _wait_ready(base: str, server: subprocess.Popen[bytes]) -> None:
 
 def run_once(tree: Path, store: str, args: argparse.Namespace, folder: str) -> dict[str, Any]:
     """One load run against ``tree``'s server on ``store``: the load test's JSON report."""
-    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
-    if args.pure:
-        env["GHOSTPARTY_PURE"] = "1"
-    port = _free_port()
-    command = [sys.executable, "-m", "ghostparty", "serve", "--port", str(port), "--log-level", "warning"]
-    command += _options(tree, env) + _fresh_store(store, args.redis, folder)
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    return run_together([tree], store, args, folder)[0]
+
+
+def run_together(trees: list[Path], store: str, args: argparse.Namespace, folder: str) -> list[dict[str, Any]]:
+    """Each of ``trees``' servers on a store of its own, all loaded at once (one load
+    client each): their load tests' JSON reports, in order."""
+    servers: list[tuple[subprocess.Popen[bytes], str]] = []
     try:
-        _wait_ready(base, server)
-        load = [sys.executable, "-m", "ghostparty", "loadtest", "--url", base, "--json"]
-        load += ["--games", str(args.games), "--players", str(args.players), "--think", str(args.think)]
-        load += ["--seconds", str(args.seconds), "--warmup", str(args.warmup)]
-        report = subprocess.run(load, capture_output=True, text=True, check=True).stdout
-        return dict(json.loads(report))
+        for index, tree in enumerate(trees):
+            env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+            if args.pure:
+                env["GHOSTPARTY_PURE"] = "1"
+            port = _free_port()
+            command = [sys.executable, "-m", "ghostparty", "serve", "--port", str(port), "--log-level", "warning"]
+            command += _options(tree, env) + _fresh_store(store, args.redis, folder, index)
+            servers.append((subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL), f"http://127.0.0.1:{port}"))
+        for server, base in servers:
+            _wait_ready(base, server)
+        loads = []
+        for _, base in servers:
+            load = [sys.executable, "-m", "ghostparty", "loadtest", "--url", base, "--json"]
+            load += ["--games", str(args.games), "--players", str(args.players), "--think", str(args.think)]
+            load += ["--seconds", str(args.seconds), "--warmup", str(args.warmup)]
+            loads.append(subprocess.Popen(load, stdout=subprocess.PIPE, text=True))
+        reports = []
+        for load_process in loads:
+            out, _ = load_process.communicate()
+            if load_process.returncode:
+                raise SystemExit(f"the load test failed (exit {load_process.returncode})")
+            reports.append(dict(json.loads(out)))
+        return reports
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for server, _ in servers:
+            server.terminate()
+        for server, _ in servers:
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
 
 
 def main() -> None:
@@ -137,7 +165,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=25.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--pure", action="store_true", help="servers ignore a compiled rules core")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="load every tree's server at once, each with its own load client (the machine's drift hits all alike);"
+        " not with --redis (Redis's channels are shared by its databases)",
+    )
     args = parser.parse_args()
+    if args.together and args.redis:
+        parser.error("--together runs servers that would share Redis's channels: leave out --redis")
     trees: dict[str, Path] = {}
     for spec in args.trees:
         name, _, path = spec.partition("=")
@@ -153,8 +189,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         print("round tree  store        server CPU ms/action  actions/s  p50 ms  p99 ms  errors", flush=True)
         for round_ in range(1, args.rounds + 1):
+            reports: dict[tuple[str, str], dict[str, Any]] = {}
+            if args.together:
+                for store in stores:
+                    together = run_together(list(trees.values()), store, args, folder)
+                    reports.update({(name, store): report for name, report in zip(trees, together, strict=True)})
             for name, store in runs:
-                report = run_once(trees[name], store, args, folder)
+                report = reports[name, store] if args.together else run_once(trees[name], store, args, folder)
                 per_action = report["server_cpu_ms_per_action"]
                 cpu[name, store].append(per_action)
                 latency = report["latency_ms"]
@@ -170,6 +211,15 @@ def main() -> None:
                 f"{name} on {labels[store]}: median {statistics.median(measured):.3f} ms of server CPU per action"
                 f" ({len(measured)} runs)"
             )
+    names = list(trees)
+    for name in names[1:]:  # each tree against the first, round by round (in one window with --together)
+        for store in stores:
+            ratios = [b / a for a, b in zip(cpu[names[0], store], cpu[name, store], strict=True) if a and b]
+            if ratios:
+                shown = ", ".join(f"{ratio:.3f}" for ratio in ratios)
+                print(
+                    f"{name} / {names[0]} on {labels[store]} by round {shown}; median {statistics.median(ratios):.3f}"
+                )
     for name in trees:
         first = cpu[name, stores[0]]
         for store in stores[1:]:
