@@ -260,9 +260,10 @@ class _Batch:
         self._writing: asyncio.Task[None] | None = None
 
     def save(self, change: Change, *, embedded: bool) -> asyncio.Future[bool]:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[bool] = loop.create_future()
         first = not self._pending
+        # the loop of the saves pending already (asking asyncio costs a getpid() each time)
+        loop = asyncio.get_running_loop() if first else self._pending[0][1].get_loop()
+        future: asyncio.Future[bool] = loop.create_future()
         self._pending.append((change, future))
         if embedded:
             if first:

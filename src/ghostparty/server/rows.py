@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON
+from sqlalchemy import JSON, DateTime
 from sqlalchemy import Table as SqlTable
 
 from ghostparty.server.model import ActionRow, Seat, Table
@@ -28,20 +30,33 @@ class Compiled:
             kind = table.c[name].type if name in table.c else compiled.binds[name].type
             # JSON (the winners) by orjson: the dialects' own call json.dumps
             processor = json_text if isinstance(kind, JSON) else kind.dialect_impl(dialect).bind_processor(dialect)
+            if processor is not None and isinstance(kind, DateTime):
+                # SQLite's formats each time in Python; the same few times recur (model.now)
+                processor = lru_cache(maxsize=1024)(processor)
             if processor is not None:
                 self.converters[name] = processor
         # Worked out once: the names bound as they are and those converted (most are plain).
         self._plain = [n for n in self.names if n not in self.converters]
         self._converted = list(self.converters.items())
-        self._pairs = [(n, self.converters.get(n)) for n in self.names]
+        # Positional: every value at once (in C), then the few converted in place.
+        get = itemgetter(*self.names) if len(self.names) > 1 else None
+        self._get: Callable[[dict[str, Any]], Sequence[Any]] = (
+            get if get is not None else lambda row: tuple(row[n] for n in self.names)
+        )
+        self._convert_at = [(i, self.converters[n]) for i, n in enumerate(self.names) if n in self.converters]
 
     def _values(self, row: dict[str, Any]) -> Any:
         if self.positional:
-            return tuple([row[n] if convert is None else convert(row[n]) for n, convert in self._pairs])
-        values = {n: row[n] for n in self._plain}
+            if not self._converted:
+                return self._get(row)
+            ordered = list(self._get(row))
+            for index, convert in self._convert_at:
+                ordered[index] = convert(ordered[index])
+            return ordered
+        named = {n: row[n] for n in self._plain}
         for name, convert in self._converted:
-            values[name] = convert(row[name])
-        return values
+            named[name] = convert(row[name])
+        return named
 
     def bind(self, row: dict[str, Any]) -> tuple[str, Any]:
         return self.sql, self._values(row)
