@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.server.accounts import SESSION_DAYS, Accounts
@@ -16,6 +16,7 @@ from ghostparty.server.codec import time_text
 from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.quotas import RECORD_READS, Quotas, address_of
 from ghostparty.server.ratings import provisional, shown
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Credentials, HeldSeats, NewPassword, Password
 from ghostparty.server.standings import Reliability
 from ghostparty.server.tokens import ApiTokens

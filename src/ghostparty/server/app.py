@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as ASGIMessage
@@ -49,6 +49,7 @@ from ghostparty.server.open_data_routes import PARQUET
 from ghostparty.server.open_data_routes import routes as open_data_routes
 from ghostparty.server.operator_routes import routes as operator_routes
 from ghostparty.server.pubsub import PubSub
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.review_routes import routes as review_routes
 from ghostparty.server.service import ServiceError, TableService
 from ghostparty.server.sockets import table_socket

@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from ghostparty.server.account_routes import current
@@ -28,6 +28,7 @@ from ghostparty.server.limits import Limit
 from ghostparty.server.names import name_key
 from ghostparty.server.pubsub import Message
 from ghostparty.server.quotas import Quotas, address_of
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import BecomeBot, BotAnswer, BotInvitation
 from ghostparty.server.service import TableService
 from ghostparty.server.tokens import revoked_channel

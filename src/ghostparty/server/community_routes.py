@@ -8,7 +8,7 @@ browser); every one is counted per account and per address before its work
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.server.account_routes import current
@@ -19,6 +19,7 @@ from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.limits import Limit
 from ghostparty.server.moderation_schemas import BlockRequest, MuteRequest, ReportRequest
 from ghostparty.server.quotas import LIST_CHANGES, LIST_READS, REPORTS, REPORTS_ADDRESS, Quotas, address_of
+from ghostparty.server.responses import JSONResponse
 
 
 def community_of(request: Request) -> Community:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import StringConstraints
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.server.account_routes import accounts_of, current
@@ -16,6 +16,7 @@ from ghostparty.server.bodies import json_body, raw_body
 from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.mailer import Mailer
 from ghostparty.server.quotas import address_of
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Model
 
 Short = Annotated[str, StringConstraints(max_length=300)]

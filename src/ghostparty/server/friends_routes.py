@@ -14,7 +14,7 @@ from typing import Annotated
 
 from pydantic import StringConstraints
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
@@ -37,6 +37,7 @@ from ghostparty.server.quotas import (
     Quotas,
     address_of,
 )
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Model
 from ghostparty.server.socket_limits import Sockets
 

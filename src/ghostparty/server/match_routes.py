@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.server.account_routes import current
@@ -11,6 +11,7 @@ from ghostparty.server.bodies import json_body
 from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.quotas import address_of
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import MatchRequest, MatchTicket
 
 

@@ -8,7 +8,7 @@ deletes an audit row.
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.server.account_routes import current
@@ -25,6 +25,7 @@ from ghostparty.server.moderation_schemas import (
     TimeoutRequest,
 )
 from ghostparty.server.quotas import MODERATOR_ACTIONS, MODERATOR_READS, Quotas, address_of
+from ghostparty.server.responses import JSONResponse
 
 
 def moderation_of(request: Request) -> Moderation:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from ghostparty.server.account_routes import accounts_of, current
@@ -22,6 +22,7 @@ from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.limits import Limit
 from ghostparty.server.open_data import SERVED
 from ghostparty.server.quotas import LIST_CHANGES, LIST_READS, Quotas, address_of
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import OpenDataChoice
 
 #: Files (and index reads) one address may fetch.

@@ -17,13 +17,14 @@ import logging
 from collections.abc import Mapping
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.server.bodies import json_body
 from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.leases import SHARDS
 from ghostparty.server.metrics import Metrics
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import CloseTable
 from ghostparty.server.service import TableService
 from ghostparty.server.socket_limits import Sockets

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.server.account_routes import accounts_of, current
@@ -22,6 +22,7 @@ from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.model import OVER
 from ghostparty.server.names import name_key
 from ghostparty.server.quotas import REVIEW_READS, REVIEWS_STARTED, Quotas, address_of
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.review_store import SeatReview
 from ghostparty.server.reviews import Reviewer
 from ghostparty.server.service import TableService

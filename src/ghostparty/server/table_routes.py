@@ -7,7 +7,7 @@ import asyncio
 import json
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.rules import GameRecord, InvalidRecord
@@ -16,6 +16,7 @@ from ghostparty.server.bodies import MAX_DEPTH, MAX_RECORD, json_body, nesting, 
 from ghostparty.server.errors import ErrorCode
 from ghostparty.server.quotas import Quotas, address_of
 from ghostparty.server.replay import MAX_ACTIONS, replay_steps
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Act, Again, CreateTable, Join, SeatToken
 from ghostparty.server.service import SeatSpec, ServiceError, TableService
 

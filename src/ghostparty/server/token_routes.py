@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.server.account_routes import current
@@ -20,6 +20,7 @@ from ghostparty.server.codec import time_text
 from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.limits import Limit
 from ghostparty.server.quotas import Quotas, address_of
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import NewToken
 from ghostparty.server.tokens import CHANGES, CHANGES_ADDRESS, MOST, READS, SCOPES, ApiTokens
 from ghostparty.server.tokens_store import TokenInfo

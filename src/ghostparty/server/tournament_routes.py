@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
@@ -33,6 +33,7 @@ from ghostparty.server.quotas import (
     TOURNAMENT_READS,
     address_of,
 )
+from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import CreateTournament, TournamentCancel, TournamentEntry, TournamentJoin
 from ghostparty.server.tournament_service import HOUSE, Spec, Tournaments, channel, check
 from ghostparty.server.tournament_store import CANCELLED, FINISHED, RUNNING, SCHEDULED, Snapshot
