@@ -47,7 +47,7 @@ class Compiled:
 
     def _values(self, row: dict[str, Any]) -> Any:
         if self.positional:
-            if not self._converted:
+            if not self._convert_at:
                 return self._get(row)
             ordered = list(self._get(row))
             for index, convert in self._convert_at:

@@ -112,10 +112,15 @@ class Connection:
             await self.error(ErrorCode.BAD_API_TOKEN, f"this connection's API token was {why}: it closes")
             await close_socket(self.websocket, ErrorCode.BAD_API_TOKEN, f"API token {why}")
 
+    def written_now(self, text: str) -> bool:
+        """Whether ``text`` was written at once: nothing being sent or waiting, and the
+        server offering it (:mod:`.ws_protocol`)."""
+        return self.write_now is not None and not self.send_lock.locked() and not self.backlog and self.write_now(text)
+
     async def send_text(self, text: str) -> None:
         """``text``, then what waits in the backlog: written at once where nothing is
         being sent or waits (the server offering it), else through the awaited send."""
-        if self.write_now is not None and not self.send_lock.locked() and not self.backlog and self.write_now(text):
+        if self.written_now(text):
             return
         async with self.send_lock:
             await self.websocket.send_text(text)
@@ -146,9 +151,8 @@ class Connection:
         if self.send_lock.locked() or self.holding:
             self.backlog.append(text)
             return
-        if self.write_now is not None and not self.backlog and self.write_now(text):
-            return  # (send_text's first case, without a coroutine per socket)
-        await self.send_text(text)
+        if not self.written_now(text):  # (at once without a coroutine per socket, as a rule)
+            await self.send_text(text)
 
     async def send_state(self, *, read_at: int | None = None) -> None:
         """The table's ``state`` for what this client holds: the store's version where

@@ -14,13 +14,12 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import orjson
 from sqlalchemy import Engine, bindparam, insert, update
 from sqlalchemy import Table as SqlTable
 
 from ghostparty.server.db import actions, seats, tables
 from ghostparty.server.model import Change, Table
-from ghostparty.server.rows import CHANGED_COLUMNS, Compiled, action_row, changed_row, seat_row, table_row
+from ghostparty.server.rows import CHANGED_COLUMNS, Compiled, action_row, changed_row, json_text, seat_row, table_row
 
 # The statements of every action, built once (SQLAlchemy then only binds values).
 _SEAT_COLUMNS = ("kind", "bot", "name", "token_hash", "away", "back", "player_id", "again", "bank")
@@ -139,8 +138,8 @@ class Writes:
             cursor.execute(
                 _PG_CREATE,
                 (
-                    orjson.dumps(table_row(table)).decode(),
-                    orjson.dumps([seat_row(table.id, seat) for seat in table.seats]).decode(),
+                    json_text(table_row(table)),
+                    json_text([seat_row(table.id, seat) for seat in table.seats]),
                 ),
             )
         except self._integrity_error:
@@ -221,11 +220,11 @@ class Writes:
         (:data:`_PG_SAVE_BATCH`): everything or nothing, ``False`` if a table moved on."""
         rows = [(change.table.id, a) for change in changes for a in change.new_actions]
         seated = [(change.table.id, seat) for change in changes if change.with_seats for seat in change.table.seats]
-        documents = (  # JSON text (orjson gives bytes, which psycopg would send as bytea)
-            orjson.dumps([_table_values(change) for change in changes]).decode(),
+        documents = (  # JSON text, not bytes (psycopg would send bytes as bytea)
+            json_text([_table_values(change) for change in changes]),
             len(changes),
-            orjson.dumps([seat_row(table_id, seat) for table_id, seat in seated]).decode(),
-            orjson.dumps([action_row(table_id, a) for table_id, a in rows]).decode(),
+            json_text([seat_row(table_id, seat) for table_id, seat in seated]),
+            json_text([action_row(table_id, a) for table_id, a in rows]),
         )
         driver = cursor.connection
         driver.autocommit = True  # the statement is its transaction: no BEGIN, no COMMIT
@@ -253,7 +252,7 @@ class Writes:
             driver = cursor.connection  # (the pool's proxy would keep an attribute set on it)
             driver.autocommit = True
             try:
-                cursor.execute(_PG_VERSIONS, (orjson.dumps(list(table_ids)).decode(),))
+                cursor.execute(_PG_VERSIONS, (json_text(list(table_ids)),))
                 return {table_id: int(version) for table_id, version in cursor.fetchall()}
             finally:
                 driver.autocommit = False
