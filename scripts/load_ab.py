@@ -26,6 +26,9 @@ themselves (SQLite and PostgreSQL; not with Redis, whose channels are shared)::
 
     python scripts/load_ab.py old=../old new=. --together --rounds 5
 
+A tree given as ``NAME=null`` is ``scripts/null_server.py`` instead: the serving stack
+with no game behind it, whose CPU per action is the floor under every tree's.
+
 Options a tree's ``serve`` lacks (an older tree) are left out of its command line.
 """
 
@@ -53,6 +56,8 @@ LOAD_OPTIONS = {
     "--review-on-demand": None,
 }
 DATABASE = "gp_load_ab"
+#: The tree ``NAME=null`` stands for: ``scripts/null_server.py``, no game at all.
+NULL = Path("null")
 
 
 def _free_port() -> int:
@@ -121,8 +126,12 @@ def run_together(trees: list[Path], store: str, args: argparse.Namespace, folder
             if args.pure:
                 env["GHOSTPARTY_PURE"] = "1"
             port = _free_port()
-            command = [sys.executable, "-m", "ghostparty", "serve", "--port", str(port), "--log-level", "warning"]
-            command += _options(tree, env) + _fresh_store(store, args.redis, folder, index)
+            if tree == NULL:
+                env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent / "src")
+                command = [sys.executable, str(Path(__file__).with_name("null_server.py")), "--port", str(port)]
+            else:
+                command = [sys.executable, "-m", "ghostparty", "serve", "--port", str(port), "--log-level", "warning"]
+                command += _options(tree, env) + _fresh_store(store, args.redis, folder, index)
             servers.append((subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL), f"http://127.0.0.1:{port}"))
         for server, base in servers:
             _wait_ready(base, server)
@@ -177,6 +186,9 @@ def main() -> None:
     trees: dict[str, Path] = {}
     for spec in args.trees:
         name, _, path = spec.partition("=")
+        if path == "null":
+            trees[name] = NULL
+            continue
         if not path or not (Path(path) / "src" / "ghostparty").is_dir():
             parser.error(f"{spec!r}: expected NAME=PATH of a checkout with src/ghostparty")
         trees[name] = Path(path).resolve()

@@ -1,0 +1,200 @@
+"""The serving stack's floor: a server that speaks what the load client says, and plays no game.
+
+``ghostparty loadtest`` (and so ``scripts/load_ab.py``) sets a table up over HTTP
+(create, four joins, start), opens four sockets that say hello, and sends an ``act`` on
+each of its turns; each action comes back as an ``update`` on every socket. This server
+answers exactly that, through the stack ``ghostparty serve`` runs — uvicorn with uvloop
+and httptools, Starlette's routing, the server's own WebSocket protocol
+(``ws_protocol.TextWriterProtocol``, an update written at once) — with messages of the
+real ones' size (a captured ``state``; the mover's copy carries legal actions), but
+with no rules, no store, no middleware, no checks, no bots, no timers. A game ends
+after ``--actions`` actions (a four-player ``hugo`` game's length under the load test).
+
+So its server CPU per action is what any game server on this stack costs at the load
+test's traffic before it does anything: the floor under issue 24's item 3 (README,
+Performance)::
+
+    python scripts/load_ab.py c0c0d03=../old main=. floor=null --together --rounds 5
+    python scripts/null_server.py --port 8102      # alone
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import secrets
+import time
+from typing import Any
+
+import orjson
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ghostparty.server.ws_protocol import PROTOCOL, SEND_TEXT
+
+#: The shape and size of a real four-player ``hugo`` table (captured from the server).
+TABLE: dict[str, Any] = {
+    "id": "",
+    "rules": "hugo",
+    "players": 4,
+    "status": "playing",
+    "version": 5,
+    "first_player": 0,
+    "seats": [
+        {
+            "seat": seat,
+            "kind": "human",
+            "name": f"Load {seat}",
+            "bot": None,
+            "online": True,
+            "away": False,
+            "back": False,
+            "player": None,
+            "again": False,
+            "bank": None,
+        }
+        for seat in range(4)
+    ],
+    "to_move": 0,
+    "turn_seconds": None,
+    "turn_based": False,
+    "absent_bot": "greedy",
+    "deadline": None,
+    "bank_from": None,
+    "time_bank": None,
+    "bank_increment": None,
+    "winners": [],
+    "rated": False,
+    "series": "",
+    "series_index": 1,
+    "rematch": None,
+    "rematch_fill": "bot",
+    "created": "2026-11-28T01:37:31Z",
+    "updated": "2026-11-28T01:37:31Z",
+}
+POSITION: dict[str, Any] = {
+    "format": "hugo-position/1",
+    "rules": "hugo",
+    "players": 4,
+    "first_player": 0,
+    "round": 1,
+    "phase": "place",
+    "to_move": 0,
+    "roll": None,
+    "clock": "23:45",
+    "hugo": "START",
+    "scores": [10, 10, 10, 10],
+    "round_scores": [],
+    "guests": [[], [], [], []],
+    "place_queue": [1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0],
+    "winners": [],
+}
+#: A mover's legal actions as the real server lists them at a game's start (760 bytes).
+LEGAL = [{"place": f"G{guest}"} for guest in range(40)]
+
+
+class Game:
+    """A table that counts actions and nothing else."""
+
+    def __init__(self, table_id: str, actions: int) -> None:
+        self.table = {**TABLE, "id": table_id, "series": table_id, "seats": [dict(s) for s in TABLE["seats"]]}
+        self.left = actions
+        self.sockets: dict[int, Any] = {}  # seat -> send_text
+
+    def message(self, kind: str, seat: int | None, entry: dict[str, Any] | None) -> bytes:
+        legal = LEGAL if seat == self.table["to_move"] and self.table["status"] == "playing" else []
+        body: dict[str, Any] = {"type": kind, "table": self.table, "position": POSITION}
+        if kind == "update":
+            body["entry"] = entry
+        body |= {"legal": legal, "odds": [], "pending": None}
+        return orjson.dumps(body)
+
+    def act(self, seat: int) -> None:
+        table = self.table
+        self.left -= 1
+        table["version"] += 1
+        table["to_move"] = (seat + 1) % 4
+        if self.left <= 0:
+            table["status"] = "over"
+        entry = {"seat": seat, "version": table["version"]}
+        plain = self.message("update", None, entry).decode()
+        mover = self.message("update", table["to_move"], entry).decode()
+        for held, send in list(self.sockets.items()):
+            send(mover if held == table["to_move"] else plain)
+
+
+def create_app(actions: int) -> Starlette:
+    games: dict[str, Game] = {}
+    numbers = itertools.count()
+
+    async def health(request: Request) -> Response:
+        return Response(orjson.dumps({"instance": "floor", "cpu_seconds": time.process_time()}))
+
+    async def create(request: Request) -> Response:
+        await request.body()
+        table_id = f"t{next(numbers)}"
+        games[table_id] = Game(table_id, actions)
+        return Response(orjson.dumps({"table": games[table_id].table}), media_type="application/json")
+
+    async def join(request: Request) -> Response:
+        await request.body()
+        game = games[request.path_params["table_id"]]
+        return Response(orjson.dumps({"token": secrets.token_urlsafe(24), "table": game.table}))
+
+    async def start(request: Request) -> Response:
+        await request.body()
+        return Response(orjson.dumps({"table": games[request.path_params["table_id"]].table}))
+
+    async def socket(websocket: WebSocket) -> None:
+        game = games[websocket.path_params["table_id"]]
+        await websocket.accept()
+        send_text = websocket.scope["extensions"][SEND_TEXT]
+        seat = -1
+        try:
+            while True:
+                message = orjson.loads(await websocket.receive_text())
+                if message["type"] == "hello":
+                    seat = int(next(iter(message["tokens"])))
+                    game.sockets[seat] = send_text
+                    await websocket.send_text(game.message("state", seat, None).decode())
+                elif message["type"] == "act" and message["version"] == game.table["version"]:
+                    game.act(seat)
+                    if game.table["status"] == "over":
+                        games.pop(game.table["id"], None)
+        except WebSocketDisconnect:
+            game.sockets.pop(seat, None)
+
+    return Starlette(
+        routes=[
+            Route("/api/health", health),
+            Route("/api/tables", create, methods=["POST"]),
+            Route("/api/tables/{table_id}/join", join, methods=["POST"]),
+            Route("/api/tables/{table_id}/start", start, methods=["POST"]),
+            WebSocketRoute("/ws/tables/{table_id}", socket),
+        ]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8102)
+    parser.add_argument("--actions", type=int, default=100, help="actions a game lasts")
+    args = parser.parse_args()
+    uvicorn.run(
+        create_app(args.actions),
+        host="127.0.0.1",
+        port=args.port,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=1 << 16,
+        ws_per_message_deflate=False,
+        ws=PROTOCOL,
+    )
+
+
+if __name__ == "__main__":
+    main()
