@@ -27,7 +27,9 @@ themselves (SQLite and PostgreSQL; not with Redis, whose channels are shared)::
     python scripts/load_ab.py old=../old new=. --together --rounds 5
 
 A tree given as ``NAME=null`` is ``scripts/null_server.py`` instead: the serving stack
-with no game behind it, whose CPU per action is the floor under every tree's.
+with no game behind it, whose CPU per action is the floor under every tree's;
+``NAME=null:rules`` and ``NAME=null:store`` add the rules and a SQLite file, written with
+no layers between (its ``--work``): a lower bound for any design of the server.
 
 Options a tree's ``serve`` lacks (an older tree) are left out of its command line.
 """
@@ -56,8 +58,8 @@ LOAD_OPTIONS = {
     "--review-on-demand": None,
 }
 DATABASE = "gp_load_ab"
-#: The tree ``NAME=null`` stands for: ``scripts/null_server.py``, no game at all.
-NULL = Path("null")
+#: The trees ``NAME=null`` stands for: ``scripts/null_server.py`` with each ``--work``.
+NULLS = {"null": Path("null"), "null:rules": Path("null:rules"), "null:store": Path("null:store")}
 
 
 def _free_port() -> int:
@@ -126,9 +128,12 @@ def run_together(trees: list[Path], store: str, args: argparse.Namespace, folder
             if args.pure:
                 env["GHOSTPARTY_PURE"] = "1"
             port = _free_port()
-            if tree == NULL:
+            if tree in NULLS.values():
                 env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent / "src")
                 command = [sys.executable, str(Path(__file__).with_name("null_server.py")), "--port", str(port)]
+                _, _, work = str(tree).partition(":")
+                path = Path(folder) / f"null-{time.time_ns()}-{index}.db"
+                command += ["--work", work or "none", "--store", str(path)]
             else:
                 command = [sys.executable, "-m", "ghostparty", "serve", "--port", str(port), "--log-level", "warning"]
                 command += _options(tree, env) + _fresh_store(store, args.redis, folder, index)
@@ -186,8 +191,8 @@ def main() -> None:
     trees: dict[str, Path] = {}
     for spec in args.trees:
         name, _, path = spec.partition("=")
-        if path == "null":
-            trees[name] = NULL
+        if path in NULLS:
+            trees[name] = NULLS[path]
             continue
         if not path or not (Path(path) / "src" / "ghostparty").is_dir():
             parser.error(f"{spec!r}: expected NAME=PATH of a checkout with src/ghostparty")

@@ -12,18 +12,30 @@ after ``--actions`` actions (a four-player ``hugo`` game's length under the load
 
 So its server CPU per action is what any game server on this stack costs at the load
 test's traffic before it does anything: the floor under issue 24's item 3 (README,
-Performance)::
+Performance).
+
+``--work rules`` adds what no design of a game server can leave out, written with no
+layers between: each game is a real ``hugo`` game (:class:`ghostparty.rules.Game`), the
+action is decoded and applied by the rules (the server's die for a roll), and the update
+carries the real position, the action's events and the mover's real legal actions.
+``--work store`` adds a SQLite file written as the server writes it (WAL, one
+transaction per turn of the event loop for every action that came in: the action's row
+and its table's new version and position). Their CPU per action is a lower bound for
+this server's on this stack::
 
     python scripts/load_ab.py c0c0d03=../old main=. floor=null --together --rounds 5
-    python scripts/null_server.py --port 8102      # alone
+    python scripts/null_server.py --port 8102 --work store     # alone
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import itertools
 import secrets
+import sqlite3
 import time
+from random import Random
 from typing import Any
 
 import orjson
@@ -34,7 +46,12 @@ from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ghostparty import rules
+from ghostparty.server.codec import events_to_list
 from ghostparty.server.ws_protocol import PROTOCOL, SEND_TEXT
+
+#: What a server does beyond the stack: nothing, the rules, the rules and a store.
+WORK = ("none", "rules", "store")
 
 #: The shape and size of a real four-player ``hugo`` table (captured from the server).
 TABLE: dict[str, Any] = {
@@ -113,23 +130,111 @@ class Game:
         body |= {"legal": legal, "odds": [], "pending": None}
         return orjson.dumps(body)
 
-    def act(self, seat: int) -> None:
+    def act(self, seat: int, action: Any) -> None:
         table = self.table
         self.left -= 1
         table["version"] += 1
         table["to_move"] = (seat + 1) % 4
         if self.left <= 0:
             table["status"] = "over"
-        entry = {"seat": seat, "version": table["version"]}
+        self.send({"seat": seat, "version": table["version"]})
+
+    def send(self, entry: dict[str, Any]) -> None:
+        """The update after an action: the mover's copy and everyone else's, to each socket."""
+        table = self.table
         plain = self.message("update", None, entry).decode()
         mover = self.message("update", table["to_move"], entry).decode()
         for held, send in list(self.sockets.items()):
             send(mover if held == table["to_move"] else plain)
 
 
-def create_app(actions: int) -> Starlette:
+class Batch:
+    """The actions of one turn of the event loop, written to SQLite in one transaction."""
+
+    def __init__(self, path: str) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, version INT, position TEXT)")
+        self.db.execute('CREATE TABLE IF NOT EXISTS actions (id TEXT, "index" INT, seat INT, action TEXT)')
+        self.actions: list[tuple[str, int, int, str]] = []
+        self.tables: dict[str, tuple[int, str, str]] = {}
+
+    def create(self, table_id: str) -> None:
+        self.db.execute("INSERT INTO tables VALUES (?, 0, NULL)", (table_id,))
+
+    def add(self, table_id: str, index: int, seat: int, action: str, version: int, position: str) -> None:
+        if not self.actions:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self.actions.append((table_id, index, seat, action))
+        self.tables[table_id] = (version, position, table_id)
+
+    def flush(self) -> None:
+        actions, tables, self.actions, self.tables = self.actions, self.tables, [], {}
+        self.db.execute("BEGIN")
+        self.db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)", actions)
+        self.db.executemany("UPDATE tables SET version = ?, position = ? WHERE id = ?", list(tables.values()))
+        self.db.execute("COMMIT")
+
+
+class RulesGame(Game):
+    """A real ``hugo`` game behind the same traffic, saved to ``store`` if there is one."""
+
+    def __init__(self, table_id: str, actions: int, store: Batch | None) -> None:
+        super().__init__(table_id, actions)
+        self.game = rules.Game("hugo", 4)
+        self.store = store
+        self.position = rules.position_to_dict(self.game.state)
+        if store is not None:
+            store.create(table_id)
+
+    def message(self, kind: str, seat: int | None, entry: dict[str, Any] | None) -> bytes:
+        table, state = self.table, self.game.state
+        legal: list[dict[str, Any]] = []
+        if seat == table["to_move"] and table["status"] == "playing":
+            legal = (
+                [{"roll": True}]
+                if state.phase == rules.ROLL
+                else [rules.action_to_dict(a) for a in rules.legal_actions(state)]
+            )
+        body: dict[str, Any] = {"type": kind, "table": table, "position": self.position}
+        if kind == "update":
+            body["entry"] = entry
+        body |= {"legal": legal, "odds": [], "pending": None}
+        return orjson.dumps(body)
+
+    def act(self, seat: int, action: Any) -> None:
+        game, table = self.game, self.table
+        if game.state.phase == rules.ROLL:
+            decoded: rules.Action = rules.sample_roll(Random(f"{table['id']}:die:{len(game.history)}"))
+        else:
+            decoded = rules.action_from_dict(action)
+        index = len(game.history)
+        events = game.push(decoded)
+        state = game.state
+        over = state.phase == rules.OVER
+        table["version"] += 1
+        table["to_move"] = None if over else state.to_move
+        table["status"] = "over" if over else "playing"
+        self.position = rules.position_to_dict(state)
+        written = rules.action_to_dict(decoded)
+        if self.store is not None:
+            position = orjson.dumps(self.position).decode()
+            self.store.add(table["id"], index, seat, orjson.dumps(written).decode(), table["version"], position)
+        self.send({"index": index, "seat": seat, "action": written, "events": events_to_list(events)})
+
+
+def create_app(actions: int, work: str = "none", store: str = ":memory:") -> Starlette:
+    """The server: games of ``actions`` actions (``work="none"``), or real games
+    (``"rules"``), saved to the SQLite file ``store`` (``"store"``)."""
+    if work not in WORK:
+        raise ValueError(f"work {work!r}: expected one of {', '.join(WORK)}")
     games: dict[str, Game] = {}
     numbers = itertools.count()
+    batch = Batch(store) if work == "store" else None
+
+    def new_game(table_id: str) -> Game:
+        return Game(table_id, actions) if work == "none" else RulesGame(table_id, actions, batch)
 
     async def health(request: Request) -> Response:
         return Response(orjson.dumps({"instance": "floor", "cpu_seconds": time.process_time()}))
@@ -137,7 +242,7 @@ def create_app(actions: int) -> Starlette:
     async def create(request: Request) -> Response:
         await request.body()
         table_id = f"t{next(numbers)}"
-        games[table_id] = Game(table_id, actions)
+        games[table_id] = new_game(table_id)
         return Response(orjson.dumps({"table": games[table_id].table}), media_type="application/json")
 
     async def join(request: Request) -> Response:
@@ -162,7 +267,7 @@ def create_app(actions: int) -> Starlette:
                     game.sockets[seat] = send_text
                     await websocket.send_text(game.message("state", seat, None).decode())
                 elif message["type"] == "act" and message["version"] == game.table["version"]:
-                    game.act(seat)
+                    game.act(seat, message["action"])
                     if game.table["status"] == "over":
                         games.pop(game.table["id"], None)
         except WebSocketDisconnect:
@@ -182,10 +287,12 @@ def create_app(actions: int) -> Starlette:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8102)
-    parser.add_argument("--actions", type=int, default=100, help="actions a game lasts")
+    parser.add_argument("--actions", type=int, default=100, help="actions a game lasts (--work none)")
+    parser.add_argument("--work", choices=WORK, default="none", help="what the server does beyond the stack")
+    parser.add_argument("--store", default="null-server.db", help="the SQLite file of --work store")
     args = parser.parse_args()
     uvicorn.run(
-        create_app(args.actions),
+        create_app(args.actions, args.work, args.store),
         host="127.0.0.1",
         port=args.port,
         log_level="warning",

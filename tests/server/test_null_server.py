@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import itertools
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -16,6 +18,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from ghostparty.loadtest import _setup, run_load
+from ghostparty.rules import Game
 from serving import serving  # tests/serving.py
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "null_server.py"
@@ -76,6 +79,39 @@ def test_a_game_is_the_real_ones_traffic(null_server: ModuleType) -> None:
     # the messages are about the real ones' size (a captured table; legal actions)
     sizes = [len(orjson.dumps(m)) for m in got[0][1:]]
     assert min(sizes) > 1000 and max(sizes) < 2500
+
+
+def test_with_the_rules_a_game_is_a_real_one_and_is_saved(null_server: ModuleType, tmp_path: Path) -> None:
+    store = tmp_path / "null.db"
+    with serving(null_server.create_app(12, "store", str(store))) as port:
+        got = asyncio.run(_play_one(f"http://127.0.0.1:{port}"))
+    replayed = Game("hugo", 4)
+    updates = got[0][1:]
+    assert len(updates) > 40  # a whole hugo game, not --actions' 12
+    for index, update in enumerate(updates):
+        entry = update["entry"]
+        assert entry["index"] == index and entry["events"] is not None
+        replayed.apply(entry["action"])  # each action the rules took is legal, in order
+        assert update["position"] == replayed.position()
+    for seat, messages in got.items():  # the mover's copy: the position's real legal actions
+        for before, update in itertools.pairwise(messages):
+            if update["legal"] and update["legal"] != [{"roll": True}]:
+                assert update["legal"] == legal_of(update["position"])
+            assert update["table"]["to_move"] != seat or update["table"]["status"] == "over" or update["legal"]
+            assert before["table"]["version"] + 1 == update["table"]["version"]
+    assert updates[-1]["position"]["phase"] == "over" and updates[-1]["table"]["status"] == "over"
+    with sqlite3.connect(store) as db:  # every action saved, and the table's last version
+        assert db.execute("SELECT count(*) FROM actions").fetchone() == (len(updates),)
+        assert db.execute("SELECT version FROM tables").fetchone() == (updates[-1]["table"]["version"],)
+
+
+def legal_of(position: dict[str, Any]) -> list[dict[str, Any]]:
+    return Game.from_position(position).legal_actions()
+
+
+def test_work_must_be_known(null_server: ModuleType) -> None:
+    with pytest.raises(ValueError, match="expected one of none, rules, store"):
+        null_server.create_app(12, "everything")
 
 
 def test_the_load_test_runs_against_it_without_errors(null_server: ModuleType) -> None:
