@@ -115,23 +115,19 @@ def finish(base: str, table_id: str, tokens: dict[int, str]) -> None:
     url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
     with websockets_sync.connect(url, additional_headers={"Origin": base}) as ws:
         ws.send(json.dumps({"type": "hello", "tokens": {str(s): t for s, t in tokens.items()}, "chat": False}))
+        acted = -1  # the version last acted on (an update of presence repeats a version)
         for _ in range(2000):
             message = json.loads(ws.recv(timeout=10))
-            if message["type"] != "state":
+            if message["type"] not in ("state", "update"):
                 continue
             table = message["table"]
             if table["status"] != "playing":
                 return
-            if message.get("legal"):
-                action = {
-                    "type": "act",
-                    "seat": table["to_move"],
-                    "version": table["version"],
-                    "action": message["legal"][0],
-                }
+            if message.get("legal") and table["version"] > acted:
+                acted = table["version"]
+                action = {"type": "act", "seat": table["to_move"], "version": acted, "action": message["legal"][0]}
+                time.sleep(0.04)  # within the socket's 30 messages a second
                 ws.send(json.dumps(action))
-            time.sleep(0.04)  # within the socket's 30 messages a second
-            ws.send(json.dumps({"type": "sync"}))
     raise AssertionError("the game did not end")
 
 

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from starlette.requests import ClientDisconnect, Request
 
 from ghostparty.server.errors import ErrorCode
+from ghostparty.server.ids import whole_number
 from ghostparty.server.schemas import (
     problem,
 )
@@ -54,7 +55,7 @@ async def raw_body(request: Request, limit: int) -> bytes:
     """
     deadline = asyncio.get_running_loop().time() + BODY_SECONDS
     length = request.headers.get("content-length")
-    announced = int(length) if length is not None and length.isdigit() else None
+    announced = None if length is None else whole_number(length)
     async with contextlib.aclosing(request.stream()) as chunks:
         try:
             if length is None or (announced is not None and announced <= limit):

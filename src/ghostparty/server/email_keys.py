@@ -18,6 +18,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from ghostparty.server.ids import whole_number
+
 #: The kinds of email a player chooses (and may unsubscribe from) …
 KINDS = ("reminders", "invitations")
 #: … and ``all``: the link in a confirmation or a reset, which removes the address itself.
@@ -71,9 +73,10 @@ class EmailKeys:
     def unsubscribe_parts(token: str) -> tuple[int, str] | None:
         """(player id, kind) that a token claims, not yet checked; ``None`` if malformed."""
         parts = token.split(".")
-        if len(parts) != 3 or not parts[0].isdigit() or parts[1] not in UNSUBSCRIBE or len(parts[0]) > 12:
+        player_id = whole_number(parts[0], below=10**12) if len(parts) == 3 else None
+        if player_id is None or parts[1] not in UNSUBSCRIBE:
             return None
-        return int(parts[0]), parts[1]
+        return player_id, parts[1]
 
     def unsubscribed(self, token: str, bound: str = "") -> tuple[int, str] | None:
         """(player id, kind) of a token :meth:`unsubscribe_token` made with ``bound``;

@@ -25,6 +25,7 @@ from ghostparty.server.bodies import json_body
 from ghostparty.server.edge import close_socket
 from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.friends import Friends, invitations_channel
+from ghostparty.server.ids import whole_number
 from ghostparty.server.limits import Limit
 from ghostparty.server.protocol import dumps
 from ghostparty.server.pubsub import Message, PubSub
@@ -118,9 +119,10 @@ async def invite(request: Request) -> Response:
 
 def _invitation_id(request: Request) -> int:
     text = request.path_params["invitation_id"]
-    if not text.isdigit() or not 1 <= int(text) < 2**31:
+    number = whole_number(text, below=2**31)
+    if number is None or number < 1:
         raise ServiceError(ErrorCode.UNKNOWN_INVITATION, f"no open invitation {text!r} for you")
-    return int(text)
+    return number
 
 
 async def accept(request: Request) -> Response:

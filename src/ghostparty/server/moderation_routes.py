@@ -16,6 +16,7 @@ from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
 from ghostparty.server.community_routes import community_of
 from ghostparty.server.errors import ErrorCode, ServiceError
+from ghostparty.server.ids import whole_number
 from ghostparty.server.moderation import Moderation
 from ghostparty.server.moderation_schemas import (
     BanRequest,
@@ -52,11 +53,12 @@ async def queue(request: Request) -> Response:
 async def audit(request: Request) -> Response:
     await moderator(request, changing=False)
     before = request.query_params.get("before")
-    if before is not None and not before.isdigit():
+    number = None if before is None else whole_number(before)
+    if before is not None and number is None:
         raise ServiceError(
             ErrorCode.BAD_REQUEST, f"before must be an audit entry's id (a whole number), not {before!r}"
         )
-    return JSONResponse({"entries": await moderation_of(request).audit(int(before) if before else None)})
+    return JSONResponse({"entries": await moderation_of(request).audit(number)})
 
 
 async def timeout(request: Request) -> Response:
@@ -100,6 +102,6 @@ routes = [
     Route("/api/moderation/timeout", timeout, methods=["POST"]),
     Route("/api/moderation/ban", ban, methods=["POST"]),
     Route("/api/moderation/remove-line", remove_line, methods=["POST"]),
-    Route("/api/moderation/reports/{report_id:int}/close", close, methods=["POST"]),
+    Route("/api/moderation/reports/{report_id:id}/close", close, methods=["POST"]),
     Route("/api/moderation/rename", rename, methods=["POST"]),
 ]

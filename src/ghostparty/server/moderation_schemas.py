@@ -10,11 +10,12 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
+from ghostparty.server.ids import LIMIT
 from ghostparty.server.schemas import Model
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 TableId = Annotated[str, StringConstraints(min_length=1, max_length=16)]
-LineId = Annotated[int, Field(ge=1)]
+LineId = Annotated[int, Field(ge=1, lt=LIMIT)]
 Said = Annotated[str, StringConstraints(max_length=1000)]
 
 

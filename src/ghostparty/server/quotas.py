@@ -40,6 +40,9 @@ LIST_CHANGES = (Limit(30, 60, "at most 30 blocks or mutes a minute"),)
 LIST_READS = (Limit(120, 60, "blocks and mutes are asked for too often"),)
 #: Questions about players' records (a table page asks once for its seats).
 RECORD_READS = (Limit(120, 60, "players' records are asked for too often"),)
+#: Replays, of a finished table or of an uploaded record: each is worked out anew (10–30 ms
+#: of CPU, in a worker thread); a replay page asks once.
+REPLAYS = (Limit(30, 60, "at most 30 replays a minute"), Limit(300, 3600, "at most 300 replays an hour"))
 #: Following and unfollowing players.
 FOLLOW_CHANGES = (
     Limit(30, 60, "at most 30 follows or unfollows a minute"),

@@ -10,6 +10,10 @@ from collections.abc import Callable, Iterator
 
 #: Messages a second one WebSocket client may send, sustained; and its burst.
 RATE, BURST = 30.0, 60.0
+#: Of those, the messages answered with the whole table (``hello``, ``sync``, ``chat_sync``:
+#: a read of the store, the game's whole log, and for ``hello`` the table's presence told
+#: to every watcher): one a second, sustained; bursts of 10. A page sends one on opening.
+STATE_RATE, STATE_BURST = 1.0, 10.0
 
 
 class RateLimit:

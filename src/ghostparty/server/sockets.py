@@ -25,7 +25,7 @@ from ghostparty.server.bodies import MAX_MESSAGE
 from ghostparty.server.chat import chat_channel
 from ghostparty.server.edge import close_socket
 from ghostparty.server.envelope import OVERFLOW, Chat, GameEnded, Message, TokenRevoked
-from ghostparty.server.errors import ErrorCode
+from ghostparty.server.errors import ErrorCode, RateLimited
 from ghostparty.server.outbound import Outbound
 from ghostparty.server.protocol import Frame, dumps
 from ghostparty.server.pubsub import PubSub
@@ -41,7 +41,7 @@ from ghostparty.server.schemas import (
     problem,
 )
 from ghostparty.server.service import ServiceError, TableService
-from ghostparty.server.socket_limits import BURST, RATE, RateLimit, Sockets
+from ghostparty.server.socket_limits import BURST, RATE, STATE_BURST, STATE_RATE, RateLimit, Sockets
 from ghostparty.server.tokens import revoked_channel
 from ghostparty.server.ws_protocol import SEND_TEXT
 
@@ -78,6 +78,7 @@ class Connection:
         #: While saying hello: updates wait until the client has its state.
         self.holding = False
         self.limit = RateLimit(RATE, BURST)
+        self.state_limit = RateLimit(STATE_RATE, STATE_BURST)
         self.strikes = 0
         self.garbage = 0
         #: The logged-in reader (account id, name), from the session cookie, and the
@@ -172,8 +173,17 @@ class Connection:
         self.resync = asyncio.get_running_loop().create_task(self._resend_state())
         return True
 
-    async def _resend_state(self) -> None:
+    def state_later(self, wait: float) -> None:
+        """The state in ``wait`` seconds, taking one of :attr:`state_limit`'s: one for any
+        number of ``sync``s over the limit meanwhile (or none, if a state is on its way)."""
+        if self.resync is None or self.resync.done():
+            self.resync = asyncio.get_running_loop().create_task(self._resend_state(after=wait))
+
+    async def _resend_state(self, after: float = 0.0) -> None:
         try:
+            if after:
+                await asyncio.sleep(after)
+                self.state_limit.allow()
             await self.send_state()
         except ServiceError as error:  # the store is away: the client is told, and asks again
             with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected, OSError, RuntimeError):
@@ -221,6 +231,11 @@ class Connection:
             await self.refuse_garbage(ErrorCode.BAD_REQUEST, problem(error, "message"))
             return
         try:
+            if isinstance(message, Hello | SyncChat) and not self.state_limit.allow():
+                raise RateLimited(
+                    f"at most {STATE_BURST:g} hellos and chat syncs at once, then one a second",
+                    self.state_limit.wait_time(),
+                )
             if isinstance(message, Hello):
                 self.odds = message.odds
                 self.chat = message.chat
@@ -234,7 +249,10 @@ class Connection:
                     )
                 await self.service.act(self.table_id, message.seat, token, message.version, message.action)
             elif isinstance(message, Sync):
-                await self.send_state()
+                if self.state_limit.allow():
+                    await self.send_state()
+                else:  # (not refused: clients answer an error with a sync) the state once allowed
+                    self.state_later(self.state_limit.wait_time())
             elif isinstance(message, Ping):
                 await self.send(outbound.pong())
             elif isinstance(message, SyncChat):

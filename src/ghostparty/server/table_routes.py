@@ -14,7 +14,7 @@ from ghostparty.rules import GameRecord, InvalidRecord
 from ghostparty.server.account_routes import current
 from ghostparty.server.bodies import MAX_DEPTH, MAX_RECORD, json_body, nesting, raw_body, require_json
 from ghostparty.server.errors import ErrorCode
-from ghostparty.server.quotas import Quotas, address_of
+from ghostparty.server.quotas import REPLAYS, Quotas, address_of
 from ghostparty.server.replay import MAX_ACTIONS, replay_steps
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Act, Again, CreateTable, Join, SeatToken
@@ -121,8 +121,14 @@ async def record(request: Request) -> Response:
     return JSONResponse(data, headers=headers)
 
 
+async def _replays(request: Request, player_id: int | None) -> None:
+    """One replay's use, per address and per account (before any of its work)."""
+    await _quotas(request).use("replays", REPLAYS, address_of(request), player_id)
+
+
 async def replay_table(request: Request) -> Response:
     found = await current(request, changing=False)
+    await _replays(request, found[0].id if found is not None else None)
     community = getattr(request.app.state, "community", None)
     hidden = await community.hidden(found[0].id) if found is not None and community is not None else frozenset()
     return JSONResponse(await _service(request).replay(request.path_params["table_id"], hidden))
@@ -131,6 +137,7 @@ async def replay_table(request: Request) -> Response:
 async def replay_upload(request: Request) -> Response:
     """Replay steps of an uploaded game record (``ghostparty-record/1``)."""
     require_json(request)
+    await _replays(request, await _player_id(request))
     body = await raw_body(request, MAX_RECORD)
     too_deep = f"a game record's JSON nests too deep: at most {MAX_DEPTH} levels of arrays and objects"
     if nesting(body) > MAX_DEPTH:

@@ -59,12 +59,14 @@ def skeleton(name: str) -> str:
     return name_key(kept.translate(LOOK_ALIKE))
 
 
-#: What no guest may be called: the site's own staff and voice. (Account names have a
+#: What no guest may be called: the site's own staff and voice, and the name a deleted
+#: account's seats are given (``accounts_store.FORMER_PLAYER``). (Account names have a
 #: longer list, names.RESERVED; a guest may be "Guest", "Hugo" or "Player".)
 GUEST_RESERVED = frozenset(
-    name_key(word)
+    skeleton(word)
     for word in (
         "admin", "administrator", "ghostparty", "mod", "moderator", "root", "server", "staff", "support", "system",
+        "former player",
     )
 )  # fmt: skip
 

@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+import ghostparty.server.ids  # noqa: F401 (registers the {name:id} path convertor)
 from ghostparty.server.account_routes import current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
@@ -80,5 +81,5 @@ async def revoke_token(request: Request) -> Response:
 routes = [
     Route("/api/account/tokens", list_tokens, methods=["GET"]),
     Route("/api/account/tokens", create_token, methods=["POST"]),
-    Route("/api/account/tokens/{token_id:int}/revoke", revoke_token, methods=["POST"]),
+    Route("/api/account/tokens/{token_id:id}/revoke", revoke_token, methods=["POST"]),
 ]
