@@ -20,7 +20,6 @@ from pydantic import ValidationError
 from starlette.requests import ClientDisconnect, Request
 
 from ghostparty.server.errors import ErrorCode
-from ghostparty.server.ids import whole_number
 from ghostparty.server.schemas import (
     problem,
 )
@@ -55,7 +54,8 @@ async def raw_body(request: Request, limit: int) -> bytes:
     """
     deadline = asyncio.get_running_loop().time() + BODY_SECONDS
     length = request.headers.get("content-length")
-    announced = None if length is None else whole_number(length)
+    # ASCII digits only: "²".isdigit() is true, and int() refuses it
+    announced = int(length) if length is not None and length.isascii() and length.isdecimal() else None
     async with contextlib.aclosing(request.stream()) as chunks:
         try:
             if length is None or (announced is not None and announced <= limit):
