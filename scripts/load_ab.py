@@ -59,7 +59,7 @@ LOAD_OPTIONS = {
 }
 DATABASE = "gp_load_ab"
 #: The trees ``NAME=null`` stands for: ``scripts/null_server.py`` with each ``--work``.
-NULLS = {"null": Path("null"), "null:rules": Path("null:rules"), "null:store": Path("null:store")}
+NULLS = {name: Path(name) for name in ("null", "null:rules", "null:store")}
 
 
 def _free_port() -> int:

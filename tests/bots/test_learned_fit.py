@@ -3,9 +3,7 @@ few compiled games (its file readable by the bot, the same file from the same se
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -19,18 +17,12 @@ import numpy as np
 from ghostparty.bots.features import FEATURES, WIDTH
 from ghostparty.bots.learned import parse_weights
 from ghostparty.rules import GUESTS_PER_PLAYER, ruleset
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fit_learned.py"
+from script_modules import load_script  # tests/script_modules.py
 
 
 @pytest.fixture(scope="module")
 def fit_learned() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fit_learned", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fit_learned"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script("fit_learned")
 
 
 def check_constraints(module: ModuleType, weights: list[float]) -> None:

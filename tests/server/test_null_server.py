@@ -4,11 +4,9 @@ as the real server does (or the floor it measures would be of another load)."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import itertools
 import json
 import sqlite3
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,19 +17,13 @@ from websockets.asyncio.client import connect
 
 from ghostparty.loadtest import _setup, run_load
 from ghostparty.rules import Game
+from script_modules import load_script  # tests/script_modules.py
 from serving import serving  # tests/serving.py
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "null_server.py"
 
 
 @pytest.fixture(scope="module")
 def null_server() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("null_server", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["null_server"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("null_server")
 
 
 async def _play_one(base: str) -> dict[int, list[dict[str, Any]]]:
