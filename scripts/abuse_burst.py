@@ -29,6 +29,8 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from ghostparty.loadtest import server_cpu
+
 
 def post(base: str, path: str, body: Any, address: str = "127.0.0.1") -> tuple[int, Any, float]:
     request = urllib.request.Request(
@@ -46,8 +48,11 @@ def post(base: str, path: str, body: Any, address: str = "127.0.0.1") -> tuple[i
 
 
 def cpu(base: str) -> float:
-    with urllib.request.urlopen(base + "/api/health", timeout=30) as answer:
-        return float(json.loads(answer.read())["cpu_seconds"])
+    """The server's CPU seconds so far, from its ``/metrics`` (served to this machine)."""
+    found = server_cpu(base)
+    if found is None:
+        raise SystemExit(f"no CPU time in {base}/metrics: is the server running on this machine?")
+    return found[1]
 
 
 def spread(times: list[float]) -> str:

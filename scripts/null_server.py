@@ -237,7 +237,12 @@ def create_app(actions: int, work: str = "none", store: str = ":memory:") -> Sta
         return Game(table_id, actions) if work == "none" else RulesGame(table_id, actions, batch)
 
     async def health(request: Request) -> Response:
-        return Response(orjson.dumps({"instance": "floor", "cpu_seconds": time.process_time()}))
+        return Response(orjson.dumps({"ok": True}))
+
+    async def metrics(request: Request) -> Response:
+        """The two lines of the server's ``/metrics`` the load client reads: its name and CPU time."""
+        text = f'ghostparty_instance{{name="floor"}} 1.0\nprocess_cpu_seconds_total {time.process_time()}\n'
+        return Response(text, media_type="text/plain; version=0.0.4")
 
     async def create(request: Request) -> Response:
         await request.body()
@@ -276,6 +281,7 @@ def create_app(actions: int, work: str = "none", store: str = ":memory:") -> Sta
     return Starlette(
         routes=[
             Route("/api/health", health),
+            Route("/metrics", metrics),
             Route("/api/tables", create, methods=["POST"]),
             Route("/api/tables/{table_id}/join", join, methods=["POST"]),
             Route("/api/tables/{table_id}/start", start, methods=["POST"]),

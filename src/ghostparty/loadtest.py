@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import re
 import time
 import urllib.error
 import urllib.request
@@ -88,14 +89,25 @@ class LoadReport:
         }
 
 
-def server_cpu(base: str) -> tuple[str, float] | None:
-    """The instance answering at ``base`` and its CPU seconds so far (``/api/health``)."""
+#: The lines of a ``/metrics`` scrape that name the instance and give its CPU seconds.
+_INSTANCE = re.compile(r'^ghostparty_instance\{name="((?:[^"\\]|\\.)*)"\} 1(?:\.0)?$', re.MULTILINE)
+_CPU = re.compile(r"^process_cpu_seconds_total ([0-9.eE+-]+)$", re.MULTILINE)
+
+
+def server_cpu(base: str, token: str | None = None) -> tuple[str, float] | None:
+    """The instance answering at ``base`` and its CPU seconds so far, from its ``/metrics``
+    (served to this machine, or to anyone with the server's metrics ``token``); ``None``
+    where it can't be read."""
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
     try:
-        with urllib.request.urlopen(f"{base}/api/health", timeout=10) as response:
-            data = json.loads(response.read())
-        return str(data["instance"]), float(data["cpu_seconds"])
-    except (OSError, ValueError, KeyError, TypeError):
+        with urllib.request.urlopen(urllib.request.Request(f"{base}/metrics", headers=headers), timeout=10) as response:
+            text = response.read().decode()
+    except (OSError, UnicodeDecodeError):
         return None
+    instance, cpu = _INSTANCE.search(text), _CPU.search(text)
+    if instance is None or cpu is None:
+        return None
+    return instance.group(1), float(cpu.group(1))
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -221,6 +233,7 @@ async def run_load(
     cpu: Callable[[], float | None] | None = None,
     odds: bool = False,
     warmup: float = 0.0,
+    metrics_token: str | None = None,
 ) -> LoadReport:
     """Play ``games`` concurrent games at the server at ``base`` (``http://host:port``).
 
@@ -238,8 +251,8 @@ async def run_load(
     Actions, round trips and the server's CPU time are counted for ``seconds`` after a
     ``warmup`` (the tables being set up and the connections opened). The server's CPU
     time is read by ``cpu`` (the CPU seconds of every server process, from the caller
-    who started them), else from the instance's ``/api/health`` (exact for one instance
-    behind ``base``).
+    who started them), else from the instance's ``/metrics`` (exact for one instance
+    behind ``base``; ``metrics_token`` for a server that wants its metrics token).
     """
     report = LoadReport(games=games, finished=0, actions=0, seconds=0.0, counting=warmup <= 0)
     start = time.perf_counter()
@@ -249,8 +262,8 @@ async def run_load(
         if cpu is not None:
             used = cpu()
             return None if used is None else ("the server processes (/proc)", used)
-        answer = server_cpu(base)
-        return None if answer is None else (f"instance {answer[0]} (/api/health)", answer[1])
+        answer = server_cpu(base, metrics_token)
+        return None if answer is None else (f"instance {answer[0]} (/metrics)", answer[1])
 
     # A thread of its own: the shared pool may be busy setting tables up.
     reader = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="cpu")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 import urllib.error
 import urllib.request
@@ -250,6 +251,17 @@ def http_json(method: str, url: str, body: object = None, *, timeout: float = 5.
 async def request(method: str, url: str, body: object = None, *, timeout: float = 5.0) -> tuple[int, Any]:
     """:func:`http_json` off the event loop."""
     return await asyncio.to_thread(http_json, method, url, body, timeout=timeout)
+
+
+def shards_kept(base: str, *, timeout: float = 5.0) -> list[int] | None:
+    """The shards the instance at ``base`` keeps, from its ``/metrics`` (the tests are on
+    its machine); ``None`` if it doesn't answer."""
+    try:
+        with urllib.request.urlopen(f"{base}/metrics", timeout=timeout) as response:
+            text = response.read().decode()
+    except OSError:
+        return None
+    return sorted(int(shard) for shard in re.findall(r'^ghostparty_shard_held\{shard="(\d+)"\} 1\.0$', text, re.M))
 
 
 async def expect(method: str, url: str, body: object = None, status: int = 200) -> Any:

@@ -20,7 +20,7 @@ from typing import Any
 from ghostparty.rules import GameRecord, InvalidRecord
 from ghostparty.server.leases import shard_of
 
-from .client import SEATS, SeatClient, Seated, clients_for, create_table, request
+from .client import SEATS, SeatClient, Seated, clients_for, create_table, request, shards_kept
 from .conftest import Cluster, stored_actions, stored_tables
 
 #: Concurrent games per test.
@@ -117,8 +117,7 @@ async def diagnose(run: Games, table_id: str) -> str:
         status, answer = await request("GET", f"{base}/api/tables/{table_id}")
         table = answer.get("table", {}) if isinstance(answer, dict) else {}
         seen = {key: table.get(key) for key in ("status", "version", "to_move")} if status == 200 else answer
-        _, health = await request("GET", f"{base}/api/health")
-        shards = health.get("shards") if isinstance(health, dict) else health
+        shards = await asyncio.to_thread(shards_kept, base)
         lines.append(f"  {name} answers: {seen}; it keeps shards {shards}")
     lines += [f"  {describe(client)}" for client in run.of(table_id)]
     return "\n".join(lines)

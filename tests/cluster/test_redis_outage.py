@@ -21,7 +21,7 @@ import psycopg
 
 from ghostparty.server.leases import SHARDS, shard_of
 
-from .client import SEATS, SeatClient, create_table, request
+from .client import SEATS, SeatClient, create_table, shards_kept
 from .conftest import Cluster
 from .games import Games, check, finish, summary, verify, wait_progress, wait_resumed
 
@@ -44,8 +44,7 @@ async def keepers(cluster: Cluster) -> dict[int, str]:
         found.clear()
         bases = list(cluster.live_bases().values())
         for base in bases:
-            _, health = await request("GET", f"{base}/api/health")
-            shards = health.get("shards", [])
+            shards = await asyncio.to_thread(shards_kept, base) or []
             if len(shards) != SHARDS // len(bases):
                 return False
             found.update(dict.fromkeys(shards, base))

@@ -18,7 +18,7 @@ from ghostparty.server.tournament_service import Spec, new_engine
 from ghostparty.server.tournament_store import Entrant, TournamentRow
 from ghostparty.tournaments import Arena, from_json, to_json
 
-from .client import SeatClient, expect, http_json
+from .client import SeatClient, expect, http_json, shards_kept
 from .conftest import Cluster
 
 #: Seconds the other instance may take to pair again after the kill.
@@ -55,10 +55,8 @@ def stored(database: str, tournament_id: str) -> tuple[Arena, list[Any]]:
 
 def keeper_of_shard_0(cluster: Cluster) -> int:
     for i, (server, port) in enumerate(zip(cluster.servers, cluster.ports, strict=True)):
-        if server.alive:
-            status, health = http_json("GET", f"http://127.0.0.1:{port}/api/health")
-            if status == 200 and 0 in health["shards"]:
-                return i
+        if server.alive and 0 in (shards_kept(f"http://127.0.0.1:{port}") or []):
+            return i
     raise AssertionError("no live instance keeps shard 0")
 
 

@@ -46,7 +46,7 @@ def test_new_tables_refused_are_counted_by_status_and_explained(monkeypatch: pyt
         raise urllib.error.HTTPError(f"{base}/api/tables", 429, "Too Many Requests", email.message.Message(), None)
 
     monkeypatch.setattr(load, "_setup", refused)
-    monkeypatch.setattr(load, "server_cpu", lambda base: None)
+    monkeypatch.setattr(load, "server_cpu", lambda base, token=None: None)
     result = CliRunner().invoke(
         cli, ["loadtest", "--url", "http://127.0.0.1:9", "--games", "2", "--seconds", "2", "--think", "0"]
     )
@@ -54,3 +54,24 @@ def test_new_tables_refused_are_counted_by_status_and_explained(monkeypatch: pyt
     errors = next(line for line in result.output.splitlines() if "errors:" in line)
     assert errors.strip().startswith("errors: HTTP 429 ") and int(errors.split()[-1]) >= 4, result.output
     assert "start it with --max-new-tables 1000000" in result.output
+
+
+def test_the_cpu_of_a_server_at_an_address_is_read_from_its_metrics(sqlite_url: str) -> None:
+    """``--url``: the instance and its CPU seconds come from ``/metrics`` (``/api/health``
+    tells a stranger neither), with the server's metrics token where it has one."""
+    from ghostparty.loadtest import server_cpu
+    from ghostparty.server.app import create_app
+    from serving import serving  # tests/serving.py
+
+    app = create_app(sqlite_url, bot_delay=0.0)
+    with serving(app) as port:
+        first, second = server_cpu(f"http://127.0.0.1:{port}"), server_cpu(f"http://127.0.0.1:{port}")
+    assert first is not None and second is not None, "no CPU time read from /metrics"
+    assert first[0] == second[0] == app.state.service.instance
+    assert 0 < first[1] <= second[1]
+    token = "metrics-token-of-this-test"
+    app = create_app(sqlite_url, bot_delay=0.0, metrics_token=token)
+    with serving(app) as port:
+        assert server_cpu(f"http://127.0.0.1:{port}") is None  # refused without the token
+        found = server_cpu(f"http://127.0.0.1:{port}", token)
+    assert found is not None and found[0] == app.state.service.instance and found[1] > 0

@@ -139,6 +139,21 @@ def test_with_a_token_only_its_bearer_may_read_them(sqlite_url: str) -> None:
         assert client.get("/metrics").status_code == 403
 
 
+def test_health_tells_a_stranger_only_that_the_instance_serves(sqlite_url: str) -> None:
+    """A load balancer needs no more; the process id (in the instance's name) and the CPU
+    time are the operator's, in ``/metrics``."""
+    with server(sqlite_url, REMOTE) as client:
+        response = client.get("/api/health")
+        instance = client.app.state.service.instance  # type: ignore[attr-defined]
+    assert response.status_code == 200 and response.json() == {"ok": True}
+    assert instance.split(":")[1] not in response.text
+    with server(sqlite_url) as client:
+        found = scrape(client)
+        instance = client.app.state.service.instance  # type: ignore[attr-defined]
+    assert found[("ghostparty_instance", (("name", instance),))] == 1
+    assert found[("process_cpu_seconds_total", ())] > 0
+
+
 def test_the_store_is_read_at_most_every_few_seconds() -> None:
     metrics = Metrics()
     reads = []

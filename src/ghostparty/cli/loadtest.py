@@ -46,6 +46,13 @@ if TYPE_CHECKING:
 @click.option("--redis", metavar="URL", help="Redis URL for the started server's pub/sub (default: in-process).")
 @click.option("--url", metavar="URL", help="Load a server already running at this address instead (http://host:port).")
 @click.option(
+    "--metrics-token",
+    envvar="GHOSTPARTY_METRICS_TOKEN",
+    metavar="TOKEN",
+    help="The --url server's metrics token, to read its CPU time from /metrics from another machine "
+    "[env GHOSTPARTY_METRICS_TOKEN]",
+)
+@click.option(
     "--workers",
     default=1,
     show_default=True,
@@ -76,6 +83,7 @@ def loadtest(
     database: str | None,
     redis: str | None,
     url: str | None,
+    metrics_token: str | None,
     workers: int,
     odds: bool,
     seed: int,
@@ -112,6 +120,7 @@ def loadtest(
                 cpu=cpu,
                 odds=odds,
                 warmup=warmup,
+                metrics_token=metrics_token or None,
             )
         )
     data = {
@@ -139,7 +148,10 @@ def loadtest(
     if per_action is not None and report.server_cpu is not None:
         click.echo(f"  server CPU: {report.server_cpu:.1f} s, {per_action:.3f} ms per action ({report.cpu_source})")
     else:
-        click.echo("  server CPU: unknown (several instances behind --url: read each one's /api/health)")
+        click.echo(
+            "  server CPU: unknown (several instances behind --url, or their /metrics not served to this "
+            "machine: --metrics-token)"
+        )
     if report.client_cpu_ms_per_action is not None:
         click.echo(
             f"  load client CPU: {report.client_cpu_ms_per_action:.3f} ms per action (this process, on the same cores)"
