@@ -2,17 +2,18 @@
 the results and ends each tournament — on ONE instance, the one keeping shard 0 (as
 quick-match's forming, :mod:`.leases`), every second.
 
-Each step is a compare-and-set on the tournament's stored version (:meth:`.Tournaments.update`):
+Each step is one change of the tournament with its row locked (:meth:`.Tournaments.update`):
 
 - *pairing*: the tables are made first (open, the players' seats and tokens in them),
-  then the new engine state and the tournament's games are stored in one
-  compare-and-set; only then are the tables started. A runner that lost the race gives
-  its tables up (closed, never started), so nobody is seated twice. A table stored but
-  left open (its instance was killed in between) is started by the next pass.
+  then the new engine state and the tournament's games are stored in one change, if
+  the tournament is still at the version they were paired from; only then are the
+  tables started. A runner whose read was stale gives its tables up (closed, never
+  started), so nobody is seated twice. A table stored but left open (its instance was
+  killed in between) is started by the next pass.
 - *recording*: a game whose table is over is read (places by final score; a person away
   at the end and not back left to a bot: 0 points) and marked recorded in the same
-  compare-and-set as the state it changes; a game already recorded refuses the change,
-  so no game counts twice.
+  change as the state it changes; a game already recorded refuses the change, so no
+  game counts twice.
 
 A bot ladder (``kind="ladder"``) pairs a whole deal at once: every group's rotations,
 each an ordinary table with seat 0 starting, no time bank and the deal's die seed
@@ -226,12 +227,14 @@ class TournamentRunner:
 
         def store(r: TournamentRow, _e: Engine) -> Change | None:
             if r.version != row.version:  # paired from a stale read: another pass came first
-                raise _Lost
+                return None
             return Change(state, r.status, r.reason, None, new_games=[g for _, g in made])
 
         try:
-            await self.t.update(row.id, store)
-        except (_Lost, ServiceError):
+            stored = (await self.t.update(row.id, store))[1]
+        except ServiceError:
+            stored = None
+        if stored is None:
             await self._give_up([live for live, _ in made])
             return
         for live, _ in made:
@@ -313,7 +316,3 @@ def _ending(row: TournamentRow, engine: Engine, now: float) -> Change | None:
     if row.status != RUNNING or not isinstance(engine, Arena) or not engine.finished(now):
         return None
     return Change(row.state, FINISHED, row.reason, None)
-
-
-class _Lost(Exception):
-    """Another pass changed the tournament since this one read it."""

@@ -1,9 +1,10 @@
 """Tournaments on the server: creating, joining, leaving and cancelling them, over the
 pure engine (:mod:`ghostparty.tournaments`) kept as JSON in the store.
 
-Every change is read → engine event → compare-and-set on the stored version
-(:meth:`Tournaments.update`), retried on a lost race, so requests on any instance and
-the runner (:mod:`.tournament_runner`) never overwrite one another. After each change a
+Every change is lock the tournament's row → read → engine event → write
+(:meth:`Tournaments.update`), so requests on any instance and the runner
+(:mod:`.tournament_runner`) take turns and never overwrite one another: a hundred
+people joining at once are all let in. After each change a
 notice goes out on the pub/sub channel ``tournament:<id>`` (every instance's sockets
 watching it send the new state, :mod:`.tournament_routes`).
 """
@@ -58,7 +59,7 @@ GUEST_RATING = 1500
 MINUTES = (5, 720)
 ROUNDS = (1, 20)
 AHEAD = timedelta(days=30)
-#: A rated arena or Swiss: its people must be registered players.
+#: Tries of a change the store refused (a key of it taken meanwhile), each read afresh.
 RETRIES = 8
 
 #: A bot ladder's house bots when none are named, its time per decision at most.
@@ -268,19 +269,30 @@ class Tournaments:
     async def update(
         self, tournament_id: str, step: Callable[[TournamentRow, Engine], Change | None]
     ) -> tuple[TournamentRow, Change | None]:
-        """Read, apply ``step`` (``None``: nothing to change), compare-and-set; retried
-        when another change came first. An engine refusal is a 400 naming it."""
-        for _attempt in range(RETRIES):
-            row = await self.get(tournament_id)
+        """Apply ``step`` (``None``: nothing to change) to the stored tournament, in turn
+        with every other change of it (:meth:`.SqlTournaments.apply`). An engine refusal
+        is a 400 naming it; a new entrant whose name reads like another's, ``name_taken``."""
+
+        def locked(row: TournamentRow) -> Change | None:
             try:
-                change = step(row, from_json(row.state))
+                return step(row, from_json(row.state))
             except TournamentError as error:
                 raise ServiceError(ErrorCode.BAD_REQUEST, str(error)) from None
-            if change is None:
-                return row, None
-            if await in_thread(self.store.change, tournament_id, row.version, change, self.clock()):
-                await self.notify(tournament_id)
-                return row, change
+
+        for _attempt in range(RETRIES):
+            applied = await in_thread(self.store.apply, tournament_id, locked, self.clock())
+            if applied.row is None:
+                raise ServiceError(ErrorCode.UNKNOWN_TOURNAMENT, f"no tournament {tournament_id!r}")
+            if applied.taken is not None:
+                raise ServiceError(
+                    ErrorCode.NAME_TAKEN,
+                    f"{applied.taken!r} is already playing in this tournament: choose another name"
+                    " (if that is you, come back from the browser you joined with)",
+                )
+            if applied.stored:
+                if applied.change is not None:
+                    await self.notify(tournament_id)
+                return applied.row, applied.change
         raise ServiceError(ErrorCode.SERVER_BUSY, "the tournament changed too often meanwhile; try again")
 
     async def notify(self, tournament_id: str) -> None:

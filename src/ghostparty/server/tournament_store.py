@@ -1,11 +1,14 @@
-"""Tournaments in the database: their rows, entrants and games, every change of a
-tournament a compare-and-set on its version (so any instance may change it, and a
-change made from a stale read is refused, not lost or counted twice)."""
+"""Tournaments in the database: their rows, entrants and games. Every change of a
+tournament is made with its row locked (:meth:`SqlTournaments.apply`: changes on any
+instance take turns, none is refused for a race it lost) and raises its version; a
+compare-and-set on the version (:meth:`SqlTournaments.change`) refuses a change made
+from a stale read, so nothing is lost or counted twice. Entrants' names within a
+tournament are told apart."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -15,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.db import tournament_entrants, tournament_games, tournaments
 from ghostparty.server.rows import utc
+from ghostparty.server.text import skeleton
 
 SCHEDULED, RUNNING, FINISHED, CANCELLED = "scheduled", "running", "finished", "cancelled"
 #: Statuses the runner still works on.
@@ -82,6 +86,18 @@ class Change:
     entrant: Entrant | None = None
     new_games: Sequence[GameRow] = ()
     recorded: Sequence[str] = ()
+
+
+class Applied(NamedTuple):
+    """What :meth:`SqlTournaments.apply` did: the row it read (``None``: no tournament of
+    that id) and the change its step made (``None``: nothing to change)."""
+
+    row: TournamentRow | None
+    change: Change | None
+    #: Whether the change was stored (not if a game of it was counted already).
+    stored: bool = True
+    #: Another entrant's name that the new entrant's reads like (then nothing is stored).
+    taken: str | None = None
 
 
 class Snapshot(NamedTuple):
@@ -180,41 +196,80 @@ class SqlTournaments:
         nothing); ``False`` if another change came first."""
         try:
             with self._writing, self.engine.begin() as conn:
-                stored = conn.execute(
-                    update(tournaments)
-                    .where(tournaments.c.id == tournament_id, tournaments.c.version == expected_version)
-                    .values(
-                        state=change.state,
-                        status=change.status,
-                        reason=change.reason,
-                        round_at=change.round_at,
-                        version=expected_version + 1,
-                        updated=moment,
-                    )
-                )
-                if stored.rowcount != 1:
-                    raise _ChangedMeanwhile
-                if change.entrant is not None:
-                    conn.execute(
-                        insert(tournament_entrants).values(tournament_id=tournament_id, **asdict(change.entrant))
-                    )
-                for game in change.new_games:
-                    conn.execute(insert(tournament_games).values(tournament_id=tournament_id, **asdict(game)))
-                for game_id in change.recorded:
-                    done = conn.execute(
-                        update(tournament_games)
-                        .where(
-                            tournament_games.c.tournament_id == tournament_id,
-                            tournament_games.c.game == game_id,
-                            tournament_games.c.recorded.is_(False),
-                        )
-                        .values(recorded=True)
-                    )
-                    if done.rowcount != 1:  # counted already: never twice
-                        raise _ChangedMeanwhile
+                _write(conn, tournament_id, expected_version, change, moment)
         except (_ChangedMeanwhile, IntegrityError):
             return False
         return True
+
+    def apply(self, tournament_id: str, step: Callable[[TournamentRow], Change | None], moment: datetime) -> Applied:
+        """Read the tournament and store what ``step`` makes of it, in turn with every
+        other change of it on any instance: its row is locked first (an ``UPDATE`` that
+        changes nothing: PostgreSQL's row lock, SQLite's write lock, each held to the
+        commit), so the read is the latest and nothing changes it before the write. An
+        error ``step`` raises undoes nothing stored and goes to the caller."""
+        read: TournamentRow | None = None
+        change: Change | None = None
+        try:
+            with self._writing, self.engine.begin() as conn:
+                mine = tournaments.c.id == tournament_id
+                if conn.execute(update(tournaments).where(mine).values(version=tournaments.c.version)).rowcount != 1:
+                    return Applied(None, None)
+                read = _row(conn.execute(select(tournaments).where(mine)).mappings().one())
+                change = step(read)
+                if change is None:
+                    return Applied(read, None)
+                if change.entrant is not None:
+                    taken = _name_taken(conn, tournament_id, change.entrant)
+                    if taken is not None:
+                        return Applied(read, change, stored=False, taken=taken)
+                _write(conn, tournament_id, read.version, change, moment)
+        except (_ChangedMeanwhile, IntegrityError):
+            return Applied(read, change, stored=False)
+        return Applied(read, change)
+
+
+def _write(conn: Connection, tournament_id: str, expected_version: int, change: Change, moment: datetime) -> None:
+    """Write ``change`` over ``expected_version`` (:class:`_ChangedMeanwhile` if it moved on)."""
+    stored = conn.execute(
+        update(tournaments)
+        .where(tournaments.c.id == tournament_id, tournaments.c.version == expected_version)
+        .values(
+            state=change.state,
+            status=change.status,
+            reason=change.reason,
+            round_at=change.round_at,
+            version=expected_version + 1,
+            updated=moment,
+        )
+    )
+    if stored.rowcount != 1:
+        raise _ChangedMeanwhile
+    if change.entrant is not None:
+        conn.execute(insert(tournament_entrants).values(tournament_id=tournament_id, **asdict(change.entrant)))
+    for game in change.new_games:
+        conn.execute(insert(tournament_games).values(tournament_id=tournament_id, **asdict(game)))
+    for game_id in change.recorded:
+        done = conn.execute(
+            update(tournament_games)
+            .where(
+                tournament_games.c.tournament_id == tournament_id,
+                tournament_games.c.game == game_id,
+                tournament_games.c.recorded.is_(False),
+            )
+            .values(recorded=True)
+        )
+        if done.rowcount != 1:  # counted already: never twice
+            raise _ChangedMeanwhile
+
+
+def _name_taken(conn: Connection, tournament_id: str, entrant: Entrant) -> str | None:
+    """The name of another entrant of the tournament that reads like ``entrant``'s, if any
+    (told apart by their skeleton, :func:`.text.skeleton`)."""
+    query = select(tournament_entrants.c.entrant, tournament_entrants.c.name).where(
+        tournament_entrants.c.tournament_id == tournament_id, tournament_entrants.c.entrant != entrant.entrant
+    )
+    wanted = skeleton(entrant.name)
+    return next((r.name for r in conn.execute(query) if skeleton(r.name) == wanted), None)
 
 
 def _entrants(conn: Connection, tournament_id: str) -> list[Entrant]:
