@@ -1,4 +1,4 @@
-"""The mutation testing's configuration stays valid (README, Mutation testing; docs/MUTATION.md).
+"""The mutation testing's configuration stays valid (docs/MUTATION.md).
 
 Mutation testing is too slow for CI, so nothing here runs mutmut: these checks only keep
 ``[tool.mutmut]`` pointing at what exists — the rules core, every module of it, the tests
@@ -47,11 +47,11 @@ def test_mutmut_is_a_dev_tool_only() -> None:
 
 
 def test_the_mutation_profile_exists() -> None:
-    """The command in the README runs with HYPOTHESIS_PROFILE=mutation."""
+    """The command in docs/MUTATION.md runs with HYPOTHESIS_PROFILE=mutation."""
     from hypothesis import settings
 
     assert settings.get_profile("mutation").max_examples <= 20
-    assert "HYPOTHESIS_PROFILE=mutation" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "HYPOTHESIS_PROFILE=mutation" in (ROOT / "docs" / "MUTATION.md").read_text(encoding="utf-8")
 
 
 def _score_script() -> ModuleType:
