@@ -20,7 +20,7 @@ Values are cached per (position, depth) in a transposition table for one decisio
 Replies below the root may be limited to the ``beam`` best by the static evaluation.
 ``depth`` and ``beam`` default to ``auto``: three turns and a beam of 2 between two
 players — the third turn is the bot's own next move, and it wins measurably more
-(README, the strength ladder) at about 15 ms a move — two turns and a beam of 4 among
+(docs/analysis.md, the strength ladder) at about 15 ms a move — two turns and a beam of 4 among
 more players, where a third turn would only add another opponent's reply.
 Placement uses the greedy evaluation (a full search over 40 squares gains little).
 """

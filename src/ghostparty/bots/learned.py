@@ -3,7 +3,7 @@
 Each seat's final margin — its final spooky points minus the best other seat's, what
 every bot minimises — is predicted as a dot product of its row of
 :mod:`~ghostparty.bots.features` with weights fitted to the outcomes of self-play games
-of the compiled simulator (``scripts/fit_learned.py``; README, The learned evaluation):
+of the compiled simulator (``scripts/fit_learned.py``; docs/analysis.md, The learned evaluation):
 least squares with the hand-made estimate's weight held at 1 and the signs of the danger
 measures fixed, so that the fit learns a correction to the hand-made evaluation (how
 close Hugo is, guests he cannot reach before 5:00, the time left, the other seats'

@@ -12,7 +12,7 @@ the face beside moves not yet opened. With ``faces=decided`` such a face is wort
 mover's best move judged statically instead, so every value in the tree is judged after
 a decision, as expectimax's leaves are, at about 2.7 times the think time.
 ``faces=auto`` (the default) does so between two players, where it measurably wins more
-(README, the strength ladder: 54.1 % against expectimax instead of 51.8 %), and keeps
+(docs/analysis.md, the strength ladder: 54.1 % against expectimax instead of 51.8 %), and keeps
 the plain static value (``faces=static``) among more players, where it did no better.
 The values then go back up the path:
 

@@ -22,8 +22,8 @@ def admin() -> None:
     \b
     ghostparty admin tables --status playing
     ghostparty admin close TABLE --reason "abusive names" --server http://127.0.0.1:8000
-    ghostparty admin backup games-2026-11-26.db
-    ghostparty admin restore games-2026-11-26.db
+    ghostparty admin backup games-$(date +%F).db
+    ghostparty admin restore games-YYYY-MM-DD.db
     ghostparty admin moderator NAME            (--remove takes the role back)
     """
 
@@ -115,7 +115,7 @@ def close_command(table_id: str, reason: str, server: str | None, token: str | N
 def backup_command(destination: Path, database: str | None) -> None:
     """Copy a SQLite store to DESTINATION while the server runs (a consistent moment).
 
-    For PostgreSQL, use pg_dump (README.md, "Running it for real").
+    For PostgreSQL, use pg_dump (docs/operating.md, "Backups").
     """
     from ghostparty.server.backup import BackupError, backup
 

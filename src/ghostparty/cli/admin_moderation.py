@@ -1,6 +1,6 @@
 """``ghostparty admin moderator NAME [--remove]``: give or take the moderator role.
 
-Moderators see the queue of reports at /moderation and act on it (README, Moderation).
+Moderators see the queue of reports at /moderation and act on it (docs/accounts.md, moderators).
 Appointing one is the operator's, not a moderator's, so it isn't in the audit log.
 """
 

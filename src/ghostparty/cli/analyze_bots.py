@@ -1,6 +1,6 @@
 """``ghostparty analyze bots``: each bot level's accuracy and PR, from reviews of its games.
 
-The bots measured in the same unit as a person's game review (issue 23, item 6): seeded
+The bots measured in the same unit as a person's game review: seeded
 games between distinct levels, every set of them seated in every rotation in turn, each
 game reviewed as ``ghostparty review`` would, and per level PR pooled over its decisions
 and the mean of its games' accuracies, with 95 % intervals.

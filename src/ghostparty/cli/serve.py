@@ -98,7 +98,7 @@ import click
 @click.option(
     "--tournaments",
     metavar="FILE|hourly",
-    help="Recurring tournaments the server makes: a JSON file of events (README: Tournaments), "
+    help="Recurring tournaments the server makes: a JSON file of events (docs/tournaments.md), "
     "or 'hourly' for an hourly 2-player hugo arena and a daily bot ladder [default: none]",
 )
 @click.option(
@@ -179,7 +179,7 @@ def serve(
 
     /metrics (Prometheus) answers this machine alone unless --metrics-token is given;
     with --workers N each scrape is answered by one of the workers, so run instances
-    on ports of their own to watch each (README: "Running it for real").
+    on ports of their own to watch each (docs/operating.md, "What to watch").
     """
     import uvicorn
     from sqlalchemy.engine import make_url

@@ -89,7 +89,7 @@ def tune_gc() -> None:
     survives young collections (each action's log entry and events, kept while the
     table is in memory) then passes through it in small batches — its pauses went from
     250–350 ms to 60–140 ms and the closed loop's p99 from 221–230 ms to 165–173 ms
-    (interleaved runs, 2026-11-25).
+    (interleaved runs).
     """
     gc.collect()
     gc.freeze()

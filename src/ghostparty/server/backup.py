@@ -8,7 +8,7 @@ checked (``PRAGMA integrity_check``) and only then renamed into place, in the ro
 journal mode: one self-contained file. :func:`restore` copies a checked backup into the
 store the same way, replacing what it held; stop the server first (a running one would
 go on with the tables it holds in memory). PostgreSQL is backed up with its own tools
-(``pg_dump``; README.md, "Running it for real").
+(``pg_dump``; docs/operating.md, "Backups").
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def sqlite_path(url: str) -> Path:
     if parsed.get_backend_name() != "sqlite":
         raise BackupError(
             f"only a SQLite store is backed up this way, not {parsed.get_backend_name()}: for PostgreSQL use "
-            "pg_dump (README.md, 'Running it for real')"
+            "pg_dump (docs/operating.md, 'Backups')"
         )
     if not parsed.database or parsed.database == ":memory:":
         raise BackupError(f"{url!r} names no database file")

@@ -119,7 +119,7 @@ class Community:
 
     async def refuses_invitation(self, inviter: int, invitee: int) -> bool:
         """Whether ``invitee`` refuses ``inviter``'s invitations: either blocked the other.
-        The hook for invitations (issue 25, item 1): call it before one is shown or sent."""
+        The hook for friends' invitations: call it before one is shown or sent."""
         return bool(await in_thread(self.store.avoided, (inviter, invitee)))
 
     # -- mutes ----------------------------------------------------------------------------

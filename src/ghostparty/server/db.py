@@ -433,7 +433,7 @@ invitations = SqlTable(
     Column("expires", DateTime(timezone=True), nullable=False),
 )
 
-# -- 0010: game reviews (issue 23) ------------------------------------------------------
+# -- 0010: game reviews -----------------------------------------------------------------
 
 #: A finished game's review (``ghostparty-review/1``), made once by the review jobs
 #: (``reviews.py``); ``version`` is the review code's (:data:`~.reviews.REVIEW_VERSION`):

@@ -1,4 +1,4 @@
-"""Friends: following players and inviting them to a table (issue 25, item 1).
+"""Friends: following players and inviting them to a table.
 
 Following is one-way, as on lichess: an account follows another without asking and the
 other isn't told. The Friends list shows the accounts one follows — their names, whether

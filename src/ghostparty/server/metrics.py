@@ -6,7 +6,7 @@ parts count what happens as it happens (an action applied costs a counter and a
 histogram observation, a few microseconds; nothing reads the store for it); what needs
 the store or a sum over memory is read when ``/metrics`` is scraped (:meth:`scrape`),
 and what needs the store at most every :data:`STORE_EVERY` seconds however often it is
-scraped. docs/PROTOCOL.md lists every metric; README.md's "Running it for real" says
+scraped. docs/PROTOCOL.md lists every metric; docs/operating.md's "What to watch" says
 what to alert on.
 """
 

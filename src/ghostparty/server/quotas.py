@@ -1,7 +1,7 @@
 """What one person and one address may do, and how often: the limits of every way a
 table comes into being, of the quick-match queue, of seats, of chat, and of reports,
 blocks, follows, invitations and moderators' work, in one place
-(the README's security section lists them).
+(docs/operating.md, "Safe to open", lists them).
 
 Each method counts one use, per address and, when someone is logged in, per account,
 before the work it guards, and raises :class:`~.errors.RateLimited` (429, with how long

@@ -4,7 +4,7 @@ Every change of a table is published on Redis once and, on every instance subscr
 the table's channel (its own included: Redis sends a publisher its own messages back),
 read once. Through redis-py's asyncio client each of those took a pipeline object, a
 pooled connection, retries, a timeout context per reply and a parse through its stream
-reader: a fifth of the event loop's time with PostgreSQL + Redis (README, Performance).
+reader: a fifth of the event loop's time with PostgreSQL + Redis (docs/performance.md).
 Here a :class:`WireConnection` writes the commands as RESP (the Redis protocol) straight
 to its transport and hands every chunk that arrives to hiredis, the C parser redis-py
 itself uses; a subscriber's own messages are dropped by :class:`RedisPubSub` as they are

@@ -248,7 +248,7 @@ class SqlStore:
 
     @property
     def reviews(self) -> SqlReviews:
-        """The games' reviews (issue 23), on this store's database."""
+        """The games' reviews, on this store's database."""
         return SqlReviews(self.engine, self._writing)
 
     def save_many(self, changes: Sequence[Change]) -> list[bool]:

@@ -312,7 +312,7 @@ class Tournaments:
         if row.kind == "ladder" and (player is None or self.is_bot is None or not await self.is_bot(player[0])):
             raise ServiceError(
                 ErrorCode.BOTS_ONLY,
-                "the bot ladder is for bot accounts: join with a bot account's API token (see README 'The bot ladder')",
+                "the bot ladder is for bot accounts: join with a bot account's API token (docs/bot-api.md, 'The bot ladder')",
             )
         secret = None
         if player is not None:

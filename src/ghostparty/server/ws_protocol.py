@@ -5,7 +5,7 @@ Through ASGI that is an awaited ``websocket.send`` per socket: Starlette's check
 uvicorn's dispatch on the message's type, websockets' frame object and the buffer it is
 serialised through, around the transport's write (6 % of the server's CPU under load,
 the write itself 12 %; the load test's CPU per action fell by about a tenth without
-them: README, Performance). This protocol, the one ``ghostparty serve`` runs
+them: docs/performance.md). This protocol, the one ``ghostparty serve`` runs
 (``uvicorn.run(ws=PROTOCOL)``; it extends uvicorn's ``websockets-sansio`` protocol, so
 ``pyproject.toml`` asks for the uvicorn it was tested with), offers the application an
 ASGI extension instead::

@@ -19,7 +19,7 @@ from random import Random
 from ghostparty.tournaments import Arena, ArenaConfig, Swiss, SwissConfig
 from ghostparty.tournaments.grouping import repeats
 
-#: The field the issue asks to time.
+#: The field timed: a large tournament's.
 ENTRANTS = 5_000
 #: Rounds played before the timed Swiss round.
 ROUNDS_BEFORE = 4

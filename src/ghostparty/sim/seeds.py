@@ -17,7 +17,7 @@ with ``ghostparty play --seed GAME_SEED``. The compiled simulator (:mod:`ghostpa
 follows the same rule with its own generator: a SplitMix64 stream per (run seed, game).
 
 The hash's text says ``tournament`` because tournaments used this scheme first; keeping
-it keeps every tournament of the README playing the games it played.
+it keeps every documented tournament playing the games it played.
 
 >>> game_seed(1, 0)
 115017845125509

@@ -5,7 +5,7 @@ the CSV writer's file: :func:`run_tournament` returns a :class:`TournamentResult
 the command line (``ghostparty tournament``) prints it.
 
 Over 400 lines: an eighth is this text (seats, seeds, duplicate deals, intervals: what
-the command's output and the README refer to); the code is one job, a lineup's games
+the command's output and docs/analysis.md refer to); the code is one job, a lineup's games
 played and summed up (the CSV is :mod:`.tournament_csv`'s, the statistics :mod:`.stats`').
 
 **Seat rotation.** Seat order matters in this game (seat 0 places first and moves

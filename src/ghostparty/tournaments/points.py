@@ -1,6 +1,6 @@
 """Points by final place at a table, with ties sharing, and exact fractions in JSON.
 
-The tables (README "Tournaments: scoring and tie-breaks"): 4 players 5/3/2/1, 3 players
+The tables (docs/tournaments.md, "Scoring and tie-breaks"): 4 players 5/3/2/1, 3 players
 4/2/1, 2 players 3/1. Players whose places are equal share the points of the places they
 span: two tied first at a 4-player table get (5 + 3) / 2 = 4 each. A player who left
 their seat to a bot keeps their place (the bot finished the game for them) but scores 0.

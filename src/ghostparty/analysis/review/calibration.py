@@ -9,7 +9,7 @@ RULES.md §7, §8.7). Its win chance is a softmax over the seats::
 so the chances add up to 1, as the shares of a game's win do (a tie shares it, §7).
 One ``beta`` per rule set and number of players, fitted by maximum likelihood (the
 cross-entropy against each seat's share of the win) on positions of self-play games
-of the compiled simulator: ``python scripts/fit_calibration.py`` (README, Game review),
+of the compiled simulator: ``python scripts/fit_calibration.py`` (docs/analysis.md, Calibration),
 which writes ``calibration.json`` beside this module with the held-out Brier scores.
 """
 

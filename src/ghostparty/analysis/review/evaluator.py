@@ -32,7 +32,7 @@ from ghostparty.analysis.review.solver import Bounds, Solver, combine, exact, sh
 from ghostparty.bots.learned import learned_estimates, margins
 from ghostparty.rules import DIE, MOVE, OVER, PLACE, ROLL, Action, Position, apply, legal_actions
 
-#: Rolls searched above the leaves (README, Game review: cost and calibration per depth).
+#: Rolls searched above the leaves (docs/analysis.md, Game review: cost and calibration per depth).
 DEPTH = 2
 #: Actions searched at a decision inside the search (by the leaf's ranking); the review's own decisions: all.
 BEAM = 3

@@ -1,4 +1,4 @@
-"""Game reviews: each finished game's review (issue 23), computed once off the game's path.
+"""Game reviews: each finished game's review, computed once off the game's path.
 
 Revision ID: 0010
 Revises: 0008

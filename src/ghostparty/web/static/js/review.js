@@ -1,4 +1,4 @@
-// The game review on a finished game's replay page (/r/{id}; issue 23): GET
+// The game review on a finished game's replay page (/r/{id}): GET
 // /api/tables/{id}/review, asked again every 2 s while the server makes it (202 with its
 // progress), then drawn: every seat's win chance over the game (an SVG graph whose
 // points are one tab stop, the arrow keys between them, Enter or a click jumps there),
