@@ -34,7 +34,8 @@ SERVER = [
     "cryptography",
 ]
 #: The extras that ``dev`` (the README's and CI's test install) must pull in.
-TESTS_NEED = ["server", "cli", "analysis", "test", "lint", "postgres", "redis", "fast", "rl", "dask", "data", "bot", "docs"]
+TESTS_NEED = ["server", "cli", "analysis", "test", "lint", "postgres", "redis", "fast", "rl", "dask", "data", "bot"]
+TESTS_NEED += ["docs"]  # mkdocs-material: tests/test_docs.py builds the site
 
 
 @pytest.fixture(scope="module")
