@@ -23,10 +23,11 @@ SECRET = "a test secret, at least sixteen characters"
 
 
 class Inbox:
-    """What the SMTP server received, one parsed message each."""
+    """What the SMTP server received, one parsed message each, and the bytes as they came."""
 
     def __init__(self) -> None:
         self.messages: list[Message] = []
+        self.raw: list[bytes] = []
         self.recipients: list[list[str]] = []
         self.refuse = 0  # answer this many messages with a temporary failure
         self.url = ""
@@ -37,6 +38,7 @@ class Inbox:
             if self.refuse > 0:
                 self.refuse -= 1
                 return "451 try again later"
+            self.raw.append(bytes(envelope.original_content))
             self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
             self.recipients.append(list(envelope.rcpt_tos))
         return "250 OK"

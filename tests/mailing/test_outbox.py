@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -48,6 +49,27 @@ def test_a_refused_message_is_tried_again_and_two_senders_send_it_once(inbox: In
     clock.now += timedelta(seconds=BACKOFF[0])
     assert sorted(asyncio.run(both())) == [0, 1]
     assert len(inbox.messages) == 1 and store.email.counts() == {"sent": 1}
+    store.close()
+
+
+def test_a_message_goes_out_byte_for_byte_as_it_was_composed(inbox: Inbox, tmp_path: Path) -> None:
+    """Parsed and written again, its headers would be folded and encoded anew."""
+    store, keys, clock = SqlStore(f"sqlite:///{tmp_path}/games.db"), EmailKeys(SECRET), Clock()
+    link = "https://ghosts.example.org/api/email/unsubscribe?token=7.invitations." + "x" * 43
+    text = compose(
+        "invitation",
+        "de",
+        sender="g@example.org",
+        recipient="ann@example.org",
+        unsubscribe=(link.replace("/api", ""), link),
+        name="Änn",
+        inviter="Björn",
+        link="https://ghosts.example.org/t/abc",
+    )
+    store.email.enqueue(None, "invitation", keys.seal(text), clock())
+    assert asyncio.run(Outbox(store.email, keys, SmtpSettings.from_url(inbox.url), clock=clock).send_due()) == 1
+    assert inbox.raw == [text.replace("\n", "\r\n").encode("ascii")]
+    assert inbox.recipients == [["ann@example.org"]]
     store.close()
 
 

@@ -14,6 +14,10 @@ passes too: it is authenticated by what it carries, not by anything the browser 
 and a page of another site can't set that header without a CORS preflight this server
 never grants. With a cookie it is checked like any other, so a cookie-authenticated
 request from another site's page is refused whatever else it carries.
+
+The one-click unsubscribe (RFC 8058, :data:`OPEN_PATHS`) passes from anywhere: it reads
+no cookie and is authorized by the signed link alone, so another site's page gains
+nothing there that its server couldn't do, and a webmail page must be able to post it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from ghostparty.server.errors import ErrorCode, ServiceError
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _SAME = frozenset({"same-origin", "none"})  # "none": typed, a bookmark: no page sent it
+#: Paths that read no cookie and are authorized by what their URL carries.
+OPEN_PATHS = frozenset({"/api/email/unsubscribe"})
 
 
 def cross_site(headers: Headers, allowed: Collection[str] = ()) -> str | None:
@@ -56,7 +62,9 @@ class SameOrigin:
         self.allowed = frozenset(allowed)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        checked = scope["type"] == "websocket" or (scope["type"] == "http" and scope["method"] in UNSAFE)
+        checked = scope["type"] == "websocket" or (
+            scope["type"] == "http" and scope["method"] in UNSAFE and scope["path"] not in OPEN_PATHS
+        )
         reason = None
         if checked:
             given = Headers(scope=scope)

@@ -2,9 +2,10 @@
 
 Everything the server mails is first written to the outbox table (:mod:`.email_store`);
 :class:`Outbox` claims due messages (a lease: on several instances one sends each),
-sends them and marks them sent, or, when a try fails, logs it and tries again later
-(:data:`BACKOFF`); after the last try the message is marked ``failed`` with its error,
-logged at error level. A game never waits for any of it.
+sends them byte for byte as they were composed (parsed and written again, their headers
+would be folded and encoded anew) and marks them sent, or, when a try fails, logs it and
+tries again later (:data:`BACKOFF`); after the last try the message is marked ``failed``
+with its error, logged at error level. A game never waits for any of it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email import message_from_string
+from email import message_from_string, policy
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import aiosmtplib
@@ -62,6 +63,15 @@ class SmtpSettings:
             tls=parts.scheme == "smtps",
             starttls=parts.scheme == "smtp+starttls",
         )
+
+
+def recipients(text: str) -> list[str]:
+    """The addresses a composed message's ``To`` names; ``ValueError`` if none."""
+    header = message_from_string(text, policy=policy.default).get("To")
+    found = [each.addr_spec for each in header.addresses] if header is not None else []
+    if not found:
+        raise ValueError("the message names no recipient (no To header)")
+    return found
 
 
 class Outbox:
@@ -121,10 +131,10 @@ class Outbox:
     async def _send(self, queued: Queued) -> int:
         try:
             text = self.keys.open(queued.message)
-            message = message_from_string(text)
             await aiosmtplib.send(
-                message,
+                text.encode("ascii"),
                 sender=self.smtp.sender,
+                recipients=recipients(text),
                 hostname=self.smtp.host,
                 port=self.smtp.port,
                 username=self.smtp.username,

@@ -1,15 +1,19 @@
 """What the emails say, in English and German, and how an address is checked.
 
-Every message is plain text with a link, built here as RFC 5322 text, and carries RFC
-8058's one-click unsubscribe headers (``List-Unsubscribe`` with an HTTPS/HTTP link,
-``List-Unsubscribe-Post``) and the page's link in its last lines: a reminder's or an
-invitation's turns that kind off; a confirmation's or a reset's removes the address from
-the account (the one way to stop them: "this wasn't me").
+Every message is plain text with a link, built here as 7-bit RFC 5322 text with its
+language in ``Content-Language``, and carries RFC 8058's one-click unsubscribe headers
+(``List-Unsubscribe`` with an HTTPS/HTTP link, written as it is: a link can't be folded
+nor RFC 2047-encoded, or no mail provider finds it; ``List-Unsubscribe-Post``) and the
+page's link in its last lines: a reminder's or an invitation's turns that kind off; a
+confirmation's or a reset's removes the address from the account (the one way to stop
+them: "this wasn't me").
 """
 
 from __future__ import annotations
 
+from email.headerregistry import BaseHeader, HeaderRegistry, UnstructuredHeader
 from email.message import EmailMessage
+from email.policy import Policy, default
 from email.utils import formatdate, make_msgid
 
 from email_validator import EmailNotValidError, validate_email
@@ -92,6 +96,22 @@ _FOOTER_ALL = {
 CHOICE = {"reminder": "reminders", "invitation": "invitations", "confirm": "all", "reset": "all"}
 
 
+class _Verbatim(UnstructuredHeader, BaseHeader):
+    """A header written on one line as given (``<link>``): folding would break the link
+    and the default policy would then RFC 2047-encode it instead."""
+
+    def fold(self, *, policy: Policy) -> str:
+        if not str(self).isascii():
+            raise ValueError(f"{self.name} must be ASCII (a link's host as punycode), not {str(self)!r}")
+        return f"{self.name}: {self}{policy.linesep}"
+
+
+_HEADERS = HeaderRegistry()
+_HEADERS.map_to_type("list-unsubscribe", _Verbatim)
+#: RFC 5322 text: 7-bit (no SMTPUTF8 is needed), folded at 78 where it can be.
+_POLICY = default.clone(header_factory=_HEADERS)
+
+
 def language_of(given: object) -> str:
     """One of :data:`LANGUAGES`: ``given``'s first two letters if known, else English."""
     code = given[:2].lower() if isinstance(given, str) else ""
@@ -100,11 +120,15 @@ def language_of(given: object) -> str:
 
 def checked_address(address: object) -> str:
     """The address normalized (the domain in lower case, IDN as ASCII, the local part as
-    given; no deliverability check); ``bad_email`` (400) saying what is wrong if not valid."""
+    given; no deliverability check); ``bad_email`` (400) saying what is wrong if not valid.
+
+    RFC 5321's lengths hold: at most 64 octets before the ``@``, 63 in a label of the
+    domain, 254 in all. The part before the ``@`` is ASCII: mail goes out without
+    SMTPUTF8, which an internationalized one would need."""
     if not isinstance(address, str) or len(address) > 254:
         raise ServiceError(ErrorCode.BAD_EMAIL, "an email address is a text of at most 254 characters")
     try:
-        found = validate_email(address.strip(), check_deliverability=False)
+        found = validate_email(address.strip(), check_deliverability=False, strict=True, allow_smtputf8=False)
     except EmailNotValidError as error:
         raise ServiceError(ErrorCode.BAD_EMAIL, f"this is not an email address: {error}") from None
     return f"{found.local_part}@{found.ascii_domain.lower()}"
@@ -135,7 +159,7 @@ def compose(
     (the page's link, shown in the text; the one-click link, in the headers)."""
     subject, body = _TEXTS[kind][language]
     text = body.format(**fields)
-    message = EmailMessage()
+    message = EmailMessage(policy=_POLICY)
     message["From"] = sender
     message["To"] = recipient
     message["Subject"] = subject.format(**fields)
@@ -150,6 +174,6 @@ def compose(
             text += _FOOTER[language].format(what=_WHAT[language][CHOICE[kind]], unsubscribe=page)
         message["List-Unsubscribe"] = f"<{one_click}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message["Content-Language"] = language
     message.set_content(text)
+    message["Content-Language"] = language  # after the content, which replaces every Content-* header
     return message.as_string()
