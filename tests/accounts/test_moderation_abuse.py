@@ -149,3 +149,38 @@ def test_changes_of_ones_lists_are_limited(client: TestClient) -> None:
         for i in range(31)
     ]
     assert codes[:30] == [200] * 30 and codes[30] == 429
+
+
+def test_a_report_names_only_a_table_a_line_and_a_player_that_exist(client: TestClient, db_url: str) -> None:
+    ann, bob = as_player(client, "Ann"), as_player(client, "Bob")
+    mona = as_player(client, "Mona")
+    appoint(db_url, "Mona")
+    table_id, ann_token, _ = table_of_two(client, ann, bob)
+    with client.websocket_connect(f"/ws/tables/{table_id}", headers={"cookie": ann["cookie"]}) as ws:
+        hello(ws, 0, ann_token)
+        line = say(ws, "no luck for you")
+    cases: list[tuple[dict[str, Any], int, str]] = [
+        ({"name": "Ann", "table": "nosuchtable", "reason": "cheating"}, 404, "unknown_table"),
+        ({"name": "Ann", "table": "x" * 16, "reason": "cheating"}, 404, "unknown_table"),
+        ({"name": "Nobody", "table": table_id, "reason": "cheating"}, 404, "unknown_player"),
+        ({"table": table_id, "line": line["id"] + 1, "reason": "insults"}, 404, "unknown_line"),
+        ({"table": "nosuchtable", "line": line["id"], "reason": "insults"}, 404, "unknown_line"),
+        # a player's report with a line in it: which is reported? Neither is guessed.
+        ({"name": "Ann", "table": table_id, "line": line["id"] + 1, "reason": "insults"}, 400, "bad_request"),
+        ({"name": "Ann", "line": line["id"], "reason": "insults"}, 400, "bad_request"),
+    ]
+    reporters = [bob, as_player(client, "Cyd")]  # 5 reports each in 10 minutes
+    for i, (body, status, code) in enumerate(cases):
+        response = client.post("/api/reports", json=body, headers=reporters[i % 2])
+        assert (response.status_code, error(response)) == (status, code), body
+    assert client.get("/api/moderation/reports", headers=mona).json() == {"reports": []}  # nothing was queued
+    player = client.post("/api/reports", json={"name": "Ann", "table": table_id, "reason": "cheating"}, headers=bob)
+    said = client.post(
+        "/api/reports", json={"table": table_id, "line": line["id"], "reason": "insults"}, headers=reporters[1]
+    )
+    assert (player.status_code, said.status_code) == (201, 201), (player.text, said.text)
+    queued = client.get("/api/moderation/reports", headers=mona).json()["reports"]
+    assert sorted((r["kind"], r["table"], r["line"]) for r in queued) == [
+        ("line", table_id, line["id"]),
+        ("player", table_id, None),
+    ]

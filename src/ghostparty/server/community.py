@@ -147,10 +147,17 @@ class Community:
         line: int | None = None,
         name: str | None = None,
     ) -> int:
-        """Report a chat line (``table`` and ``line``) or a player (``name``); the report's id."""
+        """Report a chat line (``table`` and ``line``) or a player (``name``, and the
+        ``table`` it happened at, if any); the report's id. What it names must exist:
+        ``unknown_line``, ``unknown_player``, ``unknown_table`` (404) if not."""
         said = report_text(reason, text)
         values: dict[str, Any] = {"reason": reason, "text": said, "reporter_id": player.id, "created": self.clock()}
         if name is not None:
+            if line is not None:
+                raise ServiceError(
+                    ErrorCode.BAD_REQUEST,
+                    "report a player (name, and the table if any) or a chat line (table and line), not both",
+                )
             target = await self.account(name)
             target_id, target_name = target.id, target.name
             values |= {"kind": "player", "evidence": [], "table_id": table}
@@ -162,7 +169,10 @@ class Community:
         if target_id == player.id:
             raise ServiceError(ErrorCode.BAD_REQUEST, "you can't report yourself")
         values |= {"target_id": target_id, "target_name": target_name}
-        return await in_thread(self.store.add_report, values)
+        found = await in_thread(self.store.add_report, values)
+        if found is None:
+            raise ServiceError(ErrorCode.UNKNOWN_TABLE, f"no table {values['table_id']!r}")
+        return found
 
     async def _line(self, table: str | None, line: int | None) -> Any:
         if table is None or line is None:

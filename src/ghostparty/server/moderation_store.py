@@ -185,8 +185,16 @@ class SqlModeration:
 
     # -- reports ------------------------------------------------------------------------
 
-    def add_report(self, values: dict[str, Any]) -> int:
+    def add_report(self, values: dict[str, Any]) -> int | None:
+        """The new open report's id; ``None`` (nothing added) if it names a table there is
+        none of."""
         with self._writing, self.engine.begin() as conn:
+            table_id = values.get("table_id")
+            if (
+                table_id is not None
+                and conn.execute(select(tables.c.id).where(tables.c.id == table_id)).first() is None
+            ):
+                return None
             inserted = conn.execute(insert(reports).values(status="open", **values)).inserted_primary_key
         assert inserted is not None
         return int(inserted[0])
