@@ -7,7 +7,7 @@ Downloads every month's Parquet file listed in the server's index (``GET /open-d
 into ``./open-data-cache`` — only those whose SHA-256 changed — and checks each against
 the index; or reads the folder's. Then one DuckDB query: per rule set and number of
 players, the games and the first player's share of the wins (a win shared by k players
-counts 1/k) with a 95 % Wilson interval beside the fair share 1/n. The README's figure
+counts 1/k) with a 95 % Wilson interval beside the fair share 1/n. The figure of docs/analysis.md
 from simulated random play (``ghostparty analyze seats``: seat 0 wins 25.1 % of 4-player
 hugo games) is the same measure, from bots' games instead of people's.
 (``pip install 'ghostparty[data]'`` brings DuckDB.)

@@ -11,7 +11,7 @@ each the server's CPU time (from its ``/metrics``) over the whole step divided b
 * a ``ping`` over an open socket and its ``pong``: a WebSocket message in, one out.
 
 Together with ``scripts/bench_act.py`` (the game's own work per action, in one process)
-this splits the load test's CPU per action (README, Performance)::
+this splits the load test's CPU per action (docs/performance.md)::
 
     ghostparty serve --port 8101 --database sqlite:///floor.db --bot-delay 0 \\
         --max-new-tables 1000000 --max-sockets-per-address 100000 &

@@ -6,7 +6,7 @@ sending its text to a socket that takes it at once. ``redis``: the same, plus wh
 :class:`RedisPubSub` adds between instances (encode on publish, decode on arrival),
 without the network. The frames are built before the clock starts: only the path after
 :func:`~ghostparty.server.protocol.update_frame` is timed. Runs on whichever tree is on
-``PYTHONPATH``, so two checkouts can be compared in turn (README, Performance)::
+``PYTHONPATH``, so two checkouts can be compared in turn (docs/performance.md)::
 
     PYTHONPATH=src python scripts/bench_pubsub.py memory [--asgi]
 """

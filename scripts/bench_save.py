@@ -6,7 +6,7 @@ call, as the group commit hands them over. Prints the process's CPU time per cha
 (the database server's own is not counted), and the CPU of creating each table.
 ``--seats-every N`` makes every Nth change carry its seats too (a join or a seat away,
 about one change in forty under the load test, in a quarter of its batches). Runs on whichever tree is on
-``PYTHONPATH``, so two checkouts can be compared in turn (README, Performance)::
+``PYTHONPATH``, so two checkouts can be compared in turn (docs/performance.md)::
 
     PYTHONPATH=src python scripts/bench_save.py sqlite --batch 8
     PYTHONPATH=src python scripts/bench_save.py postgresql://postgres@127.0.0.1/test --batch 8

@@ -6,7 +6,7 @@ Each round starts every tree's server in turn (``python -m ghostparty serve``, t
 a 5 s warm-up) and stops it. Every run is printed as it ends, then each tree's median.
 A machine's speed drifts with its neighbours by more than the changes measured here, so
 the trees run in turn, several rounds, and only one machine's figures are compared
-(README, Performance)::
+(docs/performance.md)::
 
     python scripts/load_ab.py c0c0d03=../old base=../base new=. --rounds 3
     python scripts/load_ab.py base=../base new=. --store postgresql://postgres@127.0.0.1 \\

@@ -1,6 +1,6 @@
 """The mutation score of the rules core per module, from mutmut's results in ``mutants/``.
 
-Run after ``mutmut run`` (README, Mutation testing), from the repository's root::
+Run after ``mutmut run`` (docs/MUTATION.md), from the repository's root::
 
     python scripts/mutation_score.py            # the table docs/MUTATION.md shows
     python scripts/mutation_score.py --survivors  # and every mutant not killed
@@ -38,7 +38,7 @@ def equivalents() -> set[str]:
 def results() -> dict[str, dict[str, int | None]]:
     """Module name -> mutant name -> exit code (None: not run yet)."""
     if not META.is_dir():
-        sys.exit(f"no mutmut results in {META}: run mutmut first (README, Mutation testing)")
+        sys.exit(f"no mutmut results in {META}: run mutmut first (docs/MUTATION.md)")
     found = {}
     for meta in sorted(META.glob("*.py.meta")):
         module = meta.name.removesuffix(".py.meta")

@@ -11,8 +11,7 @@ with no rules, no store, no middleware, no checks, no bots, no timers. A game en
 after ``--actions`` actions (a four-player ``hugo`` game's length under the load test).
 
 So its server CPU per action is what any game server on this stack costs at the load
-test's traffic before it does anything: the floor under issue 24's item 3 (README,
-Performance).
+test's traffic before it does anything: the floor under any game server's (docs/performance.md).
 
 ``--work rules`` adds what no design of a game server can leave out, written with no
 layers between: each game is a real ``hugo`` game (:class:`ghostparty.rules.Game`), the

@@ -27,7 +27,7 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-# Mutation testing (README, Mutation testing) runs the rules tests once per mutant: fewer
+# Mutation testing (docs/MUTATION.md) runs the rules tests once per mutant: fewer
 # examples, still derandomized, so that a run ends in an hour on two cores.
 settings.register_profile(
     "mutation",

@@ -39,7 +39,7 @@ SLACK = 1.5
 #: A call that lost its connection fails with the driver's error as SQLAlchemy wraps it,
 #: or the driver's own where the store runs its statement on the driver (writer.py).
 LOST = (OperationalError, psycopg.OperationalError)
-#: Seconds within which a request answers while the database is silent (README.md):
+#: Seconds within which a request answers while the database is silent (docs/operating.md):
 #: a call on an open connection, or a new connection after waiting for a free one.
 ANSWER = max(OPERATION_TIMEOUT, POOL_TIMEOUT + CONNECT_TIMEOUT)
 #: How long the database stays silent in the cluster test.

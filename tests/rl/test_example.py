@@ -1,4 +1,4 @@
-"""examples/reinforce.py runs as the README says (here with a tiny budget)."""
+"""examples/reinforce.py runs as docs/RL.md says (here with a tiny budget)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ the engine was reworked (see :mod:`.golden`).
 
 By default every 8th recorded game of each configuration is replayed (1,500 games);
 ``GHOSTPARTY_GOLDEN=all`` replays all 12,000, ``GHOSTPARTY_GOLDEN=64`` every 64th (the
-mutation testing's choice, README: it replays them once per mutant).
+mutation testing's choice, docs/MUTATION.md: it replays them once per mutant).
 """
 
 from __future__ import annotations
