@@ -1,6 +1,7 @@
-"""Open game data (issue 27, item 5): ``ghostparty export`` writes every finished game by
-month as ndjson and Parquet with checksums and pseudonyms; DuckDB reads the Parquet; the
-server serves the folder; an account may keep its name out."""
+"""Open game data: ``ghostparty export`` writes every finished game by month as ndjson and
+Parquet with checksums and pseudonyms; DuckDB reads the Parquet; the server serves the
+folder; an account may keep its name out. (What the files don't tell:
+test_open_data_privacy.py.)"""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from starlette.testclient import TestClient
 
 from ghostparty.cli.main import cli
 from ghostparty.rules import Game, action_from_dict
-from ghostparty.server.open_data import KEY_FILE, export
+from ghostparty.server.open_data import KEY_FILE, export, finished_games, game_id, load_key
 from ghostparty.server.open_data_routes import DOWNLOADS
 from ghostparty.server.store import SqlStore
 
@@ -74,22 +75,35 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in gzip.decompress(path.read_bytes()).decode().splitlines()]
 
 
+def _by_table(db_url: str, out: Path, month: str) -> dict[str, dict[str, Any]]:
+    """The month's games by their table's id (the files know only keyed ids: the key maps them)."""
+    games = {game["id"]: game for game in _lines(out / f"ghostparty-games-{month}.ndjson.gz")}
+    key = load_key(out)
+    store = SqlStore(db_url)
+    try:
+        tables = [table for ids in finished_games(store.engine).values() for table in ids]
+    finally:
+        store.close()
+    return {table: games[game_id(key, table)] for table in tables if game_id(key, table) in games}
+
+
 def test_the_export_holds_every_finished_game_with_pseudonyms_and_checksums(
     db_url: str, played: dict[str, str], tmp_path: Path
 ) -> None:
     out = tmp_path / "open"
     (month,) = _export(db_url, out)
     assert month.games == 3
-    games = {game["id"]: game for game in _lines(out / f"ghostparty-games-{month.month}.ndjson.gz")}
-    assert set(games) == set(played.values())
+    games = _by_table(db_url, out, month.month)
+    assert set(games) == set(played.values()) and len(_lines(out / f"ghostparty-games-{month.month}.ndjson.gz")) == 3
     names = {key: games[table]["seats"][0]["name"] for key, table in played.items()}
     assert names["ann"] == "ann" and games[played["ann"]]["seats"][0]["registered"]
-    assert names["bob"].startswith("player-") and len(names["bob"]) == len("player-") + 10
+    assert names["bob"].startswith("player-") and len(names["bob"]) == len("player-") + 12
+    assert games[played["bob"]]["seats"][0]["registered"] and games[played["bob"]]["seats"][0]["rating_after"] is None
     assert names["guest"].startswith("guest-") and not games[played["guest"]]["seats"][0]["registered"]
     assert games[played["guest"]]["seats"][1]["name"] == "greedy-bot"
     assert games[played["ann"]]["seats"][0]["rating_after"] is not None
     text = gzip.decompress((out / f"ghostparty-games-{month.month}.ndjson.gz").read_bytes()).decode()
-    for secret in ("seed", "token", "Gina", "bob", "chat"):
+    for secret in ("seed", "token", "Gina", "bob", "chat", *played.values()):
         assert secret not in text
     # every game replays to the result it states
     for game in games.values():
@@ -223,7 +237,7 @@ def test_a_games_review_goes_out_with_it_where_one_was_computed(
     from ghostparty.server.reviews import REVIEW_VERSION
 
     (month,) = _export(db_url, tmp_path / "before")
-    games = {game["id"]: game for game in _lines(tmp_path / "before" / f"ghostparty-games-{month.month}.ndjson.gz")}
+    games = _by_table(db_url, tmp_path / "before", month.month)
     assert all(game["review"] is None for game in games.values())
     assert all(seat["accuracy"] is None and seat["marks"] is None for g in games.values() for seat in g["seats"])
     table_id = played["guest"]
@@ -241,7 +255,7 @@ def test_a_games_review_goes_out_with_it_where_one_was_computed(
 
     out = tmp_path / "after"
     (month,) = _export(db_url, out)
-    games = {game["id"]: game for game in _lines(out / f"ghostparty-games-{month.month}.ndjson.gz")}
+    games = _by_table(db_url, out, month.month)
     exported = games[table_id]["review"]
     assert exported["version"] == REVIEW_VERSION and exported["settings"] == review["settings"]
     assert len(exported["win_chances"]) == len(game["actions"]) + 1
@@ -259,6 +273,6 @@ def test_a_games_review_goes_out_with_it_where_one_was_computed(
     ).fetchone()
     assert (reviewed, decisions) == (1, len(judged))
     accuracies = con.execute(
-        f"SELECT s.accuracy FROM (SELECT unnest(seats) AS s FROM '{parquet}' WHERE id = '{table_id}')"
+        f"SELECT s.accuracy FROM (SELECT unnest(seats) AS s FROM '{parquet}' WHERE id = '{game_id(load_key(out), table_id)}')"
     ).fetchall()
     assert [row[0] for row in accuracies] == pytest.approx([s["accuracy"] for s in review["players_review"]])

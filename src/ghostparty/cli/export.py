@@ -30,7 +30,8 @@ def export(out: Path, database: str | None, months: tuple[str, ...], progress: b
     """Write every finished game as open data: per month of its end (UTC),
     ghostparty-games-YYYY-MM.ndjson.gz and .parquet, then SHA256SUMS and index.json
     (docs/OPEN-DATA.md). Guests' names, and those of players who chose so, become
-    stable pseudonyms (the key stays in OUT/.pseudonym-key: keep it, never publish it).
+    pseudonyms of one seat of one game, games' ids are keyed and times are days (the
+    key stays in OUT/.pseudonym-key: keep it, never publish it).
     `ghostparty serve --open-data OUT` serves the folder at /open-data.
 
     \b

@@ -6,11 +6,14 @@ and ``ghostparty-games-YYYY-MM.parquet``, then ``SHA256SUMS`` and ``index.json``
 are byte-for-byte reproducible (sorted games, gzip without a time stamp), so a past
 month's checksum never changes and mirrors can compare.
 
+Nothing in them leads back to the server's tables: a game's id is keyed (an HMAC of the
+table's id), its times are days, its lines are in the order of those ids within a day.
 Names: a bot is its level (``greedy-bot``); a registered player their account's name,
 unless they chose to stay out of the open data (then ``player-`` and a pseudonym); a
-guest ``guest-`` and a pseudonym of the name they typed. Pseudonyms are the first 10 hex
-digits of an HMAC-SHA-256 under a key kept beside the files (``.pseudonym-key``, never
-served): stable from one export to the next, and unguessable without the key.
+guest ``guest-`` and a pseudonym. A pseudonym stands for one seat of one game (an HMAC
+of the table's id and the seat), so finding one game (its moves are its public replay's)
+names nobody in another; such a seat has no ratings either (they would chain its games).
+The key is kept beside the files (``.pseudonym-key``, never served).
 """
 
 from __future__ import annotations
@@ -38,12 +41,13 @@ from ghostparty.server.live import rebuild
 from ghostparty.server.model import OVER, ActionRow
 from ghostparty.server.ratings import places, shown
 from ghostparty.server.rows import seat_of_row, table_of_row
-from ghostparty.server.text import skeleton
 
 #: The format of each game's line, and of the files' schema.
-FORMAT = "ghostparty-game/1"
-#: The key of the pseudonyms, beside the files; never served.
+FORMAT = "ghostparty-game/2"
+#: The key of the games' ids and the pseudonyms, beside the files; never served.
 KEY_FILE = ".pseudonym-key"
+#: Hex digits of a game's keyed id, and of a pseudonym.
+ID_DIGITS, PSEUDONYM_DIGITS = 16, 12
 #: The names of the files a server may serve from the folder.
 SERVED = re.compile(r"^(ghostparty-games-\d{4}-\d{2}\.(ndjson\.gz|parquet)|SHA256SUMS|index\.json)$")
 #: Games read from the store at once.
@@ -59,10 +63,25 @@ class MonthFiles:
     files: dict[str, str]
 
 
-def pseudonym(key: bytes, kind: str, identity: str) -> str:
-    """``guest-3f9a2c1b0d``: stable for a key, kind and identity; unguessable without the key."""
-    digest = hmac.new(key, f"{kind}\0{identity}".encode(), hashlib.sha256).hexdigest()
-    return f"{kind}-{digest[:10]}"
+def _keyed(key: bytes, *parts: str) -> str:
+    return hmac.new(key, "\0".join(parts).encode(), hashlib.sha256).hexdigest()
+
+
+def game_id(key: bytes, table_id: str) -> str:
+    """A game's id in the files: stable for a key; without it, no table's id matches it."""
+    return _keyed(key, "game", table_id)[:ID_DIGITS]
+
+
+def pseudonym(key: bytes, kind: str, table_id: str, seat: int) -> str:
+    """``guest-3f9a2c1b0d4e``: the name of one seat of one game, for ``kind`` ``player`` or
+    ``guest``; another game's seat of the same person has another."""
+    return f"{kind}-{_keyed(key, kind, table_id, str(seat))[:PSEUDONYM_DIGITS]}"
+
+
+def day(moment: datetime) -> str:
+    """``2026-11-26``: a time as the files give it (UTC; no time of day, which a
+    profile's list of games would match)."""
+    return moment.strftime("%Y-%m-%d")
 
 
 def load_key(folder: Path) -> bytes:
@@ -142,13 +161,11 @@ def _game(
         account = accounts.get(seat.player_id) if seat.player_id is not None else None
         result = rated.get((table.id, seat.seat))
         if seat.kind == "bot":
-            name = f"{seat.bot}-bot"
+            name, named = f"{seat.bot}-bot", True
         elif account is not None and not account.open_data_opt_out:
-            name = account.name
-        elif account is not None:
-            name = pseudonym(key, "player", str(account.id))
+            name, named = account.name, True
         else:
-            name = pseudonym(key, "guest", skeleton(seat.name or ""))
+            name, named = pseudonym(key, "guest" if account is None else "player", table.id, seat.seat), False
         listed.append(
             {
                 "seat": seat.seat,
@@ -160,19 +177,19 @@ def _game(
                 "place": ranks[seat.seat],
                 "won": seat.seat in table.winners,
                 "left_to_bot": seat.kind == "human" and seat.away and not seat.back,
-                "rating_before": _shown(result, "mu_before"),
-                "rating_after": _shown(result, "mu_after"),
+                "rating_before": _shown(result, "mu_before") if named else None,
+                "rating_after": _shown(result, "mu_after") if named else None,
             }
         )
     return {
         "format": FORMAT,
-        "id": table.id,
+        "id": game_id(key, table.id),
         "rules": table.rules,
         "players": table.players,
         "rated": table.rated,
         "turn_seconds": table.turn_seconds,
-        "created": time_text(table.created),
-        "ended": time_text(table.updated),
+        "created": day(table.created),
+        "ended": day(table.updated),
         "first_player": table.first_player,
         "winners": list(table.winners),
         "seats": listed,
@@ -242,6 +259,7 @@ def export(
                 progress(100)
         if progress is not None and len(games) % 100:
             progress(len(games) % 100)
+        games.sort(key=lambda game: (game["ended"], game["id"]))  # not the order they ended in
         names = _write_month(folder, month, games)
         written.append(MonthFiles(month, len(games), {name: _sha256(folder / name) for name in names}))
     _write_index(folder, now())

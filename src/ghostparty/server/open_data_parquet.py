@@ -3,14 +3,14 @@
 One row a game, the same fields as the ndjson lines (docs/OPEN-DATA.md): the seats as a
 list of structs (with each seat's review figures), the actions and the review's win
 chances and decisions as JSON text (their kinds differ, which a columnar type would
-spread over many null columns), times as UTC timestamps.
+spread over many null columns), the days a game began and ended as dates.
 """
 
 from __future__ import annotations
 
 import io
 import json
-from datetime import datetime
+from datetime import date
 from typing import Any
 
 import pyarrow as pa
@@ -46,8 +46,8 @@ SCHEMA = pa.schema(
         ("players", pa.int8()),
         ("rated", pa.bool_()),
         ("turn_seconds", pa.int32()),
-        ("created", pa.timestamp("s", tz="UTC")),
-        ("ended", pa.timestamp("s", tz="UTC")),
+        ("created", pa.date32()),
+        ("ended", pa.date32()),
         ("first_player", pa.int8()),
         ("winners", pa.list_(pa.int8())),
         ("seats", pa.list_(SEAT)),
@@ -60,8 +60,8 @@ SCHEMA = pa.schema(
 )
 
 
-def _time(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+def _day(text: str) -> date:
+    return date.fromisoformat(text)
 
 
 def parquet_bytes(games: list[dict[str, Any]]) -> bytes:
@@ -70,8 +70,8 @@ def parquet_bytes(games: list[dict[str, Any]]) -> bytes:
     for game in games:
         for name in ("format", "id", "rules", "players", "rated", "turn_seconds", "first_player", "winners", "seats"):
             columns[name].append(game[name])
-        columns["created"].append(_time(game["created"]))
-        columns["ended"].append(_time(game["ended"]))
+        columns["created"].append(_day(game["created"]))
+        columns["ended"].append(_day(game["ended"]))
         columns["action_count"].append(len(game["actions"]))
         columns["actions"].append(json.dumps(game["actions"], separators=(",", ":")))
         review = game.get("review")
