@@ -17,12 +17,13 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
+from starlette.testclient import TestClient
 
+from ghostparty.server.app import create_app
 from ghostparty.server.engine import (
     CONNECT_TIMEOUT,
     OPERATION_TIMEOUT,
     POOL_TIMEOUT,
-    SILENT_PAUSE,
     STATEMENT_TIMEOUT,
     Watchdog,
 )
@@ -99,15 +100,40 @@ def test_connecting_to_a_silent_database_fails_within_the_connect_timeout(
     assert took <= CONNECT_TIMEOUT + SLACK, took
 
 
-def test_after_the_silence_the_store_answers_again(proxied_store: SqlStore, db_proxy: TcpProxy) -> None:
+def test_the_first_call_once_the_database_answers_again_succeeds(proxied_store: SqlStore, db_proxy: TcpProxy) -> None:
+    """No cool-down after the silence: the next call tries the database, and it answers."""
     assert proxied_store.version("nope") is None
     asyncio.run(db_proxy.hold())
     _, error = timed(lambda: proxied_store.version("nope"), OPERATION_TIMEOUT + SLACK)
     assert isinstance(error, LOST), error
     asyncio.run(db_proxy.release())
-    time.sleep(SILENT_PAUSE)
     took, error = timed(lambda: proxied_store.version("nope"), 5)
-    assert error is None and took < 1.0
+    assert error is None and took < 1.0, f"{error!r} after {took:.2f} s"
+
+
+def test_the_first_action_once_the_database_answers_again_is_applied(database: str, db_proxy: TcpProxy) -> None:
+    """A request meanwhile answers ``unavailable``; the first action sent the moment the
+    database answers again is applied (no cool-down refuses it)."""
+    SqlStore(database).close()  # the tables, made directly
+    url = make_url(database).set(host="127.0.0.1", port=db_proxy.port).render_as_string(hide_password=False)
+    with TestClient(create_app(url, bot_delay=0.0)) as client:
+        table = {"rules": "hugo", "seats": [{"kind": "human"}, {"kind": "human"}], "first_player": 0}
+        table_id = client.post("/api/tables", json=table).json()["table"]["id"]
+        tokens = [
+            client.post(f"/api/tables/{table_id}/join", json={"seat": seat, "name": name}).json()["token"]
+            for seat, name in enumerate(("Ann", "Bob"))
+        ]
+        started = client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": tokens[0]}).json()
+        asyncio.run(db_proxy.hold())
+        during = client.post("/api/tables", json=table)
+        assert during.status_code == 503 and during.json()["error"]["code"] == "unavailable", during.text
+        asyncio.run(db_proxy.release())
+        act = {"seat": 0, "token": tokens[0], "version": started["table"]["version"], "action": {"place": "G12"}}
+        start = time.monotonic()
+        after = client.post(f"/api/tables/{table_id}/actions", json=act)
+        took = time.monotonic() - start
+    assert after.status_code == 200, f"the first action once the database answers: {after.text}"
+    assert after.json()["table"]["version"] == act["version"] + 1 and took < 1.0, (after.json(), took)
 
 
 def test_a_slow_statement_is_cancelled_by_the_server_and_its_connection_kept(proxied_store: SqlStore) -> None:
@@ -123,7 +149,7 @@ def test_a_slow_statement_is_cancelled_by_the_server_and_its_connection_kept(pro
 
 def test_the_watchdog_shuts_what_is_held_too_long_and_nothing_returned_in_time() -> None:
     shut: list[int] = []
-    watchdog = Watchdog(0.05, pause=0.25, shut=shut.append)
+    watchdog = Watchdog(0.05, shut=shut.append)
     watchdog.arm(1, 11)  # not started: never shuts
     watchdog.start()
     watchdog.arm(2, 12)
@@ -132,28 +158,38 @@ def test_the_watchdog_shuts_what_is_held_too_long_and_nothing_returned_in_time()
     assert not watchdog.silent
     time.sleep(0.15)
     assert shut == [12] and watchdog.fired == 1
-    assert watchdog.silent  # for the pause after the shutting
-    time.sleep(0.3)
-    assert not watchdog.silent
+    time.sleep(0.1)
+    assert watchdog.silent  # until a connection attempt is answered
     watchdog.arm(4, 14)
     watchdog.disarm(4)
     time.sleep(0.2)
     watchdog.close()
-    assert shut == [12] and watchdog.fired == 1 and not watchdog.silent
+    assert shut == [12] and watchdog.fired == 1
 
 
-def test_while_silent_calls_fail_at_once_and_then_try_again(proxied_store: SqlStore, db_proxy: TcpProxy) -> None:
+def test_while_silent_one_call_tries_the_database_and_the_others_fail_at_once(
+    proxied_store: SqlStore, db_proxy: TcpProxy
+) -> None:
+    """A circuit breaker: after a timeout, one call at a time connects afresh (the probe)
+    while the others fail at once; the probe's answer lets every call through again."""
     assert proxied_store.version("nope") is None
     asyncio.run(db_proxy.hold())
     _, error = timed(lambda: proxied_store.version("nope"), OPERATION_TIMEOUT + SLACK)
     assert isinstance(error, LOST), error
+    took, error = timed(lambda: proxied_store.version("nope"), CONNECT_TIMEOUT + SLACK)
+    assert isinstance(error, LOST) and took >= CONNECT_TIMEOUT - 0.5, f"the probe: {error!r} after {took:.1f} s"
+    probe: list[tuple[float, BaseException | None]] = []
+    trying = threading.Thread(target=lambda: probe.append(timed(lambda: proxied_store.version("nope"), 10)))
+    trying.start()
+    time.sleep(0.3)  # the probe is connecting, held
     for call in (lambda: proxied_store.version("nope"), lambda: proxied_store.list_tables("open")):
         took, error = timed(call, 1.0)
-        assert isinstance(error, LOST) and "answered nothing" in str(error), error
+        assert isinstance(error, LOST) and "another call is trying" in str(error), error
         assert took < 0.5, took
     asyncio.run(db_proxy.release())
-    time.sleep(SILENT_PAUSE)
-    took, error = timed(lambda: proxied_store.version("nope"), 5)
+    trying.join(5)
+    assert probe and probe[0][1] is None, f"the probe once the database answered: {probe}"
+    took, error = timed(lambda: proxied_store.list_tables("open"), 5)
     assert error is None and took < 1.0
 
 
@@ -171,7 +207,8 @@ async def timed_request(method: str, url: str, body: object) -> tuple[float, int
 def test_silent_database_in_a_cluster(cluster: Cluster, database: str, db_proxy: TcpProxy) -> None:
     """The database stops answering for 6 s with its connections open: an action and
     HTTP requests meanwhile answer ``unavailable`` within the bound (no hang, no 500);
-    afterwards the games move on and finish, nothing half-applied, no server restarted."""
+    the first action once it answers again is applied, the games move on and finish,
+    nothing half-applied, no server restarted."""
 
     async def scenario() -> tuple[Games, list[str], float, float]:
         humans = [{"kind": "human"}, {"kind": "human"}]
@@ -208,10 +245,10 @@ def test_silent_database_in_a_cluster(cluster: Cluster, database: str, db_proxy:
         if db_proxy.held_bytes == 0:
             run.problems.append("the silence held back nothing: no query was made meanwhile")
         await db_proxy.release()
-        resumed = await wait_resumed(run)
         after = await probe_act(url, 0, probe.tokens[0], timeout=10)
         if after.get("type") != "update":
-            run.problems.append(f"an action after the silence: expected its update, got {after}")
+            run.problems.append(f"the first action once the database answers: expected its update, got {after}")
+        resumed = await wait_resumed(run)
         took_all = await finish(run)
         await verify(run, allowed_errors={"stale_version", "unavailable"})
         run.problems += [f"{s.name} died" for s in cluster.servers if not s.alive]

@@ -18,11 +18,14 @@ call connects afresh. For PostgreSQL:
   and data unacknowledged for :data:`TCP_USER_TIMEOUT_MS` (5 s) drops the connection.
 
 Once a call has run into the operation or the connect timeout, the database is taken
-to be silent: for :data:`SILENT_PAUSE` (2 s) every call fails at once, without a
-connection (so that calls don't queue behind each other's timeouts, and worker threads
-aren't held), then calls try again. So a call answers within 3 s on a connection
-already open, within 2 s when it connects, 2 s more if it first waits for a free
-connection, and at once while the database is known to be silent.
+to be silent (a circuit breaker, open): one call at a time connects afresh to try it (the
+probe, half-open), and every other call meanwhile fails at once, without a connection
+(so that calls don't queue behind each other's timeouts, and worker threads aren't
+held). The first probe that gets an answer closes the circuit: that call, and every one
+after it, goes through. So a call answers within 3 s on a connection already open,
+within 2 s when it connects, 2 s more if it first waits for a free connection, at once
+while another call probes a silent database, and the first call once it answers again
+succeeds.
 
 SQLite waits :data:`SQLITE_BUSY_TIMEOUT` (5 s) for another process's write lock (within
 one process its writers take turns and never wait for it).
@@ -54,8 +57,6 @@ POOL_TIMEOUT = 2.0
 TCP_USER_TIMEOUT_MS = 5000
 #: TCP keepalives: idle seconds before the first probe, seconds between probes, probes.
 KEEPALIVES = (10, 2, 3)
-#: Seconds during which calls fail at once after one ran into a timeout.
-SILENT_PAUSE = 2.0
 #: Seconds SQLite waits for another process's write lock.
 SQLITE_BUSY_TIMEOUT = 5.0
 
@@ -89,7 +90,7 @@ def make_engine(url: str, *, echo: bool = False) -> tuple[Engine, Watchdog | Non
     if engine.dialect.name != "postgresql":
         return engine, None
     event.listen(engine, "connect", _statement_timeout)
-    watchdog = Watchdog(OPERATION_TIMEOUT, pause=SILENT_PAUSE)
+    watchdog = Watchdog(OPERATION_TIMEOUT)
     watchdog.watch(engine)
     return engine, watchdog
 
@@ -120,8 +121,9 @@ class Watchdog:
     """Shuts the socket of any connection lent out of an engine's pool for longer than
     ``limit`` seconds: the call on it then fails (the driver reads the end of the
     stream) instead of waiting for an answer that may never come. After that, or a
-    connection attempt that timed out, the database is *silent* for ``pause`` seconds:
-    a checkout or a connection attempt then fails at once.
+    connection attempt that timed out, the database is *silent* until a connection
+    attempt gets an answer: a checkout then drops its pooled connection (likely held
+    too) and connects, one such attempt at a time (the probe); the others fail at once.
 
     One thread for the engine; lending and returning a connection cost a lock and a dict
     entry. ``shut`` and ``clock`` are for tests.
@@ -131,12 +133,10 @@ class Watchdog:
         self,
         limit: float,
         *,
-        pause: float = 0.0,
         shut: Callable[[int], None] = _shut,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.limit = limit
-        self.pause = pause
         #: How many connections were shut.
         self.fired = 0
         self._shut = shut
@@ -145,13 +145,17 @@ class Watchdog:
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
         self._closed = False
-        #: Until when (``clock``) the database is taken to be silent.
-        self._silent_until = 0.0
+        #: Whether the database is taken to be silent (the circuit open), and whether a
+        #: connection attempt is trying it now (the probe).
+        self._silent = False
+        self._probing = False
+        self._circuit = threading.Lock()
         self._error: type[Exception] = ConnectionError
 
     def watch(self, engine: Engine) -> None:
         """Arm on each checkout of ``engine``'s pool, disarm on each return (or loss);
-        refuse checkouts and connection attempts while the database is silent."""
+        while the database is silent, drop pooled connections at checkout and let one
+        connection attempt at a time try it."""
         self._error = engine.dialect.loaded_dbapi.OperationalError
         event.listen(engine, "do_connect", self._connect)
         event.listen(engine, "checkout", self._checkout)
@@ -177,12 +181,13 @@ class Watchdog:
 
     @property
     def silent(self) -> bool:
-        """Whether a call ran into a timeout less than ``pause`` seconds ago."""
-        return self._clock() < self._silent_until
+        """Whether a call ran into a timeout and no connection attempt got an answer since."""
+        return self._silent
 
     def trip(self) -> None:
-        """The database is silent: refuse calls for ``pause`` seconds."""
-        self._silent_until = self._clock() + self.pause
+        """The database is silent: one connection attempt at a time tries it, until one is answered."""
+        with self._circuit:
+            self._silent = True
 
     def arm(self, key: int, fd: int) -> None:
         """Shut ``fd`` unless :meth:`disarm` comes within the limit."""
@@ -202,21 +207,41 @@ class Watchdog:
 
     def _refuse(self) -> Exception:
         return self._error(
-            f"the database answered nothing within {self.limit:g} s: not asked again for {self.pause:g} s"
+            f"the database answered nothing within {self.limit:g} s: another call is trying whether it answers again"
         )
 
     def _connect(self, dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
-        if self.silent:
-            raise self._refuse()
+        with self._circuit:
+            probe = self._silent
+            if probe:
+                if self._probing:
+                    raise self._refuse()
+                self._probing = True
+        answered = False
         try:
-            return dialect.connect(*cargs, **cparams)
+            connection = dialect.connect(*cargs, **cparams)
         except Exception as error:
-            if "timeout" in type(error).__name__.lower() or "timeout expired" in str(error):
+            answered = not ("timeout" in type(error).__name__.lower() or "timeout expired" in str(error))
+            if not answered:
                 self.trip()
             raise
+        else:
+            answered = True
+            return connection
+        finally:
+            self._ended(probe, answered)
+
+    def _ended(self, probe: bool, answered: bool) -> None:
+        """A connection attempt ended: one the database answered (if only to refuse it)
+        closes the circuit; a probe's end lets the next call try."""
+        with self._circuit:
+            if answered and (probe or not self._probing):
+                self._silent = False
+            if probe:
+                self._probing = False
 
     def _checkout(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-        if self.silent:  # this connection is likely held too: drop it, connect (refused)
+        if self.silent:  # this connection is likely held too: drop it and connect (the probe, or refused)
             raise DisconnectionError("the database is silent")
         pgconn = getattr(dbapi_connection, "pgconn", None)
         if pgconn is not None:
