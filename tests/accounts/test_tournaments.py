@@ -246,3 +246,97 @@ def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str, rate
                 "place": 1,
             }
         ]
+
+
+def _sam_away_at_the_end(client: TestClient) -> tuple[Any, dict[str, tuple[str, str]], Any, dict[str, Any]]:
+    """An arena of two guests, Sam and Bob, on a test clock; their first game played by Bob
+    while Sam is away (a bot plays Sam's seat) and recorded. The tournament's row, the
+    guests' (entrant, entry), that game, and the clock."""
+    from ghostparty.server.tournament_service import Spec
+    from server.helpers import play_humans
+
+    tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
+    runner = client.app.state.tournament_runner  # type: ignore[attr-defined]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    clock = {"now": datetime.now(UTC).replace(microsecond=0)}
+    tournaments.clock = lambda: clock["now"]
+    row = client.portal.call(
+        tournaments.create,
+        Spec("arena", "hugo", 2, clock["now"] + timedelta(minutes=1), minutes=30, turn_seconds=30),
+        None,
+    )  # type: ignore[attr-defined]
+    entries = {}
+    for name in ("Sam", "Bob"):  # each from a browser of their own (not entered as a block: no second start)
+        joined = make_client_from(client).post(f"/api/tournaments/{row.id}/join", json={"name": name}).json()
+        entries[name] = (joined["entrant"], joined["entry"])
+    clock["now"] += timedelta(minutes=1)
+    client.portal.call(runner.step)  # type: ignore[attr-defined]
+    (game,) = client.portal.call(asyncio.to_thread, tournaments.store.games, row.id)  # type: ignore[attr-defined]
+    sam_seat = game.seats.index(entries["Sam"][0])
+    client.portal.call(lambda: service.play.set_away(game.table_id, sam_seat, away=True))  # type: ignore[attr-defined]
+    bob = {1 - sam_seat: game.tokens[entries["Bob"][0]]}
+    client.portal.call(play_humans, service, game.table_id, bob)  # type: ignore[attr-defined]
+    client.portal.call(runner.step)  # type: ignore[attr-defined]
+    return row, entries, game, clock
+
+
+def test_a_player_away_at_a_games_end_is_told_and_comes_back_as_the_same_entrant(db_url: str) -> None:
+    """An arena stops pairing a person away at their game's end (a bot finished it): their
+    ``me`` names that game's table, and one join with their entry brings back the same
+    entrant (one "Sam" in the standings), paired again at the next pass; nobody else may
+    enter as Sam."""
+    with make_client(db_url) as client:
+        row, entries, game, clock = _sam_away_at_the_end(client)
+        base = f"/api/tournaments/{row.id}"
+        me = client.post(f"{base}/me", json={"entry": entries["Sam"][1]}).json()
+        assert me["entrant"] == entries["Sam"][0] and me["active"] is False and me["away_in"] == game.table_id
+        bobs = client.post(f"{base}/me", json={"entry": entries["Bob"][1]}).json()
+        assert bobs["active"] is True and bobs["away_in"] is None
+
+        stranger = make_client_from(client)  # someone else can't enter as a second Sam
+        for name in ("Sam", "sam", "S a m"):
+            taken = stranger.post(f"{base}/join", json={"name": name})
+            assert taken.status_code == 409 and error(taken) == "name_taken", taken.text
+            assert "'Sam' is already playing in this tournament" in taken.json()["error"]["message"]
+        back = client.post(f"{base}/join", json={"name": "Sam", "entry": entries["Sam"][1]})
+        assert back.status_code == 201, back.text
+        assert (back.json()["entrant"], back.json()["entry"]) == entries["Sam"]
+        state = client.get(base).json()
+        assert [s["name"] for s in state["standings"]].count("Sam") == 1 and state["entrants"] == 2
+        sam = next(s for s in state["standings"] if s["name"] == "Sam")
+        assert sam["active"] is True and sam["games"] == 1 and sam["points"] == 0
+        me = client.post(f"{base}/me", json={"entry": entries["Sam"][1]}).json()
+        assert me["active"] is True and me["away_in"] is None
+        clock["now"] += timedelta(seconds=30)
+        runner = client.app.state.tournament_runner  # type: ignore[attr-defined]
+        client.portal.call(runner.step)  # type: ignore[attr-defined]
+        store = client.app.state.tournaments.store  # type: ignore[attr-defined]
+        games = client.portal.call(asyncio.to_thread, store.games, row.id)  # type: ignore[attr-defined]
+        assert len(games) == 2 and entries["Sam"][0] in games[1].seats  # paired again
+
+
+def test_a_tables_tournament_game_names_who_forfeited_as_the_standings_count_it(db_url: str) -> None:
+    """What a tournament game's table page shows at its end: the tournament, and the game
+    as the standings count it — Sam, away at the end, forfeited (0 points) even if the
+    bot playing Sam's seat came first; any other table has no tournament."""
+    with make_client(db_url) as client:
+        row, entries, game, _ = _sam_away_at_the_end(client)
+        sam_seat = game.seats.index(entries["Sam"][0])
+        answer = client.get(f"/api/tables/{game.table_id}/tournament")
+        assert answer.status_code == 200, answer.text
+        found = answer.json()
+        assert found["tournament"]["id"] == row.id and found["tournament"]["kind"] == "arena"
+        counted = found["game"]
+        assert counted["table"] == game.table_id and counted["finished"] is True
+        assert counted["forfeits"] == [sam_seat] and counted["points"][sam_seat] == 0
+        standings = {s["name"]: s for s in client.get(f"/api/tournaments/{row.id}").json()["standings"]}
+        assert [counted["points"][game.seats.index(entries[n][0])] for n in ("Sam", "Bob")] == [
+            standings["Sam"]["points"],
+            standings["Bob"]["points"],
+        ]
+        assert client.get(f"/api/tournaments/{row.id}").json()["games"][0]["forfeits"] == [sam_seat]
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        made = client.post("/api/tables", json={"rules": "hugo", "seats": seats})
+        assert made.status_code == 201, made.text
+        other = client.get(f"/api/tables/{made.json()['table']['id']}/tournament").json()
+        assert other == {"tournament": None, "game": None}

@@ -208,3 +208,75 @@ def test_create_by_the_form_and_cancel_with_a_reason_the_players_read(browser: A
     guest.get_by_test_id("create-login").wait_for()  # a guest is asked to log in to create
     for page in (creator, player, guest):
         assert not page.errors, page.errors
+
+
+def test_a_player_away_at_the_end_reads_why_and_comes_back_with_one_click(
+    browser: Any, server: tuple[str, Any]
+) -> None:
+    """Sam's page stays open at the table but Sam doesn't move (a bot finishes the game):
+    the end offers "Back to the tournament", no rematch, and says Sam forfeited (0 points,
+    as the standings count it); back on the tournament page Sam reads why they are no
+    longer paired and comes back with one click, as the same entry (one "Sam")."""
+    from ghostparty.server.tournament_service import Spec
+
+    base_url, app = server
+    spec = Spec("arena", "hugo", 2, CLOCK.now + timedelta(minutes=1), minutes=30, turn_seconds=30)
+    row = call(app, app.state.tournaments.create(spec, None))
+    url = f"{base_url}/tournaments/{row.id}"
+    pages = {}
+    for name in ("Sam", "Bob"):
+        page = new_page(browser, speed="off")
+        page.goto(url)
+        page.get_by_label("Your name").fill(name)
+        page.get_by_test_id("join").click()
+        page.get_by_test_id("leave").wait_for()
+        pages[name] = page
+    CLOCK.now += timedelta(minutes=1)  # the start: the runner seats both, their pages go to the table
+    for page in pages.values():
+        wait_for(page, lambda page=page: "/t/" in page.url)
+        page.get_by_test_id("board").wait_for()
+    state = api_get(base_url, f"/api/tournaments/{row.id}")
+    (game,) = state["games"]
+    sam = game["seats"].index("Sam")
+    (stored,) = call(app, asyncio.to_thread(app.state.tournaments.store.games, row.id))
+    bob_token = stored.tokens[stored.seats[1 - sam]]
+
+    async def sam_away_bob_plays() -> None:
+        from server.helpers import play_humans
+
+        await app.state.service.play.set_away(game["table"], sam, away=True)
+        await play_humans(app.state.service, game["table"], {1 - sam: bob_token})
+
+    call(app, sam_away_bob_plays())
+    for page in pages.values():
+        end = page.locator("[data-testid=tournament-end][data-recorded=true]")
+        end.wait_for(timeout=20000)
+        assert end.get_attribute("data-tournament") == row.id
+        assert page.get_by_test_id("again").count() == 0 and page.get_by_test_id("play-again").count() == 0
+        forfeit = end.get_by_test_id("forfeit")
+        assert forfeit.count() == 1 and forfeit.get_attribute("data-seat") == str(sam)
+        assert "Sam forfeited" in forfeit.inner_text() and "0 tournament points" in forfeit.inner_text()
+        points = {s["name"]: str(s["points"]) for s in api_get(base_url, f"/api/tournaments/{row.id}")["standings"]}
+        shown = end.locator(f"[data-testid=tournament-seat-points][data-seat='{sam}']")
+        assert shown.get_attribute("data-points") == points["Sam"] == "0"
+        winners = page.get_by_test_id("result-winners")
+        if str(sam) in (winners.get_attribute("data-winners") or "").split(","):
+            assert "Sam forfeited" in winners.inner_text() and "wins" not in winners.inner_text()
+
+    page = pages["Sam"]
+    page.get_by_test_id("back-to-tournament").click()
+    page.wait_for_url(url)
+    box = page.locator("[data-testid=come-back-box][data-why=away]")
+    box.wait_for()
+    assert "a bot finished it for you" in page.get_by_test_id("out-note").inner_text()
+    assert page.get_by_test_id("join-form").is_hidden() and page.get_by_test_id("leave").is_hidden()
+    page.get_by_test_id("come-back").click()  # one click
+    page.get_by_test_id("leave").wait_for()
+    assert box.is_hidden()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=standing-row]')].filter(r => r.dataset.name === 'Sam').length === 1"
+    )
+    standings = api_get(base_url, f"/api/tournaments/{row.id}")["standings"]
+    assert sorted((s["name"], s["active"]) for s in standings) == [("Bob", True), ("Sam", True)]
+    for page in pages.values():
+        assert not page.errors, page.errors

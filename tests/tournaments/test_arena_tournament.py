@@ -119,6 +119,25 @@ def test_points_by_place_and_a_leaver_scores_nothing_and_is_not_paired_again() -
     assert len(state.pairing(START + 100, Random(0))) == 1
 
 
+def test_a_player_away_at_a_games_end_is_told_which_game_took_them_out() -> None:
+    from ghostparty.tournaments import from_json, to_json
+
+    state = arena(size=2, players=4)
+    play(state, "g1", ("p0", "p1"), [1, 2], START, p0=5)
+    play(state, "g2", ("p2", "p3"), [1, 2], START)
+    assert [state.players[p].away_in for p in ("p0", "p1", "p2", "p3")] == ["g1", None, None, None]
+    restored = from_json(to_json(state))
+    assert isinstance(restored, Arena) and restored.players["p0"].away_in == "g1"
+    state.join("p0", 1500, START + 100)  # one click: back, and nothing to tell any more
+    assert state.players["p0"].away_in is None and state.players["p0"].free
+    play(state, "g3", ("p0", "p1"), [2, 1], START + 200, p0=9)
+    state.leave("p2", START + 300)  # leaving by oneself is no "taken out"
+    assert (state.players["p0"].away_in, state.players["p2"].away_in) == ("g3", None)
+    state.join("p0", 1500, START + 400)
+    state.leave("p0", START + 500)
+    assert from_json(to_json(state)).players["p0"].away_in is None  # type: ignore[union-attr]
+
+
 def test_after_the_end_no_game_starts_but_games_under_way_count() -> None:
     state = arena(players=2)
     state.start_game("g1", ("p0", "p1"), END - 1)

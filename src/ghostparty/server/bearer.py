@@ -105,6 +105,7 @@ ROUTE_SCOPES: dict[tuple[str, str], str] = {
     ("POST", "/api/tournaments/{tournament_id}/me"): "play",
     ("POST", "/api/tournaments/{tournament_id}/cancel"): "play",
     ("GET", "/api/tournaments/{tournament_id}/results.{format}"): "public",
+    ("GET", "/api/tables/{table_id}/tournament"): "public",
     ("GET", "/api/players/{name}/trophies"): "public",
     ("WS", "/ws/tournaments/{tournament_id}"): "public",
     ("GET", "/api/account/open-data"): "read",

@@ -232,6 +232,8 @@ class CreateTournament(Model):
 class TournamentJoin(Model):
     #: A guest's name (a logged-in player enters under their account's).
     name: Annotated[str, StringConstraints(max_length=200)] | None = None
+    #: A guest's entry secret from joining before: they come back as the same entrant.
+    entry: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
 
 
 class TournamentEntry(Model):

@@ -144,13 +144,11 @@ async def state(request: Request) -> Response:
 async def join(request: Request) -> Response:
     body = await json_body(request, TournamentJoin)
     player = await _who(request, TOURNAMENT_CHANGES, changing=True)
-    if player is None and body.name is None:
-        raise ServiceError(ErrorCode.BAD_NAME, "a guest needs a name to enter (or log in)")
     tournaments = of(request)
     tournament_id = request.path_params["tournament_id"]
     if player is not None and (await tournaments.get(tournament_id)).rated:  # a moderator's ban from rated play
         await request.app.state.community.check_rated(player[0])
-    entrant, entry = await tournaments.join(tournament_id, player, body.name)
+    entrant, entry = await tournaments.join(tournament_id, player, body.name, body.entry)
     return JSONResponse({"entrant": entrant, "entry": entry}, status_code=201)
 
 
@@ -173,6 +171,20 @@ async def me(request: Request) -> Response:
     snapshot = await _snapshot(tournaments, tournament_id)
     row = snapshot.row
     return JSONResponse(current_table(row, from_json(row.state), entrant, snapshot.games))
+
+
+async def table_tournament(request: Request) -> Response:
+    """The tournament a table's game belongs to and that game as the tournament counts
+    it (its points, who forfeited); ``{"tournament": null}`` for any other table."""
+    await _who(request, TOURNAMENT_READS, changing=False)
+    table_id = request.path_params["table_id"]
+    tournaments = of(request)
+    tournament_id = await in_thread(tournaments.store.of_table, table_id)
+    if tournament_id is None:
+        return JSONResponse({"tournament": None, "game": None})
+    data = await _view(tournaments, tournament_id)
+    game = next((g for g in data["games"] if g["table"] == table_id), None)
+    return JSONResponse({"tournament": data["tournament"], "game": game})
 
 
 async def cancel(request: Request) -> Response:
@@ -265,5 +277,6 @@ routes = [
     Route(_ID + "/cancel", cancel, methods=["POST"]),
     Route(_ID + "/results.{format}", results, methods=["GET"]),
     Route("/api/players/{name}/trophies", player_trophies, methods=["GET"]),
+    Route("/api/tables/{table_id}/tournament", table_tournament, methods=["GET"]),
     WebSocketRoute("/ws/tournaments/{tournament_id}", tournament_socket),
 ]

@@ -299,9 +299,11 @@ class Tournaments:
         await self.pubsub.publish(channel(tournament_id), TournamentChanged())
 
     async def join(
-        self, tournament_id: str, player: tuple[int, str] | None, name: str | None
+        self, tournament_id: str, player: tuple[int, str] | None, name: str | None, entry: str | None = None
     ) -> tuple[str, str | None]:
-        """Enter; returns the entrant id and, for a guest, the secret their page keeps."""
+        """Enter, or come back after leaving (an account, or a guest by the ``entry``
+        secret of their first join: the same entrant, name and record); returns the
+        entrant id and, for a guest, the secret their page keeps."""
         row = await self.get(tournament_id)
         if row.status not in ACTIVE:
             raise ServiceError(ErrorCode.NOT_OPEN, f"the tournament is {row.status}: it can't be joined")
@@ -315,8 +317,13 @@ class Tournaments:
                 "the bot ladder is for bot accounts: join with a bot account's API token (docs/bot-api.md, 'The bot ladder')",
             )
         secret = None
+        back = None if player is not None or not entry else await self.whom(tournament_id, None, entry)
         if player is not None:
             entrant_id, shown, rating = f"p{player[0]}", player[1], await self.rating(player[0], row.rules)
+        elif back is not None:
+            entrant_id, shown, rating, secret = back, "", GUEST_RATING, entry
+        elif name is None:
+            raise ServiceError(ErrorCode.BAD_NAME, "a guest needs a name to enter (or log in)")
         else:
             secret = secrets.token_urlsafe(18)
             entrant_id, shown, rating = f"g{secrets.token_hex(6)}", await self.lobby.guest_name(name), GUEST_RATING
@@ -330,10 +337,10 @@ class Tournaments:
                 engine.join(entrant_id, rating, max(stamp(moment), engine.config.starts_at))
             else:
                 engine.join(entrant_id, rating)
-            entry = None if known else Entrant(entrant_id, shown, moment, player[0] if player else None)
-            if entry is not None and secret is not None:
-                entry = Entrant(entrant_id, shown, moment, None, secret_hash(secret))
-            return Change(to_json(engine), row.status, row.reason, row.round_at, entrant=entry)
+            added = None if known else Entrant(entrant_id, shown, moment, player[0] if player else None)
+            if added is not None and secret is not None:
+                added = Entrant(entrant_id, shown, moment, None, secret_hash(secret))
+            return Change(to_json(engine), row.status, row.reason, row.round_at, entrant=added)
 
         await self.update(tournament_id, step)
         return entrant_id, secret

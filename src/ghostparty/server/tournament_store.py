@@ -158,6 +158,13 @@ class SqlTournaments:
         with self.engine.connect() as conn:
             return _games(conn, tournament_id)
 
+    def of_table(self, table_id: str) -> str | None:
+        """The id of the tournament whose game is played at ``table_id``, if any."""
+        query = select(tournament_games.c.tournament_id).where(tournament_games.c.table_id == table_id)
+        with self.engine.connect() as conn:
+            found = conn.execute(query).scalar()
+        return None if found is None else str(found)
+
     def snapshot(self, tournament_id: str) -> Snapshot | None:
         """The tournament's row, entrants and games as of one version; ``None`` if there
         is none by that id. Three reads, not one transaction's snapshot (pysqlite runs a

@@ -138,9 +138,11 @@ def podium(row: TournamentRow, engine: Engine, names: dict[str, Entrant]) -> lis
 
 
 def games(engine: Engine, rows: list[GameRow], names: dict[str, Entrant]) -> list[dict[str, Any]]:
-    """Every game: its round and table number (Swiss), table id, seats, result."""
+    """Every game: its round and table number (Swiss), table id, seats, result, and the
+    seats whose person forfeited (away at the end: a bot finished it, 0 points)."""
     found = []
     for g in rows:
+        left: dict[str, int] = {}
         places: tuple[int, ...] | None
         round_number: int | None
         table_number: int | None
@@ -153,17 +155,18 @@ def games(engine: Engine, rows: list[GameRow], names: dict[str, Entrant]) -> lis
                 # a game paired after the tournament's row was read (the games are read
                 # after it, not in its transaction): shown with the next version
                 continue
-            places, points = record_l.places, record_l.points
+            places, points, left = record_l.places, record_l.points, record_l.left
         elif isinstance(engine, Arena):
             record = engine.games.get(g.game)
             places, points = (record.places, record.points) if record else (None, None)
+            left = record.left if record else {}
             round_number = table_number = None
         else:
             round_number, table_number = (int(x) for x in g.game[1:].split("t"))
             if round_number > len(engine.rounds) or table_number > len(engine.rounds[round_number - 1].tables):
                 continue  # paired after the row was read, as above
             table = engine.rounds[round_number - 1].tables[table_number - 1]
-            places, points = table.places, table.points
+            places, points, left = table.places, table.points, table.left
         found.append(
             {
                 "game": g.game,
@@ -175,6 +178,7 @@ def games(engine: Engine, rows: list[GameRow], names: dict[str, Entrant]) -> lis
                 "places": list(places) if places else None,
                 "points": [encode(p) for p in points] if points else None,
                 "finished": places is not None,
+                "forfeits": [seat for seat, e in enumerate(g.seats) if e in left],
             }
         )
     return found
@@ -203,8 +207,10 @@ def view(row: TournamentRow, entrants: list[Entrant], rows: list[GameRow]) -> di
 
 
 def current(row: TournamentRow, engine: Engine, entrant: str, rows: list[GameRow]) -> dict[str, Any]:
-    """Where ``entrant`` plays now: their table, seat and seat token, if any."""
-    playing = None
+    """Where ``entrant`` plays now: their table, seat and seat token, if any; and, if an
+    arena stopped pairing them because they were away at a game's end, that game's table
+    (``away_in``: their page says so and offers to come back)."""
+    playing = away_in = None
     if isinstance(engine, Ladder):
         known_l = engine.players.get(entrant)
         active = bool(known_l and known_l.active)
@@ -215,6 +221,8 @@ def current(row: TournamentRow, engine: Engine, entrant: str, rows: list[GameRow
         known = engine.players.get(entrant)
         playing = known.game if known else None
         active = bool(known and known.active)
+        if known is not None and known.away_in is not None:
+            away_in = next((g.table_id for g in rows if g.game == known.away_in), None)
     else:
         known_s = engine.players.get(entrant)
         active = bool(known_s and known_s.active)
@@ -228,11 +236,12 @@ def current(row: TournamentRow, engine: Engine, entrant: str, rows: list[GameRow
             return {
                 "entrant": entrant,
                 "active": active,
+                "away_in": away_in,
                 "table": g.table_id,
                 "seat": g.seats.index(entrant),
                 "token": g.tokens[entrant],
             }
-    return {"entrant": entrant, "active": active, "table": None, "seat": None, "token": None}
+    return {"entrant": entrant, "active": active, "away_in": away_in, "table": None, "seat": None, "token": None}
 
 
 def results_csv(data: dict[str, Any]) -> str:

@@ -17,7 +17,7 @@ twice even if two passes raced.
   Bots are ranked like everyone but never on the podium.
 - Points by final place (:mod:`~ghostparty.tournaments.points`); a player who left
   their seat to a bot scores 0 for that game and is no longer paired until they join
-  again. After ``ends_at`` no game starts; games under way finish and count.
+  again (:attr:`ArenaPlayer.away_in` names that game). After ``ends_at`` no game starts; games under way finish and count.
 """
 
 from __future__ import annotations
@@ -77,6 +77,9 @@ class ArenaPlayer:
     firsts: int = 0
     #: Their opponents in their last game (avoided at the next pairing).
     last_opponents: tuple[str, ...] = ()
+    #: The game they were away from at its end, which took them out of the pairing
+    #: (``None`` once they join again or leave by themselves).
+    away_in: str | None = None
 
     @property
     def free(self) -> bool:
@@ -149,7 +152,7 @@ class Arena:
             raise TournamentError("bot", f"{player!r} joined as {'a bot' if known.bot else 'a person'} before")
         if known.active:
             raise TournamentError("player", f"{player!r} is already in the arena")
-        known.active, known.rating = True, float(rating)
+        known.active, known.rating, known.away_in = True, float(rating), None
         if known.game is None:
             known.free_since = now
 
@@ -158,7 +161,8 @@ class Arena:
 
         ``now`` is taken like every event's (a log or a later rule may want it); the state
         does not depend on it."""
-        self._player(player).active = False
+        known = self._player(player)
+        known.active, known.away_in = False, None
 
     def start_game(self, game: str, seats: Sequence[str], now: float) -> None:
         """A game of the pairing started: ``seats`` in seat order, every one free."""
@@ -208,7 +212,7 @@ class Arena:
             entry.firsts += 1 if checked[seat] == 1 and player not in left else 0
             entry.last_opponents = tuple(p for p in record.seats if p != player)
             if player in left:
-                entry.active = False
+                entry.active, entry.away_in = False, game
 
     # questions ------------------------------------------------------------------------
 

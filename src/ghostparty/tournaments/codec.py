@@ -52,6 +52,7 @@ def to_dict(state: State) -> dict[str, Any]:
             },
             "players": [
                 {"id": p.id, "rating": p.rating, "bot": p.bot, "active": p.active, "free_since": p.free_since}
+                | ({"away_in": p.away_in} if p.away_in is not None else {})
                 for p in state.players.values()
             ],
             "games": [
@@ -162,11 +163,14 @@ def _arena(root: dict[str, Any]) -> Arena:
             bot=_flag(p.get("bot"), f"players[{i}].bot"),
             active=_flag(p.get("active"), f"players[{i}].active"),
             free_since=_number(p.get("free_since"), f"players[{i}].free_since"),
+            away_in=None if p.get("away_in") is None else _text(p.get("away_in"), f"players[{i}].away_in"),
         )
         if entry.id in arena.players:
             raise TournamentError(f"players[{i}].id", f"{entry.id!r} is listed twice")
-        arena.players[entry.id] = entry
-        stored.append(ArenaPlayer(entry.id, entry.rating, entry.bot, entry.active, free_since=entry.free_since))
+        arena.players[entry.id] = ArenaPlayer(
+            entry.id, entry.rating, entry.bot, entry.active, free_since=entry.free_since
+        )
+        stored.append(entry)
     for i, item in enumerate(_list(root.get("games"), "games")):
         g = _mapping(item, f"games[{i}]")
         game = _text(g.get("id"), f"games[{i}].id")
@@ -183,9 +187,9 @@ def _arena(root: dict[str, Any]) -> Arena:
             left = _mapping(g.get("left") or {}, f"games[{i}].left")
             finished = _number(g.get("finished_at"), f"games[{i}].finished_at")
             arena.finish_game(game, _list(g.get("places"), f"games[{i}].places"), finished, left)
-    for entrant in stored:  # who is active, and since when free, as stored (a leaver may have come back)
-        arena.players[entrant.id].active = entrant.active
-        arena.players[entrant.id].free_since = entrant.free_since
+    for entrant in stored:  # who is active, since when free, why out, as stored (a leaver may have come back)
+        found = arena.players[entrant.id]
+        found.active, found.free_since, found.away_in = entrant.active, entrant.free_since, entrant.away_in
     return arena
 
 

@@ -38,7 +38,8 @@
 //                data-warning; js/timer.js), turn-warning its live region; rules-help-button opens
 //                rules-help; language: the language switch (js/i18n.js)
 //   chat         the table's chat (js/chat.js); again, series: play again and the series
-//                on the result panel (js/again.js); table-name has data-series-index;
+//                on the result panel (js/again.js), for a tournament's game tournament-end
+//                in their place (js/tournament-end.js); table-name has data-series-index;
 //                notify-button asks for notifications (turn-based tables, js/turns.js)
 
 import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "./again.js";
@@ -58,6 +59,7 @@ import { mountAccountNav } from "./session.js";
 import { busy, initialState, interactive, pick, reduce, showsOdds, skipsVersions } from "./state.js";
 import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveToken } from "./store.js";
 import { setupChrome, showResult } from "./table-chrome.js";
+import { tournamentEnd } from "./tournament-end.js";
 import { TurnTimer } from "./timer.js";
 import { notifyButton, notifyYourMove } from "./turns.js";
 import { renderControls, renderHint, renderTargets } from "./views/controls.js";
@@ -335,6 +337,7 @@ function renderPlayAgain() {
   if ($("result").hidden) return;
   const held = new Set(S.held);
   showRatingChanges($("result"), table); // a rated game: each player's change (js/rating-change.js)
+  if (tournamentEnd($("result"), table, renderSidePanels)) return; // a tournament's game: back to it, no rematch
   if (table.rematch && !page.leaving && takeSeatsAgain(table, held)) {
     page.leaving = true;
     location.href = `/t/${encodeURIComponent(table.rematch)}`;
@@ -344,8 +347,6 @@ function renderPlayAgain() {
   const series = el("div", { class: "series", "data-testid": "series", hidden: true });
   renderSeries(series, { table, series: S.series });
   $("result").append(again, series);
-  const tournament = sessionStorage.getItem(`ghostparty:tournament-of:${tableId}`); // came from a tournament's page
-  if (tournament) $("result").append(el("p", {}, el("a", { class: "button primary", href: `/tournaments/${encodeURIComponent(tournament)}`, "data-testid": "back-to-tournament" }, t("tournament.back"))));
   if (page.seriesOf !== table.id) {
     page.seriesOf = table.id;
     api.series(tableId).then(

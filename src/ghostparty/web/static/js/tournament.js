@@ -5,7 +5,9 @@
 //
 // Hooks for tests (data-testid): tournament (<main>, data-state = loading | ok | error,
 // data-status); tournament-heading, tournament-when, cancel-reason; your-table (with
-// your-table-link, data-table); join-form, join, leave, tournament-error; standings with
+// your-table-link, data-table); join-form, join, leave, tournament-error; come-back-box
+// (shown to an entrant no longer paired: data-why = away | left) with out-note and the
+// one-click come-back; standings with
 // standing-row per line (data-name, data-rank, data-points, data-games, data-bot; a bot
 // ladder's also data-score, data-ci-low, data-ci-high, data-house); ladder-note; games
 // with game-item (data-game, data-finished) and its game-link; podium with podium-place
@@ -66,7 +68,8 @@ function gameItem(game) {
     ? t("tournament.deal_rotation", { deal: game.round, group: game.table_number, rotation: game.rotation })
     : game.round ? t("tournament.round_table", { round: game.round, table: game.table_number }) : game.game;
   const href = game.finished ? `/r/${encodeURIComponent(game.table)}` : `/t/${encodeURIComponent(game.table)}`;
-  const result = game.finished ? game.seats.map((name, i) => `${name} ${game.points[i]}`).join(", ") : game.seats.join(", ");
+  const away = (i) => (game.forfeits?.includes(i) ? ` (${t("tournament.away_at_end")})` : ""); // 0 points: a bot finished it
+  const result = game.finished ? game.seats.map((name, i) => `${name} ${game.points[i]}${away(i)}`).join(", ") : game.seats.join(", ");
   return el(
     "li",
     { "data-testid": "game-item", "data-game": game.game, "data-finished": game.finished ? "true" : "false" },
@@ -113,8 +116,14 @@ function render() {
 
 function renderMine(open) {
   const entered = Boolean(mine?.entrant) && mine.active;
+  // out of the pairing (away at a game's end, or left): one click brings the same entry back
+  const out = open && Boolean(mine?.entrant) && !mine.active && state.tournament.kind !== "ladder";
+  const box = $("come-back-box");
+  box.hidden = !out;
+  box.dataset.why = out ? (mine.away_in ? "away" : "left") : "";
+  $("out-note").textContent = out ? t(mine.away_in ? "tournament.away_out" : "tournament.you_left") : "";
   // a ladder is joined by a bot account's program (its API token), not from this page
-  $("join-form").hidden = !open || entered || (state.tournament.rated && !viewer) || state.tournament.kind === "ladder";
+  $("join-form").hidden = !open || entered || out || (state.tournament.rated && !viewer) || state.tournament.kind === "ladder";
   $("join-name").hidden = $("join-name-label").hidden = Boolean(viewer);
   $("leave").hidden = !open || !entered;
   const yours = $("your-table");
@@ -163,16 +172,18 @@ function connect() {
 }
 
 async function join(event) {
-  event.preventDefault();
+  event?.preventDefault();
   $("t-error").textContent = "";
   try {
     const name = viewer ? null : $("join-name").value.trim();
     if (name) saveName(name);
-    const answer = await api.joinTournament(id, name);
+    const answer = await api.joinTournament(id, name, viewer ? null : entry()); // a guest's entry: the same one again
     if (answer.entry) localStorage.setItem(ENTRY_KEY, answer.entry);
     left = false;
+    await askMine();
+    render();
   } catch (error) {
-    $("t-error").textContent = accountError(error);
+    $("t-error").textContent = error?.code === "name_taken" ? t("tournament.name_taken") : accountError(error);
   }
 }
 
@@ -203,6 +214,7 @@ async function main() {
   $("join-name").value = loadName() ?? "";
   $("join-form").addEventListener("submit", join);
   $("leave").addEventListener("click", leave);
+  $("come-back").addEventListener("click", () => join());
   $("cancel-form").addEventListener("submit", cancel);
   connect();
   // paired while the socket says nothing of it (a quiet moment): ask now and then
