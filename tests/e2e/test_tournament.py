@@ -210,6 +210,13 @@ def test_create_by_the_form_and_cancel_with_a_reason_the_players_read(browser: A
         assert not page.errors, page.errors
 
 
+def _page_in(browser: Any, language: str, **device: Any) -> Any:
+    """A fresh page reading ``language`` (the language switch's stored choice)."""
+    page = new_page(browser, speed="off", **device)
+    page.context.add_init_script(f"localStorage.setItem('ghostparty:lang', '\"{language}\"');")
+    return page
+
+
 def test_a_player_away_at_the_end_reads_why_and_comes_back_with_one_click(
     browser: Any, server: tuple[str, Any]
 ) -> None:
@@ -280,3 +287,40 @@ def test_a_player_away_at_the_end_reads_why_and_comes_back_with_one_click(
     assert sorted((s["name"], s["active"]) for s in standings) == [("Bob", True), ("Sam", True)]
     for page in pages.values():
         assert not page.errors, page.errors
+
+
+#: A phone held upright, in CSS pixels.
+PHONE = (390, 844)
+
+
+def test_the_tournament_pages_fit_a_phone_in_every_language(browser: Any, server: tuple[str, Any]) -> None:
+    """The tournaments list and each tournament's page (a Swiss and an arena with their
+    standings, and any the other tests made) in every language the server offers, 390 px
+    wide: nothing wider than the screen, so the page never scrolls sideways."""
+    from ghostparty.server.tournament_service import Spec
+
+    base_url, app = server
+    tournaments = app.state.tournaments
+    for kind in ("swiss", "arena"):
+        more = {"rounds": 3} if kind == "swiss" else {"minutes": 30}
+        spec = Spec(kind, "midnight-party", 4, CLOCK.now + timedelta(minutes=5), turn_seconds=30, **more)
+        made = call(app, tournaments.create(spec, None))
+        for name in ("Maximiliane", "Bartholomäus", "Gus"):
+            call(app, tournaments.join(made.id, None, f"{name} {kind[0]}"))
+    listed = api_get(base_url, "/api/tournaments")
+    paths = ["/tournaments"] + [f"/tournaments/{t['id']}" for part in listed.values() for t in part]
+    languages = [language["code"] for language in api_get(base_url, "/api/languages")["languages"]]
+    assert {"en", "de"} <= set(languages)
+    wide = []
+    for language in languages:
+        page = _page_in(browser, language, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        for path in paths:
+            page.goto(base_url + path)
+            page.locator("main[data-state=ok]").wait_for()
+            assert page.evaluate("() => document.documentElement.lang") == language
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            if width > PHONE[0]:
+                wide.append((language, path, width))
+        assert not page.errors, page.errors
+        page.context.close()
+    assert wide == [], f"wider than a {PHONE[0]} px phone: {wide}"
