@@ -12,7 +12,6 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from starlette.types import Message as ASGIMessage
 
 from ghostparty.bots import bot_names
 from ghostparty.server.account_routes import routes as account_routes
-from ghostparty.server.assets import Assets
+from ghostparty.server.assets import ASSETS, STATIC
 from ghostparty.server.bearer import BearerAuth
 from ghostparty.server.bodies import BodyRefused
 from ghostparty.server.bot_routes import NDJSON
@@ -59,8 +58,6 @@ from ghostparty.server.tournament_routes import routes as tournament_routes
 from ghostparty.server.wiring import Settings, running
 
 log = logging.getLogger("ghostparty.server")
-
-STATIC = Path(str(files("ghostparty.web") / "static"))
 
 
 #: The environment variable through which ``ghostparty serve --workers N`` hands its
@@ -281,10 +278,6 @@ class _SecurityHeaders:
 
 
 # -- HTTP ---------------------------------------------------------------------------------
-
-
-#: The client's files (assets.py: versioned URLs, cache headers).
-ASSETS = Assets(STATIC)
 
 
 def _missing(name: str) -> Exception:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Awaitable, Callable
+from importlib.resources import files
 from pathlib import Path
 
 from starlette.requests import Request
@@ -88,3 +89,9 @@ class Assets:
             return Response(html, media_type="text/html", headers=headers)
 
         return endpoint
+
+
+#: The installed client's files.
+STATIC = Path(str(files("ghostparty.web") / "static"))
+#: Their server: the pages and every file's versioned URL.
+ASSETS = Assets(STATIC)

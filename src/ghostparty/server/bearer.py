@@ -108,6 +108,7 @@ ROUTE_SCOPES: dict[tuple[str, str], str] = {
     ("GET", "/api/tables/{table_id}/tournament"): "public",
     ("GET", "/api/players/{name}/trophies"): "public",
     ("WS", "/ws/tournaments/{tournament_id}"): "public",
+    ("GET", "/api/open-data"): "public",
     ("GET", "/api/account/open-data"): "read",
     ("POST", "/api/account/open-data"): "session",
     ("GET", "/api/account/email"): "read",

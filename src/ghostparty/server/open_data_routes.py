@@ -1,10 +1,12 @@
 """Serving the open game data, and an account's choice to stay out of it (docs/PROTOCOL.md).
 
 ``ghostparty serve --open-data DIR`` serves the files ``ghostparty export --out DIR``
-wrote: ``GET /open-data`` the index (each month's files, sizes and SHA-256s) and
+wrote: ``GET /api/open-data`` the index (each month's files, sizes and SHA-256s) and
 ``GET /open-data/{file}`` a file (ranges allowed, so a broken download resumes). Only the
 names the export writes are served — never the pseudonym key, nothing outside DIR.
-Downloads are limited per address.
+Downloads are limited per address. ``GET /open-data`` is the page that says what the
+files are (on every server, with files or not) to a browser, and the index to a client
+that doesn't ask for HTML.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from ghostparty.server.account_routes import accounts_of, current
+from ghostparty.server.assets import ASSETS
 from ghostparty.server.bodies import json_body
 from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.limits import Limit
-from ghostparty.server.open_data import SERVED
+from ghostparty.server.open_data import FORMAT, SERVED
 from ghostparty.server.quotas import LIST_CHANGES, LIST_READS, Quotas, address_of
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import OpenDataChoice
@@ -43,12 +46,49 @@ async def _counted(request: Request) -> None:
     await quotas.use("open-data", DOWNLOADS, address_of(request), None)
 
 
+def _missing(name: str) -> Exception:
+    return ServiceError(ErrorCode.NOT_FOUND, f"the client file {name} is missing from this installation")
+
+
+#: The page about the open data (open-data.html).
+PAGE = ASSETS.page("open-data.html", _missing)
+
+
+def wants_html(accept: str) -> bool:
+    """Whether an ``Accept`` header asks for HTML before JSON: a browser's does
+    (``text/html,…,*/*;q=0.8``); ``*/*``, none, or JSON first is a program's."""
+    quality = {"text/html": 0.0, "application/json": 0.0}
+    for part in accept.split(","):
+        media, *params = (piece.strip() for piece in part.split(";"))
+        if media.lower() not in quality:
+            continue
+        weight = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        quality[media.lower()] = max(quality[media.lower()], weight)
+    return quality["text/html"] > 0 and quality["text/html"] >= quality["application/json"]
+
+
+async def page_or_index(request: Request) -> Response:
+    """``GET /open-data``: the page to a browser, the index to a program (``Vary: Accept``)."""
+    response = await (PAGE if wants_html(request.headers.get("accept", "")) else index)(request)
+    response.headers["Vary"] = "Accept"
+    return response
+
+
 async def index(request: Request) -> Response:
+    """``GET /api/open-data``: the export's ``index.json``; before the first export, one
+    with no months."""
     folder = _folder(request)
     await _counted(request)
     path = folder / "index.json"
     if not path.is_file():
-        raise ServiceError(ErrorCode.NO_OPEN_DATA, "no games have been exported yet")
+        return JSONResponse({"format": FORMAT, "generated": None, "months": []})
     return JSONResponse(json.loads(await in_thread(path.read_text, "utf-8")))
 
 
@@ -56,11 +96,11 @@ async def download(request: Request) -> Response:
     folder = _folder(request)
     name = request.path_params["name"]
     if not SERVED.match(name):
-        raise ServiceError(ErrorCode.NOT_FOUND, f"no open-data file {name!r}: GET /open-data lists them")
+        raise ServiceError(ErrorCode.NOT_FOUND, f"no open-data file {name!r}: GET /api/open-data lists them")
     await _counted(request)
     path = folder / name
     if not path.is_file():
-        raise ServiceError(ErrorCode.NOT_FOUND, f"no open-data file {name!r}: GET /open-data lists them")
+        raise ServiceError(ErrorCode.NOT_FOUND, f"no open-data file {name!r}: GET /api/open-data lists them")
     media = PARQUET if name.endswith(".parquet") else "application/gzip" if name.endswith(".gz") else None
     headers = {"Cache-Control": "public, max-age=3600"}
     return FileResponse(path, media_type=media or "text/plain; charset=utf-8", filename=name, headers=headers)
@@ -84,7 +124,8 @@ async def open_data_choice(request: Request) -> Response:
 
 
 routes = [
-    Route("/open-data", index, methods=["GET"]),
+    Route("/open-data", page_or_index, methods=["GET"]),
+    Route("/api/open-data", index, methods=["GET"]),
     Route("/open-data/{name}", download, methods=["GET"]),
     Route("/api/account/open-data", open_data_choice, methods=["GET", "POST"]),
 ]
