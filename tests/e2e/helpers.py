@@ -92,9 +92,8 @@ def offer(page: Any, timeout: float = 20000) -> str:
 
 
 def target(page: Any, kind: str) -> Any:
-    """The first clickable target of a kind; of several guests on one location, the one
-    that takes the taps (the others are drawn over its touch target: js/layout.js hitBox)."""
-    return page.locator(f"[data-testid=board] [data-legal=true][data-legal-kind={kind}]:not(.follower)").first
+    """The first clickable target of a kind (every glowing guest takes the taps on its disc)."""
+    return page.locator(f"[data-testid=board] [data-legal=true][data-legal-kind={kind}]").first
 
 
 def act(page: Any, kind: str, chosen: Callable[[Any], None] | None = None, *, tap: bool = False) -> str:

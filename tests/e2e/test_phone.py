@@ -154,10 +154,23 @@ FITS = """() => {
   board.scrollIntoView({block: 'start'});
   const b = board.getBoundingClientRect();
   const dock = document.querySelector('[data-testid=dock]').getBoundingClientRect();
-  const targets = [...board.querySelectorAll('[data-square], [data-location], [data-testid=guest][data-legal=true]:not(.follower)')]
+  const targets = [...board.querySelectorAll('[data-square], [data-location]')]
     .map((n) => { const r = n.getBoundingClientRect();
-      return {name: n.dataset.square || n.dataset.location || n.dataset.guest, width: r.width, height: r.height, bottom: r.bottom}; });
-  return {top: b.top, bottom: b.bottom, height: b.height, dockTop: dock.top, targets};
+      return {name: n.dataset.square || n.dataset.location, width: r.width, height: r.height, bottom: r.bottom}; });
+  // A glowing guest's touch target is its whole location: a tap near any corner of it, or
+  // on its middle, reaches the guest's location (the guest itself, or the place round it).
+  const missed = [];
+  for (const guest of board.querySelectorAll('[data-testid=guest][data-legal=true]')) {
+    const place = board.querySelector(`[data-square="${guest.dataset.loc}"], [data-location="${guest.dataset.loc}"]`);
+    const r = (place.querySelector('.square-box, .room-box, .step-box') ?? place).getBoundingClientRect();
+    for (const [fx, fy] of [[0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85], [0.5, 0.5]]) {
+      const hit = document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height);
+      const node = hit?.closest('[data-square], [data-location], [data-testid=guest]');
+      const loc = node && (node.dataset.square || node.dataset.location || node.dataset.loc);
+      if (loc !== guest.dataset.loc) missed.push(`${guest.dataset.guest} at ${fx},${fy}: ${loc}`);
+    }
+  }
+  return {top: b.top, bottom: b.bottom, height: b.height, dockTop: dock.top, targets, missed};
 }"""
 
 #: Every link, button, field and select on the page smaller than a finger (a radio or a
@@ -178,6 +191,7 @@ def _check_fits(page: Any) -> None:
     for node in fits["targets"]:
         assert node["bottom"] <= fits["dockTop"] + 0.5, node
         assert node["width"] >= FINGER and node["height"] >= FINGER, node
+    assert not fits["missed"], fits["missed"]
     page.evaluate("document.body.scrollTo(0, 0)")
 
 

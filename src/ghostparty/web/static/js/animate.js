@@ -60,13 +60,20 @@ export class Scene {
 /**
  * Play one update's events on the scene and the board.
  * ui: {board, speed(), isCurrent(), score(seat, value), banner(text)}
- * Stops early (without error) when isCurrent() turns false.
+ * Stops early (without error) when isCurrent() turns false: a full state laid over the
+ * scene meanwhile (table.js onState) owns it from then on, so nothing is moved on it
+ * after any pause without asking first (a guest moved there would be drawn twice).
  */
 export async function play(events, scene, ui) {
   const board = ui.board;
   const render = () => {
     board.setGuests(scene.guests);
     board.setHugo(scene.hugo);
+  };
+  /** Pause; whether the scene is still this animation's. */
+  const wait = async (ms) => {
+    await sleep(ms);
+    return ui.isCurrent();
   };
   for (const event of events) {
     if (!ui.isCurrent()) return;
@@ -75,22 +82,21 @@ export async function play(events, scene, ui) {
     switch (event.type) {
       case "rolled":
         board.showDie(event.face, { rolling: timing.die > 0 });
-        await sleep(timing.die);
+        if (!(await wait(timing.die))) return;
         break;
       case "placed": {
         scene.guests.push({ id: scene.nextId++, seat: event.seat, loc: event.square });
         render();
-        await sleep(timing.pause);
+        if (!(await wait(timing.pause))) return;
         break;
       }
       case "guest_moved": {
         const guest = scene.find(event.seat, event.source);
         if (!guest) break;
         for (const loc of event.path) {
-          if (!ui.isCurrent()) return;
           guest.loc = loc;
           render();
-          await sleep(timing.hop);
+          if (!(await wait(timing.hop))) return;
         }
         guest.loc = event.target;
         render();
@@ -98,35 +104,34 @@ export async function play(events, scene, ui) {
       }
       case "room_entered":
         board.flash(event.room, event.shield === "neutral" ? "flash" : `flash-${event.shield}`);
-        await sleep(timing.pause);
+        if (!(await wait(timing.pause))) return;
         break;
       case "guest_expelled": {
         const guest = scene.find(event.seat, event.room);
         if (guest) guest.loc = event.square;
         render();
-        await sleep(timing.pause);
+        if (!(await wait(timing.pause))) return;
         break;
       }
       case "hugo_moved":
         scene.hugo = event.target;
         render();
-        await sleep(timing.hugo);
+        if (!(await wait(timing.hugo))) return;
         break;
       case "captured": {
         board.flash(event.square, "flash-capture");
-        const caught = scene.guests.filter((g) => g.loc === event.square);
-        await sleep(timing.pause);
-        for (const guest of caught) guest.loc = event.step;
+        if (!(await wait(timing.pause))) return;
+        for (const guest of scene.guests.filter((g) => g.loc === event.square)) guest.loc = event.step;
         render();
         board.flash(event.step, "flash-capture");
-        await sleep(timing.capture);
+        if (!(await wait(timing.capture))) return;
         break;
       }
       case "sent_to_cellar": {
         const guest = scene.find(event.seat, event.square);
         if (guest) guest.loc = event.step;
         render();
-        await sleep(timing.hop);
+        if (!(await wait(timing.hop))) return;
         break;
       }
       case "score_changed":
@@ -134,19 +139,19 @@ export async function play(events, scene, ui) {
         break;
       case "clock_advanced":
         ui.clock(event.time);
-        await sleep(timing.pause);
+        if (!(await wait(timing.pause))) return;
         break;
       case "round_ended":
         ui.banner(t("banner.round_over", { round: event.round }));
-        await sleep(timing.banner);
+        if (!(await wait(timing.banner))) return;
         break;
       case "round_started":
         ui.banner(t("banner.round_begins", { round: event.round }));
-        await sleep(timing.banner);
+        if (!(await wait(timing.banner))) return;
         break;
       case "game_over":
         ui.banner(t("banner.game_over"));
-        await sleep(timing.pause);
+        if (!(await wait(timing.pause))) return;
         break;
       default:
         break;

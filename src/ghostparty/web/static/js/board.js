@@ -12,7 +12,7 @@
 // once per layout, board-words.js puts it into words and keys.
 
 import { el, svg, clear } from "./dom.js";
-import { S, makeLayout, slot, boxOf, hitBox } from "./layout.js";
+import { S, makeLayout, slot, boxOf } from "./layout.js";
 import { colourHex, colourText, inkOn, seatLetter, useBoard } from "./seats.js";
 import { api } from "./api.js";
 import { t } from "./i18n.js";
@@ -200,8 +200,6 @@ export class BoardView {
         token.dataset.loc = loc;
         token.dataset.guest = `${guest.seat}:${loc}`;
         token.style.transform = `translate(${place.x}px, ${place.y}px) scale(${(place.r / 17).toFixed(3)})`;
-        token.classList.toggle("follower", i > 0); // one touch target per location: the first token's
-        for (const [key, value] of Object.entries(hitBox(this.layout, loc, place, i))) token.firstChild.setAttribute(key, value.toFixed(1));
         seen.add(guest.id);
       });
     }
@@ -213,11 +211,15 @@ export class BoardView {
     }
   }
 
+  /**
+   * A guest's token. One that may move takes a click or tap on its disc; round it, its
+   * location (drawn below every token) takes them for it, so that the whole square,
+   * room or step is its touch target and no token's target lies over another's.
+   */
   makeToken(guest, appear = true) {
     const token = svg(
       "g",
       { class: "guest", "data-testid": "guest", "aria-hidden": "true" },
-      svg("rect", { class: "guest-hit" }), // its location's whole box (hitBox)
       svg("circle", { r: 17, class: "guest-disc", fill: colourHex(guest.seat) }),
       svg("circle", { r: 13, class: "guest-ring" }),
       svg("text", { y: 5.5, class: "guest-letter", fill: inkOn(guest.seat) }, seatLetter(guest.seat)),
@@ -309,16 +311,20 @@ export class BoardView {
         delete node.dataset.legalKind;
       }
     };
-    for (const node of this.root.querySelectorAll("[data-square],[data-location]")) {
-      const loc = node.dataset.square || node.dataset.location;
-      node.classList.toggle("selected", loc === selected);
-      mark(node, places.has(loc) ? "place" : dests.has(loc) ? "dest" : null);
-    }
+    const holders = new Set(); // locations with a guest that may move: they take the clicks round it
     for (const token of this.tokens.values()) {
       const loc = token.dataset.loc;
       const source = sources.has(loc) && !dests.has(loc);
       mark(token, source ? "source" : null);
       token.classList.toggle("selected", loc === selected);
+      if (source) holders.add(loc);
+    }
+    // The board's own locations only: what is drawn over them (the odds' labels) names a
+    // location too, but is no target.
+    for (const [loc, node] of this.byLoc) {
+      node.classList.toggle("selected", loc === selected);
+      node.classList.toggle("holds-source", holders.has(loc));
+      mark(node, places.has(loc) ? "place" : dests.has(loc) ? "dest" : null);
     }
     this.root.classList.toggle("picking", places.size + sources.size + dests.size > 0);
     // The tab stop moves to the first place or destination (once a guest is chosen, to
@@ -340,13 +346,13 @@ export class BoardView {
   markBest(locs = []) {
     for (const node of this.root.querySelectorAll(".review-best")) node.classList.remove("review-best");
     for (const loc of locs) {
-      this.root.querySelector(`[data-square="${CSS.escape(loc)}"],[data-location="${CSS.escape(loc)}"]`)?.classList.add("review-best");
+      this.byLoc.get(loc)?.classList.add("review-best");
     }
   }
 
   /** A short glow on a location (capture, room entry). */
   flash(loc, kind = "flash") {
-    const node = this.root.querySelector(`[data-square="${loc}"],[data-location="${loc}"]`);
+    const node = this.byLoc.get(loc);
     if (!node) return;
     node.classList.remove(kind);
     void node.getBoundingClientRect();

@@ -291,19 +291,6 @@ export function boxOf(layout, location) {
 }
 
 /**
- * A token's touch target in its own units (it stands at `place`, drawn at r 17 and scaled
- * to place.r): the whole box of its location, so that a guest is as easy to tap as its
- * square or room (≥ 44 px on a phone), and never reaches into the next one. Only the
- * first token on a location (i = 0) has it; the others take no taps (css: .follower).
- */
-export function hitBox(layout, location, place, i = 0) {
-  const box = boxOf(layout, location);
-  if (!box || i > 0) return { x: 0, y: 0, width: 0, height: 0 };
-  const scale = place.r / 17;
-  return { x: (box.x - place.x) / scale, y: (box.y - place.y) / scale, width: box.w / scale, height: box.h / scale };
-}
-
-/**
  * Where the i-th of n tokens on a location stands: {x, y, r}.
  * One token sits in the middle; more share the box in a small grid.
  */
