@@ -74,6 +74,21 @@ def test_blocking_needs_an_account_and_a_real_target(client: TestClient) -> None
     assert no_csrf.status_code == 403 and error(no_csrf) == "csrf"
 
 
+def test_blocking_oneself_is_refused_with_its_own_code(client: TestClient) -> None:
+    ann, bob = as_player(client, "Ann"), as_player(client, "Bob")
+    table_id, ann_token, _bob_token = table_of_two(client, ann, bob)
+    with client.websocket_connect(f"/ws/tables/{table_id}", headers={"cookie": ann["cookie"]}) as a:
+        hello(a, 0, ann_token)
+        own = say(a, "my own line")
+    # From another window of Ann's (her account, not her seat's page): her line, by its id
+    # and by her name in any case, is refused as what it is, and nothing is kept.
+    for body in ({"table": table_id, "line": own["id"]}, {"name": "ANN"}):
+        refused = client.post("/api/blocks", json=body, headers=ann)
+        assert refused.status_code == 400 and error(refused) == "block_self", refused.text
+        assert "yourself" in refused.json()["error"]["message"]
+    assert client.get("/api/blocks", headers=ann).json() == {"blocked": []}
+
+
 def test_a_guests_line_can_be_muted_not_blocked(client: TestClient) -> None:
     ann = as_player(client, "Ann")
     human = {"kind": "human"}

@@ -11,6 +11,9 @@ Two server instances on one SQLite database, and a browser context per person:
   the queue at /moderation with the lines around it, times Bob out for 15 minutes with a
   reason, which Bob's page shows when he writes, removes the line (it vanishes from
   Ann's page) and closes the report; the audit log shows each action.
+* A player's own lines offer no mute, block or report in any window of theirs (their
+  account's on another browser, a second tab holding their seat); blocking oneself
+  through the API is refused with ``block_self``, which the page words.
 
 Skipped with a message when Playwright or /usr/bin/chromium is missing.
 """
@@ -192,6 +195,58 @@ def test_a_blocked_players_lines_vanish_and_quick_match_keeps_them_apart(
         assert names != {"Ann", "Bobby"}
     for page in (ann, bob):
         assert page.errors == []
+
+
+def test_your_own_lines_offer_no_mute_block_or_report_in_any_window_of_yours(
+    browser: Any, servers: tuple[str, str, str]
+) -> None:
+    first, _second, _database = servers
+    ann, bob = person(browser, first, "Annika"), person(browser, first, "Bert")
+    table_id, _tokens = sit_together(ann, bob)
+    # Annika's second window: her account logged in on another browser, without her
+    # seat's token (a spectator's page); and a second tab of her first browser (the token).
+    elsewhere = new_page(browser, speed="instant")
+    elsewhere.goto(first + "/login")
+    elsewhere.wait_for_selector("main[data-state=guest]")
+    elsewhere.get_by_test_id("login-name").fill("Annika")
+    elsewhere.get_by_test_id("login-password").fill(PASSWORD)
+    elsewhere.get_by_test_id("login").click()
+    elsewhere.wait_for_selector("main[data-state=player]")
+    elsewhere.goto(f"{first}/t/{table_id}")
+    tab = ann.context.new_page()
+    tab.goto(f"{first}/t/{table_id}")
+    say(ann, "my own line")
+    say(bob, "hello Annika")
+    actions = "[data-testid=chat-mute], [data-testid=chat-block], [data-testid=chat-report]"
+    for page in (elsewhere, tab, ann):
+        line_of(page, "hello Annika").wait_for()
+        mine, theirs = line_of(page, "my own line"), line_of(page, "hello Annika")
+        assert mine.locator(actions).count() == 0, page.url
+        assert theirs.locator(actions).count() == 3  # Bert's: mute, block, report
+        assert (mine.get_attribute("data-own"), theirs.get_attribute("data-own")) == ("true", "false")
+    # Asked anyway (an API client), blocking herself is refused as what it is, and the
+    # page words that code in its language.
+    csrf = elsewhere.request.get(first + "/api/account").json()["csrf"]
+    refused = elsewhere.request.post(
+        first + "/api/blocks",
+        data=json.dumps(
+            {"table": table_id, "line": int(str(line_of(elsewhere, "my own line").get_attribute("data-id")))}
+        ),
+        headers={"Content-Type": "application/json", "X-CSRF-Token": csrf},
+    )
+    assert refused.status == 400 and refused.json()["error"]["code"] == "block_self", refused.text()
+    told = elsewhere.evaluate(  # the page's own i18n module (its versioned URL), its texts loaded
+        """async (error) => {
+          const page = document.querySelector('script[type=module]').src;
+          return (await import(new URL('i18n.js', page).href)).errorText(error);
+        }""",
+        refused.json()["error"],
+    )
+    assert told == "You can't block yourself: that is your own account."
+    for page in (ann, tab, elsewhere, bob):
+        assert getattr(page, "errors", []) == []
+    for page in (ann, elsewhere, bob):
+        page.context.close()
 
 
 def test_a_report_reaches_a_moderator_who_times_the_player_out(browser: Any, servers: tuple[str, str, str]) -> None:

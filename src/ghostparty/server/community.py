@@ -109,7 +109,7 @@ class Community:
                 raise ServiceError(ErrorCode.NOT_AN_ACCOUNT, "that line's writer is a guest: mute them instead")
             target_id, target_name = row.player_id, row.name
         if target_id == player.id:
-            raise ServiceError(ErrorCode.BAD_REQUEST, "you can't block yourself")
+            raise ServiceError(ErrorCode.BLOCK_SELF, "you can't block yourself: block another player's account")
         await in_thread(self.store.block, player.id, target_id, self.clock())
         return str(target_name)
 

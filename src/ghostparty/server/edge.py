@@ -23,6 +23,7 @@ HTTP_STATUS: Mapping[ErrorCode, int] = {
             ErrorCode.BAD_RECORD,
             ErrorCode.BAD_REQUEST,
             ErrorCode.BAD_SEAT,
+            ErrorCode.BLOCK_SELF,
             ErrorCode.ILLEGAL_ACTION,
             ErrorCode.NOT_OPEN,
             ErrorCode.NOT_OVER,

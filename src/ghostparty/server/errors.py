@@ -30,6 +30,7 @@ class ErrorCode(StrEnum):
     BAD_REQUEST = "bad_request"
     BAD_SEAT = "bad_seat"
     BAD_TOKEN = "bad_token"
+    BLOCK_SELF = "block_self"
     BOTS_ONLY = "bots_only"
     BUSY = "busy"
     CHAT_FULL = "chat_full"

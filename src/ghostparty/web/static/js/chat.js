@@ -8,7 +8,8 @@
 //
 // Hooks for tests (data-testid): chat (the panel; data-channel = the tab shown),
 // chat-tab-players / chat-tab-spectators (the tabs; data-unread), chat-lines (the list),
-// chat-line (data-id, data-channel, data-seat, data-muted) with chat-name and
+// chat-line (data-id, data-channel, data-seat, data-muted; data-own = "true" on the
+// reader's own lines, which have no mute, block or report) with chat-name and
 // chat-text inside (data-phrase on a phrase) and chat-mute / chat-unmute, chat-block,
 // chat-report (logged in; see chat-community.js), chat-form,
 // chat-input, chat-send, chat-phrase (data-phrase), chat-note (errors, politely),
@@ -225,9 +226,8 @@ export class ChatPanel {
   }
 
   item(line) {
-    const muted = this.muted.has(writerKey(line));
-    const seated = line.seat !== null && line.seat !== undefined;
-    const own = seated ? this.held.has(line.seat) : this.held.size === 0 && this.account?.name === line.name;
+    const own = this.isOwn(line);
+    const muted = !own && this.muted.has(writerKey(line)); // one's own lines are never muted
     const attrs = {
       class: `chat-line${muted ? " muted" : ""}`,
       "data-testid": "chat-line",
@@ -235,6 +235,7 @@ export class ChatPanel {
       "data-channel": line.channel,
       "data-seat": line.seat ?? "",
       "data-muted": muted ? "true" : "false",
+      "data-own": own ? "true" : "false",
     };
     const name = el("span", { class: "chat-name", "data-testid": "chat-name" }, line.name ?? "?");
     if (line.seat !== null && line.seat !== undefined) name.style.setProperty("--seat", colourHex(line.seat));
@@ -259,6 +260,16 @@ export class ChatPanel {
     const guest = isGuest(seatInfo) ? guestTag() : botTag(line.account ? seatInfo?.player : null);
     const more = own || !this.account || !this.tableId || !this.sendMessage ? null : this.accountButtons(line);
     return el("li", attrs, when, " ", name, guest ? [" ", guest] : null, el("span", { class: "chat-colon" }, ": "), text, mute, more);
+  }
+
+  /**
+   * Whether the reader wrote `line`, in this window or another: an account's line is the
+   * logged-in reader's when it is their account's (its name: account names are unique),
+   * a seat's line when this page holds the seat's token. No mute, block or report on it.
+   */
+  isOwn(line) {
+    if (line.account && this.account && line.name === this.account.name) return true;
+    return line.seat !== null && line.seat !== undefined && this.held.has(line.seat);
   }
 
   /** Block (a registered writer) and Report, for a logged-in reader. */
