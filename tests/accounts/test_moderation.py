@@ -4,11 +4,13 @@ renames; every action is in the audit log, which nobody can change."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
-from .community import appoint, as_player, hello, say, table_of_two, until
+from .community import appoint, as_player, finish, hello, say, table_of_two, until
 from .helpers import error
 
 
@@ -117,6 +119,55 @@ def test_bans_from_rated_play_and_the_chat_and_lifting_them(client: TestClient, 
     for wrong in ({"days": 400}, {"days": -1}, {"what": "games"}):
         response = client.post("/api/moderation/ban", json={**body, **wrong}, headers=mod)
         assert response.status_code == 400, wrong
+
+
+def test_a_ban_from_rated_play_holds_on_every_way_to_a_rated_seat(client: TestClient, db_url: str) -> None:
+    """The join, a friend's invitation, and the next game of a rated series: each passes
+    the lobby's one check (the bot's answer to an invitation too: tests/botapi)."""
+    ann, bob, cyd, mona = (as_player(client, name) for name in ("Ann", "Bob", "Cyd", "Mona"))
+    appoint(db_url, "Mona")
+    human = {"kind": "human"}
+    made = client.post("/api/tables", json={"rules": "hugo", "seats": [human] * 3, "first_player": 0, "rated": True})
+    first = made.json()["table"]["id"]
+    tokens = {}
+    for seat, who in enumerate((ann, bob, cyd)):
+        tokens[seat] = client.post(f"/api/tables/{first}/join", json={"seat": seat}, headers=who).json()["token"]
+    assert client.post(f"/api/tables/{first}/start", json={"seat": 0, "token": tokens[0]}).status_code == 200
+    finish(client, first, tokens)
+    assert client.post(f"/api/tables/{first}/again", json={"seat": 1, "token": tokens[1]}).status_code == 200
+    for name in ("Bob", "Cyd"):  # Bob said yes before his ban, Cyd hasn't
+        ban = {"name": name, "what": "rated", "days": 7, "reason": "dodging games"}
+        assert client.post("/api/moderation/ban", json=ban, headers=mona).status_code == 200
+    refused = client.post(f"/api/tables/{first}/again", json={"seat": 2, "token": tokens[2]})
+    assert refused.status_code == 403 and error(refused) == "rated_banned"
+    again = client.post(f"/api/tables/{first}/again", json={"seat": 0, "token": tokens[0], "now": True})
+    assert again.status_code == 200, again.text
+    second = client.get(f"/api/tables/{again.json()['table']['rematch']}").json()["table"]
+    kinds = [(s["kind"], s["player"]) for s in second["seats"]]
+    assert kinds[0] == ("human", "Ann") and [kind for kind, _ in kinds[1:]] == ["bot", "bot"]  # Bob's yes is void
+    # a rated table's join, and a friend's invitation to one
+    open_id = client.post("/api/tables", json={"rules": "hugo", "seats": [human] * 2, "rated": True}).json()
+    table_id = open_id["table"]["id"]
+    assert client.post(f"/api/tables/{table_id}/join", json={"seat": 0}, headers=ann).status_code == 200
+    joined = client.post(f"/api/tables/{table_id}/join", json={"seat": 1}, headers=bob)
+    assert joined.status_code == 403 and error(joined) == "rated_banned"
+    sent = client.post("/api/invitations", json={"name": "Bob", "table": table_id}, headers=ann)
+    assert sent.status_code == 201, sent.text
+    [shown] = client.get("/api/invitations", headers=bob).json()["invitations"]
+    accepted = client.post(f"/api/invitations/{shown['id']}/accept", headers=bob)
+    assert accepted.status_code == 403 and error(accepted) == "rated_banned"
+    assert client.get(f"/api/tables/{table_id}").json()["table"]["seats"][1]["name"] is None
+    # a rated tournament: entering it, or making one
+    starts = (datetime.now(UTC) + timedelta(minutes=10)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    event = {"kind": "arena", "rules": "hugo", "table_size": 2, "starts": starts, "minutes": 30, "rated": True}
+    made = client.post("/api/tournaments", json=event, headers=ann)
+    assert made.status_code == 201, made.text
+    entered = client.post(f"/api/tournaments/{made.json()['id']}/join", json={}, headers=bob)
+    assert entered.status_code == 403 and error(entered) == "rated_banned"
+    own = client.post("/api/tournaments", json=event, headers=bob)
+    assert own.status_code == 403 and error(own) == "rated_banned"
+    quick = client.post("/api/match", json={"rules": "hugo", "players": 2, "rated": True}, headers=bob)
+    assert quick.status_code == 403 and error(quick) == "rated_banned"
 
 
 def test_a_moderator_renames_an_offensive_name_everywhere(client: TestClient, db_url: str) -> None:

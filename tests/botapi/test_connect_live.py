@@ -40,7 +40,7 @@ def wait_streaming(name: str) -> None:
 
     app = SERVER["app"]
     player = app.state.accounts.store.player_by_key(name_key(name))
-    wait_for(lambda: player.id in app.state.bots.streaming)
+    wait_for(lambda: player.id in app.state.bots.streams.open_here)
 
 
 def in_thread(client: Client, games: int) -> threading.Thread:

@@ -9,12 +9,18 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from accounts.community import appoint, as_player  # tests/accounts/community.py
 from accounts.helpers import error, make_client, register  # tests/accounts/helpers.py
 
 
 @pytest.fixture
-def client(tmp_path: Any) -> Iterator[TestClient]:
-    with make_client(f"sqlite:///{tmp_path}/games.db") as made:
+def db_url(tmp_path: Any) -> str:
+    return f"sqlite:///{tmp_path}/games.db"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with make_client(db_url) as made:
         yield made
 
 
@@ -118,28 +124,107 @@ def test_invitations_are_limited_per_person(client: TestClient) -> None:
     assert codes[:20] == [202] * 20 and codes[-1] == 429
 
 
-def test_a_bot_accepts_with_its_token_and_sits_as_itself(client: TestClient) -> None:
-    csrf = register(client, "Robo")
-    become(client, csrf)
+def bot(client: TestClient, name: str) -> dict[str, str]:
+    """A new bot account; the header of its ``bot:play`` token (the jar is left empty)."""
+    csrf = register(client, name)
+    assert become(client, csrf).status_code == 200
     bearer = token(client, csrf, ["bot:play"])
     client.cookies.clear()
-    table_id = client.post("/api/tables", json={"rules": "hugo", "seats": [{"kind": "human"}] * 2, "rated": True})
-    table_id = table_id.json()["table"]["id"]
+    return bearer
+
+
+def seated_table(client: TestClient, person: dict[str, str], seats: int = 2, *, rated: bool = True) -> tuple[str, str]:
+    """A table with ``person`` in seat 0: its id and their seat token."""
+    made = client.post("/api/tables", json={"rules": "hugo", "seats": [{"kind": "human"}] * seats, "rated": rated})
+    table_id = str(made.json()["table"]["id"])
+    joined = client.post(f"/api/tables/{table_id}/join", json={"seat": 0}, headers=person)
+    assert joined.status_code == 200, joined.text
+    return table_id, str(joined.json()["token"])
+
+
+def invite(client: TestClient, person: dict[str, str], name: str, table_id: str, seat: int) -> None:
+    sent = client.post(f"/api/bots/{name}/invite", json={"table": table_id, "seat": seat}, headers=person)
+    assert sent.status_code == 202, sent.text
+
+
+def answer(client: TestClient, bearer: dict[str, str], table_id: str, seat: int, what: str = "accept") -> Any:
+    return client.post(f"/api/bot/invitations/{table_id}/{what}", json={"seat": seat}, headers=bearer)
+
+
+def seat_names(client: TestClient, table_id: str) -> list[str | None]:
+    return [seat["name"] for seat in client.get(f"/api/tables/{table_id}").json()["table"]["seats"]]
+
+
+def test_a_bot_accepts_with_its_token_and_sits_as_itself(client: TestClient) -> None:
+    bearer = bot(client, "Robo")
+    ann = as_player(client, "Ann")
+    table_id, _ = seated_table(client, ann)
+    invite(client, ann, "Robo", table_id, 1)
     garbage = client.post(
         f"/api/bot/invitations/{table_id}/accept",
         content=b"{seat: 1",
         headers={**bearer, "Content-Type": "application/json"},
     )
     assert garbage.status_code == 400 and error(garbage) == "bad_request"
-    accepted = client.post(f"/api/bot/invitations/{table_id}/accept", json={"seat": 1}, headers=bearer)
+    accepted = answer(client, bearer, table_id, 1)
     assert accepted.status_code == 200, accepted.text
     assert "token" not in accepted.json()  # it comes with game_start, fresh
     seat = accepted.json()["table"]["seats"][1]
     assert seat["name"] == "Robo" and seat["player"] == "Robo"
-    again = client.post(f"/api/bot/invitations/{table_id}/accept", json={"seat": 0}, headers=bearer)
-    assert again.status_code == 400 and error(again) == "seat_taken"  # one seat of a rated table
-    declined = client.post(f"/api/bot/invitations/{table_id}/decline", json={"seat": 0}, headers=bearer)
-    assert declined.status_code == 200
+    again = answer(client, bearer, table_id, 1)  # answered: the invitation stands no more
+    assert again.status_code == 404 and error(again) == "unknown_invitation"
+    declined = answer(client, bearer, table_id, 1, "decline")
+    assert declined.status_code == 404 and error(declined) == "unknown_invitation"
+
+
+def test_a_bot_takes_only_a_seat_it_was_invited_to(client: TestClient) -> None:
+    robo, zed = bot(client, "Robo"), bot(client, "Zed")
+    ann = as_player(client, "Ann")
+    table_id, ann_token = seated_table(client, ann, 4)
+    invite(client, ann, "Zed", table_id, 1)  # another bot's seat
+    for seat in (1, 2, 3):  # Zed's seat, and seats nobody was invited to
+        refused = answer(client, robo, table_id, seat)
+        assert refused.status_code == 404 and error(refused) == "unknown_invitation", refused.text
+        assert f"seat {seat}" in refused.json()["error"]["message"]
+    unrated, _ = seated_table(client, ann, rated=False)
+    refused = answer(client, robo, unrated, 1)
+    assert refused.status_code == 404 and error(refused) == "unknown_invitation"
+    nowhere = answer(client, robo, "nosuchtable", 1)
+    assert nowhere.status_code == 404 and error(nowhere) == "unknown_invitation"
+    assert answer(client, robo, table_id, 2, "decline").status_code == 404
+    assert seat_names(client, table_id) == ["Ann", None, None, None]
+    # Robo's own invitation, to seat 2: that seat only, and only while Ann sits there.
+    invite(client, ann, "Robo", table_id, 2)
+    assert error(answer(client, robo, table_id, 3)) == "unknown_invitation"
+    assert answer(client, zed, table_id, 2).status_code == 404
+    assert answer(client, zed, table_id, 1).status_code == 200
+    left = client.post(f"/api/tables/{table_id}/leave", json={"seat": 0, "token": ann_token})
+    assert left.status_code == 200, left.text
+    gone = answer(client, robo, table_id, 2)  # the inviter left the table
+    assert gone.status_code == 404 and error(gone) == "unknown_invitation"
+    assert seat_names(client, table_id) == [None, "Zed", None, None]
+
+
+def test_a_bot_banned_from_rated_play_cannot_take_a_rated_seat_it_was_invited_to(
+    client: TestClient, db_url: str
+) -> None:
+    robo = bot(client, "Robo")
+    ann, mona = as_player(client, "Ann"), as_player(client, "Mona")
+    appoint(db_url, "Mona")
+    rated, _ = seated_table(client, ann)
+    casual, _ = seated_table(client, ann, rated=False)
+    for table_id in (rated, casual):
+        invite(client, ann, "Robo", table_id, 1)
+    ban = {"name": "Robo", "what": "rated", "days": 7, "reason": "a bot that stalls"}
+    assert client.post("/api/moderation/ban", json=ban, headers=mona).status_code == 200
+    refused = answer(client, robo, rated, 1)
+    assert refused.status_code == 403 and error(refused) == "rated_banned", refused.text
+    assert refused.json()["error"]["reason"] == "a bot that stalls"
+    assert seat_names(client, rated) == ["Ann", None]
+    assert answer(client, robo, casual, 1).status_code == 200  # unrated play goes on
+    lift = {**ban, "days": 0, "reason": "appeal granted"}
+    assert client.post("/api/moderation/ban", json=lift, headers=mona).status_code == 200
+    assert answer(client, robo, rated, 1).status_code == 200  # the invitation stood meanwhile
 
 
 def test_quick_match_seats_a_bot_account_only_with_people_who_allow_bots(client: TestClient) -> None:

@@ -44,14 +44,17 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
 
 
-def seated_game(base: str, bot: str, person: str, **table: Any) -> tuple[httpx.Client, str, str]:
-    """A started rated game: ``person`` in seat 0, the bot account in seat 1 (accepted
-    with its token); the person's client, the table id and their seat token."""
+def seated_game(base: str, bot: str, person: str, name: str, **table: Any) -> tuple[httpx.Client, str, str]:
+    """A started rated game: ``person`` in seat 0, the bot account ``name`` in seat 1
+    (invited, and accepted with its token ``bot``); the person's client, the table id
+    and their seat token."""
     client, csrf = account(base, person)
     headers = {"X-CSRF-Token": csrf}
     body = {"rules": "hugo", "seats": [{"kind": "human"}, {"kind": "human"}], "first_player": 1, "rated": True}
     table_id = client.post("/api/tables", json={**body, **table}, headers=headers).json()["table"]["id"]
     seat_token = client.post(f"/api/tables/{table_id}/join", json={"seat": 0}, headers=headers).json()["token"]
+    invited = client.post(f"/api/bots/{name}/invite", json={"table": table_id, "seat": 1}, headers=headers)
+    assert invited.status_code == 202, invited.text
     accepted = httpx.post(
         f"{base}/api/bot/invitations/{table_id}/accept", json={"seat": 1}, headers={"Authorization": f"Bearer {bot}"}
     )
@@ -85,7 +88,7 @@ def hello(base: str, table_id: str, seat: int, token: str) -> dict[str, Any]:
 
 def test_the_stream_resumes_games_with_fresh_tokens_after_a_restart(base: str) -> None:
     bot = bot_account(base, "Resumer")
-    person, table_id, _seat_token = seated_game(base, bot, "Rita")
+    person, table_id, _seat_token = seated_game(base, bot, "Rita", "Resumer")
     with contextlib.closing(person):
         first = first_lines(base, bot, 1)[0]
         assert first == {"type": "game_start", "table": table_id, "seat": 1, "token": first["token"], "rules": "hugo"}
@@ -121,7 +124,7 @@ def test_one_stream_per_bot_and_a_revoked_token_ends_it(base: str) -> None:
 
 def test_a_bot_that_never_answers_loses_its_turns_to_the_timer(base: str) -> None:
     bot = bot_account(base, "Sleeper")
-    person, table_id, _seat_token = seated_game(base, bot, "Tess", turn_seconds=5)
+    person, table_id, _seat_token = seated_game(base, bot, "Tess", "Sleeper", turn_seconds=5)
     with contextlib.closing(person):
         assert first_lines(base, bot, 1)[0]["type"] == "game_start"  # told, and silent since
         table = person.get(f"/api/tables/{table_id}").json()["table"]
@@ -140,7 +143,7 @@ def test_a_bot_that_never_answers_loses_its_turns_to_the_timer(base: str) -> Non
 
 def test_garbage_on_the_socket_gets_errors_then_a_disconnect(base: str) -> None:
     bot = bot_account(base, "Garbler")
-    person, table_id, _seat_token = seated_game(base, bot, "Gina")
+    person, table_id, _seat_token = seated_game(base, bot, "Gina", "Garbler")
     with contextlib.closing(person):
         token = first_lines(base, bot, 1)[0]["token"]
         with ws_connect(f"ws{base[4:]}/ws/tables/{table_id}") as ws:

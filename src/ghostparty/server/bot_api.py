@@ -12,15 +12,19 @@ follows ``GET /api/bot/stream``, one JSON object a line (ndjson):
   version), under the same turn timer;
 * ``{"type": "game_finish", "table", "seat"}`` once that game is over (or closed);
 * ``{"type": "invitation", "table", "seat", "rules", "rated", "players", "from"}`` when
-  someone invites the bot to a seat of an open table (:meth:`BotApi.invite`; the
-  friends' invitations call the same hook). The program answers with ``accept`` (it is
-  seated; ``game_start`` follows when the game starts) or ``decline``.
+  someone invites the bot to a seat of an open table (:meth:`BotApi.invite`). The
+  program answers with ``accept`` (it is seated; ``game_start`` follows when the game
+  starts) or ``decline``. The invitation is kept (:meth:`.bot_store.SqlBots.invite`)
+  for :data:`INVITATION_MINUTES`, or until it is answered, the table starts or its
+  inviter leaves it: the bot may take only a seat it stands for (:meth:`BotApi.invited`),
+  ``unknown_invitation`` (404) otherwise.
 
 A blank line every :data:`KEEP_ALIVE` seconds keeps proxies from closing a quiet stream.
 Seats are read from the database every :data:`POLL` seconds, and at once when a game of
 the account starts (:meth:`BotApi.poke`, through the pub/sub); invitations travel on the pub/sub channel :func:`bot_channel`
-(Redis across instances). One stream per account on an instance (a second would take
-the first one's seat tokens): a second is refused with ``stream_open`` (409).
+(Redis across instances). One stream per account, on every instance (a second would
+take the first one's seat tokens): while one is open, another is refused with
+``stream_open`` (409) (:mod:`.bot_streams`, a lease).
 """
 
 from __future__ import annotations
@@ -29,14 +33,17 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from ghostparty.server import outbound
 from ghostparty.server.bot_store import SqlBots
+from ghostparty.server.bot_streams import StreamLease, StreamLeases
 from ghostparty.server.envelope import BotInvitation, Poke
 from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.lobby import Lobby
+from ghostparty.server.model import now
 from ghostparty.server.names import name_key
 from ghostparty.server.pubsub import Message, PubSub
 
@@ -46,6 +53,10 @@ log = logging.getLogger("ghostparty.server")
 POLL = 1.0
 #: Seconds between keep-alive lines of a quiet stream.
 KEEP_ALIVE = 20.0
+#: How long an invitation of a bot to a seat stands, at most.
+INVITATION_MINUTES = 30
+#: How often an instance deletes the invitations that expired a day ago or more.
+PRUNE_EVERY = timedelta(hours=1)
 
 
 def bot_channel(player_id: int) -> str:
@@ -57,15 +68,25 @@ class BotApi:
     """Bot accounts and their streams over a :class:`~.bot_store.SqlBots`."""
 
     def __init__(
-        self, store: SqlBots, lobby: Lobby, pubsub: PubSub, *, poll: float = POLL, keep_alive: float = KEEP_ALIVE
+        self,
+        store: SqlBots,
+        lobby: Lobby,
+        pubsub: PubSub,
+        *,
+        streams: StreamLeases | None = None,
+        clock: Callable[[], datetime] = now,
+        poll: float = POLL,
+        keep_alive: float = KEEP_ALIVE,
     ) -> None:
         self.store = store
         self.lobby = lobby
         self.pubsub = pubsub
+        #: The streams' leases: one stream per account (give the instances' shared leases).
+        self.streams = streams or StreamLeases()
+        self.clock = clock
         self.poll = poll
         self.keep_alive = keep_alive
-        #: Accounts whose stream is open on this instance.
-        self.streaming: set[int] = set()
+        self._pruned: datetime | None = None
 
     async def is_bot(self, player_id: int) -> bool:
         return await in_thread(self.store.is_bot, player_id)
@@ -111,18 +132,48 @@ class BotApi:
             except Exception as error:  # Redis away: the poll still finds the game
                 log.warning("telling bot streams of a game start failed: %s", error)
 
-    async def invite(self, bot_id: int, event: dict[str, Any]) -> None:
-        """Tell the bot's stream (on any instance) of an invitation to a seat: the hook
-        the table's seat list and the friends' invitations use."""
+    async def invite(self, bot_id: int, inviter_id: int, event: dict[str, Any]) -> None:
+        """Keep ``inviter_id``'s invitation of the bot to ``event``'s table and seat, and
+        tell the bot's stream (on any instance) of it."""
+        stamp = self.clock()
+        if self._pruned is None or stamp - self._pruned >= PRUNE_EVERY:
+            self._pruned = stamp
+            await in_thread(self.store.prune, stamp - timedelta(days=1))
+        expires = stamp + timedelta(minutes=INVITATION_MINUTES)
+        await in_thread(self.store.invite, event["table"], event["seat"], bot_id, inviter_id, stamp, expires)
         await self.pubsub.publish(bot_channel(bot_id), BotInvitation(event))
 
-    def events(self, player_id: int, *, gone: asyncio.Event | None = None) -> AsyncIterator[bytes]:
+    async def invited(self, bot_id: int, table_id: str, seat: int) -> None:
+        """``unknown_invitation`` (404) unless an invitation of the bot to ``seat`` of
+        ``table_id`` stands (not answered, not expired, its table open and its inviter
+        seated there)."""
+        if not await in_thread(self.store.invited, table_id, seat, bot_id, self.clock()):
+            raise ServiceError(
+                ErrorCode.UNKNOWN_INVITATION,
+                f"no open invitation of this bot to seat {seat} of table {table_id!r}: "
+                "a bot takes only a seat a person at the table invited it to",
+            )
+
+    async def answered(self, bot_id: int, table_id: str, seat: int) -> None:
+        """The bot accepted or declined its invitation to ``seat`` of ``table_id``."""
+        await in_thread(self.store.answered, table_id, seat, bot_id)
+
+    async def events(
+        self, player_id: int, *, lease: StreamLease | None = None, gone: asyncio.Event | None = None
+    ) -> AsyncIterator[bytes]:
         """The bot's stream, line by line (each ending in a newline), until ``gone`` is
-        set (the token was revoked or expired) or the client leaves; ``stream_open``
-        (409) if the account has one open on this instance."""
-        if player_id in self.streaming:
-            raise ServiceError(ErrorCode.STREAM_OPEN, "this bot account has a stream open already: close it first")
-        return self._lines(player_id, gone or asyncio.Event())
+        set (the token was revoked or expired, or another stream took the lease) or the
+        client leaves. It holds ``lease`` (taken at its start if not given:
+        ``stream_open``, 409, while another stream of the account is open) and gives it
+        back when it ends."""
+        lease = lease or await self.streams.take(player_id)
+        gone = gone or asyncio.Event()
+        lease.keep(gone)
+        try:
+            async for line in self._lines(player_id, gone):
+                yield line
+        finally:
+            await lease.close()
 
     async def _lines(self, player_id: int, gone: asyncio.Event) -> AsyncIterator[bytes]:
         waiting: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=100)  # a line, or None: a poke
@@ -138,23 +189,19 @@ class BotApi:
         started: dict[tuple[str, int], str] = {}  # (table, seat) → rules, of games told
         loop = asyncio.get_running_loop()
         quiet_since = loop.time()
-        self.streaming.add(player_id)
-        try:
-            async with self.pubsub.listen(bot_channel(player_id), heard):
-                while not gone.is_set():
-                    lines = await self._seat_events(player_id, started)
-                    if not lines:  # else they go out first, and the seats are read again
-                        with contextlib.suppress(TimeoutError):
-                            heard_line = await asyncio.wait_for(waiting.get(), timeout=self.poll)
-                            if heard_line is not None:  # a poke only makes the next read come now
-                                lines.append(heard_line)
-                    if not lines and loop.time() - quiet_since >= self.keep_alive:
-                        lines = [b""]
-                    for line in lines:
-                        quiet_since = loop.time()
-                        yield line + b"\n"
-        finally:
-            self.streaming.discard(player_id)
+        async with self.pubsub.listen(bot_channel(player_id), heard):
+            while not gone.is_set():
+                lines = await self._seat_events(player_id, started)
+                if not lines:  # else they go out first, and the seats are read again
+                    with contextlib.suppress(TimeoutError):
+                        heard_line = await asyncio.wait_for(waiting.get(), timeout=self.poll)
+                        if heard_line is not None:  # a poke only makes the next read come now
+                            lines.append(heard_line)
+                if not lines and loop.time() - quiet_since >= self.keep_alive:
+                    lines = [b""]
+                for line in lines:
+                    quiet_since = loop.time()
+                    yield line + b"\n"
 
     async def _seat_events(self, player_id: int, started: dict[tuple[str, int], str]) -> list[bytes]:
         held = await in_thread(self.store.held_seats, player_id)

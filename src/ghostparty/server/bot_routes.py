@@ -4,7 +4,8 @@
 ``GET /api/bot/stream`` (``bot:play``) is a bot's ndjson event stream;
 ``POST /api/bots/{name}/invite`` (a person at an open table) invites a bot to a seat;
 ``POST /api/bot/invitations/{table_id}/accept`` and ``…/decline`` (``bot:play``) are
-the bot's answers. Each is counted per account and per address.
+the bot's answers, to an invitation that stands only (``unknown_invitation`` otherwise).
+Each is counted per account and per address.
 """
 
 from __future__ import annotations
@@ -12,16 +13,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Any
 
+import anyio
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from ghostparty.server.account_routes import current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import json_body
 from ghostparty.server.bot_api import BotApi
+from ghostparty.server.bot_streams import StreamLease
 from ghostparty.server.envelope import OVERFLOW, TokenRevoked
 from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.limits import Limit
@@ -64,6 +69,22 @@ async def _use(request: Request, kind: str, limits: tuple[Limit, ...], player: P
     await quotas.use(kind, limits, address_of(request), player.id)
 
 
+class LeasedStream(StreamingResponse):
+    """A bot's stream that gives its lease back however it ends, even before its first
+    line (the client left at once)."""
+
+    def __init__(self, content: AsyncIterator[bytes], lease: StreamLease, **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self.lease = lease
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await self.lease.close()
+
+
 async def become_bot(request: Request) -> Response:
     bots = bots_of(request)
     player = await _player(request, changing=True)
@@ -78,8 +99,9 @@ async def stream(request: Request) -> Response:
     player = await _player(request, changing=False)
     await bots.require_bot(player.id)
     await _use(request, "bot-stream", STREAMS, player)
+    lease = await bots.streams.take(player.id)  # stream_open while one is open, on any instance
     gone = asyncio.Event()
-    lines = bots.events(player.id, gone=gone)
+    lines = bots.events(player.id, lease=lease, gone=gone)
     bearer = bearer_of(request)
 
     async def body() -> AsyncIterator[bytes]:
@@ -99,7 +121,7 @@ async def stream(request: Request) -> Response:
             async for line in lines:
                 yield line
 
-    return StreamingResponse(body(), media_type=NDJSON, headers={"Cache-Control": "no-store"})
+    return LeasedStream(body(), lease, media_type=NDJSON, headers={"Cache-Control": "no-store"})
 
 
 async def invite(request: Request) -> Response:
@@ -124,7 +146,7 @@ async def invite(request: Request) -> Response:
         "players": len(seats),
         "from": player.name,
     }
-    await bots.invite(bot_id, event)
+    await bots.invite(bot_id, player.id, event)
     return JSONResponse({"invited": bot_name, **event}, status_code=202)
 
 
@@ -134,8 +156,12 @@ async def accept(request: Request) -> Response:
     body = await json_body(request, BotAnswer)
     await bots.require_bot(player.id)
     await _use(request, "bot-answer", ANSWERS, player)
+    table_id = request.path_params["table_id"]
+    await bots.invited(player.id, table_id, body.seat)
     service: TableService = request.app.state.service
-    _token, table = await service.join(request.path_params["table_id"], body.seat, None, (player.id, player.name))
+    # The lobby's join passes the check every seating does (a ban from rated play).
+    _token, table = await service.join(table_id, body.seat, None, (player.id, player.name))
+    await bots.answered(player.id, table_id, body.seat)
     # The seat's token comes with ``game_start`` on the stream, fresh, when the game starts.
     return JSONResponse({"seat": body.seat, "table": table})
 
@@ -143,10 +169,13 @@ async def accept(request: Request) -> Response:
 async def decline(request: Request) -> Response:
     bots = bots_of(request)
     player = await _player(request, changing=True)
-    await json_body(request, BotAnswer)
+    body = await json_body(request, BotAnswer)
     await bots.require_bot(player.id)
     await _use(request, "bot-answer", ANSWERS, player)
-    return JSONResponse({"declined": request.path_params["table_id"]})
+    table_id = request.path_params["table_id"]
+    await bots.invited(player.id, table_id, body.seat)
+    await bots.answered(player.id, table_id, body.seat)
+    return JSONResponse({"declined": table_id})
 
 
 routes = [

@@ -1,13 +1,16 @@
-"""Bot accounts in the database: which accounts are bots, and the seats they hold."""
+"""Bot accounts in the database: which accounts are bots, the seats they hold, and the
+invitations of people to seats that they may accept."""
 
 from __future__ import annotations
 
 import contextlib
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, exists, select, update
+from sqlalchemy import Engine, delete, exists, insert, select, update
 
-from ghostparty.server.db import players, results, seats, tables
+from ghostparty.server.db import bot_invitations, players, results, seats, tables
+from ghostparty.server.model import OPEN
 
 
 class SqlBots:
@@ -82,3 +85,54 @@ class SqlBots:
                     .order_by(tables.c.created)
                 )
             ]
+
+    # -- invitations ----------------------------------------------------------------------
+
+    def invite(self, table_id: str, seat: int, bot_id: int, inviter_id: int, now: datetime, expires: datetime) -> None:
+        """Keep the invitation of the bot to ``seat`` of ``table_id`` (asking again renews it)."""
+        key = (
+            bot_invitations.c.table_id == table_id,
+            bot_invitations.c.seat == seat,
+            bot_invitations.c.bot_id == bot_id,
+        )
+        values = {"inviter_id": inviter_id, "created": now, "expires": expires}
+        with self._writing, self.engine.begin() as conn:
+            if not conn.execute(update(bot_invitations).where(*key).values(**values)).rowcount:
+                conn.execute(insert(bot_invitations).values(table_id=table_id, seat=seat, bot_id=bot_id, **values))
+
+    def invited(self, table_id: str, seat: int, bot_id: int, now: datetime) -> bool:
+        """Whether the bot has an invitation to ``seat`` of ``table_id`` that stands: not
+        expired, the table open, and its inviter still seated there."""
+        inviter_seated = exists().where(
+            seats.c.table_id == bot_invitations.c.table_id, seats.c.player_id == bot_invitations.c.inviter_id
+        )
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(bot_invitations.c.seat)
+                .join(tables, tables.c.id == bot_invitations.c.table_id)
+                .where(
+                    bot_invitations.c.table_id == table_id,
+                    bot_invitations.c.seat == seat,
+                    bot_invitations.c.bot_id == bot_id,
+                    bot_invitations.c.expires > now,
+                    tables.c.status == OPEN,
+                    inviter_seated,
+                )
+            ).first()
+        return found is not None
+
+    def answered(self, table_id: str, seat: int, bot_id: int) -> None:
+        """The bot accepted or declined that invitation: it stands no more."""
+        with self._writing, self.engine.begin() as conn:
+            conn.execute(
+                delete(bot_invitations).where(
+                    bot_invitations.c.table_id == table_id,
+                    bot_invitations.c.seat == seat,
+                    bot_invitations.c.bot_id == bot_id,
+                )
+            )
+
+    def prune(self, before: datetime) -> int:
+        """Delete the invitations that expired before ``before``; how many."""
+        with self._writing, self.engine.begin() as conn:
+            return int(conn.execute(delete(bot_invitations).where(bot_invitations.c.expires < before)).rowcount)

@@ -8,7 +8,7 @@ the first, and a database made by a release from before Alembic (tables made by
 :data:`metadata` and that a database of the first release opens with its games.
 
 Over 400 lines: the schema is one :data:`metadata`, every table's columns declared once
-(25 tables, no logic); split over modules, the migrations' comparison and a reader
+(26 tables, no logic); split over modules, the migrations' comparison and a reader
 looking for a column would have to know which module declares which table.
 """
 
@@ -448,9 +448,24 @@ reviews = SqlTable(
     Column("cpu_seconds", Float, nullable=False),
 )
 
+# -- 0017: bot invitations ---------------------------------------------------------------
+
+#: A person's invitation of a bot account to one seat of an open table: the bot may take
+#: that seat (``POST /api/bot/invitations/{table}/accept``) until it answers or it expires.
+bot_invitations = SqlTable(
+    "gp_bot_invitations",
+    metadata,
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("bot_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), primary_key=True, index=True),
+    Column("inviter_id", Integer, ForeignKey("gp_players.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False, index=True),
+)
+
 
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0016"
+HEAD = "0017"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

@@ -202,8 +202,7 @@ class Friends:
         seat = free_seat(live.table)
         if seat is None:
             raise ServiceError(ErrorCode.NO_FREE_SEAT, "every person's seat of that table was taken meanwhile")
-        if live.table.rated:
-            await self.community.check_rated(player.id)
+        # The join checks whether the account may sit there (a ban from rated play).
         token, view = await self.service.join(invitation.table_id, seat, None, (player.id, player.name))
         await in_thread(self.store.answer, invitation.id, "accepted")
         await self._notify(player.id)

@@ -49,6 +49,18 @@ class Lobby:
         #: Told the account ids seated at a game that just started (the Bot API's streams
         #: wake at once: :meth:`.bot_api.BotApi.poke`).
         self.started: Callable[[Sequence[int]], Awaitable[None]] | None = None
+        #: Raises why an account may not play rated games now (a moderator's ban:
+        #: :meth:`.community.Community.check_rated`), where the store keeps accounts.
+        self.rated_refusal: Callable[[int], Awaitable[None]] | None = None
+
+    async def may_sit(self, player_id: int | None, *, rated: bool) -> None:
+        """The one check every way of seating an account passes: a table's join (and so
+        a bot's or a friend's invitation accepted), the quick-match queue, a tournament's
+        entry, the next game of a series. At a rated table: ``rated_banned`` (403) while
+        a moderator keeps the account out of rated play. Guests (``None``) pass; rated
+        tables seat no guests anyway."""
+        if player_id is not None and rated and self.rated_refusal is not None:
+            await self.rated_refusal(player_id)
 
     async def create_table(
         self,
@@ -223,7 +235,8 @@ class Lobby:
         """Take an empty human seat; returns its secret token (given out only here).
 
         A registered ``player`` (id, name) sits under their account's name and the seat
-        is theirs (their history, their rating); a rated table seats only them, once each.
+        is theirs (their history, their rating), if :meth:`may_sit`; a rated table seats
+        only them, once each.
         """
         if player is None:
             name = await self.guest_name(name)
@@ -235,6 +248,7 @@ class Lobby:
                 raise ServiceError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken; choose an empty human seat")
             player_id = None
             if player is not None:
+                await self.may_sit(player[0], rated=table.rated)
                 seated = any(s.player_id == player[0] for s in table.seats)
                 if seated and table.rated:
                     raise ServiceError(ErrorCode.SEAT_TAKEN, "you already have a seat at this rated table")

@@ -30,8 +30,8 @@ async def join_queue(request: Request) -> Response:
     if player is None and body.name is None:
         raise ServiceError(ErrorCode.BAD_NAME, "a guest needs a name to play (or log in)")
     await request.app.state.quotas.queue_join(address_of(request), player[0] if player is not None else None)
-    if body.rated and player is not None:  # a moderator's ban from rated play
-        await request.app.state.community.check_rated(player[0])
+    if player is not None:  # the check every seating passes (a moderator's ban from rated play)
+        await request.app.state.service.lobby.may_sit(player[0], rated=body.rated)
     bots = getattr(request.app.state, "bots", None)
     bot = player is not None and bots is not None and await bots.is_bot(player[0])
     ticket = await quick.join(

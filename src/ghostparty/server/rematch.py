@@ -7,7 +7,9 @@ is made: the same rules, seat count, bots, timer and rated-ness, a first player 
 again, each person who said yes in their seat under the same name and the same secret
 token (the pages that hold it take it over: nobody needs a new one), and the seats of
 those who didn't say yes given to the table's bot or left open, as the table's creator
-chose (``rematch_fill``). The finished table then names its ``rematch``, which every page
+chose (``rematch_fill``). Every account passes the lobby's check of who may sit
+(:meth:`~.lobby.Lobby.may_sit`): one banned from rated play can't say yes at a rated
+table, and one banned after saying yes is left out as if they hadn't. The finished table then names its ``rematch``, which every page
 watching it hears of; a series is the first table and those with its id as ``series``.
 """
 
@@ -52,6 +54,7 @@ class Rematch:
             async with self.core.change(table_id, seat, token, expect=OVER, refusal=refusal, fresh=True) as draft:
                 table = draft.table
                 if table.rematch is None:
+                    await self.lobby.may_sit(table.seats[seat].player_id, rated=table.rated)
                     people = [s for s in table.seats if s.kind == "human"]
                     if budget is not None and (now or all(s.again or s.seat == seat for s in people)):
                         await budget()
@@ -88,7 +91,7 @@ class Rematch:
     async def _seat_again(self, table: Table, held: Seat) -> Seat:
         if held.kind == "bot":
             return Seat(held.seat, "bot", bot=held.bot, name=held.name, player_id=held.player_id)
-        if held.again:  # the same person, name and token
+        if held.again and await self._may_sit(held, rated=table.rated):  # the same person, name and token
             return Seat(held.seat, "human", name=held.name, token_hash=held.token_hash, player_id=held.player_id)
         if table.rematch_fill == "empty":
             return Seat(held.seat, "human")
@@ -96,6 +99,15 @@ class Rematch:
         if table.rated and level not in BOT_LEVELS:  # a rated table's bots are plain levels
             level = "greedy"
         return await self.lobby.bot_seat(held.seat, level, rated=table.rated)
+
+    async def _may_sit(self, held: Seat, *, rated: bool) -> bool:
+        """Whether the person of ``held`` may still sit at the next table (not banned
+        from rated play since saying yes)."""
+        try:
+            await self.lobby.may_sit(held.player_id, rated=rated)
+        except ServiceError:
+            return False
+        return True
 
     async def series(self, table_id: str) -> Message:
         """The games of the series ``table_id`` belongs to, with each seat's points and

@@ -67,11 +67,7 @@ async def join(request: Request) -> Response:
     if player is None and body.name is None:
         raise ServiceError(ErrorCode.BAD_NAME, "a guest needs a name to sit down (or log in)")
     await _quotas(request).join(address_of(request), player[0] if player is not None else None)
-    community = getattr(request.app.state, "community", None)
-    if player is not None and community is not None:
-        view = await _service(request).table(request.path_params["table_id"])
-        if view["table"]["rated"]:  # a moderator's ban from rated play
-            await community.check_rated(player[0])
+    # The lobby's join checks whether the account may sit there (Lobby.may_sit).
     token, table = await _service(request).join(request.path_params["table_id"], body.seat, body.name, player)
     return JSONResponse({"seat": body.seat, "token": token, "table": table})
 

@@ -99,8 +99,7 @@ async def create(request: Request) -> Response:
     await request.app.state.quotas.use(
         "tournament-creates", TOURNAMENT_CREATES, address_of(request), player[0], TOURNAMENT_CREATES_ADDRESS
     )
-    if spec.rated:
-        await request.app.state.community.check_rated(player[0])
+    await request.app.state.service.lobby.may_sit(player[0], rated=spec.rated)  # a ban from rated play
     row = await of(request).create(spec, player)
     assert row is not None
     return JSONResponse(summary(row), status_code=201)
@@ -146,8 +145,8 @@ async def join(request: Request) -> Response:
     player = await _who(request, TOURNAMENT_CHANGES, changing=True)
     tournaments = of(request)
     tournament_id = request.path_params["tournament_id"]
-    if player is not None and (await tournaments.get(tournament_id)).rated:  # a moderator's ban from rated play
-        await request.app.state.community.check_rated(player[0])
+    if player is not None:  # the check every seating passes (a moderator's ban from rated play)
+        await request.app.state.service.lobby.may_sit(player[0], rated=(await tournaments.get(tournament_id)).rated)
     entrant, entry = await tournaments.join(tournament_id, player, body.name, body.entry)
     return JSONResponse({"entrant": entrant, "entry": entry}, status_code=201)
 

@@ -27,6 +27,7 @@ from starlette.applications import Starlette
 
 from ghostparty.server.accounts import Accounts
 from ghostparty.server.bot_api import BotApi
+from ghostparty.server.bot_streams import StreamLeases
 from ghostparty.server.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
 from ghostparty.server.catchup import CatchUp
 from ghostparty.server.community import Community
@@ -159,11 +160,18 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
             the_pubsub,
             clock=s.clock or now,
         )
-        app.state.bots = BotApi(players.bots, service.lobby, the_pubsub)
+        app.state.bots = BotApi(
+            players.bots,
+            service.lobby,
+            the_pubsub,
+            streams=StreamLeases(service.keeper.leases, instance),  # Redis's where it is shared
+            clock=s.clock or now,
+        )
         service.lobby.started = app.state.bots.poke
         service.lobby.bot_player = app.state.accounts.bot_player
         service.lobby.account_named = app.state.accounts.named
         community = Community(players.moderation, app.state.accounts)
+        service.lobby.rated_refusal = community.check_rated
         app.state.community = community
         app.state.friends = Friends(
             players.friends,
