@@ -36,7 +36,11 @@ function ask(tableId, redraw) {
       if (answer.tournament && !answer.game?.finished) setTimeout(() => ask(tableId, redraw), ASK_EVERY);
       redraw();
     },
-    () => setTimeout(() => ask(tableId, redraw), ASK_EVERY),
+    (error) => {
+      const later = !error?.status || error.status >= 500 || error.status === 429; // not now: ask again
+      if (later) setTimeout(() => ask(tableId, redraw), ASK_EVERY);
+      else answers.set(tableId, { tournament: null, game: null }); // a server without tournaments
+    },
   );
 }
 
