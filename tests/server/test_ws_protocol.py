@@ -8,7 +8,11 @@ extension must refuse (write nothing) where the ordinary send would wait or fail
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import time
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +24,9 @@ from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 from websockets.sync.client import connect
 
+from ghostparty.server.app import create_app
 from ghostparty.server.protocol import Frame as ProtocolFrame
+from ghostparty.server.socket_limits import BURST
 from ghostparty.server.sockets import Connection
 from ghostparty.server.ws_protocol import QUEUED, SEND_TEXT, text_frame
 from serving import serving  # tests/serving.py
@@ -252,6 +258,52 @@ def test_the_socket_is_read_on_until_messages_queue_up() -> None:
     assert seen["flood"][0] >= QUEUED and seen["flood"][1] is True
     assert seen["texts"] == [str(index) for index in range(41)]
     assert seen["after"] is False
+
+
+#: Seconds within which a flooding client must hear its close and see the connection end:
+#: well under uvicorn's close timeout (10 s), which ends a connection whatever was said.
+PROMPTLY = 3.0
+
+
+def _flood(port: int, table_id: str, messages: int = 2000) -> tuple[int | None, int, float]:
+    """Send ``messages`` pings as fast as the socket takes them, then read until the
+    connection ends: the close code heard (``None`` if it fell silent for 5 s), the
+    messages read, the seconds until the connection ended. The client waits for the
+    closing handshake as long as the server would (10 s), and reads as it sends (no
+    bound on what it holds unread)."""
+    start = time.monotonic()
+    read = 0
+    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
+    with connect(url, close_timeout=10, max_queue=None) as client:
+        with contextlib.suppress(ConnectionClosed):
+            for _ in range(messages):
+                client.send('{"type": "ping"}')
+        try:
+            while True:
+                client.recv(timeout=5)
+                read += 1
+        except ConnectionClosed as closed:
+            return (closed.rcvd.code if closed.rcvd else None), read, time.monotonic() - start
+        except TimeoutError:
+            return None, read, time.monotonic() - start
+
+
+def test_a_flood_always_ends_in_a_close_with_1008(tmp_path: Path) -> None:
+    """A client flooding 2,000 messages is answered (a burst, then ``rate_limited``) and
+    then closed with 1008, every time and at once: once the close is sent the socket is
+    read on (what comes is dropped) until the client's close frame answers it, so the
+    closing handshake ends instead of waiting for a read that never comes."""
+    with serving(create_app(f"sqlite:///{tmp_path / 'g.db'}", bot_delay=0.0)) as port:
+        made = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/tables",
+            data=json.dumps({"rules": "hugo", "seats": [{"kind": "human"}, {"kind": "human"}]}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(made, timeout=10) as answer:
+            table_id = json.loads(answer.read())["table"]["id"]
+        runs = [_flood(port, table_id) for _ in range(20)]
+    assert [(code, took < PROMPTLY) for code, _, took in runs] == [(1008, True)] * 20, runs
+    assert all(read > BURST for _, read, _ in runs), runs  # the burst's pongs, then the refusals
 
 
 def test_only_another_instances_updates_are_news_of_the_tables_version() -> None:

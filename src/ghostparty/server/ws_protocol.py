@@ -58,7 +58,8 @@ class TextWriterProtocol(WebSocketsSansIOProtocol):
     """:class:`WebSocketsSansIOProtocol` whose scope carries :data:`SEND_TEXT`, and that
     stops reading from the socket only once :data:`QUEUED` messages wait for the
     application (uvicorn's stops after every message and starts again once it is taken:
-    two calls into the loop and a change of the poller's interest per message)."""
+    two calls into the loop and a change of the poller's interest per message), and
+    never once its close is sent."""
 
     def send_receive_event_to_app(self) -> None:
         paused = self.read_paused
@@ -67,7 +68,10 @@ class TextWriterProtocol(WebSocketsSansIOProtocol):
             super().send_receive_event_to_app()
         finally:
             self.read_paused = paused
-        if not paused and self.queue.qsize() >= QUEUED:
+        # Once the close is sent, the socket is read on: what comes is dropped, until the
+        # peer's close frame answers ours (paused, the connection would hang until uvicorn's
+        # close timeout, and the client would hear no close code meanwhile).
+        if not paused and not self.close_sent and self.queue.qsize() >= QUEUED:
             self.read_paused = True
             self.transport.pause_reading()  # uvicorn's receive() resumes once they are taken
 
