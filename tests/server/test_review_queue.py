@@ -259,3 +259,112 @@ def test_a_worker_started_while_redis_is_away_waits_for_it_and_then_works(tmp_pa
         if redis is not None:
             redis.kill()
             redis.wait(5)
+
+
+class _PrivateRedis:
+    """A ``redis-server`` of the test's own on a free port, stopped and started at will."""
+
+    def __init__(self, folder: Any) -> None:
+        import shutil
+
+        from serving import free_port  # tests/serving.py
+
+        self.program = shutil.which("redis-server") or (
+            "/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server") else None
+        )
+        if self.program is None:
+            pytest.skip("redis-server is not installed")
+        self.folder, self.port = folder, free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: Any = None
+
+    def start(self) -> None:
+        import subprocess
+
+        from redis import Redis
+
+        command = [
+            self.program,
+            "--port",
+            str(self.port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(self.folder),
+        ]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                Redis.from_url(self.url).ping()
+                return
+            except Exception:  # still starting
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(5)
+            self.process = None
+
+
+def _worker_log(capfd: pytest.CaptureFixture[str]) -> str:
+    out, err = capfd.readouterr()
+    return out + err
+
+
+def test_a_worker_rides_out_redis_restarting_under_a_job_and_while_it_waits(
+    tmp_path: Any, queue_name: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Redis stops while a job runs (the worker, recording its end, found Redis away: rq
+    quits there, with a traceback) and starts again empty; then stops again while the
+    worker waits for jobs (rq logs an error each time it tries again). The worker works
+    on, and tells each outage in one warning line."""
+    import multiprocessing
+
+    from redis import Redis
+    from rq import Queue
+
+    from ghostparty.server.review_queue import run_worker
+
+    redis = _PrivateRedis(tmp_path)
+    redis.start()
+    process = multiprocessing.get_context("spawn").Process(target=run_worker, args=(redis.url, queue_name))
+    process.start()
+    try:
+        queue = Queue(queue_name, connection=Redis.from_url(redis.url))
+        sleeping = queue.enqueue(time.sleep, 3)
+        deadline = time.monotonic() + 30
+        while sleeping.get_status() != "started":
+            assert time.monotonic() < deadline, "the job never started"
+            time.sleep(0.1)
+        redis.stop()
+        time.sleep(5)  # the job ends meanwhile
+        assert process.is_alive(), f"the worker quit while Redis was away:\n{_worker_log(capfd)}"
+        redis.start()
+        for outage in (False, True):
+            queue = Queue(queue_name, connection=Redis.from_url(redis.url))  # (Redis came back empty)
+            job = queue.enqueue(time.time)
+            deadline = time.monotonic() + 30
+            while job.get_status() != "finished":
+                assert process.is_alive(), f"the worker quit:\n{_worker_log(capfd)}"
+                assert time.monotonic() < deadline, (
+                    f"the worker took no job after Redis came back:\n{_worker_log(capfd)}"
+                )
+                time.sleep(0.1)
+            if not outage:
+                redis.stop()  # while it waits for jobs
+                time.sleep(3)
+                redis.start()
+    finally:
+        if process.is_alive():
+            os.killpg(process.pid, signal.SIGKILL)
+        process.join(5)
+        redis.stop()
+    log = _worker_log(capfd)
+    assert "Traceback" not in log and "quitting" not in log and "ERROR" not in log, log
+    warned = [line for line in log.splitlines() if "review worker: Redis is unavailable" in line]
+    assert len(warned) == 2 and all(line.startswith("WARNING ") for line in warned), log

@@ -7,7 +7,8 @@ or the job's status and progress), but its jobs are rq jobs in Redis (id
 instance runs ``workers`` rq worker processes (:func:`run_worker`) that take them from
 any instance. The job reviews the game in the worker's work horse, reports its progress
 in the job's ``meta`` every few actions, and stores the review in the database
-(:mod:`.review_store`), so any instance serves it.
+(:mod:`.review_store`), so any instance serves it. The worker's side, and how it rides
+out Redis or the database being away, is :mod:`.review_worker`.
 
 A job lost with its instance (killed: its workers die with it, and their work horses
 with them, :func:`die_with`) stays *started* until its heartbeat expires (rq: 60 s past the
@@ -23,15 +24,13 @@ import logging
 import multiprocessing
 import os
 import signal
-import threading
-import time
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
 from typing import Any
 
 from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
-from ghostparty.server.review_store import ReviewStore, StoredReview
-from ghostparty.server.reviews import MAX_JOBS, PROGRESS_EVERY, REVIEW_VERSION, done
+from ghostparty.server.review_store import ReviewStore
+from ghostparty.server.review_worker import die_with, rq_review_job, run_worker
+from ghostparty.server.reviews import MAX_JOBS, REVIEW_VERSION, done
 
 log = logging.getLogger("ghostparty.server.reviews")
 
@@ -40,92 +39,11 @@ QUEUE = "ghostparty-reviews"
 JOB_TIMEOUT = 600
 #: How many times a job lost with its worker is put back in the queue.
 RETRIES = 2
-#: A worker that found Redis away starts again after this many seconds.
-RECONNECT_SECONDS = 2
 _WAITING = {"queued", "deferred", "scheduled"}
 
 
 def job_id(table_id: str) -> str:
     return f"review-{table_id}"
-
-
-def rq_review_job(
-    table_id: str, record: dict[str, Any], settings: dict[str, Any], database_url: str, version: str
-) -> float:
-    """In a worker's work horse: review ``record``, report the progress in the job's
-    meta, store the review in the database at ``database_url``; its CPU seconds."""
-    from rq import get_current_job
-    from sqlalchemy import create_engine
-
-    from ghostparty.analysis.review import Evaluator, review_game
-    from ghostparty.rules import GameRecord
-    from ghostparty.server.review_store import SqlReviews
-    from ghostparty.server.store import database_url as with_driver
-
-    job = get_current_job()
-    started = time.process_time()
-
-    def progress(count: int, total: int) -> None:
-        if job is not None and (count % PROGRESS_EVERY == 0 or count == total):
-            job.meta["progress"] = count / total if total else 1.0
-            job.save_meta()  # type: ignore[no-untyped-call]
-
-    review = review_game(GameRecord.from_dict(record), evaluator=Evaluator(**settings), progress=progress)
-    cpu = time.process_time() - started
-    engine = create_engine(with_driver(database_url))
-    try:
-        stored = StoredReview(table_id, version, review.as_dict(), datetime.now(UTC), round(cpu, 3))
-        SqlReviews(engine, contextlib.nullcontext()).put(stored)
-    finally:
-        engine.dispose()
-    return cpu
-
-
-def die_with(parent: int, *, group: bool = False) -> None:
-    """Kill this process (``group``: its whole process group) once ``parent`` is no longer
-    its parent (it died, and the process was handed to init): a watch thread, once a
-    second."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1)
-        if group:
-            os.killpg(0, signal.SIGKILL)
-        os.kill(os.getpid(), signal.SIGKILL)
-
-    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
-
-
-def run_worker(redis_url: str, queue_name: str, parent: int | None = None) -> None:
-    """An rq worker (a process of its own): takes review jobs until stopped, and dies
-    with the instance that started it, ``parent`` (so that its jobs count as lost, and
-    are retaken). ``parent`` is the instance's pid as the instance read it: read here,
-    it would already be init's if the instance died while this process started. Each
-    work horse (rq forks one per job, in a process group of its own) dies with its
-    worker likewise."""
-    from redis import Redis
-    from redis.exceptions import ConnectionError as RedisConnectionError
-    from redis.exceptions import TimeoutError as RedisTimeoutError
-    from rq import Queue, Worker
-
-    class _Worker(Worker):
-        def main_work_horse(self, *args: Any, **kwargs: Any) -> None:
-            die_with(os.getppid())  # the worker: the horse's parent, just forked
-            super().main_work_horse(*args, **kwargs)
-
-    os.setpgrp()  # the worker and what it starts: one group, killed together
-    die_with(os.getppid() if parent is None else parent, group=True)
-    connection = Redis.from_url(redis_url)
-    while True:
-        try:
-            _Worker([Queue(queue_name, connection=connection)], connection=connection).work(logging_level="WARNING")
-        except (RedisConnectionError, RedisTimeoutError) as error:
-            # rq retries a lost connection while it waits for jobs, not while it starts
-            # (registering the worker) or stops: a worker is never lost to Redis being away.
-            print(f"review worker: Redis is unavailable ({error}); again in {RECONNECT_SECONDS} s", flush=True)
-            time.sleep(RECONNECT_SECONDS)
-        else:
-            return  # stopped (SIGTERM: a warm shut-down)
 
 
 class RedisReviewer:
