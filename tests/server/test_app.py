@@ -343,6 +343,33 @@ def test_a_socket_opened_while_the_store_is_down_is_asked_to_come_back(
         assert ws.receive_json()["type"] == "state"
 
 
+def test_a_hello_the_store_could_not_answer_is_said_again_at_the_next_sync(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hello refused ``unavailable`` (its seats not yet checked) must not leave the page
+    watching as a spectator: the sync it sends after the error says the hello again, and
+    its state holds the seat, to move."""
+    from ghostparty.server.errors import StoreUnavailable
+
+    table_id = create(client, [HUMAN, RANDOM])
+    token = join(client, table_id, 0, "Ann")
+    client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
+    service = client.app.state.service  # type: ignore[attr-defined]
+    checked = service.held_seats
+
+    async def away(*_: object) -> object:
+        raise StoreUnavailable("OperationalError")
+
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        monkeypatch.setattr(service, "held_seats", away)
+        ws.send_json({"type": "hello", "tokens": {"0": token}})
+        assert ws.receive_json()["code"] == "unavailable"
+        monkeypatch.setattr(service, "held_seats", checked)
+        ws.send_json({"type": "sync"})
+        state = until(ws, lambda m: m["type"] == "state")
+    assert state["seats"] == [0] and state["legal"], state
+
+
 def test_a_server_restart_mid_game_loses_nothing(sqlite_url: str) -> None:
     with server(sqlite_url) as client:
         table_id = create(client, [HUMAN, RANDOM])

@@ -25,7 +25,7 @@ from ghostparty.server.bodies import MAX_MESSAGE
 from ghostparty.server.chat import chat_channel
 from ghostparty.server.edge import close_socket
 from ghostparty.server.envelope import OVERFLOW, Chat, GameEnded, Message, TokenRevoked
-from ghostparty.server.errors import ErrorCode, RateLimited
+from ghostparty.server.errors import ErrorCode, RateLimited, StoreUnavailable
 from ghostparty.server.outbound import Outbound
 from ghostparty.server.protocol import Frame, dumps
 from ghostparty.server.pubsub import PubSub
@@ -77,6 +77,8 @@ class Connection:
         self.early = -1
         #: While saying hello: updates wait until the client has its state.
         self.holding = False
+        #: A hello the store couldn't answer: the next state asked for says it again.
+        self.unsaid: dict[int, str] | None = None
         self.limit = RateLimit(RATE, BURST)
         self.state_limit = RateLimit(STATE_RATE, STATE_BURST)
         self.strikes = 0
@@ -179,12 +181,16 @@ class Connection:
         if self.resync is None or self.resync.done():
             self.resync = asyncio.get_running_loop().create_task(self._resend_state(after=wait))
 
+    async def state_again(self) -> None:
+        """The state again: the hello again if the store couldn't answer the last one."""
+        await (self.hello(self.unsaid) if self.unsaid is not None else self.send_state())
+
     async def _resend_state(self, after: float = 0.0) -> None:
         try:
             if after:
                 await asyncio.sleep(after)
                 self.state_limit.allow()
-            await self.send_state()
+            await self.state_again()
         except ServiceError as error:  # the store is away: the client is told, and asks again
             with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected, OSError, RuntimeError):
                 await self.error(error.code, error.message, retry_after=error.retry_after)
@@ -250,7 +256,7 @@ class Connection:
                 await self.service.act(self.table_id, message.seat, token, message.version, message.action)
             elif isinstance(message, Sync):
                 if self.state_limit.allow():
-                    await self.send_state()
+                    await self.state_again()
                 else:  # (not refused: clients answer an error with a sync) the state once allowed
                     self.state_later(self.state_limit.wait_time())
             elif isinstance(message, Ping):
@@ -275,7 +281,12 @@ class Connection:
             await self.error(error.code, error.message, retry_after=error.retry_after, details=error.details)
 
     async def hello(self, tokens: dict[int, str]) -> None:
-        valid, refused, read_at = await self.service.held_seats(self.table_id, tokens)  # the one read of the store
+        try:
+            valid, refused, read_at = await self.service.held_seats(self.table_id, tokens)  # the one read of the store
+        except StoreUnavailable:
+            self.unsaid = tokens  # (its seats unchecked: the page is no spectator)
+            raise
+        self.unsaid = None
         self.holding = True
         try:
             await self.service.disconnected(self.table_id, self.held)
