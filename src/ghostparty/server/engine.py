@@ -18,14 +18,15 @@ call connects afresh. For PostgreSQL:
   and data unacknowledged for :data:`TCP_USER_TIMEOUT_MS` (5 s) drops the connection.
 
 Once a call has run into the operation or the connect timeout, the database is taken
-to be silent (a circuit breaker, open): one call at a time connects afresh to try it (the
-probe, half-open), and every other call meanwhile fails at once, without a connection
-(so that calls don't queue behind each other's timeouts, and worker threads aren't
-held). The first probe that gets an answer closes the circuit: that call, and every one
-after it, goes through. So a call answers within 3 s on a connection already open,
-within 2 s when it connects, 2 s more if it first waits for a free connection, at once
-while another call probes a silent database, and the first call once it answers again
-succeeds.
+to be silent (a circuit breaker, open): for :data:`PROBE_GAP` (0.5 s) every call fails at
+once, without a connection (so that the calls that waited behind it, the writer's turn,
+don't each wait for a timeout in turn, and worker threads aren't held); then one call at
+a time connects afresh to try it (the probe, half-open) while the others fail at once.
+The first probe that gets an answer closes the circuit: that call, and every one after
+it, goes through. So a call answers within 3 s on a connection already open, within 2 s
+when it connects, 2 s more if it first waits for a free connection, at once while
+another call probes a silent database, and the first call half a second or more after
+the last timeout, once the database answers again, succeeds.
 
 SQLite waits :data:`SQLITE_BUSY_TIMEOUT` (5 s) for another process's write lock (within
 one process its writers take turns and never wait for it).
@@ -57,6 +58,8 @@ POOL_TIMEOUT = 2.0
 TCP_USER_TIMEOUT_MS = 5000
 #: TCP keepalives: idle seconds before the first probe, seconds between probes, probes.
 KEEPALIVES = (10, 2, 3)
+#: Seconds after a call ran into a timeout before another tries the database.
+PROBE_GAP = 0.5
 #: Seconds SQLite waits for another process's write lock.
 SQLITE_BUSY_TIMEOUT = 5.0
 
@@ -149,6 +152,8 @@ class Watchdog:
         #: connection attempt is trying it now (the probe).
         self._silent = False
         self._probing = False
+        #: When (``clock``) a call may try a silent database next.
+        self._next_probe = 0.0
         self._circuit = threading.Lock()
         self._error: type[Exception] = ConnectionError
 
@@ -185,9 +190,11 @@ class Watchdog:
         return self._silent
 
     def trip(self) -> None:
-        """The database is silent: one connection attempt at a time tries it, until one is answered."""
+        """The database is silent: one connection attempt at a time tries it, until one is
+        answered, none for :data:`PROBE_GAP` from now."""
         with self._circuit:
             self._silent = True
+            self._next_probe = self._clock() + PROBE_GAP
 
     def arm(self, key: int, fd: int) -> None:
         """Shut ``fd`` unless :meth:`disarm` comes within the limit."""
@@ -207,14 +214,14 @@ class Watchdog:
 
     def _refuse(self) -> Exception:
         return self._error(
-            f"the database answered nothing within {self.limit:g} s: another call is trying whether it answers again"
+            f"the database answered nothing within {self.limit:g} s: one call at a time tries it again, not this one"
         )
 
     def _connect(self, dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
         with self._circuit:
             probe = self._silent
             if probe:
-                if self._probing:
+                if self._probing or self._clock() < self._next_probe:
                     raise self._refuse()
                 self._probing = True
         answered = False
