@@ -5,7 +5,7 @@
 sending its text to a socket that takes it at once. ``redis``: the same, plus what a
 :class:`RedisPubSub` adds between instances (encode on publish, decode on arrival),
 without the network. The frames are built before the clock starts: only the path after
-:func:`~ghostparty.server.protocol.update_frame` is timed. Runs on whichever tree is on
+:func:`~ghostparty.server.wire.protocol.update_frame` is timed. Runs on whichever tree is on
 ``PYTHONPATH``, so two checkouts can be compared in turn (docs/performance.md)::
 
     PYTHONPATH=src python scripts/bench_pubsub.py memory [--asgi]
@@ -22,10 +22,10 @@ from types import SimpleNamespace
 from typing import Any
 
 from ghostparty.rules import Game, Position, legal_actions
-from ghostparty.server.model import PLAYING, Seat, Table
-from ghostparty.server.protocol import Frame, update_frame
+from ghostparty.server.common.model import PLAYING, Seat, Table
 from ghostparty.server.pubsub import MemoryPubSub
 from ghostparty.server.sockets import Connection
+from ghostparty.server.wire.protocol import Frame, update_frame
 
 
 class _Socket:

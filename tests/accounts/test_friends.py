@@ -233,7 +233,7 @@ def test_following_is_limited_in_size(client: TestClient) -> None:
     ann = as_player(client, "Ann")
     as_player(client, "Bob")
     store = client.app.state.friends.store  # type: ignore[attr-defined]
-    from ghostparty.server.model import now
+    from ghostparty.server.common.model import now
 
     assert store.follow(1, 2, now(), most=MAX_FOLLOWS)
     assert not store.follow(1, 3, now(), most=1)  # the most reached: refused

@@ -14,9 +14,9 @@ from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 
 from ghostparty.server import tokens
-from ghostparty.server.db import api_tokens
-from ghostparty.server.errors import ServiceError
-from ghostparty.server.limits import Limit
+from ghostparty.server.common.errors import ServiceError
+from ghostparty.server.infra.db import api_tokens
+from ghostparty.server.infra.limits import Limit
 from ghostparty.server.tokens import TOKEN_PATTERN, check_scopes, check_token_name, new_secret, token_hash
 
 from .helpers import error, make_client, register
@@ -325,7 +325,7 @@ def test_a_store_failure_is_not_counted_as_a_guess_nor_fails_on_bookkeeping() ->
     import asyncio
 
     from ghostparty.server.accounts_store import Player
-    from ghostparty.server.limits import MemoryLimiter
+    from ghostparty.server.infra.limits import MemoryLimiter
     from ghostparty.server.pubsub import MemoryPubSub
     from ghostparty.server.tokens import ApiTokens
     from ghostparty.server.tokens_store import TokenInfo

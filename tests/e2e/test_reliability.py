@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server.model import OVER, GameResult, Seat, SeatResult, Table
-from ghostparty.server.names import name_key
+from ghostparty.server.common.model import OVER, GameResult, Seat, SeatResult, Table
+from ghostparty.server.common.names import name_key
 from ghostparty.server.standings import record_result
 from ghostparty.server.store import SqlStore
 from serving import serving  # tests/serving.py

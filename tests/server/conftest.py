@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from ghostparty.server.db import metadata
+from ghostparty.server.infra.db import metadata
 from ghostparty.server.memory_store import MemoryStore
 from ghostparty.server.store import SqlStore, Store, database_url
 

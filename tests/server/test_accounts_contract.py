@@ -16,13 +16,13 @@ from ghostparty.server.accounts import Accounts
 from ghostparty.server.accounts_store import FORMER_PLAYER, RULE_SETS
 from ghostparty.server.app import create_app
 from ghostparty.server.capabilities import KeepsAccounts, KeepsPlayers, capabilities
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.common.errors import ServiceError
+from ghostparty.server.common.model import OVER, PLAYING, GameResult, Seat, SeatResult, Status, Table
+from ghostparty.server.common.names import name_key
+from ghostparty.server.common.ratings import BOT_LEVELS, NEW
 from ghostparty.server.matching import Waiting
 from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.model import OVER, PLAYING, GameResult, Seat, SeatResult, Status, Table
-from ghostparty.server.names import name_key
 from ghostparty.server.passwords import Hashing
-from ghostparty.server.ratings import BOT_LEVELS, NEW
 from ghostparty.server.store import SqlStore, Store
 
 from .test_store_contract import race

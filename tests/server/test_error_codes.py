@@ -1,4 +1,4 @@
-"""The error codes (:class:`ghostparty.server.errors.ErrorCode`): every raise names one
+"""The error codes (:class:`ghostparty.server.common.errors.ErrorCode`): every raise names one
 and no status, each is documented, and each answers with one HTTP status and one
 WebSocket close code, chosen only at the edge (:mod:`ghostparty.server.edge`)."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from ghostparty.server.common.errors import ErrorCode, RateLimited, ServiceError, StoreUnavailable
 from ghostparty.server.edge import CLOSE_CODE, HTTP_STATUS, POLICY, close_code, close_message, http_status
-from ghostparty.server.errors import ErrorCode, RateLimited, ServiceError, StoreUnavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "src" / "ghostparty" / "server"

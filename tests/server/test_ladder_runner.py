@@ -9,8 +9,8 @@ from datetime import timedelta
 
 import pytest
 
+from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.edge import http_status
-from ghostparty.server.errors import ServiceError
 from ghostparty.server.tournament_service import Spec
 
 from .helpers import run

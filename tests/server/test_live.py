@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from ghostparty.server.common.model import ActionRow, Table
 from ghostparty.server.live import Tables
 from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.model import ActionRow, Table
 from ghostparty.server.service import ServiceError
 
 from .test_store_contract import table

@@ -26,8 +26,8 @@ from sqlalchemy import (
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.exc import DatabaseError
 
-from ghostparty.server.db import HEAD, audit, metadata, revision
-from ghostparty.server.model import PLAYING
+from ghostparty.server.common.model import PLAYING
+from ghostparty.server.infra.db import HEAD, audit, metadata, revision
 from ghostparty.server.store import SqlStore, database_url
 
 # The first release's schema, as its ``metadata.create_all`` made it (frozen here).

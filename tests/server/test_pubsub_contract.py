@@ -37,9 +37,9 @@ from ghostparty.server.envelope import (
     TournamentChanged,
     encode,
 )
-from ghostparty.server.protocol import Frame
 from ghostparty.server.pubsub import Envelope, MemoryPubSub, Message, PubSub, Subscription
 from ghostparty.server.redis_pubsub import RedisPubSub
+from ghostparty.server.wire.protocol import Frame
 
 from .test_redis import REDIS, reachable
 

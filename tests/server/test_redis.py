@@ -117,7 +117,7 @@ def test_an_instance_hears_its_own_message_once_as_it_was_published() -> None:
     import redis.asyncio as aioredis
 
     from ghostparty.server.envelope import Poke
-    from ghostparty.server.protocol import Frame
+    from ghostparty.server.wire.protocol import Frame
 
     frame = Frame("abc", 7, None, '{"type":"update"}', '{"type":"update"}', '{"type":"update"}')
 

@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import func, select
 
-from ghostparty.server.db import ratings, results
-from ghostparty.server.model import OVER, PLAYING, ActionRow, Change, GameResult, Seat, SeatResult, Table
-from ghostparty.server.ratings import NEW
+from ghostparty.server.common.model import OVER, PLAYING, ActionRow, Change, GameResult, Seat, SeatResult, Table
+from ghostparty.server.common.ratings import NEW
+from ghostparty.server.infra.db import ratings, results
 from ghostparty.server.store import SqlStore
 
 WHEN = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)

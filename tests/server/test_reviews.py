@@ -20,9 +20,9 @@ from starlette.testclient import TestClient
 from ghostparty.analysis.review import Evaluator, review_game
 from ghostparty.rules import GameRecord
 from ghostparty.server.app import create_app
-from ghostparty.server.db import reviews
+from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.edge import http_status
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.infra.db import reviews
 from ghostparty.server.review_routes import review_stats
 from ghostparty.server.review_store import MemoryReviews, SeatReview
 from ghostparty.server.reviews import REVIEW_VERSION, Reviewer
@@ -268,7 +268,7 @@ def _review_of(seat_figures: dict[int, tuple[float, float]]) -> dict[str, Any]:
 
 
 def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url: str) -> None:
-    from ghostparty.server.model import OVER, Seat, Table
+    from ghostparty.server.common.model import OVER, Seat, Table
     from ghostparty.server.review_store import StoredReview
     from ghostparty.server.store import SqlStore
 
@@ -302,7 +302,7 @@ def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url:
 
 
 def test_a_profile_reads_the_players_reviews_through_the_api(sqlite_url: str) -> None:
-    from ghostparty.server.model import OVER, Seat, Table
+    from ghostparty.server.common.model import OVER, Seat, Table
     from ghostparty.server.review_store import StoredReview
     from ghostparty.server.store import SqlStore
 

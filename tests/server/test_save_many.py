@@ -17,8 +17,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ghostparty.server.common.model import PLAYING, ActionRow, Change, Seat, Table
 from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.model import PLAYING, ActionRow, Change, Seat, Table
 from ghostparty.server.store import SqlStore
 
 T0 = datetime(2026, 11, 27, 6, 0, tzinfo=UTC)

@@ -8,7 +8,7 @@ import uuid
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from ghostparty.server.model import PLAYING, ActionRow, Seat, Table
+from ghostparty.server.common.model import PLAYING, ActionRow, Seat, Table
 from ghostparty.server.store import SqlStore, database_url
 
 from .test_store_contract import race

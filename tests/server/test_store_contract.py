@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 
 import pytest
 
+from ghostparty.server.common.model import CLOSED, OPEN, OVER, PLAYING, ActionRow, Seat, Status, Table, needs_keeper
 from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.model import CLOSED, OPEN, OVER, PLAYING, ActionRow, Seat, Status, Table, needs_keeper
 from ghostparty.server.store import Store
 
 T = TypeVar("T")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from ghostparty.server.errors import StoreUnavailable
+from ghostparty.server.common.errors import StoreUnavailable
 from ghostparty.server.live import Tables, _VersionReads
 
 

@@ -19,7 +19,7 @@ import click
 )
 def moderator(name: str, remove: bool, database: str | None) -> None:
     """Make the account NAME a moderator (or, with --remove, no longer one)."""
-    from ghostparty.server.names import name_key
+    from ghostparty.server.common.names import name_key
     from ghostparty.server.store import SqlStore
     from ghostparty.server.wiring import default_database_url
 

@@ -28,8 +28,8 @@ from ghostparty.cli.progress import progress_bar
 def ratings(rules: str, games: int, seed: int, jobs: int, write: bool) -> None:
     """Play GAMES rated games between the bot levels (2–4 of them a game) and print each
     level's rating, with greedy at 1500: the fixed ratings the server gives its bots."""
-    from ghostparty.server.calibrate import calibrate
-    from ghostparty.server.ratings import shown
+    from ghostparty.server.common.calibrate import calibrate
+    from ghostparty.server.common.ratings import shown
 
     console = Console()
     bar = progress_bar(console, auto_refresh=False)

@@ -186,7 +186,7 @@ def serve(
     from sqlalchemy.exc import ArgumentError
 
     from ghostparty.server.app import SETTINGS_VARIABLE, create_app, tune_gc
-    from ghostparty.server.logs import json_log_config
+    from ghostparty.server.infra.logs import json_log_config
     from ghostparty.server.wiring import default_database_url
     from ghostparty.server.ws_protocol import PROTOCOL as WS_PROTOCOL
 

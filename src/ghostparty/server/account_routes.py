@@ -12,14 +12,14 @@ from ghostparty.server.accounts import SESSION_DAYS, Accounts
 from ghostparty.server.accounts_store import Player, Profile
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import json_body
-from ghostparty.server.codec import time_text
-from ghostparty.server.errors import ErrorCode, ServiceError
-from ghostparty.server.quotas import RECORD_READS, Quotas, address_of
-from ghostparty.server.ratings import provisional, shown
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.common.ratings import provisional, shown
+from ghostparty.server.infra.quotas import RECORD_READS, Quotas, address_of
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Credentials, HeldSeats, NewPassword, Password
 from ghostparty.server.standings import Reliability
 from ghostparty.server.tokens import ApiTokens
+from ghostparty.server.wire.codec import time_text
 
 COOKIE = "gp_session"
 CSRF_HEADER = "x-csrf-token"

@@ -8,7 +8,7 @@ database opens no session. Every state-changing request that relies on the cooki
 carries :meth:`Accounts.csrf` of the session in a header (the page reads it from
 ``GET /api/account``, which another site's page can't).
 
-Log-in attempts are counted before the password is checked (:mod:`.limits`), so guesses
+Log-in attempts are counted before the password is checked (:mod:`ghostparty.server.infra.limits`), so guesses
 sent at once are counted too: per account and address (:data:`PER_PAIR`), per address
 (:data:`PER_ADDRESS`) and, more slowly, per account from everywhere
 (:data:`PER_ACCOUNT`); a right password gives its attempt back. So a stranger's guesses
@@ -29,13 +29,13 @@ from datetime import datetime, timedelta
 
 from ghostparty.server.accounts_store import Player, Profile
 from ghostparty.server.capabilities import AccountStore
-from ghostparty.server.errors import ErrorCode, RateLimited, ServiceError, in_thread
-from ghostparty.server.limits import Limit, Limiter, MemoryLimiter, Use, take_or_refuse
+from ghostparty.server.common.errors import ErrorCode, RateLimited, ServiceError, in_thread
+from ghostparty.server.common.model import now
+from ghostparty.server.common.names import check_name, name_key
+from ghostparty.server.common.ratings import LEADERBOARD_GAMES, Rating, shown
+from ghostparty.server.infra.limits import Limit, Limiter, MemoryLimiter, Use, take_or_refuse
 from ghostparty.server.lobby import hash_token
-from ghostparty.server.model import now
-from ghostparty.server.names import check_name, name_key
 from ghostparty.server.passwords import MAX_PASSWORD, Hashing, check_password
-from ghostparty.server.ratings import LEADERBOARD_GAMES, Rating, shown
 from ghostparty.server.standings import Reliability
 
 SESSION_DAYS = 30
@@ -195,7 +195,7 @@ class Accounts:
         return {name: found[key][1] for name, key in keys.items() if key in found}
 
     async def named(self, key: str) -> bool:
-        """Whether an account's name has this key (:func:`.names.name_key`).
+        """Whether an account's name has this key (:func:`ghostparty.server.common.names.name_key`).
 
         Asked at every guest's join: an answer is kept for :data:`NAMED_FOR` seconds (a
         name registered meanwhile, on another instance, is refused to guests after that)."""

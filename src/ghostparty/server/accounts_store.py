@@ -12,12 +12,12 @@ from typing import Any
 from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ghostparty.server.db import api_tokens, players, ratings, results, seats, sessions, tables
+from ghostparty.server.common.ratings import NEW, Rating, bot_player_name
 from ghostparty.server.email_store import forget_email
 from ghostparty.server.friends_store import forget_follows
+from ghostparty.server.infra.db import api_tokens, players, ratings, results, seats, sessions, tables
+from ghostparty.server.infra.rows import utc
 from ghostparty.server.moderation_store import forget_player
-from ghostparty.server.ratings import NEW, Rating, bot_player_name
-from ghostparty.server.rows import utc
 from ghostparty.server.standings import (
     Reliability,
     RuleStats,

@@ -33,12 +33,11 @@ from ghostparty.server.bearer import BearerAuth
 from ghostparty.server.bodies import BodyRefused
 from ghostparty.server.bot_routes import NDJSON
 from ghostparty.server.bot_routes import routes as bot_routes
-from ghostparty.server.codec import board_view
+from ghostparty.server.common.errors import ErrorCode
 from ghostparty.server.community_routes import routes as community_routes
 from ghostparty.server.crosssite import SameOrigin
 from ghostparty.server.edge import http_status
 from ghostparty.server.email_routes import routes as email_routes
-from ghostparty.server.errors import ErrorCode
 from ghostparty.server.friends import InvitedHook
 from ghostparty.server.friends_routes import routes as friends_routes
 from ghostparty.server.match_routes import routes as match_routes
@@ -55,6 +54,7 @@ from ghostparty.server.store import Store
 from ghostparty.server.table_routes import routes as table_routes
 from ghostparty.server.token_routes import routes as token_routes
 from ghostparty.server.tournament_routes import routes as tournament_routes
+from ghostparty.server.wire.codec import board_view
 from ghostparty.server.wiring import Settings, running
 
 log = logging.getLogger("ghostparty.server")
@@ -130,7 +130,7 @@ def create_app(
     notices between server instances through Redis (else in-process, or give a
     ``pubsub``); ``tables_per_minute`` is how many tables one address or account may
     bring into being a minute (bursts of as many; ten times as many an hour: every limit
-    is in :mod:`.quotas`); ``sockets_per_address`` how many WebSockets one address may
+    is in :mod:`ghostparty.server.infra.quotas`); ``sockets_per_address`` how many WebSockets one address may
     hold open on this instance; ``allowed_origins`` other sites' origins whose pages may
     post here (:mod:`.crosssite`); ``seed`` makes table ids,
     seeds and tokens reproducible (tests only); ``hasher`` hashes passwords (Argon2id with

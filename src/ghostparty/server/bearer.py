@@ -29,9 +29,9 @@ from starlette.requests import HTTPConnection
 from starlette.routing import Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.edge import close_message, error_body, http_status
-from ghostparty.server.errors import ErrorCode, ServiceError
-from ghostparty.server.quotas import address_of
+from ghostparty.server.infra.quotas import address_of
 from ghostparty.server.tokens import ApiTokens, Bearer
 
 #: The scope key under which the authenticated token is kept.

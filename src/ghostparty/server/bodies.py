@@ -1,6 +1,6 @@
 """Request bodies read as an attacker might send them: too big, too deep, too slow.
 
-Every refusal is a :class:`~.errors.ServiceError` in the server's error format: 413
+Every refusal is a :class:`~ghostparty.server.common.errors.ServiceError` in the server's error format: 413
 ``too_large`` (after reading and dropping what the client still sends, so that it gets
 the answer instead of a reset connection), 408 ``too_slow``, 400 ``bad_request`` for
 JSON that nests too deep or doesn't match its schema.
@@ -19,7 +19,7 @@ from typing import TypeVar
 from pydantic import ValidationError
 from starlette.requests import ClientDisconnect, Request
 
-from ghostparty.server.errors import ErrorCode
+from ghostparty.server.common.errors import ErrorCode
 from ghostparty.server.schemas import (
     problem,
 )

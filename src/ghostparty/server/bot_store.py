@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy import Engine, delete, exists, insert, select, update
 
-from ghostparty.server.db import bot_invitations, players, results, seats, tables
-from ghostparty.server.model import OPEN
+from ghostparty.server.common.model import OPEN
+from ghostparty.server.infra.db import bot_invitations, players, results, seats, tables
 
 
 class SqlBots:

@@ -22,7 +22,7 @@ import asyncio
 import logging
 import secrets
 
-from ghostparty.server.errors import ErrorCode, ServiceError
+from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.leases import Leases, MemoryLeases
 
 log = logging.getLogger("ghostparty.server")

@@ -16,10 +16,10 @@ from random import Random
 
 from ghostparty.bots import make_bot
 from ghostparty.rules import OVER, ROLL, Action
+from ghostparty.server.common.errors import ServiceError, StoreUnavailable
+from ghostparty.server.common.model import PLAYING
 from ghostparty.server.core import Core
-from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.live import LiveTable
-from ghostparty.server.model import PLAYING
 from ghostparty.server.play import Play, die, turn_starts
 from ghostparty.server.transaction import Draft
 from ghostparty.sim.playout import next_action

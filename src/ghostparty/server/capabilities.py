@@ -28,13 +28,13 @@ from typing import Any, Protocol, runtime_checkable
 
 from ghostparty.server.accounts_store import Player, Profile
 from ghostparty.server.bot_store import SqlBots
+from ghostparty.server.common.model import Change
+from ghostparty.server.common.ratings import Rating
 from ghostparty.server.email_store import SqlEmail
 from ghostparty.server.friends_store import SqlFriends
 from ghostparty.server.matching import Waiting
-from ghostparty.server.model import Change
 from ghostparty.server.moderation_store import SqlModeration
 from ghostparty.server.queue_store import Ticket
-from ghostparty.server.ratings import Rating
 from ghostparty.server.review_store import ReviewStore
 from ghostparty.server.standings import Reliability
 from ghostparty.server.tokens_store import SqlTokens

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Protocol
 
-from ghostparty.server.logs import Sparse
+from ghostparty.server.infra.logs import Sparse
 
 log = logging.getLogger("ghostparty.server")
 _sparse = Sparse(log)

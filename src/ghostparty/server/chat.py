@@ -21,12 +21,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from ghostparty.server import envelope, outbound
+from ghostparty.server import envelope
+from ghostparty.server.common import outbound
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.common.model import PLAYING, ChatLine
+from ghostparty.server.common.text import clean_name, problem
 from ghostparty.server.core import Core
-from ghostparty.server.errors import ErrorCode, ServiceError
-from ghostparty.server.model import PLAYING, ChatLine
-from ghostparty.server.protocol import dumps
-from ghostparty.server.text import clean_name, problem
+from ghostparty.server.wire.protocol import dumps
 
 MAX_TEXT = 200
 #: Lines kept per table; beyond, the table's chat is full.

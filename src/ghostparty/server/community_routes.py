@@ -2,7 +2,7 @@
 
 All are for logged-in players (``login_required``, 401, for guests, who mute in their
 browser); every one is counted per account and per address before its work
-(:mod:`.quotas`), changes need the session's ``X-CSRF-Token``, and bodies are JSON.
+(:mod:`ghostparty.server.infra.quotas`), changes need the session's ``X-CSRF-Token``, and bodies are JSON.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from starlette.routing import Route
 from ghostparty.server.account_routes import current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
+from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.community import Community, report_text
-from ghostparty.server.errors import ErrorCode, ServiceError
-from ghostparty.server.limits import Limit
+from ghostparty.server.infra.limits import Limit
+from ghostparty.server.infra.quotas import LIST_CHANGES, LIST_READS, REPORTS, REPORTS_ADDRESS, Quotas, address_of
 from ghostparty.server.moderation_schemas import BlockRequest, MuteRequest, ReportRequest
-from ghostparty.server.quotas import LIST_CHANGES, LIST_READS, REPORTS, REPORTS_ADDRESS, Quotas, address_of
 from ghostparty.server.responses import JSONResponse
 
 

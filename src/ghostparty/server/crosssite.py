@@ -28,8 +28,8 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.edge import close_message, error_body, http_status
-from ghostparty.server.errors import ErrorCode, ServiceError
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _SAME = frozenset({"same-origin", "none"})  # "none": typed, a bookmark: no page sent it

@@ -1,6 +1,6 @@
 """Error codes as the edge answers them: the HTTP status of each code
 (:data:`HTTP_STATUS`) and the WebSocket close code of each reason a socket is closed
-for (:data:`CLOSE_CODE`). The server's parts raise a :class:`~.errors.ServiceError`
+for (:data:`CLOSE_CODE`). The server's parts raise a :class:`~ghostparty.server.common.errors.ServiceError`
 with a code only; these tables are read only where a response is made or a socket
 closed (a test checks that no other place chooses a status or a close code)."""
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from ghostparty.server.errors import ErrorCode, ServiceError
+from ghostparty.server.common.errors import ErrorCode, ServiceError
 
 #: The HTTP status of each error code: every code has one (a test checks).
 HTTP_STATUS: Mapping[ErrorCode, int] = {

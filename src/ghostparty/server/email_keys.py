@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from ghostparty.server.ids import whole_number
+from ghostparty.server.common.ids import whole_number
 
 #: The kinds of email a player chooses (and may unsubscribe from) …
 KINDS = ("reminders", "invitations")

@@ -21,10 +21,10 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import aiosmtplib
 
+from ghostparty.server.common.errors import in_thread
+from ghostparty.server.common.model import now
 from ghostparty.server.email_keys import EmailKeys
 from ghostparty.server.email_store import Queued, SqlEmail
-from ghostparty.server.errors import in_thread
-from ghostparty.server.model import now
 
 log = logging.getLogger("ghostparty.email")
 

@@ -13,9 +13,9 @@ from starlette.routing import Route
 from ghostparty.server.account_routes import accounts_of, current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body, raw_body
-from ghostparty.server.errors import ErrorCode, ServiceError
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.infra.quotas import address_of
 from ghostparty.server.mailer import Mailer
-from ghostparty.server.quotas import address_of
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Model
 

@@ -18,9 +18,9 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ghostparty.server.db import email_tokens, emails, outbox, players, reminders, seats, tables
-from ghostparty.server.model import TURN_BASED_FROM
-from ghostparty.server.rows import utc
+from ghostparty.server.common.model import TURN_BASED_FROM
+from ghostparty.server.infra.db import email_tokens, emails, outbox, players, reminders, seats, tables
+from ghostparty.server.infra.rows import utc
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from email.utils import formatdate, make_msgid
 
 from email_validator import EmailNotValidError, validate_email
 
-from ghostparty.server.errors import ErrorCode, ServiceError
+from ghostparty.server.common.errors import ErrorCode, ServiceError
 
 LANGUAGES = ("en", "de")
 

@@ -1,7 +1,7 @@
 """Everything the pub/sub carries, typed, and its one codec to bytes and back.
 
 Within a process a message is passed as the object it is (a table's update is its
-:class:`~.protocol.Frame`, encoded once for every socket); between processes (Redis) as
+:class:`~ghostparty.server.wire.protocol.Frame`, encoded once for every socket); between processes (Redis) as
 :func:`encode`'s bytes, which :func:`decode` turns back into the same kind once per
 instance. On the wire a message is :data:`VERSION`, one byte naming its kind, and the
 kind's payload; :data:`OVERFLOW` (a subscriber missed messages: resynchronise) is a
@@ -9,7 +9,7 @@ signal of its own, no kind's. Bytes of another version or an unknown kind raise
 :class:`UnknownEnvelope`, unreadable payloads :class:`BadEnvelope`: the Redis reader logs
 them and drops them, so that instances of two versions may share a Redis server.
 
-The kinds, by channel: ``{table}`` :class:`~.protocol.Frame` (``update``);
+The kinds, by channel: ``{table}`` :class:`~ghostparty.server.wire.protocol.Frame` (``update``);
 ``chat:{table}`` :class:`Chat` and :class:`GameEnded`; ``keeper:{shard}``
 :class:`KeeperNotice`; ``presence`` :class:`PresenceChanged`; ``bot-events:{account}`` :class:`Poke` and
 :class:`BotInvitation`; ``invitations:{account}`` :class:`InvitationsChanged`;
@@ -25,7 +25,7 @@ from typing import Any, ClassVar, TypeAlias
 
 import orjson
 
-from ghostparty.server.protocol import Frame
+from ghostparty.server.wire.protocol import Frame
 
 #: The first byte of every encoded message of this version of the format.
 VERSION = b"2"  # 2: an update may leave the mover's odds to the reader (Frame.to_bytes)

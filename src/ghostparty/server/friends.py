@@ -24,11 +24,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ghostparty.server.accounts_store import Player
+from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
+from ghostparty.server.common.model import OPEN, Table, now
 from ghostparty.server.community import Community, time_text
 from ghostparty.server.envelope import InvitationsChanged
-from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.friends_store import Invitation, SqlFriends
-from ghostparty.server.model import OPEN, Table, now
 from ghostparty.server.service import TableService
 
 log = logging.getLogger("ghostparty.server")

@@ -3,7 +3,7 @@ of invitations at once (docs/PROTOCOL.md).
 
 All are for logged-in players (``login_required``, 401, for guests: they have nobody to
 follow with); every one is counted per account and per address before its work
-(:mod:`.quotas`), changes need the session's ``X-CSRF-Token``, bodies are JSON, and
+(:mod:`ghostparty.server.infra.quotas`), changes need the session's ``X-CSRF-Token``, bodies are JSON, and
 another site's page can neither post here nor open the socket (:mod:`.crosssite`).
 """
 
@@ -18,18 +18,16 @@ from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from ghostparty.server import outbound
 from ghostparty.server.account_routes import COOKIE, current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
+from ghostparty.server.common import outbound
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.common.ids import whole_number
 from ghostparty.server.edge import close_socket
-from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.friends import Friends, invitations_channel
-from ghostparty.server.ids import whole_number
-from ghostparty.server.limits import Limit
-from ghostparty.server.protocol import dumps
-from ghostparty.server.pubsub import Message, PubSub
-from ghostparty.server.quotas import (
+from ghostparty.server.infra.limits import Limit
+from ghostparty.server.infra.quotas import (
     FOLLOW_CHANGES,
     FRIEND_READS,
     INVITATION_ANSWERS,
@@ -38,9 +36,11 @@ from ghostparty.server.quotas import (
     Quotas,
     address_of,
 )
+from ghostparty.server.pubsub import Message, PubSub
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Model
 from ghostparty.server.socket_limits import Sockets
+from ghostparty.server.wire.protocol import dumps
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 

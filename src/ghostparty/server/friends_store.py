@@ -11,9 +11,9 @@ from typing import Any
 from sqlalchemy import Connection, Engine, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ghostparty.server.db import follows, invitations, players, seats, tables
-from ghostparty.server.model import OPEN, PLAYING
-from ghostparty.server.rows import utc
+from ghostparty.server.common.model import OPEN, PLAYING
+from ghostparty.server.infra.db import follows, invitations, players, seats, tables
+from ghostparty.server.infra.rows import utc
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 An instance keeps the tables of the shards whose lease it holds (:mod:`.leases`). For
 them, and only them, it plays bot turns (:mod:`.bot_turns`), marks *away* a person whose turn time and time bank ran out
-(:mod:`.timebank`) or whose pages have all been closed for ``away_after`` seconds (the table's ``absent_bot`` then plays for
+(:mod:`ghostparty.server.common.timebank`) or whose pages have all been closed for ``away_after`` seconds (the table's ``absent_bot`` then plays for
 them), and, holding shard 0, closes open tables nobody started within ``lobby_expiry``.
 When it gains shards it reads their games under way from the store and takes them over;
 when it loses shards it stops their work at once.
@@ -17,15 +17,15 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from ghostparty.server.bot_turns import RETRY, BotTurns
+from ghostparty.server.common.errors import ServiceError, StoreUnavailable
+from ghostparty.server.common.model import CLOSED, OPEN, PLAYING
+from ghostparty.server.common.model import OVER as TABLE_OVER
+from ghostparty.server.common.timebank import turn_clock
 from ghostparty.server.core import Core, keeper_channel
 from ghostparty.server.envelope import OVERFLOW, KeeperNotice
-from ghostparty.server.errors import ServiceError, StoreUnavailable
 from ghostparty.server.leases import shard_of
 from ghostparty.server.live import LiveTable
-from ghostparty.server.model import CLOSED, OPEN, PLAYING
-from ghostparty.server.model import OVER as TABLE_OVER
 from ghostparty.server.play import Play
-from ghostparty.server.timebank import turn_clock
 
 log = logging.getLogger("ghostparty.server")
 

@@ -39,7 +39,7 @@ import zlib
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
 
-from ghostparty.server.redis_client import redis_client
+from ghostparty.server.infra.redis_client import redis_client
 
 log = logging.getLogger("ghostparty.server")
 

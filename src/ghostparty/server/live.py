@@ -20,9 +20,9 @@ from ghostparty.bots import Bot
 from ghostparty.rules import Game, action_from_dict
 from ghostparty.rules.events import Event
 from ghostparty.server.capabilities import SavesMany
-from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable
-from ghostparty.server.metrics import Metrics
-from ghostparty.server.model import CLOSED, OPEN, ActionRow, Change, GameResult, Table
+from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable
+from ghostparty.server.common.metrics import Metrics
+from ghostparty.server.common.model import CLOSED, OPEN, ActionRow, Change, GameResult, Table
 from ghostparty.server.store import Store
 
 log = logging.getLogger("ghostparty.server")

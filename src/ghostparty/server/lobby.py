@@ -10,14 +10,14 @@ from typing import Any
 
 from ghostparty.bots import make_bot
 from ghostparty.rules import Game, ruleset
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.common.model import CLOSED, OPEN, PLAYING, Seat, Table
+from ghostparty.server.common.ratings import BOT_LEVELS, bot_player_name
+from ghostparty.server.common.text import clean_name, skeleton
 from ghostparty.server.core import Core
-from ghostparty.server.errors import ErrorCode, ServiceError
 from ghostparty.server.live import LiveTable
-from ghostparty.server.model import CLOSED, OPEN, PLAYING, Seat, Table
-from ghostparty.server.protocol import Message
-from ghostparty.server.ratings import BOT_LEVELS, bot_player_name
-from ghostparty.server.text import clean_name, skeleton
 from ghostparty.server.transaction import Draft, check_token, hash_token, seat_of
+from ghostparty.server.wire.protocol import Message
 
 #: The shortest and longest turn time a table may have, in seconds (3 days: turn-based).
 MIN_TURN, MAX_TURN = 5, 3 * 86400
@@ -44,7 +44,7 @@ class Lobby:
         self._random = rng
         #: The player id of a rated bot level (given where the store keeps accounts).
         self.bot_player: Callable[[str], Awaitable[int]] | None = None
-        #: Whether an account's name reads as this skeleton (:func:`.text.skeleton`).
+        #: Whether an account's name reads as this skeleton (:func:`ghostparty.server.common.text.skeleton`).
         self.account_named: Callable[[str], Awaitable[bool]] | None = None
         #: Told the account ids seated at a game that just started (the Bot API's streams
         #: wake at once: :meth:`.bot_api.BotApi.poke`).

@@ -25,13 +25,13 @@ from typing import Any
 from ghostparty.server.accounts import Accounts
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.capabilities import KeepsPlayers
+from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
+from ghostparty.server.common.model import now
 from ghostparty.server.email_keys import KINDS, EmailKeys, token_hash
 from ghostparty.server.email_outbox import Outbox
 from ghostparty.server.email_store import Address, Due, SqlEmail
 from ghostparty.server.email_texts import checked_address, compose, language_of, lookup_form, masked
-from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
-from ghostparty.server.limits import Limit, Limiter, Use, take_or_refuse
-from ghostparty.server.model import now
+from ghostparty.server.infra.limits import Limit, Limiter, Use, take_or_refuse
 
 log = logging.getLogger("ghostparty.email")
 

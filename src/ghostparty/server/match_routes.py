@@ -8,9 +8,9 @@ from starlette.routing import Route
 
 from ghostparty.server.account_routes import current
 from ghostparty.server.bodies import json_body
-from ghostparty.server.errors import ErrorCode, ServiceError
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.infra.quotas import address_of
 from ghostparty.server.quickmatch import QuickMatch
-from ghostparty.server.quotas import address_of
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import MatchRequest, MatchTicket
 

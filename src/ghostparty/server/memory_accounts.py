@@ -18,8 +18,8 @@ from datetime import datetime
 from typing import Any
 
 from ghostparty.server.accounts_store import FORMER_PLAYER, RULE_SETS, Player, Profile
-from ghostparty.server.model import OPEN, PLAYING, GameResult, Table
-from ghostparty.server.ratings import BOT_LEVELS, NEW, Rating, bot_player_name, bot_rating, rate
+from ghostparty.server.common.model import OPEN, PLAYING, GameResult, Table
+from ghostparty.server.common.ratings import BOT_LEVELS, NEW, Rating, bot_player_name, bot_rating, rate
 from ghostparty.server.standings import Reliability, RuleStats, result_rows
 
 

@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from ghostparty.server.common.model import PLAYING, ActionRow, ChatLine, GameResult, Status, Table, needs_keeper
 from ghostparty.server.memory_accounts import MemoryAccounts
 from ghostparty.server.memory_queue import MemoryQueue
-from ghostparty.server.model import PLAYING, ActionRow, ChatLine, GameResult, Status, Table, needs_keeper
 
 
 class MemoryStore:

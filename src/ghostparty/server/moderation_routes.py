@@ -14,9 +14,10 @@ from starlette.routing import Route
 from ghostparty.server.account_routes import current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.common.ids import whole_number
 from ghostparty.server.community_routes import community_of
-from ghostparty.server.errors import ErrorCode, ServiceError
-from ghostparty.server.ids import whole_number
+from ghostparty.server.infra.quotas import MODERATOR_ACTIONS, MODERATOR_READS, Quotas, address_of
 from ghostparty.server.moderation import Moderation
 from ghostparty.server.moderation_schemas import (
     BanRequest,
@@ -25,7 +26,6 @@ from ghostparty.server.moderation_schemas import (
     RenameRequest,
     TimeoutRequest,
 )
-from ghostparty.server.quotas import MODERATOR_ACTIONS, MODERATOR_READS, Quotas, address_of
 from ghostparty.server.responses import JSONResponse
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from ghostparty.server.ids import LIMIT
+from ghostparty.server.common.ids import LIMIT
 from ghostparty.server.schemas import Model
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]

@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import Connection, Engine, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ghostparty.server.db import audit, blocks, chat, mutes, players, reports, roles, seats, tables
-from ghostparty.server.rows import utc
+from ghostparty.server.infra.db import audit, blocks, chat, mutes, players, reports, roles, seats, tables
+from ghostparty.server.infra.rows import utc
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,12 +35,12 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from ghostparty.analysis.review.judge import MARKS
-from ghostparty.server.codec import time_text
-from ghostparty.server.db import actions, players, results, reviews, seats, tables
+from ghostparty.server.common.model import OVER, ActionRow
+from ghostparty.server.common.ratings import places, shown
+from ghostparty.server.infra.db import actions, players, results, reviews, seats, tables
+from ghostparty.server.infra.rows import seat_of_row, table_of_row
 from ghostparty.server.live import rebuild
-from ghostparty.server.model import OVER, ActionRow
-from ghostparty.server.ratings import places, shown
-from ghostparty.server.rows import seat_of_row, table_of_row
+from ghostparty.server.wire.codec import time_text
 
 #: The format of each game's line, and of the files' schema.
 FORMAT = "ghostparty-game/2"

@@ -21,10 +21,10 @@ from starlette.routing import Route
 from ghostparty.server.account_routes import accounts_of, current
 from ghostparty.server.assets import ASSETS
 from ghostparty.server.bodies import json_body
-from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
-from ghostparty.server.limits import Limit
+from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
+from ghostparty.server.infra.limits import Limit
+from ghostparty.server.infra.quotas import LIST_CHANGES, LIST_READS, Quotas, address_of
 from ghostparty.server.open_data import FORMAT, SERVED
-from ghostparty.server.quotas import LIST_CHANGES, LIST_READS, Quotas, address_of
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import OpenDataChoice
 

@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from ghostparty.server.errors import ErrorCode, ServiceError
-from ghostparty.server.model import CLOSED, OPEN, OVER, PLAYING, Status, Table, now
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.common.model import CLOSED, OPEN, OVER, PLAYING, Status, Table, now
 from ghostparty.server.store import Store
 
 STATUSES: tuple[Status, ...] = (OPEN, PLAYING, OVER, CLOSED)

@@ -21,8 +21,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from zxcvbn import zxcvbn
 
-from ghostparty.server.errors import ErrorCode, RateLimited, ServiceError
-from ghostparty.server.names import name_key
+from ghostparty.server.common.errors import ErrorCode, RateLimited, ServiceError
+from ghostparty.server.common.names import name_key
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
 #: zxcvbn's scores below this are refused: 0 and 1 are guessed within a million tries.

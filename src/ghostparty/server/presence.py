@@ -16,9 +16,9 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from ghostparty.server.envelope import OVERFLOW, Message, PresenceChanged
-from ghostparty.server.logs import Sparse
+from ghostparty.server.infra.logs import Sparse
+from ghostparty.server.infra.redis_wire import WireClient, command
 from ghostparty.server.pubsub import PubSub
-from ghostparty.server.redis_wire import WireClient, command
 
 log = logging.getLogger("ghostparty.server")
 #: While Redis is away every read and write of presence fails: one line each 10 s per kind.

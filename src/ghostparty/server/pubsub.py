@@ -1,7 +1,7 @@
 """Change notices between the parts of a server, and between server instances.
 
 What is published is one of :mod:`.envelope`'s kinds: the service publishes one
-:class:`~.protocol.Frame` per change of a table on the channel named by the table's id,
+:class:`~ghostparty.server.wire.protocol.Frame` per change of a table on the channel named by the table's id,
 and every connection watching the table listens to it; chat lines, the keeper's
 notices and the accounts' notices go on channels of their own. Within a process a
 message is passed on as the object it is; between instances as :func:`.envelope.encode`'s

@@ -10,9 +10,9 @@ from typing import Any
 
 from sqlalchemy import Engine, delete, func, insert, select, update
 
-from ghostparty.server.db import queue
+from ghostparty.server.infra.db import queue
+from ghostparty.server.infra.rows import utc
 from ghostparty.server.matching import Waiting
-from ghostparty.server.rows import utc
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,10 +23,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ghostparty.server.capabilities import QueueStore
-from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
+from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
+from ghostparty.server.common.model import now
 from ghostparty.server.lobby import Lobby
 from ghostparty.server.matching import RELIABLE_AFTER, Group, Waiting, counts, propose, rating_range, waited
-from ghostparty.server.model import now
 from ghostparty.server.standings import Reliability
 
 log = logging.getLogger("ghostparty.server")

@@ -3,7 +3,7 @@
 One connection publishes; one more listens on every channel that has a subscriber in
 this process and hands each message to the local subscribers (a :class:`MemoryPubSub`).
 A message reaches this process's own subscribers at once, as it is (an update's
-:class:`~.protocol.Frame` unencoded, its odds still computed only if a client wants
+:class:`~ghostparty.server.wire.protocol.Frame` unencoded, its odds still computed only if a client wants
 them), and Redis carries it to the others with this instance's mark in front
 (:data:`MARK` bytes), by which the listening connection drops its own messages unread
 (before, every update went out and came back through Redis: one more parse and decode
@@ -12,7 +12,7 @@ once the listening connection is back (redis-py subscribes its channels again), 
 local subscriber is sent :data:`~.envelope.OVERFLOW`, so that clients resynchronise with
 what they missed. Messages cross Redis as :func:`.envelope.encode`'s bytes and are decoded
 once on arrival; one this version can't read (another version's, an unknown kind, a
-malformed one) is logged and dropped. The commands go through :mod:`.redis_wire`'s
+malformed one) is logged and dropped. The commands go through :mod:`ghostparty.server.infra.redis_wire`'s
 connections (RESP written directly, replies parsed by hiredis), not redis-py's client:
 one that publishes, one more that listens, each opened again after a failure. Needs the
 ``redis`` package with hiredis (``pip install ghostparty[redis]``).
@@ -29,9 +29,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from ghostparty.server.envelope import OVERFLOW, Envelope, EnvelopeError, Message, Overflow, decode, encode
-from ghostparty.server.logs import Sparse
-from ghostparty.server.pubsub import Listener, MemoryPubSub
-from ghostparty.server.redis_wire import (
+from ghostparty.server.infra.logs import Sparse
+from ghostparty.server.infra.redis_wire import (
     Reply,
     WireClient,
     WireConnection,
@@ -40,6 +39,7 @@ from ghostparty.server.redis_wire import (
     connect,
     publish_command,
 )
+from ghostparty.server.pubsub import Listener, MemoryPubSub
 
 log = logging.getLogger("ghostparty.server")
 #: While Redis is away every publish fails: one line each 10 s, not one an action.

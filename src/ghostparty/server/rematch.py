@@ -20,13 +20,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
+from ghostparty.server.common.errors import ServiceError
+from ghostparty.server.common.model import CLOSED, OVER, Seat, Table
+from ghostparty.server.common.ratings import BOT_LEVELS
 from ghostparty.server.core import Core
-from ghostparty.server.errors import ServiceError
 from ghostparty.server.live import LiveTable
 from ghostparty.server.lobby import Lobby
-from ghostparty.server.model import CLOSED, OVER, Seat, Table
-from ghostparty.server.protocol import Message
-from ghostparty.server.ratings import BOT_LEVELS
+from ghostparty.server.wire.protocol import Message
 
 
 class Rematch:
@@ -46,7 +46,7 @@ class Rematch:
         """``seat``'s person plays again; the next table is made once every person has
         said so, or at once with ``now``. Returns the finished table's view (its
         ``rematch`` names the next table once made). ``budget`` is awaited before the
-        next table is made, and may refuse it (:class:`~.errors.RateLimited`): then
+        next table is made, and may refuse it (:class:`~ghostparty.server.common.errors.RateLimited`): then
         nothing changes, and the yes may be said again later."""
         nxt: LiveTable | None = None
         refusal = "play again once the game is over"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ghostparty.rules import Event, GameRecord, position_to_dict
-from ghostparty.server.codec import events_to_list, pending_points
+from ghostparty.server.wire.codec import events_to_list, pending_points
 
 #: The most actions a replayed record may hold (a long 8-player Midnight Party game has
 #: well under a thousand).

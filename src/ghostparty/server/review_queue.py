@@ -27,7 +27,7 @@ import signal
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
+from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.review_store import ReviewStore
 from ghostparty.server.review_worker import die_with, rq_review_job, run_worker
 from ghostparty.server.reviews import MAX_JOBS, REVIEW_VERSION, done

@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from sqlalchemy import Engine, delete, insert, select
 
-from ghostparty.server.db import reviews, seats, tables
-from ghostparty.server.rows import utc
+from ghostparty.server.infra.db import reviews, seats, tables
+from ghostparty.server.infra.rows import utc
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,10 +124,10 @@ def rq_review_job(
 def store_review(database_url: str, stored: Any, sleep: Callable[[float], None] = time.sleep) -> None:
     """Store ``stored`` (a :class:`~.review_store.StoredReview`) in the database at
     ``database_url``, trying again while the database can't be reached (every wait on it
-    bounded, :mod:`.engine`); any other error is raised."""
+    bounded, :mod:`ghostparty.server.infra.engine`); any other error is raised."""
     from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-    from ghostparty.server.engine import make_engine
+    from ghostparty.server.infra.engine import make_engine
     from ghostparty.server.review_store import SqlReviews
     from ghostparty.server.store import database_url as with_driver
 

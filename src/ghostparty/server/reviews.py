@@ -11,7 +11,7 @@ so it is made once and any instance serves it; a stored review of another
 :data:`REVIEW_VERSION` is made again when asked for.
 
 The queue is bounded (``max_jobs`` waiting or running: more are refused with 503
-``busy``); how often a person may ask is :mod:`.quotas`' business.
+``busy``); how often a person may ask is :mod:`ghostparty.server.infra.quotas`' business.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Any
 
 from ghostparty.analysis.review import REVIEW_FORMAT, Evaluator, review_game
 from ghostparty.rules import GameRecord
-from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
+from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.review_store import ReviewStore, StoredReview
 
 log = logging.getLogger("ghostparty.server.reviews")

@@ -14,7 +14,7 @@ done by parts with one job each:
 * :mod:`.keeping` — bot turns, turn timers and the sweep, on the instance that keeps
   the table's shard (:mod:`.leases`);
 * :mod:`.presence` — who is connected;
-* :mod:`.protocol` — the messages, built once per version and encoded once.
+* :mod:`ghostparty.server.wire.protocol` — the messages, built once per version and encoded once.
 """
 
 from __future__ import annotations
@@ -31,25 +31,25 @@ from random import Random
 
 from ghostparty.rules import Position, position_to_dict
 from ghostparty.server.chat import Chat
+from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable
+from ghostparty.server.common.metrics import Metrics
+from ghostparty.server.common.model import OPEN, PLAYING, Table, now
+from ghostparty.server.common.model import OVER as TABLE_OVER
+from ghostparty.server.common.outbound import StateMessage
+from ghostparty.server.common.text import MAX_NAME, clean_name
 from ghostparty.server.core import Core
-from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable
 from ghostparty.server.keeping import Keeping
 from ghostparty.server.leases import Keeper
 from ghostparty.server.live import LiveTable, Tables
 from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby, SeatSpec, check_token, hash_token
-from ghostparty.server.metrics import Metrics
-from ghostparty.server.model import OPEN, PLAYING, Table, now
-from ghostparty.server.model import OVER as TABLE_OVER
-from ghostparty.server.outbound import StateMessage
 from ghostparty.server.play import Play, turn_starts
 from ghostparty.server.presence import MemoryPresence, Presence
-from ghostparty.server.protocol import ROLL_REQUEST, Applied, Message, state_message
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.rematch import Rematch
 from ghostparty.server.replay import replay_steps
 from ghostparty.server.store import Store
-from ghostparty.server.text import MAX_NAME, clean_name
 from ghostparty.server.transaction import refresh
+from ghostparty.server.wire.protocol import ROLL_REQUEST, Applied, Message, state_message
 
 log = logging.getLogger("ghostparty.server")
 

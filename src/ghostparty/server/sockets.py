@@ -18,18 +18,17 @@ from collections.abc import Awaitable, Callable
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from ghostparty.server import outbound
 from ghostparty.server.account_routes import COOKIE
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import MAX_MESSAGE
 from ghostparty.server.chat import chat_channel
+from ghostparty.server.common import outbound
+from ghostparty.server.common.errors import ErrorCode, RateLimited
+from ghostparty.server.common.outbound import Outbound
 from ghostparty.server.edge import close_socket
 from ghostparty.server.envelope import OVERFLOW, Chat, GameEnded, Message, TokenRevoked
-from ghostparty.server.errors import ErrorCode, RateLimited
-from ghostparty.server.outbound import Outbound
-from ghostparty.server.protocol import Frame, dumps
+from ghostparty.server.infra.quotas import Quotas, address_of
 from ghostparty.server.pubsub import PubSub
-from ghostparty.server.quotas import Quotas, address_of
 from ghostparty.server.schemas import (
     Hello,
     Ping,
@@ -43,6 +42,7 @@ from ghostparty.server.schemas import (
 from ghostparty.server.service import ServiceError, TableService
 from ghostparty.server.socket_limits import BURST, RATE, STATE_BURST, STATE_RATE, RateLimit, Sockets
 from ghostparty.server.tokens import revoked_channel
+from ghostparty.server.wire.protocol import Frame, dumps
 from ghostparty.server.ws_protocol import SEND_TEXT
 
 #: Messages over the limit after which a flooding client is disconnected.

@@ -17,9 +17,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Integer, func, insert, select, update
 
-from ghostparty.server.db import players, ratings, results
-from ghostparty.server.model import GameResult
-from ghostparty.server.ratings import BOT_LEVELS, NEW, Rating, bot_player_name, bot_rating, rate
+from ghostparty.server.common.model import GameResult
+from ghostparty.server.common.ratings import BOT_LEVELS, NEW, Rating, bot_player_name, bot_rating, rate
+from ghostparty.server.infra.db import players, ratings, results
 
 
 def record_result(conn: Connection, table_id: str, result: GameResult) -> None:
@@ -143,7 +143,7 @@ def rule_stats(conn: Connection, player_id: int, kind: str, name: str) -> list[R
 class Reliability:
     """How often a person finished the games they sat down to: of ``games`` finished
     games, they played ``finished`` to the end themselves (the rest they left to a bot,
-    :attr:`~ghostparty.server.model.SeatResult.left`)."""
+    :attr:`~ghostparty.server.common.model.SeatResult.left`)."""
 
     games: int
     finished: int

@@ -22,20 +22,20 @@ from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.accounts_store import SqlAccounts
 from ghostparty.server.bot_store import SqlBots
-from ghostparty.server.db import actions, migrate, seats, tables
-from ghostparty.server.db import chat as chat_lines
+from ghostparty.server.common.model import PLAYING, ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
 from ghostparty.server.email_store import SqlEmail
-from ghostparty.server.engine import make_engine, without_statement_timeout
 from ghostparty.server.friends_store import SqlFriends
-from ghostparty.server.model import PLAYING, ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
+from ghostparty.server.infra.db import actions, migrate, seats, tables
+from ghostparty.server.infra.db import chat as chat_lines
+from ghostparty.server.infra.engine import make_engine, without_statement_timeout
+from ghostparty.server.infra.rows import Compiled, action_row, changed_row, seat_of_row, seat_row, table_of_row, utc
+from ghostparty.server.infra.writer import Writes
 from ghostparty.server.moderation_store import SqlModeration
 from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.review_store import SqlReviews
-from ghostparty.server.rows import Compiled, action_row, changed_row, seat_of_row, seat_row, table_of_row, utc
 from ghostparty.server.standings import record_result
 from ghostparty.server.tokens_store import SqlTokens
 from ghostparty.server.tournament_store import SqlTournaments
-from ghostparty.server.writer import Writes
 
 #: Seconds :meth:`SqlStore.close` waits for connections still lent out.
 CLOSE_WAIT = 5.0
@@ -69,7 +69,7 @@ class Store(Protocol):
 
     def under_way(self) -> dict[str, tuple[int, bool]]:
         """Every game under way (status ``playing``): its stored version, and whether it
-        has work for a keeper (:func:`~.model.needs_keeper` of its row and seats). One
+        has work for a keeper (:func:`~ghostparty.server.common.model.needs_keeper` of its row and seats). One
         light read, for a keeper looking for work whose notice was lost
         (:meth:`.keeping.Keeping.recheck`)."""
 

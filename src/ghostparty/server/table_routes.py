@@ -13,8 +13,8 @@ from starlette.routing import Route
 from ghostparty.rules import GameRecord, InvalidRecord
 from ghostparty.server.account_routes import current
 from ghostparty.server.bodies import MAX_DEPTH, MAX_RECORD, json_body, nesting, raw_body, require_json
-from ghostparty.server.errors import ErrorCode
-from ghostparty.server.quotas import REPLAYS, Quotas, address_of
+from ghostparty.server.common.errors import ErrorCode
+from ghostparty.server.infra.quotas import REPLAYS, Quotas, address_of
 from ghostparty.server.replay import MAX_ACTIONS, replay_steps
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Act, Again, CreateTable, Join, SeatToken

@@ -13,18 +13,18 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-import ghostparty.server.ids  # noqa: F401 (registers the {name:id} path convertor)
+import ghostparty.server.common.ids  # noqa: F401 (registers the {name:id} path convertor)
 from ghostparty.server.account_routes import current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
-from ghostparty.server.codec import time_text
-from ghostparty.server.errors import ErrorCode, ServiceError
-from ghostparty.server.limits import Limit
-from ghostparty.server.quotas import Quotas, address_of
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.infra.limits import Limit
+from ghostparty.server.infra.quotas import Quotas, address_of
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import NewToken
 from ghostparty.server.tokens import CHANGES, CHANGES_ADDRESS, MOST, READS, SCOPES, ApiTokens
 from ghostparty.server.tokens_store import TokenInfo
+from ghostparty.server.wire.codec import time_text
 
 
 def tokens_of(request: Request) -> ApiTokens:

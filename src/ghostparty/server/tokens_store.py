@@ -11,8 +11,8 @@ from typing import Any
 from sqlalchemy import Engine, delete, func, insert, or_, select, update
 
 from ghostparty.server.accounts_store import Player
-from ghostparty.server.db import api_tokens, players
-from ghostparty.server.rows import utc
+from ghostparty.server.infra.db import api_tokens, players
+from ghostparty.server.infra.rows import utc
 
 
 @dataclass(frozen=True, slots=True)

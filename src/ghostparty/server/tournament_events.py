@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ghostparty.server.errors import ServiceError
+from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.tournament_service import HOUSE, Spec, Tournaments, check
 
 

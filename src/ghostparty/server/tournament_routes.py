@@ -1,7 +1,7 @@
 """The HTTP endpoints and the WebSocket of tournaments (docs/PROTOCOL.md).
 
 Every endpoint counts one use per address and, for a logged-in person, per account
-(:mod:`.quotas`) before its work; unsafe methods from other sites are refused by
+(:mod:`ghostparty.server.infra.quotas`) before its work; unsafe methods from other sites are refused by
 :mod:`.crosssite`. The socket ``/ws/tournaments/{id}`` sends the tournament's state at
 once and again after every change, on any instance (the pub/sub channel
 ``tournament:<id>``).
@@ -20,13 +20,13 @@ from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from ghostparty.server import outbound
 from ghostparty.server.account_routes import current
 from ghostparty.server.bodies import json_body
+from ghostparty.server.common import outbound
+from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.edge import close_socket
-from ghostparty.server.errors import ErrorCode, ServiceError, in_thread
-from ghostparty.server.limits import Limit
-from ghostparty.server.quotas import (
+from ghostparty.server.infra.limits import Limit
+from ghostparty.server.infra.quotas import (
     TOURNAMENT_CHANGES,
     TOURNAMENT_CREATES,
     TOURNAMENT_CREATES_ADDRESS,

@@ -16,9 +16,9 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ghostparty.server.db import tournament_entrants, tournament_games, tournaments
-from ghostparty.server.rows import utc
-from ghostparty.server.text import skeleton
+from ghostparty.server.common.text import skeleton
+from ghostparty.server.infra.db import tournament_entrants, tournament_games, tournaments
+from ghostparty.server.infra.rows import utc
 
 SCHEDULED, RUNNING, FINISHED, CANCELLED = "scheduled", "running", "finished", "cancelled"
 #: Statuses the runner still works on.
@@ -271,7 +271,7 @@ def _write(conn: Connection, tournament_id: str, expected_version: int, change: 
 
 def _name_taken(conn: Connection, tournament_id: str, entrant: Entrant) -> str | None:
     """The name of another entrant of the tournament that reads like ``entrant``'s, if any
-    (told apart by their skeleton, :func:`.text.skeleton`)."""
+    (told apart by their skeleton, :func:`ghostparty.server.common.text.skeleton`)."""
     query = select(tournament_entrants.c.entrant, tournament_entrants.c.name).where(
         tournament_entrants.c.tournament_id == tournament_id, tournament_entrants.c.entrant != entrant.entrant
     )
@@ -303,7 +303,7 @@ class _ChangedMeanwhile(Exception):
 
 def table_statuses(engine: Engine, table_ids: Sequence[str]) -> dict[str, str]:
     """The status of each of ``table_ids`` (a light read the runner makes every pass)."""
-    from ghostparty.server.db import tables
+    from ghostparty.server.infra.db import tables
 
     if not table_ids:
         return {}

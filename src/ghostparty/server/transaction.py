@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 from ghostparty.rules import Action, Game, action_to_dict
 from ghostparty.rules.events import Event
-from ghostparty.server.errors import ErrorCode, ServiceError, StoreUnavailable
+from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable
+from ghostparty.server.common.model import OPEN, OVER, PLAYING, ActionRow, GameResult, Seat, Table
 from ghostparty.server.live import LiveTable
-from ghostparty.server.model import OPEN, OVER, PLAYING, ActionRow, GameResult, Seat, Table
-from ghostparty.server.protocol import entry_message
+from ghostparty.server.wire.protocol import entry_message
 
 if TYPE_CHECKING:
     from ghostparty.server.core import Core

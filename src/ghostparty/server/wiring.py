@@ -30,17 +30,17 @@ from ghostparty.server.bot_api import BotApi
 from ghostparty.server.bot_streams import StreamLeases
 from ghostparty.server.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
 from ghostparty.server.catchup import CatchUp
+from ghostparty.server.common.metrics import Metrics
+from ghostparty.server.common.model import now
 from ghostparty.server.community import Community
 from ghostparty.server.friends import Friends, InvitedHook
-from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
+from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
+from ghostparty.server.infra.quotas import Quotas
 from ghostparty.server.mailer import start_mailer
-from ghostparty.server.metrics import Metrics
-from ghostparty.server.model import now
 from ghostparty.server.moderation import Moderation
 from ghostparty.server.passwords import Hashing
 from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.quickmatch import QuickMatch
-from ghostparty.server.quotas import Quotas
 from ghostparty.server.review_store import MemoryReviews, ReviewStore
 from ghostparty.server.reviews import Reviewer
 from ghostparty.server.service import TableService, instance_name

@@ -1,1 +1,1 @@
-"""Alembic migrations of the server's database (see :mod:`ghostparty.server.db`)."""
+"""Alembic migrations of the server's database (see :mod:`ghostparty.server.infra.db`)."""

@@ -27,9 +27,9 @@ from ghostparty.rules import (
 )
 from ghostparty.rules.events import Captured, Event, GameOver, GuestExpelled, RoomEntered, RoundEnded
 from ghostparty.rules.odds import capture_odds
-from ghostparty.server.codec import events_to_list, pending_points, table_view
-from ghostparty.server.model import PLAYING, Table
-from ghostparty.server.outbound import StateMessage, UpdateMessage
+from ghostparty.server.common.model import PLAYING, Table
+from ghostparty.server.common.outbound import StateMessage, UpdateMessage
+from ghostparty.server.wire.codec import events_to_list, pending_points, table_view
 
 #: What a client sends to ask the server to roll the die.
 ROLL_REQUEST: dict[str, Any] = {"roll": True}
@@ -188,7 +188,7 @@ class Frame:
 
     def to_bytes(self, prefix: bytes = b"") -> bytes:
         """The frame as :meth:`from_bytes` reads it, after ``prefix`` (the pub/sub's
-        envelope tag, :mod:`.envelope`: the text is copied once). ``mover`` goes along
+        envelope tag, :mod:`ghostparty.server.envelope`: the text is copied once). ``mover`` goes along
         only if it was computed already (``+``: it follows; ``=``: it is ``plain``;
         ``?``: the reader works it out when asked)."""
         everyone = self.everyone.encode()

@@ -1,6 +1,6 @@
 """The time bank of real-time timed tables: a few extra seconds per person and game.
 
-At a table with a limit per decision below :data:`~.model.TURN_BASED_FROM`, each person
+At a table with a limit per decision below :data:`~ghostparty.server.common.model.TURN_BASED_FROM`, each person
 has, on top of every decision's ``turn_seconds``, a bank for the whole game:
 :func:`full_bank` seconds (a minute, or one decision's time if that is longer; at most
 four decisions' time). When a decision's own seconds run out the bank drains; only
@@ -22,7 +22,7 @@ import math
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from ghostparty.server.model import PLAYING, Seat, Table
+from ghostparty.server.common.model import PLAYING, Seat, Table
 
 #: The bank of a table of a minute or less a decision (shorter tables: four decisions' time).
 MIN_BANK = 60

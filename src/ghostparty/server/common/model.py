@@ -23,7 +23,7 @@ TURN_BASED_FROM = 3600
 
 def now() -> datetime:
     """The current time in UTC, to the second: one object per second (a change reads the
-    clock two or three times, and the update's time texts are kept by it, :func:`.codec.time_text`)."""
+    clock two or three times, and the update's time texts are kept by it, :func:`ghostparty.server.wire.codec.time_text`)."""
     second = int(time.time())
     last = _LAST[0]
     if second != last[0]:
@@ -55,7 +55,7 @@ class Seat:
     #: bot level's player; ``None`` for guests and the bots of unrated tables.
     player_id: int | None = None
     #: Seconds left in the person's time bank at the start of their current (or next)
-    #: decision; ``None`` for a full bank, or where the table has none (:mod:`.timebank`).
+    #: decision; ``None`` for a full bank, or where the table has none (:mod:`ghostparty.server.common.timebank`).
     bank: int | None = None
 
     @property
@@ -109,8 +109,8 @@ class Table:
     rematch: str | None = None
     #: Who fills the seat of a person who doesn't play again: a bot or nobody (an open seat).
     rematch_fill: str = "bot"
-    #: A duplicate deal's die seed (a bot ladder's table, :mod:`.tournament_runner`): the
-    #: die then rolls the deal's sequence (:func:`~.play.die`) and no seat has a time
+    #: A duplicate deal's die seed (a bot ladder's table, :mod:`ghostparty.server.tournament_runner`): the
+    #: die then rolls the deal's sequence (:func:`~ghostparty.server.play.die`) and no seat has a time
     #: bank. Secret like :attr:`seed`; ``None`` for every other table.
     deal: int | None = None
     created: datetime = field(default_factory=now)
@@ -135,7 +135,7 @@ class Table:
 
 
 def needs_keeper(table: Table) -> bool:
-    """Whether ``table`` has work for its keeper (:mod:`.keeping`): a status other than
+    """Whether ``table`` has work for its keeper (:mod:`ghostparty.server.keeping`): a status other than
     under way with a person to move, a turn timer, a bot's (or an away person's) seat,
     someone back. ``Store.under_way`` reads the same of the stored rows."""
     if table.status != PLAYING or table.to_move is None:

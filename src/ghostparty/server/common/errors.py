@@ -9,7 +9,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import ParamSpec, TypeVar, cast
 
-from ghostparty.server import outbound
+from ghostparty.server.common import outbound
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -98,7 +98,7 @@ class ErrorCode(StrEnum):
 class ServiceError(Exception):
     """A request the service refuses: ``code`` says why (one of docs/PROTOCOL.md's error
     codes), ``message`` says it to a person. The error names no HTTP status nor WebSocket
-    close code: :mod:`.edge` looks them up by ``code`` where the answer is made."""
+    close code: :mod:`ghostparty.server.edge` looks them up by ``code`` where the answer is made."""
 
     def __init__(
         self,
@@ -117,7 +117,7 @@ class ServiceError(Exception):
         self.retry_after = None if retry_after is None else max(1, math.ceil(retry_after))
 
     def to_dict(self) -> dict[str, str | int]:
-        """The error's fields as a client is sent them (:func:`.outbound.error`'s, without
+        """The error's fields as a client is sent them (:func:`ghostparty.server.common.outbound.error`'s, without
         its ``type``): the HTTP error body's ``error``."""
         sent = outbound.error(self.code.value, self.message, self.retry_after, self.details)
         return cast(dict[str, str | int], {key: value for key, value in sent.items() if key != "type"})

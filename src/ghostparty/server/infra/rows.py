@@ -12,7 +12,7 @@ import orjson
 from sqlalchemy import JSON, DateTime
 from sqlalchemy import Table as SqlTable
 
-from ghostparty.server.model import ActionRow, Seat, Table
+from ghostparty.server.common.model import ActionRow, Seat, Table
 
 
 class Compiled:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from ghostparty.server.errors import ErrorCode, ServiceError
-from ghostparty.server.names import name_key
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.common.names import name_key
 
 #: The longest display name (a guest's, a spectator's in the chat).
 MAX_NAME = 24

@@ -2,7 +2,7 @@
 
 A database that stops answering while its connections stay open (a network partition,
 a stopped VM) must not hang requests: each wait has a limit, and a call that reaches
-one fails like any dropped connection (:class:`~.errors.StoreUnavailable`, 503
+one fails like any dropped connection (:class:`~ghostparty.server.common.errors.StoreUnavailable`, 503
 ``unavailable``), after which the pool drops that database's connections and the next
 call connects afresh. For PostgreSQL:
 
@@ -43,7 +43,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import DisconnectionError
 
-from ghostparty.server.rows import sqlite_pragmas
+from ghostparty.server.infra.rows import sqlite_pragmas
 
 #: Seconds to connect to PostgreSQL (libpq counts whole seconds, at least 2).
 CONNECT_TIMEOUT = 2

@@ -4,8 +4,8 @@ blocks, follows, invitations and moderators' work, in one place
 (docs/operating.md, "Safe to open", lists them).
 
 Each method counts one use, per address and, when someone is logged in, per account,
-before the work it guards, and raises :class:`~.errors.RateLimited` (429, with how long
-to wait) when a limit is reached. Counts live in a :class:`~.limits.Limiter`: in this
+before the work it guards, and raises :class:`~ghostparty.server.common.errors.RateLimited` (429, with how long
+to wait) when a limit is reached. Counts live in a :class:`~ghostparty.server.infra.limits.Limiter`: in this
 process, or in Redis and so shared by every instance.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from starlette.requests import HTTPConnection
 
-from ghostparty.server.limits import Limit, Limiter, Use, take_or_refuse
+from ghostparty.server.infra.limits import Limit, Limiter, Use, take_or_refuse
 
 #: Quick-match tickets a minute, per address and per account.
 QUEUE_JOINS = 10

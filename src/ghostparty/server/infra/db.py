@@ -105,16 +105,16 @@ players = SqlTable(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(32), nullable=False),
-    #: The name's look-alike key (:func:`ghostparty.server.names.name_key`): unique, so
+    #: The name's look-alike key (:func:`ghostparty.server.common.names.name_key`): unique, so
     #: names that differ only in case or in look-alike letters can't both exist.
     Column("name_key", String(40), nullable=False, unique=True),
     Column("kind", String(8), nullable=False),  # "user" or "bot"
     #: Argon2id (PHC string); ``None`` for bots.
     Column("password_hash", String(200)),
     Column("created", DateTime(timezone=True), nullable=False),
-    #: 0013: the player's name is pseudonymised in the open game data (:mod:`.open_data`).
+    #: 0013: the player's name is pseudonymised in the open game data (:mod:`ghostparty.server.open_data`).
     Column("open_data_opt_out", Boolean, nullable=False, server_default=false()),
-    #: 0015: a bot account (:mod:`.bot_api`), made so for good; it plays through its token.
+    #: 0015: a bot account (:mod:`ghostparty.server.bot_api`), made so for good; it plays through its token.
     Column("bot_account", Boolean, nullable=False, server_default=false()),
 )
 
@@ -156,7 +156,7 @@ results = SqlTable(
     Column("mu_after", Float),
     Column("sigma_after", Float),
     Column("ended", DateTime(timezone=True), nullable=False),
-    #: 0012: a person who left the game to a bot (:attr:`~.model.SeatResult.left`).
+    #: 0012: a person who left the game to a bot (:attr:`~ghostparty.server.common.model.SeatResult.left`).
     Column("left_to_bot", Boolean, nullable=False, server_default=false()),
     Index("ix_gp_results_player_ended", "player_id", "ended"),
 )
@@ -436,7 +436,7 @@ invitations = SqlTable(
 # -- 0010: game reviews -----------------------------------------------------------------
 
 #: A finished game's review (``ghostparty-review/1``), made once by the review jobs
-#: (``reviews.py``); ``version`` is the review code's (:data:`~.reviews.REVIEW_VERSION`):
+#: (``reviews.py``); ``version`` is the review code's (:data:`~ghostparty.server.reviews.REVIEW_VERSION`):
 #: a review of another version is made again when asked for.
 reviews = SqlTable(
     "gp_reviews",

@@ -4,7 +4,7 @@ The WebSockets' messages (``/ws/tables/{id}``, ``/ws/lobby``, ``/ws/tournaments/
 and the Bot API's stream events are :class:`~typing.TypedDict`\\ s: plain dicts at run
 time, so that building one costs what the dict did and its JSON is the same, key for
 key and in the same order; the checker holds every maker to its type. ``update`` and
-``state`` are built in :mod:`.protocol` (``update`` once per change, :class:`~.protocol.Frame`).
+``state`` are built in :mod:`ghostparty.server.wire.protocol` (``update`` once per change, :class:`~ghostparty.server.wire.protocol.Frame`).
 :data:`TYPES` lists every outbound ``type`` (a test holds docs/PROTOCOL.md to it).
 """
 
@@ -173,7 +173,7 @@ def pong() -> PongMessage:
 def error(
     code: str, message: str, retry_after: int | None = None, details: Mapping[str, str | int] | None = None
 ) -> ErrorMessage:
-    """An ``error``; ``details`` (a :class:`~.errors.ServiceError`'s) come before the code."""
+    """An ``error``; ``details`` (a :class:`~ghostparty.server.common.errors.ServiceError`'s) come before the code."""
     sent: dict[str, object] = {"type": "error", **(details or {}), "code": code, "message": message}
     if retry_after is not None:
         sent["retry_after"] = retry_after
@@ -185,7 +185,7 @@ def invitations() -> InvitationsMessage:
 
 
 def tournament(view: Mapping[str, Any]) -> TournamentMessage:
-    """A tournament's view (:func:`.tournament_views.view`) as the socket sends it."""
+    """A tournament's view (:func:`ghostparty.server.tournament_views.view`) as the socket sends it."""
     return cast(TournamentMessage, {"type": "tournament", **view})
 
 
@@ -198,5 +198,5 @@ def game_finish(table: str, seat: int) -> GameFinishEvent:
 
 
 def invitation(event: Mapping[str, Any]) -> InvitationEvent:
-    """An ``invitation`` of :func:`.bot_routes.invite`'s fields."""
+    """An ``invitation`` of :func:`ghostparty.server.bot_routes.invite`'s fields."""
     return cast(InvitationEvent, {"type": "invitation", **event})

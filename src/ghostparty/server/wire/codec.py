@@ -11,8 +11,8 @@ from typing import Any
 
 from ghostparty.rules import GUESTS_PER_PLAYER, Event, Position, ruleset
 from ghostparty.rules.rulesets import COLOURS
-from ghostparty.server.model import PLAYING, Table
-from ghostparty.server.timebank import INCREMENT, bank_left, full_bank, turn_clock
+from ghostparty.server.common.model import PLAYING, Table
+from ghostparty.server.common.timebank import INCREMENT, bank_left, full_bank, turn_clock
 
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
 

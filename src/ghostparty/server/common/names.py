@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ghostparty.server.errors import ErrorCode, ServiceError
-from ghostparty.server.ratings import BOT_LEVELS
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.common.ratings import BOT_LEVELS
 
 MIN_NAME, MAX_NAME = 3, 20
 _SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")

@@ -2,7 +2,7 @@
 
 Game ``i`` seats 2 to 4 distinct levels, drawn with its seed (:func:`lineup_of`), and is
 played by :func:`ghostparty.sim.tournament.play_game`; the games are then rated in index
-order with the server's own update (:func:`~ghostparty.server.ratings.rate`), every level
+order with the server's own update (:func:`~ghostparty.server.common.ratings.rate`), every level
 starting as a new player and moving. At the end the scale is shifted so that ``greedy``
 is 1500 (``mu`` 25): the anchors of ``bot_ratings.json``. The same games and numbers come
 out for the same seed, however many processes play them.
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
 
-from ghostparty.server.ratings import BOT_LEVELS, MU, NEW, Rating, places, rate
+from ghostparty.server.common.ratings import BOT_LEVELS, MU, NEW, Rating, places, rate
 from ghostparty.sim.parallel import workers
 from ghostparty.sim.tournament import GameResult, game_seed, play_game
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ghostparty.server.errors import RateLimited
+from ghostparty.server.common.errors import RateLimited
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class Limiter(Protocol):
 
 
 async def take_or_refuse(limiter: Limiter, uses: Sequence[Use]) -> None:
-    """Count one use under every key; :class:`~.errors.RateLimited` (429) if refused."""
+    """Count one use under every key; :class:`~ghostparty.server.common.errors.RateLimited` (429) if refused."""
     refused = await limiter.take(uses)
     if refused is not None:
         raise refused.error()
@@ -150,18 +150,18 @@ return {0, 0}
 class RedisLimiter:
     """Counts in Redis, shared by every instance; Redis's clock is the one clock. The
     script runs by its digest (``EVALSHA``; sent whole once Redis says it lacks it) over
-    a :class:`~.redis_wire.WireClient`: one write and one hiredis parse a use, where
+    a :class:`~ghostparty.server.infra.redis_wire.WireClient`: one write and one hiredis parse a use, where
     redis-py's pooled client and script object cost a few times more on every join."""
 
     def __init__(self, url: str, prefix: str = "ghostparty:limit:") -> None:
-        from ghostparty.server.redis_wire import WireClient
+        from ghostparty.server.infra.redis_wire import WireClient
 
         self._redis = WireClient(url)
         self._prefix = prefix
         self._digest = hashlib.sha1(_SCRIPT.encode()).hexdigest()  # (Redis names a script by its SHA-1)
 
     async def _run(self, uses: Sequence[Use], sign: int) -> Refused | None:
-        from ghostparty.server.redis_wire import WireError, command
+        from ghostparty.server.infra.redis_wire import WireError, command
 
         if not uses:
             return None
@@ -187,7 +187,7 @@ class RedisLimiter:
         await self._run(uses, -1)
 
     async def forget(self, keys: Sequence[str]) -> None:
-        from ghostparty.server.redis_wire import command
+        from ghostparty.server.infra.redis_wire import command
 
         if keys:
             await self._redis.execute(command("DEL", *(self._prefix + key for key in keys)))

@@ -2,7 +2,7 @@
 
 SQLAlchemy's general execution path cost about 0.3 ms of CPU per action's save and about
 4 ms per new table, more than a whole game's saves: these writes bind their values by hand
-(:class:`~ghostparty.server.rows.Compiled`) and run them on the driver's cursor. SQLite's
+(:class:`~ghostparty.server.infra.rows.Compiled`) and run them on the driver's cursor. SQLite's
 writer connection is kept open; other databases lend one from the pool per write. On
 PostgreSQL a batch of saves, a new table and a read of versions are each one statement
 outside a transaction, their rows as JSON documents.
@@ -17,9 +17,17 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, insert, update
 from sqlalchemy import Table as SqlTable
 
-from ghostparty.server.db import actions, seats, tables
-from ghostparty.server.model import Change, Table
-from ghostparty.server.rows import CHANGED_COLUMNS, Compiled, action_row, changed_row, json_text, seat_row, table_row
+from ghostparty.server.common.model import Change, Table
+from ghostparty.server.infra.db import actions, seats, tables
+from ghostparty.server.infra.rows import (
+    CHANGED_COLUMNS,
+    Compiled,
+    action_row,
+    changed_row,
+    json_text,
+    seat_row,
+    table_row,
+)
 
 # The statements of every action, built once (SQLAlchemy then only binds values).
 _SEAT_COLUMNS = ("kind", "bot", "name", "token_hash", "away", "back", "player_id", "again", "bank")
@@ -338,5 +346,5 @@ def _one_statement(changes: Sequence[Change]) -> bool:
 
 def _table_values(change: Change) -> dict[str, Any]:
     """A change's row of :data:`_PG_SAVE_BATCH`'s tables: its table's id, the version it
-    is expected at, and what a change may alter (:func:`~.rows.changed_row`)."""
+    is expected at, and what a change may alter (:func:`~ghostparty.server.infra.rows.changed_row`)."""
     return {"id": change.table.id, "expected": change.expected_version, **changed_row(change.table)}
