@@ -32,9 +32,9 @@ import orjson
 
 from ghostparty.rules import ROLL, action_to_dict, legal_actions
 from ghostparty.server.app import tune_gc
+from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.lobby import SeatSpec
 from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.pubsub import MemoryPubSub
 from ghostparty.server.service import TableService
 from ghostparty.server.sockets import Connection
 from ghostparty.server.store import SqlStore

@@ -22,8 +22,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from ghostparty.rules import Game, Position, legal_actions
+from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.common.model import PLAYING, Seat, Table
-from ghostparty.server.pubsub import MemoryPubSub
 from ghostparty.server.sockets import Connection
 from ghostparty.server.wire.protocol import Frame, update_frame
 
@@ -69,7 +69,7 @@ def _frames(updates: int) -> list[Frame]:
 def _wire() -> Any:
     """Publish as Redis would: the new code's envelope, else the frame's bytes."""
     try:
-        from ghostparty.server.envelope import decode, encode
+        from ghostparty.server.bus.envelope import decode, encode
     except ImportError:  # before the envelope: each socket decoded the bytes itself
         return lambda frame: frame.to_bytes()
     return lambda frame: decode(encode(frame))

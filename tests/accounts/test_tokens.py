@@ -325,8 +325,8 @@ def test_a_store_failure_is_not_counted_as_a_guess_nor_fails_on_bookkeeping() ->
     import asyncio
 
     from ghostparty.server.accounts_store import Player
+    from ghostparty.server.bus.pubsub import MemoryPubSub
     from ghostparty.server.infra.limits import MemoryLimiter
-    from ghostparty.server.pubsub import MemoryPubSub
     from ghostparty.server.tokens import ApiTokens
     from ghostparty.server.tokens_store import TokenInfo
 

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from random import Random
 from typing import Any, TypeVar
 
-from ghostparty.server.pubsub import MemoryPubSub
+from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.service import SeatSpec, TableService
 from ghostparty.server.store import SqlStore
 from ghostparty.server.wire.protocol import Frame

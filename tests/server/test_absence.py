@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from random import Random
 from typing import Any
 
-from ghostparty.server.pubsub import MemoryPubSub
+from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.service import TableService
 from ghostparty.server.store import SqlStore
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ghostparty.server import envelope
-from ghostparty.server.envelope import (
+from ghostparty.server.bus import envelope
+from ghostparty.server.bus.envelope import (
     OVERFLOW,
     VERSION,
     BadEnvelope,

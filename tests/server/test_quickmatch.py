@@ -7,7 +7,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from random import Random
 
-from ghostparty.server.pubsub import MemoryPubSub
+from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.quickmatch import STALE, QuickMatch
 from ghostparty.server.service import TableService
 from ghostparty.server.store import SqlStore

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from ghostparty.rules import GameRecord
-from ghostparty.server.pubsub import MemoryPubSub
+from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.service import ServiceError, TableService, clean_name
 
 from .helpers import HUMAN, bot, close, decode, play_humans, run, service

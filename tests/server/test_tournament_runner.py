@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from random import Random
 
-from ghostparty.server.pubsub import MemoryPubSub
+from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.service import TableService
 from ghostparty.server.store import SqlStore
 from ghostparty.server.tournament_runner import TournamentRunner

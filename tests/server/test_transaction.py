@@ -11,8 +11,8 @@ from random import Random
 import pytest
 
 from ghostparty.rules import action_from_dict, action_to_dict, legal_actions
+from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.common.errors import ServiceError
-from ghostparty.server.pubsub import MemoryPubSub
 from ghostparty.server.service import TableService
 from ghostparty.server.store import SqlStore
 from ghostparty.server.transaction import Draft

@@ -33,6 +33,7 @@ from ghostparty.server.bearer import BearerAuth
 from ghostparty.server.bodies import BodyRefused
 from ghostparty.server.bot_routes import NDJSON
 from ghostparty.server.bot_routes import routes as bot_routes
+from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common.errors import ErrorCode
 from ghostparty.server.community_routes import routes as community_routes
 from ghostparty.server.crosssite import SameOrigin
@@ -45,7 +46,6 @@ from ghostparty.server.moderation_routes import routes as moderation_routes
 from ghostparty.server.open_data_routes import PARQUET
 from ghostparty.server.open_data_routes import routes as open_data_routes
 from ghostparty.server.operator_routes import routes as operator_routes
-from ghostparty.server.pubsub import PubSub
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.review_routes import routes as review_routes
 from ghostparty.server.service import ServiceError

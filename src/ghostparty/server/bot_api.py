@@ -39,13 +39,13 @@ from typing import Any
 
 from ghostparty.server.bot_store import SqlBots
 from ghostparty.server.bot_streams import StreamLease, StreamLeases
+from ghostparty.server.bus.envelope import BotInvitation, Poke
+from ghostparty.server.bus.pubsub import Message, PubSub
 from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.common.names import name_key
-from ghostparty.server.envelope import BotInvitation, Poke
 from ghostparty.server.lobby import Lobby
-from ghostparty.server.pubsub import Message, PubSub
 
 log = logging.getLogger("ghostparty.server")
 

@@ -27,12 +27,12 @@ from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import json_body
 from ghostparty.server.bot_api import BotApi
 from ghostparty.server.bot_streams import StreamLease
+from ghostparty.server.bus.envelope import OVERFLOW, TokenRevoked
+from ghostparty.server.bus.pubsub import Message
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.names import name_key
-from ghostparty.server.envelope import OVERFLOW, TokenRevoked
 from ghostparty.server.infra.limits import Limit
 from ghostparty.server.infra.quotas import Quotas, address_of
-from ghostparty.server.pubsub import Message
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import BecomeBot, BotAnswer, BotInvitation
 from ghostparty.server.service import TableService

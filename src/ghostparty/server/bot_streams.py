@@ -2,7 +2,7 @@
 
 A bot's stream hands out fresh seat tokens, each voiding the one before, so two streams
 of one account would take each other's seats. Opening one takes the account's lease
-``bot-stream:{id}`` (:mod:`.leases`: through Redis where the instances share one, else
+``bot-stream:{id}`` (:mod:`ghostparty.server.bus.leases`: through Redis where the instances share one, else
 in this process) for :data:`TTL` seconds; the open stream renews it every third of that
 and gives it back when it ends. Any other stream of the account, on any instance, is
 refused with ``stream_open`` (409) meanwhile. A stream of an instance that died (SIGKILL)
@@ -22,8 +22,8 @@ import asyncio
 import logging
 import secrets
 
+from ghostparty.server.bus.leases import Leases, MemoryLeases
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-from ghostparty.server.leases import Leases, MemoryLeases
 
 log = logging.getLogger("ghostparty.server")
 

@@ -6,11 +6,11 @@ Lines are kept with the game (shown again after a reload, and in the replay), at
 or one of the quick :data:`PHRASES`, sent as its key so that every reader sees it in
 their own language. Muting is each reader's own: a guest's in their page, a logged-in
 player's kept per table (:mod:`.community`). A line is published on the table's chat
-channel (``chat:{table}``) as an :class:`~.envelope.Chat`: the ``chat`` message's JSON,
+channel (``chat:{table}``) as an :class:`~ghostparty.server.bus.envelope.Chat`: the ``chat`` message's JSON,
 its author's account id (``None`` for a guest), so that each page drops the lines of
 players its reader blocked, and whether only spectators may see it now; a
 ``chat_removed`` message likewise when a moderator removed a line;
-:class:`~.envelope.GameEnded` says the game is over. A player a moderator timed out of the chat is refused (``chat_timeout``,
+:class:`~ghostparty.server.bus.envelope.GameEnded` says the game is over. A player a moderator timed out of the chat is refused (``chat_timeout``,
 403, with the reason).
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from ghostparty.server import envelope
+from ghostparty.server.bus import envelope
 from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.model import PLAYING, ChatLine

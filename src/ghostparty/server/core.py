@@ -3,7 +3,7 @@
 Every change of a table goes the same way, through one transaction (:meth:`Core.change`,
 :mod:`.transaction`): saved (:meth:`Tables.save`), then published once as an encoded
 :class:`~ghostparty.server.wire.protocol.Frame` on the table's channel, then handed to the instance that keeps
-the table's shard (:mod:`.leases`), which plays its bots and watches its timers — this
+the table's shard (:mod:`ghostparty.server.bus.leases`), which plays its bots and watches its timers — this
 instance directly if it keeps the shard, else through the pub/sub channel
 ``keeper:{shard}`` that the keeping instance listens to.
 """
@@ -17,14 +17,14 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 
 from ghostparty.server import transaction
+from ghostparty.server.bus.envelope import KeeperNotice
+from ghostparty.server.bus.leases import Keeper, shard_of
+from ghostparty.server.bus.presence import Presence
+from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common.errors import ServiceError, StoreUnavailable
 from ghostparty.server.common.metrics import Metrics
 from ghostparty.server.common.model import Table, needs_keeper
-from ghostparty.server.envelope import KeeperNotice
-from ghostparty.server.leases import Keeper, shard_of
 from ghostparty.server.live import LiveTable, Tables
-from ghostparty.server.presence import Presence
-from ghostparty.server.pubsub import PubSub
 from ghostparty.server.wire.codec import table_view
 from ghostparty.server.wire.protocol import Frame, Message, update_frame
 

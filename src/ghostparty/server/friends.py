@@ -2,7 +2,7 @@
 
 Following is one-way, as on lichess: an account follows another without asking and the
 other isn't told. The Friends list shows the accounts one follows — their names, whether
-a page of theirs holds one of their seats now (:mod:`.presence`), and the tables open or
+a page of theirs holds one of their seats now (:mod:`ghostparty.server.bus.presence`), and the tables open or
 under way where they sit, to join or watch; nothing else of theirs.
 
 An invitation asks an account to sit at an open table where the inviter sits and a
@@ -24,10 +24,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ghostparty.server.accounts_store import Player
+from ghostparty.server.bus.envelope import InvitationsChanged
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import OPEN, Table, now
 from ghostparty.server.community import Community, time_text
-from ghostparty.server.envelope import InvitationsChanged
 from ghostparty.server.friends_store import Invitation, SqlFriends
 from ghostparty.server.service import TableService
 

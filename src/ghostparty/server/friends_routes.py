@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from ghostparty.server.account_routes import COOKIE, current
 from ghostparty.server.accounts_store import Player
 from ghostparty.server.bodies import json_body
+from ghostparty.server.bus.pubsub import Message, PubSub
 from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.ids import whole_number
@@ -36,7 +37,6 @@ from ghostparty.server.infra.quotas import (
     Quotas,
     address_of,
 )
-from ghostparty.server.pubsub import Message, PubSub
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Model
 from ghostparty.server.socket_limits import Sockets

@@ -21,9 +21,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.server.bodies import json_body
+from ghostparty.server.bus.leases import SHARDS
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.metrics import Metrics
-from ghostparty.server.leases import SHARDS
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import CloseTable
 from ghostparty.server.service import TableService

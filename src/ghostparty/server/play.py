@@ -24,6 +24,7 @@ from ghostparty.rules import (
     sample_roll,
 )
 from ghostparty.rules.events import Event
+from ghostparty.server.bus.envelope import GameEnded
 from ghostparty.server.chat import chat_channel
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.model import OVER as TABLE_OVER
@@ -31,7 +32,6 @@ from ghostparty.server.common.model import PLAYING, GameResult, SeatResult, Tabl
 from ghostparty.server.common.ratings import places
 from ghostparty.server.common.timebank import after_decision, spent
 from ghostparty.server.core import Core
-from ghostparty.server.envelope import GameEnded
 from ghostparty.server.live import LiveTable
 from ghostparty.server.transaction import Draft
 from ghostparty.server.wire.protocol import ROLL_REQUEST, Applied

@@ -1,8 +1,8 @@
 """The authority over tables: one façade over the server's parts, knowing no transport.
 
-:class:`TableService` is given a :class:`~.store.Store` and a :class:`~.pubsub.PubSub`
-(and, for several instances, a shared :class:`~.presence.Presence` and
-:class:`~.leases.Leases`); the HTTP and WebSocket endpoints decode a request, call one
+:class:`TableService` is given a :class:`~.store.Store` and a :class:`~ghostparty.server.bus.pubsub.PubSub`
+(and, for several instances, a shared :class:`~ghostparty.server.bus.presence.Presence` and
+:class:`~ghostparty.server.bus.leases.Leases`); the HTTP and WebSocket endpoints decode a request, call one
 method and encode what it returns or the :class:`ServiceError` it raises. The work is
 done by parts with one job each:
 
@@ -12,8 +12,8 @@ done by parts with one job each:
 * :mod:`.lobby` — creating tables, seats, the start;
 * :mod:`.play` — checking, applying, saving and telling actions;
 * :mod:`.keeping` — bot turns, turn timers and the sweep, on the instance that keeps
-  the table's shard (:mod:`.leases`);
-* :mod:`.presence` — who is connected;
+  the table's shard (:mod:`ghostparty.server.bus.leases`);
+* :mod:`ghostparty.server.bus.presence` — who is connected;
 * :mod:`ghostparty.server.wire.protocol` — the messages, built once per version and encoded once.
 """
 
@@ -30,6 +30,9 @@ from datetime import datetime
 from random import Random
 
 from ghostparty.rules import Position, position_to_dict
+from ghostparty.server.bus.leases import Keeper
+from ghostparty.server.bus.presence import MemoryPresence, Presence
+from ghostparty.server.bus.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.chat import Chat
 from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable
 from ghostparty.server.common.metrics import Metrics
@@ -39,12 +42,9 @@ from ghostparty.server.common.outbound import StateMessage
 from ghostparty.server.common.text import MAX_NAME, clean_name
 from ghostparty.server.core import Core
 from ghostparty.server.keeping import Keeping
-from ghostparty.server.leases import Keeper
 from ghostparty.server.live import LiveTable, Tables
 from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby, SeatSpec, check_token, hash_token
 from ghostparty.server.play import Play, turn_starts
-from ghostparty.server.presence import MemoryPresence, Presence
-from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.rematch import Rematch
 from ghostparty.server.replay import replay_steps
 from ghostparty.server.store import Store
@@ -89,7 +89,7 @@ class TableService:
     periodically, so tests drive time themselves.
 
     Alone (no ``keeper`` given), this instance keeps every table. With several instances,
-    give each a :class:`~.leases.Keeper` over shared leases and a shared ``presence``,
+    give each a :class:`~ghostparty.server.bus.leases.Keeper` over shared leases and a shared ``presence``,
     and call :meth:`start`.
     """
 

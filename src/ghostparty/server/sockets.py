@@ -21,14 +21,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from ghostparty.server.account_routes import COOKIE
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import MAX_MESSAGE
+from ghostparty.server.bus.envelope import OVERFLOW, Chat, GameEnded, Message, TokenRevoked
+from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.chat import chat_channel
 from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, RateLimited
 from ghostparty.server.common.outbound import Outbound
 from ghostparty.server.edge import close_socket
-from ghostparty.server.envelope import OVERFLOW, Chat, GameEnded, Message, TokenRevoked
 from ghostparty.server.infra.quotas import Quotas, address_of
-from ghostparty.server.pubsub import PubSub
 from ghostparty.server.schemas import (
     Hello,
     Ping,
@@ -166,7 +166,7 @@ class Connection:
         await self.send(state)
 
     def catch_up(self) -> bool:
-        """Send the state again, soon (an update was lost, :mod:`.catchup`): not while
+        """Send the state again, soon (an update was lost, :mod:`ghostparty.server.bus.catchup`): not while
         hello or another resync is about to send it anyway; whether it will."""
         if self.holding or (self.resync is not None and not self.resync.done()):
             return False

@@ -65,7 +65,7 @@ class Store(Protocol):
     def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
         """The stored version of each of ``table_ids`` there is (those there are none by
         are left out): one read for many tables, for an instance checking that what its
-        clients were told is current (:mod:`.catchup`)."""
+        clients were told is current (:mod:`ghostparty.server.bus.catchup`)."""
 
     def under_way(self) -> dict[str, tuple[int, bool]]:
         """Every game under way (status ``playing``): its stored version, and whether it

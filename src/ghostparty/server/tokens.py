@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ghostparty.server.accounts_store import Player
+from ghostparty.server.bus.envelope import TokenRevoked
+from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.common.text import problem
-from ghostparty.server.envelope import TokenRevoked
 from ghostparty.server.infra.limits import Limit, Limiter, Use, take_or_refuse
-from ghostparty.server.pubsub import PubSub
 from ghostparty.server.tokens_store import SqlTokens, TokenInfo
 
 log = logging.getLogger("ghostparty.server")

@@ -1,6 +1,6 @@
 """The runner: starts tournaments, pairs players, seats them at ordinary tables, records
 the results and ends each tournament — on ONE instance, the one keeping shard 0 (as
-quick-match's forming, :mod:`.leases`), every second.
+quick-match's forming, :mod:`ghostparty.server.bus.leases`), every second.
 
 Each step is one change of the tournament with its row locked (:meth:`.Tournaments.update`):
 

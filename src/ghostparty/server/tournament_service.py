@@ -20,12 +20,12 @@ from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
+from ghostparty.server.bus.envelope import TournamentChanged
+from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import TURN_BASED_FROM, now
 from ghostparty.server.common.ratings import BOT_LEVELS
-from ghostparty.server.envelope import TournamentChanged
 from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby
-from ghostparty.server.pubsub import PubSub
 from ghostparty.server.tournament_store import (
     ACTIVE,
     CANCELLED,

@@ -28,8 +28,9 @@ from starlette.applications import Starlette
 from ghostparty.server.accounts import Accounts
 from ghostparty.server.bot_api import BotApi
 from ghostparty.server.bot_streams import StreamLeases
+from ghostparty.server.bus.catchup import CatchUp
+from ghostparty.server.bus.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
-from ghostparty.server.catchup import CatchUp
 from ghostparty.server.common.metrics import Metrics
 from ghostparty.server.common.model import now
 from ghostparty.server.community import Community
@@ -39,7 +40,6 @@ from ghostparty.server.infra.quotas import Quotas
 from ghostparty.server.mailer import start_mailer
 from ghostparty.server.moderation import Moderation
 from ghostparty.server.passwords import Hashing
-from ghostparty.server.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.review_store import MemoryReviews, ReviewStore
 from ghostparty.server.reviews import Reviewer
@@ -110,9 +110,9 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
     if s.pubsub is not None:
         the_pubsub = s.pubsub
     elif s.redis_url is not None:
-        from ghostparty.server.leases import Keeper, RedisLeases
-        from ghostparty.server.presence import RedisPresence
-        from ghostparty.server.redis_pubsub import RedisPubSub
+        from ghostparty.server.bus.leases import Keeper, RedisLeases
+        from ghostparty.server.bus.presence import RedisPresence
+        from ghostparty.server.bus.redis_pubsub import RedisPubSub
 
         redis_pubsub = RedisPubSub(s.redis_url)
         await redis_pubsub.ping()

@@ -188,7 +188,7 @@ class Frame:
 
     def to_bytes(self, prefix: bytes = b"") -> bytes:
         """The frame as :meth:`from_bytes` reads it, after ``prefix`` (the pub/sub's
-        envelope tag, :mod:`ghostparty.server.envelope`: the text is copied once). ``mover`` goes along
+        envelope tag, :mod:`ghostparty.server.bus.envelope`: the text is copied once). ``mover`` goes along
         only if it was computed already (``+``: it follows; ``=``: it is ``plain``;
         ``?``: the reader works it out when asked)."""
         everyone = self.everyone.encode()

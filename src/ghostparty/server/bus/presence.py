@@ -15,10 +15,10 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from ghostparty.server.envelope import OVERFLOW, Message, PresenceChanged
+from ghostparty.server.bus.envelope import OVERFLOW, Message, PresenceChanged
+from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.infra.logs import Sparse
 from ghostparty.server.infra.redis_wire import WireClient, command
-from ghostparty.server.pubsub import PubSub
 
 log = logging.getLogger("ghostparty.server")
 #: While Redis is away every read and write of presence fails: one line each 10 s per kind.
@@ -104,7 +104,7 @@ class RedisPresence:
     page on ``instance`` holds, whose value is when it expires (ms since the epoch). The
     instance renews its fields every ``ttl / 3`` seconds. A change is announced on the
     instances' pub/sub (``pubsub``, channel :data:`CHANNEL`, as a
-    :class:`~.envelope.PresenceChanged`) once written, so that every instance drops its
+    :class:`~ghostparty.server.bus.envelope.PresenceChanged`) once written, so that every instance drops its
     copy of that table's seats; a copy is otherwise kept until the first of its fields
     expires (an instance that stopped renewing them, having died) and for at most ``ttl``
     seconds, and every copy is dropped when the pub/sub may have missed messages.

@@ -1,10 +1,10 @@
 """Change notices between the parts of a server, and between server instances.
 
-What is published is one of :mod:`.envelope`'s kinds: the service publishes one
+What is published is one of :mod:`ghostparty.server.bus.envelope`'s kinds: the service publishes one
 :class:`~ghostparty.server.wire.protocol.Frame` per change of a table on the channel named by the table's id,
 and every connection watching the table listens to it; chat lines, the keeper's
 notices and the accounts' notices go on channels of their own. Within a process a
-message is passed on as the object it is; between instances as :func:`.envelope.encode`'s
+message is passed on as the object it is; between instances as :func:`ghostparty.server.bus.envelope.encode`'s
 bytes, decoded once per instance. A *listener* is called with each message by the
 publisher itself (no queue, no task switch: the server's connections only hand the text
 to their socket); a *subscription* is an async iterator over a queue of them.
@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Protocol, TypeAlias
 
-from ghostparty.server.envelope import OVERFLOW, Envelope, Message
+from ghostparty.server.bus.envelope import OVERFLOW, Envelope, Message
 
 __all__ = ["OVERFLOW", "Envelope", "Listener", "MemoryPubSub", "Message", "PubSub", "Subscription"]
 

@@ -9,8 +9,8 @@ them), and Redis carries it to the others with this instance's mark in front
 (before, every update went out and came back through Redis: one more parse and decode
 per update). While Redis is away a message still reaches this process's subscribers;
 once the listening connection is back (redis-py subscribes its channels again), every
-local subscriber is sent :data:`~.envelope.OVERFLOW`, so that clients resynchronise with
-what they missed. Messages cross Redis as :func:`.envelope.encode`'s bytes and are decoded
+local subscriber is sent :data:`~ghostparty.server.bus.envelope.OVERFLOW`, so that clients resynchronise with
+what they missed. Messages cross Redis as :func:`ghostparty.server.bus.envelope.encode`'s bytes and are decoded
 once on arrival; one this version can't read (another version's, an unknown kind, a
 malformed one) is logged and dropped. The commands go through :mod:`ghostparty.server.infra.redis_wire`'s
 connections (RESP written directly, replies parsed by hiredis), not redis-py's client:
@@ -28,7 +28,8 @@ from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from ghostparty.server.envelope import OVERFLOW, Envelope, EnvelopeError, Message, Overflow, decode, encode
+from ghostparty.server.bus.envelope import OVERFLOW, Envelope, EnvelopeError, Message, Overflow, decode, encode
+from ghostparty.server.bus.pubsub import Listener, MemoryPubSub
 from ghostparty.server.infra.logs import Sparse
 from ghostparty.server.infra.redis_wire import (
     Reply,
@@ -39,7 +40,6 @@ from ghostparty.server.infra.redis_wire import (
     connect,
     publish_command,
 )
-from ghostparty.server.pubsub import Listener, MemoryPubSub
 
 log = logging.getLogger("ghostparty.server")
 #: While Redis is away every publish fails: one line each 10 s, not one an action.
@@ -57,7 +57,7 @@ RETRY = 0.5
 
 
 class RedisPubSub:
-    """A :class:`~ghostparty.server.pubsub.PubSub` over a Redis server's channels."""
+    """A :class:`~ghostparty.server.bus.pubsub.PubSub` over a Redis server's channels."""
 
     def __init__(self, url: str, *, prefix: str = "ghostparty:table:") -> None:
         try:

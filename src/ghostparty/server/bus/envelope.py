@@ -109,7 +109,7 @@ class KeeperNotice:
 
 @dataclass(frozen=True, slots=True)
 class PresenceChanged:
-    """A page opened or closed on table ``table_id`` (:class:`~.presence.RedisPresence`):
+    """A page opened or closed on table ``table_id`` (:class:`~ghostparty.server.bus.presence.RedisPresence`):
     every instance drops its copy of who is online there."""
 
     KIND: ClassVar[bytes] = b"s"
