@@ -15,9 +15,9 @@ from ghostparty.server.common.names import name_key
 from ghostparty.server.infra.limits import MemoryLimiter
 from ghostparty.server.infra.quotas import RECORD_READS
 from ghostparty.server.matching import RELIABLE_AFTER, Waiting, propose
-from ghostparty.server.play import game_result
-from ghostparty.server.standings import record_result
 from ghostparty.server.store import SqlStore
+from ghostparty.server.tables.play import game_result
+from ghostparty.server.tables.standings import record_result
 
 from .helpers import error, make_client, register
 from .test_rated import play_to_the_end, rated_table

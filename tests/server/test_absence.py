@@ -7,8 +7,8 @@ from random import Random
 from typing import Any
 
 from ghostparty.server.bus.pubsub import MemoryPubSub
-from ghostparty.server.service import TableService
 from ghostparty.server.store import SqlStore
+from ghostparty.server.tables.service import TableService
 
 from .helpers import HUMAN, bot, close, run
 

@@ -23,7 +23,8 @@ from ghostparty.server.common.ratings import BOT_LEVELS, NEW
 from ghostparty.server.matching import Waiting
 from ghostparty.server.memory_store import MemoryStore
 from ghostparty.server.passwords import Hashing
-from ghostparty.server.store import SqlStore, Store
+from ghostparty.server.store import SqlStore
+from ghostparty.server.tables.store import Store
 
 from .test_store_contract import race
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ghostparty.rules import Game, position_to_dict
 from ghostparty.server.common.model import PLAYING, Seat, Table
-from ghostparty.server.replay import replay_steps
+from ghostparty.server.tables.replay import replay_steps
 from ghostparty.server.wire.codec import board_view, pending_points
 from ghostparty.server.wire.protocol import state_message, update_frame
 

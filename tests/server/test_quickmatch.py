@@ -9,8 +9,8 @@ from random import Random
 
 from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.quickmatch import STALE, QuickMatch
-from ghostparty.server.service import TableService
 from ghostparty.server.store import SqlStore
+from ghostparty.server.tables.service import TableService
 
 from .helpers import run
 

@@ -93,7 +93,7 @@ def test_a_failure_while_rating_leaves_nothing_half_done_and_the_retry_rates_onc
     def crash(*_args: object) -> None:
         raise ConnectionError("the server went away mid-commit")
 
-    monkeypatch.setattr("ghostparty.server.store.record_result", crash)
+    monkeypatch.setattr("ghostparty.server.tables.store.record_result", crash)
     with pytest.raises(ConnectionError):
         store.save_many([change])
     loaded = store.load(table.id)

@@ -23,10 +23,10 @@ from ghostparty.server.app import create_app
 from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.edge import http_status
 from ghostparty.server.infra.db import reviews
+from ghostparty.server.infra.engine import database_url
 from ghostparty.server.review_routes import review_stats
 from ghostparty.server.review_store import MemoryReviews, SeatReview
 from ghostparty.server.reviews import REVIEW_VERSION, Reviewer
-from ghostparty.server.store import database_url
 
 #: Cheap reviews: one roll deep, no solver.
 CHEAP = {"depth": 1, "horizon": 0}

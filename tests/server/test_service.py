@@ -9,7 +9,7 @@ import pytest
 
 from ghostparty.rules import GameRecord
 from ghostparty.server.bus.pubsub import MemoryPubSub
-from ghostparty.server.service import ServiceError, TableService, clean_name
+from ghostparty.server.tables.service import ServiceError, TableService, clean_name
 
 from .helpers import HUMAN, bot, close, decode, play_humans, run, service
 

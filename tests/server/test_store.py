@@ -9,7 +9,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from ghostparty.server.common.model import PLAYING, ActionRow, Seat, Table
-from ghostparty.server.store import SqlStore, database_url
+from ghostparty.server.infra.engine import database_url
+from ghostparty.server.store import SqlStore
 
 from .test_store_contract import race
 

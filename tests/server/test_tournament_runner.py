@@ -12,8 +12,8 @@ from fractions import Fraction
 from random import Random
 
 from ghostparty.server.bus.pubsub import MemoryPubSub
-from ghostparty.server.service import TableService
 from ghostparty.server.store import SqlStore
+from ghostparty.server.tables.service import TableService
 from ghostparty.server.tournament_runner import TournamentRunner
 from ghostparty.server.tournament_service import Spec, Tournaments
 from ghostparty.server.tournament_views import view

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pytest
 
 from ghostparty.server.common.errors import StoreUnavailable
-from ghostparty.server.live import Tables, _VersionReads
+from ghostparty.server.tables.live import Tables, _VersionReads
 
 
 class _Store:

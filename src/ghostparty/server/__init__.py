@@ -7,6 +7,6 @@ SQLAlchemy), :mod:`.pubsub` (change notices between server instances), :mod:`.se
 encodes). docs/PROTOCOL.md is the contract with clients.
 """
 
-from ghostparty.server.service import ServiceError, TableService
+from ghostparty.server.tables.service import ServiceError, TableService
 
 __all__ = ["ServiceError", "TableService"]

@@ -17,7 +17,7 @@ from ghostparty.server.common.ratings import provisional, shown
 from ghostparty.server.infra.quotas import RECORD_READS, Quotas, address_of
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Credentials, HeldSeats, NewPassword, Password
-from ghostparty.server.standings import Reliability
+from ghostparty.server.tables.standings import Reliability
 from ghostparty.server.tokens import ApiTokens
 from ghostparty.server.wire.codec import time_text
 

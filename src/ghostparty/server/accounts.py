@@ -34,9 +34,9 @@ from ghostparty.server.common.model import now
 from ghostparty.server.common.names import check_name, name_key
 from ghostparty.server.common.ratings import LEADERBOARD_GAMES, Rating, shown
 from ghostparty.server.infra.limits import Limit, Limiter, MemoryLimiter, Use, take_or_refuse
-from ghostparty.server.lobby import hash_token
 from ghostparty.server.passwords import MAX_PASSWORD, Hashing, check_password
-from ghostparty.server.standings import Reliability
+from ghostparty.server.tables.lobby import hash_token
+from ghostparty.server.tables.standings import Reliability
 
 SESSION_DAYS = 30
 #: Failed log-ins to one account from one address.
@@ -61,7 +61,7 @@ NAMED_FOR = 10.0
 
 
 class Accounts:
-    """Accounts over an :class:`~.capabilities.AccountStore` (SQL or in memory).
+    """Accounts over an :class:`~ghostparty.server.capabilities.AccountStore` (SQL or in memory).
 
     ``seats_changed`` is called with the ids of tables whose seats an account took
     over or left (their copies in memory are then read again and the change told).

@@ -18,7 +18,7 @@ from ghostparty.server.friends_store import forget_follows
 from ghostparty.server.infra.db import api_tokens, players, ratings, results, seats, sessions, tables
 from ghostparty.server.infra.rows import utc
 from ghostparty.server.moderation_store import forget_player
-from ghostparty.server.standings import (
+from ghostparty.server.tables.standings import (
     Reliability,
     RuleStats,
     leaderboard_rows,

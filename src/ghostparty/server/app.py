@@ -48,10 +48,10 @@ from ghostparty.server.open_data_routes import routes as open_data_routes
 from ghostparty.server.operator_routes import routes as operator_routes
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.review_routes import routes as review_routes
-from ghostparty.server.service import ServiceError
 from ghostparty.server.sockets import table_socket
-from ghostparty.server.store import Store
 from ghostparty.server.table_routes import routes as table_routes
+from ghostparty.server.tables.service import ServiceError
+from ghostparty.server.tables.store import Store
 from ghostparty.server.token_routes import routes as token_routes
 from ghostparty.server.tournament_routes import routes as tournament_routes
 from ghostparty.server.wire.codec import board_view

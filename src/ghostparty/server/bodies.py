@@ -23,7 +23,7 @@ from ghostparty.server.common.errors import ErrorCode
 from ghostparty.server.schemas import (
     problem,
 )
-from ghostparty.server.service import ServiceError
+from ghostparty.server.tables.service import ServiceError
 
 #: The largest request body or WebSocket message accepted, in bytes.
 MAX_MESSAGE = 4096

@@ -45,7 +45,7 @@ from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.common.names import name_key
-from ghostparty.server.lobby import Lobby
+from ghostparty.server.tables.lobby import Lobby
 
 log = logging.getLogger("ghostparty.server")
 

@@ -35,7 +35,7 @@ from ghostparty.server.infra.limits import Limit
 from ghostparty.server.infra.quotas import Quotas, address_of
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import BecomeBot, BotAnswer, BotInvitation
-from ghostparty.server.service import TableService
+from ghostparty.server.tables.service import TableService
 from ghostparty.server.tokens import revoked_channel
 
 #: ndjson's media type.

@@ -1,18 +1,18 @@
 """What a store can do beyond keeping tables: its capabilities, declared and checked.
 
-Every store keeps tables, seats, actions and chat (:class:`~.store.Store`). Beyond that a
+Every store keeps tables, seats, actions and chat (:class:`~ghostparty.server.tables.store.Store`). Beyond that a
 store may keep:
 
 - :class:`KeepsAccounts`: players, sessions and ratings (:class:`AccountStore`) and the
-  quick-match queue (:class:`QueueStore`). :class:`~.store.SqlStore` and
+  quick-match queue (:class:`QueueStore`). :class:`~ghostparty.server.store.SqlStore` and
   :class:`~.memory_store.MemoryStore` both do (``tests/server/test_accounts_contract.py``
   holds them to the same behaviour).
 - :class:`KeepsPlayers`: everything the server's account features need together: the
   above and the email, moderation, Bot API, tournament, API token and friends stores.
-  Only :class:`~.store.SqlStore` does; a server turns accounts on for a store that is one
+  Only :class:`~ghostparty.server.store.SqlStore` does; a server turns accounts on for a store that is one
   (:mod:`.wiring`), so a server without a database offers none (``no_accounts``).
 - :class:`KeepsReviews`: the games' reviews (else the server keeps them in memory).
-- :class:`SavesMany`: many games' changes in one transaction (:mod:`.live` batches them).
+- :class:`SavesMany`: many games' changes in one transaction (:mod:`ghostparty.server.tables.live` batches them).
 - :class:`ReachedByUrl`: a database other processes can open by its URL (the Redis
   review queue's workers do).
 
@@ -28,7 +28,6 @@ from typing import Any, Protocol, runtime_checkable
 
 from ghostparty.server.accounts_store import Player, Profile
 from ghostparty.server.bot_store import SqlBots
-from ghostparty.server.common.model import Change
 from ghostparty.server.common.ratings import Rating
 from ghostparty.server.email_store import SqlEmail
 from ghostparty.server.friends_store import SqlFriends
@@ -36,7 +35,8 @@ from ghostparty.server.matching import Waiting
 from ghostparty.server.moderation_store import SqlModeration
 from ghostparty.server.queue_store import Ticket
 from ghostparty.server.review_store import ReviewStore
-from ghostparty.server.standings import Reliability
+from ghostparty.server.tables.standings import Reliability
+from ghostparty.server.tables.store import SavesMany
 from ghostparty.server.tokens_store import SqlTokens
 from ghostparty.server.tournament_store import SqlTournaments
 
@@ -172,14 +172,6 @@ class KeepsReviews(Protocol):
 
     @property
     def reviews(self) -> ReviewStore: ...
-
-
-@runtime_checkable
-class SavesMany(Protocol):
-    """A store that saves many games' changes in one transaction."""
-
-    def save_many(self, changes: Sequence[Change]) -> list[bool]:
-        """``save`` for each change, each all or nothing on its own."""
 
 
 @runtime_checkable

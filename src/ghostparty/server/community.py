@@ -18,12 +18,12 @@ from typing import Any
 
 from ghostparty.server.accounts import Accounts
 from ghostparty.server.accounts_store import Player
-from ghostparty.server.chat import clean_text
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.common.names import name_key
 from ghostparty.server.common.text import problem
 from ghostparty.server.moderation_store import SqlModeration, Standing
+from ghostparty.server.tables.chat import clean_text
 
 #: The reasons a report may give (the client words them: ``report.reason.<key>``).
 REASONS = ("insults", "harassment", "spam", "cheating", "name", "other")

@@ -29,7 +29,7 @@ from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import OPEN, Table, now
 from ghostparty.server.community import Community, time_text
 from ghostparty.server.friends_store import Invitation, SqlFriends
-from ghostparty.server.service import TableService
+from ghostparty.server.tables.service import TableService
 
 log = logging.getLogger("ghostparty.server")
 

@@ -1,11 +1,11 @@
 """Players, sessions, results and ratings in this process's memory: :class:`~.memory_store.MemoryStore`'s.
 
-:class:`MemoryAccounts` keeps :class:`~.capabilities.AccountStore`'s contract as
+:class:`MemoryAccounts` keeps :class:`~ghostparty.server.capabilities.AccountStore`'s contract as
 :class:`~.accounts_store.SqlAccounts` does (``tests/server/test_accounts_contract.py``
 holds both to it). It shares the memory store's lock and tables, as the SQL accounts share
 the games' database: seats are linked to and unlinked from accounts in those tables, and
 the store hands each finished game's result to :meth:`MemoryAccounts.record` under its
-lock, as :func:`~.standings.record_result` runs in the transaction of the game's end.
+lock, as :func:`~ghostparty.server.tables.standings.record_result` runs in the transaction of the game's end.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from typing import Any
 from ghostparty.server.accounts_store import FORMER_PLAYER, RULE_SETS, Player, Profile
 from ghostparty.server.common.model import OPEN, PLAYING, GameResult, Table
 from ghostparty.server.common.ratings import BOT_LEVELS, NEW, Rating, bot_player_name, bot_rating, rate
-from ghostparty.server.standings import Reliability, RuleStats, result_rows
+from ghostparty.server.tables.standings import Reliability, RuleStats, result_rows
 
 
 class MemoryAccounts:
-    """A :class:`~.capabilities.AccountStore` in a few dicts, behind the memory store's lock."""
+    """A :class:`~ghostparty.server.capabilities.AccountStore` in a few dicts, behind the memory store's lock."""
 
     def __init__(self, lock: threading.Lock, tables: dict[str, Table]) -> None:
         self._lock = lock

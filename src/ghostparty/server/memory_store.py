@@ -1,7 +1,7 @@
 """Tables, seats and actions kept in this process's memory: for tests, demos, and servers
 whose games may be forgotten when they stop.
 
-:class:`MemoryStore` keeps the :class:`~ghostparty.server.store.Store` contract as
+:class:`MemoryStore` keeps the :class:`~ghostparty.server.tables.store.Store` contract as
 :class:`~ghostparty.server.store.SqlStore` does (``tests/server/test_store_contract.py``
 holds both to it), so that code tried on one behaves the same on the other. It keeps
 accounts and the quick-match queue too (:class:`~ghostparty.server.capabilities.KeepsAccounts`,
@@ -26,7 +26,7 @@ from ghostparty.server.memory_queue import MemoryQueue
 
 
 class MemoryStore:
-    """A :class:`~ghostparty.server.store.Store` in a few dicts, behind one lock.
+    """A :class:`~ghostparty.server.tables.store.Store` in a few dicts, behind one lock.
 
     As in a database, a table's id, rules, players, seed and creation time are those it
     was created with (:meth:`save` replaces the rest), a seat is replaced by the seat of

@@ -15,11 +15,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ghostparty.server.accounts_store import Player
-from ghostparty.server.chat import Chat
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.names import check_name, name_key
 from ghostparty.server.community import MAX_REASON, Community, checked_text, time_text
 from ghostparty.server.moderation_store import Audit
+from ghostparty.server.tables.chat import Chat
 
 #: The timeouts a moderator may give, in minutes: 15 min, 1 h, 1 day.
 TIMEOUTS = (15, 60, 1440)

@@ -39,7 +39,7 @@ from ghostparty.server.common.model import OVER, ActionRow
 from ghostparty.server.common.ratings import places, shown
 from ghostparty.server.infra.db import actions, players, results, reviews, seats, tables
 from ghostparty.server.infra.rows import seat_of_row, table_of_row
-from ghostparty.server.live import rebuild
+from ghostparty.server.tables.live import rebuild
 from ghostparty.server.wire.codec import time_text
 
 #: The format of each game's line, and of the files' schema.

@@ -26,8 +26,8 @@ from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.metrics import Metrics
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import CloseTable
-from ghostparty.server.service import TableService
 from ghostparty.server.socket_limits import Sockets
+from ghostparty.server.tables.service import TableService
 
 log = logging.getLogger("ghostparty.server")
 

@@ -25,9 +25,9 @@ from typing import Any
 from ghostparty.server.capabilities import QueueStore
 from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.common.model import now
-from ghostparty.server.lobby import Lobby
 from ghostparty.server.matching import RELIABLE_AFTER, Group, Waiting, counts, propose, rating_range, waited
-from ghostparty.server.standings import Reliability
+from ghostparty.server.tables.lobby import Lobby
+from ghostparty.server.tables.standings import Reliability
 
 log = logging.getLogger("ghostparty.server")
 

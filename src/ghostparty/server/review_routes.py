@@ -25,7 +25,7 @@ from ghostparty.server.infra.quotas import REVIEW_READS, REVIEWS_STARTED, Quotas
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.review_store import SeatReview
 from ghostparty.server.reviews import Reviewer
-from ghostparty.server.service import TableService
+from ghostparty.server.tables.service import TableService
 
 #: The profile's reviewed games per player (the newest).
 PROFILE_GAMES = 20

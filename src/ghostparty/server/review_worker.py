@@ -127,9 +127,9 @@ def store_review(database_url: str, stored: Any, sleep: Callable[[float], None] 
     bounded, :mod:`ghostparty.server.infra.engine`); any other error is raised."""
     from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
+    from ghostparty.server.infra.engine import database_url as with_driver
     from ghostparty.server.infra.engine import make_engine
     from ghostparty.server.review_store import SqlReviews
-    from ghostparty.server.store import database_url as with_driver
 
     engine, watchdog = make_engine(with_driver(database_url))
     if watchdog is not None:

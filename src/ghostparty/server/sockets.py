@@ -23,7 +23,6 @@ from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import MAX_MESSAGE
 from ghostparty.server.bus.envelope import OVERFLOW, Chat, GameEnded, Message, TokenRevoked
 from ghostparty.server.bus.pubsub import PubSub
-from ghostparty.server.chat import chat_channel
 from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, RateLimited
 from ghostparty.server.common.outbound import Outbound
@@ -39,8 +38,9 @@ from ghostparty.server.schemas import (
     client_message,
     problem,
 )
-from ghostparty.server.service import ServiceError, TableService
 from ghostparty.server.socket_limits import BURST, RATE, STATE_BURST, STATE_RATE, RateLimit, Sockets
+from ghostparty.server.tables.chat import chat_channel
+from ghostparty.server.tables.service import ServiceError, TableService
 from ghostparty.server.tokens import revoked_channel
 from ghostparty.server.wire.protocol import Frame, dumps
 from ghostparty.server.ws_protocol import SEND_TEXT

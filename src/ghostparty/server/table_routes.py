@@ -15,10 +15,10 @@ from ghostparty.server.account_routes import current
 from ghostparty.server.bodies import MAX_DEPTH, MAX_RECORD, json_body, nesting, raw_body, require_json
 from ghostparty.server.common.errors import ErrorCode
 from ghostparty.server.infra.quotas import REPLAYS, Quotas, address_of
-from ghostparty.server.replay import MAX_ACTIONS, replay_steps
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Act, Again, CreateTable, Join, SeatToken
-from ghostparty.server.service import SeatSpec, ServiceError, TableService
+from ghostparty.server.tables.replay import MAX_ACTIONS, replay_steps
+from ghostparty.server.tables.service import SeatSpec, ServiceError, TableService
 
 
 def _service(request: Request) -> TableService:

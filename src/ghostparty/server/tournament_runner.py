@@ -35,8 +35,8 @@ from datetime import datetime, timedelta
 from ghostparty.server.common.errors import ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.common.model import OPEN, OVER, Seat
 from ghostparty.server.common.ratings import places
-from ghostparty.server.live import LiveTable
-from ghostparty.server.lobby import hash_token
+from ghostparty.server.tables.live import LiveTable
+from ghostparty.server.tables.lobby import hash_token
 from ghostparty.server.tournament_service import BOT_LEVEL, Engine, Tournaments, house_level, stamp
 from ghostparty.server.tournament_store import (
     ACTIVE,

@@ -25,7 +25,7 @@ from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import TURN_BASED_FROM, now
 from ghostparty.server.common.ratings import BOT_LEVELS
-from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby
+from ghostparty.server.tables.lobby import MAX_TURN, MIN_TURN, Lobby
 from ghostparty.server.tournament_store import (
     ACTIVE,
     CANCELLED,

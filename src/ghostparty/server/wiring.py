@@ -2,8 +2,8 @@
 
 :func:`running` is the application's lifespan: from :class:`Settings` (``create_app``'s
 arguments) it opens the store and the pub/sub (Redis, or in-process), makes the
-:class:`~.service.TableService` and, where the store keeps accounts and all else they
-need (:class:`~.capabilities.KeepsPlayers`), the parts that need them (accounts, API
+:class:`~ghostparty.server.tables.service.TableService` and, where the store keeps accounts and all else they
+need (:class:`~ghostparty.server.capabilities.KeepsPlayers`), the parts that need them (accounts, API
 tokens, the Bot API, community and moderation, friends, quick-match, tournaments and
 their runner, the mailer), then the game reviewer; it puts each on
 ``app.state`` for the routes, resumes or takes over the games under way, and on the way
@@ -43,9 +43,10 @@ from ghostparty.server.passwords import Hashing
 from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.review_store import MemoryReviews, ReviewStore
 from ghostparty.server.reviews import Reviewer
-from ghostparty.server.service import TableService, instance_name
 from ghostparty.server.socket_limits import Sockets
-from ghostparty.server.store import SqlStore, Store
+from ghostparty.server.store import SqlStore
+from ghostparty.server.tables.service import TableService, instance_name
+from ghostparty.server.tables.store import Store
 from ghostparty.server.tokens import ApiTokens
 from ghostparty.server.tournament_events import Recurring, load_events
 from ghostparty.server.tournament_runner import TournamentRunner

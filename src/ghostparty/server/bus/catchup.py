@@ -1,6 +1,6 @@
 """Clients brought up to date when an update meant for them was lost.
 
-A change of a table is saved, then published (:mod:`ghostparty.server.transaction`). An instance killed
+A change of a table is saved, then published (:mod:`ghostparty.server.tables.transaction`). An instance killed
 between the two, or a publish Redis dropped, leaves the clients other instances serve a
 version behind the store, and nothing else would tell them: a client asks for the state
 only after an error or a gap in the versions, and a game whose updates stop, stops (the

@@ -110,7 +110,7 @@ class Table:
     #: Who fills the seat of a person who doesn't play again: a bot or nobody (an open seat).
     rematch_fill: str = "bot"
     #: A duplicate deal's die seed (a bot ladder's table, :mod:`ghostparty.server.tournament_runner`): the
-    #: die then rolls the deal's sequence (:func:`~ghostparty.server.play.die`) and no seat has a time
+    #: die then rolls the deal's sequence (:func:`~ghostparty.server.tables.play.die`) and no seat has a time
     #: bank. Secret like :attr:`seed`; ``None`` for every other table.
     deal: int | None = None
     created: datetime = field(default_factory=now)
@@ -135,7 +135,7 @@ class Table:
 
 
 def needs_keeper(table: Table) -> bool:
-    """Whether ``table`` has work for its keeper (:mod:`ghostparty.server.keeping`): a status other than
+    """Whether ``table`` has work for its keeper (:mod:`ghostparty.server.tables.keeping`): a status other than
     under way with a person to move, a turn timer, a bot's (or an away person's) seat,
     someone back. ``Store.under_way`` reads the same of the stored rows."""
     if table.status != PLAYING or table.to_move is None:
@@ -158,7 +158,7 @@ class SeatResult:
     won: bool
     #: A person who left the game to a bot: away (out of time, or every page of theirs
     #: closed past the deadline) at its end and not back. Counted against their
-    #: reliability (:func:`~ghostparty.server.standings.reliability`).
+    #: reliability (:func:`~ghostparty.server.tables.standings.reliability`).
     left: bool = False
 
 

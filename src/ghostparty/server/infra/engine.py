@@ -271,3 +271,10 @@ class Watchdog:
                 self.fired += 1
                 self.trip()
                 self._shut(fd)
+
+
+def database_url(url: str) -> str:
+    """``url`` with the driver this package installs named (psycopg 3 for PostgreSQL)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url

@@ -21,7 +21,7 @@ from typing import Any
 
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.model import CLOSED, OPEN, OVER, PLAYING, Status, Table, now
-from ghostparty.server.store import Store
+from ghostparty.server.tables.store import Store
 
 STATUSES: tuple[Status, ...] = (OPEN, PLAYING, OVER, CLOSED)
 

@@ -19,11 +19,10 @@ from typing import Any, ParamSpec, TypeVar
 from ghostparty.bots import Bot
 from ghostparty.rules import Game, action_from_dict
 from ghostparty.rules.events import Event
-from ghostparty.server.capabilities import SavesMany
 from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable
 from ghostparty.server.common.metrics import Metrics
 from ghostparty.server.common.model import CLOSED, OPEN, ActionRow, Change, GameResult, Table
-from ghostparty.server.store import Store
+from ghostparty.server.tables.store import SavesMany, Store
 
 log = logging.getLogger("ghostparty.server")
 

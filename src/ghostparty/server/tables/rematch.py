@@ -8,7 +8,7 @@ again, each person who said yes in their seat under the same name and the same s
 token (the pages that hold it take it over: nobody needs a new one), and the seats of
 those who didn't say yes given to the table's bot or left open, as the table's creator
 chose (``rematch_fill``). Every account passes the lobby's check of who may sit
-(:meth:`~.lobby.Lobby.may_sit`): one banned from rated play can't say yes at a rated
+(:meth:`~ghostparty.server.tables.lobby.Lobby.may_sit`): one banned from rated play can't say yes at a rated
 table, and one banned after saying yes is left out as if they hadn't. The finished table then names its ``rematch``, which every page
 watching it hears of; a series is the first table and those with its id as ``series``.
 """
@@ -23,9 +23,9 @@ from typing import Any
 from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.common.model import CLOSED, OVER, Seat, Table
 from ghostparty.server.common.ratings import BOT_LEVELS
-from ghostparty.server.core import Core
-from ghostparty.server.live import LiveTable
-from ghostparty.server.lobby import Lobby
+from ghostparty.server.tables.core import Core
+from ghostparty.server.tables.live import LiveTable
+from ghostparty.server.tables.lobby import Lobby
 from ghostparty.server.wire.protocol import Message
 
 

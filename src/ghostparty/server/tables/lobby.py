@@ -14,9 +14,9 @@ from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.model import CLOSED, OPEN, PLAYING, Seat, Table
 from ghostparty.server.common.ratings import BOT_LEVELS, bot_player_name
 from ghostparty.server.common.text import clean_name, skeleton
-from ghostparty.server.core import Core
-from ghostparty.server.live import LiveTable
-from ghostparty.server.transaction import Draft, check_token, hash_token, seat_of
+from ghostparty.server.tables.core import Core
+from ghostparty.server.tables.live import LiveTable
+from ghostparty.server.tables.transaction import Draft, check_token, hash_token, seat_of
 from ghostparty.server.wire.protocol import Message
 
 #: The shortest and longest turn time a table may have, in seconds (3 days: turn-based).
@@ -47,10 +47,10 @@ class Lobby:
         #: Whether an account's name reads as this skeleton (:func:`ghostparty.server.common.text.skeleton`).
         self.account_named: Callable[[str], Awaitable[bool]] | None = None
         #: Told the account ids seated at a game that just started (the Bot API's streams
-        #: wake at once: :meth:`.bot_api.BotApi.poke`).
+        #: wake at once: :meth:`ghostparty.server.bot_api.BotApi.poke`).
         self.started: Callable[[Sequence[int]], Awaitable[None]] | None = None
         #: Raises why an account may not play rated games now (a moderator's ban:
-        #: :meth:`.community.Community.check_rated`), where the store keeps accounts.
+        #: :meth:`ghostparty.server.community.Community.check_rated`), where the store keeps accounts.
         self.rated_refusal: Callable[[int], Awaitable[None]] | None = None
 
     async def may_sit(self, player_id: int | None, *, rated: bool) -> None:
@@ -270,7 +270,7 @@ class Lobby:
 
     async def reissue(self, table_id: str, seat: int, player_id: int) -> str | None:
         """A fresh token for the account's seat at an open or running table (the old one
-        stops working): how a bot account resumes its games (:mod:`.bot_api`). ``None``
+        stops working): how a bot account resumes its games (:mod:`ghostparty.server.bot_api`). ``None``
         if the seat isn't the account's, or the game is over."""
         async with self.core.change(table_id, fresh=True) as draft:
             table = draft.table

@@ -1,7 +1,7 @@
 """What the service's parts share: the tables, telling clients, and telling the keeper.
 
 Every change of a table goes the same way, through one transaction (:meth:`Core.change`,
-:mod:`.transaction`): saved (:meth:`Tables.save`), then published once as an encoded
+:mod:`ghostparty.server.tables.transaction`): saved (:meth:`Tables.save`), then published once as an encoded
 :class:`~ghostparty.server.wire.protocol.Frame` on the table's channel, then handed to the instance that keeps
 the table's shard (:mod:`ghostparty.server.bus.leases`), which plays its bots and watches its timers — this
 instance directly if it keeps the shard, else through the pub/sub channel
@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 
-from ghostparty.server import transaction
 from ghostparty.server.bus.envelope import KeeperNotice
 from ghostparty.server.bus.leases import Keeper, shard_of
 from ghostparty.server.bus.presence import Presence
@@ -24,7 +23,8 @@ from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common.errors import ServiceError, StoreUnavailable
 from ghostparty.server.common.metrics import Metrics
 from ghostparty.server.common.model import Table, needs_keeper
-from ghostparty.server.live import LiveTable, Tables
+from ghostparty.server.tables import transaction
+from ghostparty.server.tables.live import LiveTable, Tables
 from ghostparty.server.wire.codec import table_view
 from ghostparty.server.wire.protocol import Frame, Message, update_frame
 
@@ -75,7 +75,7 @@ class Core:
         min_version: int = 0,
         quiet: bool = False,
     ) -> AbstractAsyncContextManager[transaction.Draft]:
-        """The one way to change a table: :func:`.transaction.change` (lock, read,
+        """The one way to change a table: :func:`ghostparty.server.tables.transaction.change` (lock, read,
         check, edit a draft; then save, publish, tell the keeper)."""
         return transaction.change(
             self,

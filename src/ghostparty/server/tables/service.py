@@ -1,17 +1,17 @@
 """The authority over tables: one façade over the server's parts, knowing no transport.
 
-:class:`TableService` is given a :class:`~.store.Store` and a :class:`~ghostparty.server.bus.pubsub.PubSub`
+:class:`TableService` is given a :class:`~ghostparty.server.tables.store.Store` and a :class:`~ghostparty.server.bus.pubsub.PubSub`
 (and, for several instances, a shared :class:`~ghostparty.server.bus.presence.Presence` and
 :class:`~ghostparty.server.bus.leases.Leases`); the HTTP and WebSocket endpoints decode a request, call one
 method and encode what it returns or the :class:`ServiceError` it raises. The work is
 done by parts with one job each:
 
-* :mod:`.live` — tables in memory, their locks, saving (compare-and-set on the version);
-* :mod:`.transaction` — the one way to change a table: lock, read, check, edit a draft,
+* :mod:`ghostparty.server.tables.live` — tables in memory, their locks, saving (compare-and-set on the version);
+* :mod:`ghostparty.server.tables.transaction` — the one way to change a table: lock, read, check, edit a draft,
   then save, publish and tell the keeper;
-* :mod:`.lobby` — creating tables, seats, the start;
-* :mod:`.play` — checking, applying, saving and telling actions;
-* :mod:`.keeping` — bot turns, turn timers and the sweep, on the instance that keeps
+* :mod:`ghostparty.server.tables.lobby` — creating tables, seats, the start;
+* :mod:`ghostparty.server.tables.play` — checking, applying, saving and telling actions;
+* :mod:`ghostparty.server.tables.keeping` — bot turns, turn timers and the sweep, on the instance that keeps
   the table's shard (:mod:`ghostparty.server.bus.leases`);
 * :mod:`ghostparty.server.bus.presence` — who is connected;
 * :mod:`ghostparty.server.wire.protocol` — the messages, built once per version and encoded once.
@@ -33,22 +33,22 @@ from ghostparty.rules import Position, position_to_dict
 from ghostparty.server.bus.leases import Keeper
 from ghostparty.server.bus.presence import MemoryPresence, Presence
 from ghostparty.server.bus.pubsub import MemoryPubSub, PubSub
-from ghostparty.server.chat import Chat
 from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable
 from ghostparty.server.common.metrics import Metrics
 from ghostparty.server.common.model import OPEN, PLAYING, Table, now
 from ghostparty.server.common.model import OVER as TABLE_OVER
 from ghostparty.server.common.outbound import StateMessage
 from ghostparty.server.common.text import MAX_NAME, clean_name
-from ghostparty.server.core import Core
-from ghostparty.server.keeping import Keeping
-from ghostparty.server.live import LiveTable, Tables
-from ghostparty.server.lobby import MAX_TURN, MIN_TURN, Lobby, SeatSpec, check_token, hash_token
-from ghostparty.server.play import Play, turn_starts
-from ghostparty.server.rematch import Rematch
-from ghostparty.server.replay import replay_steps
-from ghostparty.server.store import Store
-from ghostparty.server.transaction import refresh
+from ghostparty.server.tables.chat import Chat
+from ghostparty.server.tables.core import Core
+from ghostparty.server.tables.keeping import Keeping
+from ghostparty.server.tables.live import LiveTable, Tables
+from ghostparty.server.tables.lobby import MAX_TURN, MIN_TURN, Lobby, SeatSpec, check_token, hash_token
+from ghostparty.server.tables.play import Play, turn_starts
+from ghostparty.server.tables.rematch import Rematch
+from ghostparty.server.tables.replay import replay_steps
+from ghostparty.server.tables.store import Store
+from ghostparty.server.tables.transaction import refresh
 from ghostparty.server.wire.protocol import ROLL_REQUEST, Applied, Message, state_message
 
 log = logging.getLogger("ghostparty.server")
@@ -305,7 +305,7 @@ class TableService:
         return live.game.record().to_dict()
 
     async def replay(self, table_id: str, hidden: frozenset[int] = frozenset()) -> Message:
-        """A finished game's replay steps (:func:`~ghostparty.server.replay.replay_steps`);
+        """A finished game's replay steps (:func:`~ghostparty.server.tables.replay.replay_steps`);
         a game under way can't be replayed yet, so nobody learns more than its players.
         The chat leaves out the lines of ``hidden`` accounts (those the reader blocked)."""
         live = await self.core.tables.get(table_id, fresh=True)

@@ -1,7 +1,7 @@
 """What the instance keeping a table does: play its bots, watch its timers, sweep.
 
 An instance keeps the tables of the shards whose lease it holds (:mod:`ghostparty.server.bus.leases`). For
-them, and only them, it plays bot turns (:mod:`.bot_turns`), marks *away* a person whose turn time and time bank ran out
+them, and only them, it plays bot turns (:mod:`ghostparty.server.tables.bot_turns`), marks *away* a person whose turn time and time bank ran out
 (:mod:`ghostparty.server.common.timebank`) or whose pages have all been closed for ``away_after`` seconds (the table's ``absent_bot`` then plays for
 them), and, holding shard 0, closes open tables nobody started within ``lobby_expiry``.
 When it gains shards it reads their games under way from the store and takes them over;
@@ -16,16 +16,16 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from ghostparty.server.bot_turns import RETRY, BotTurns
 from ghostparty.server.bus.envelope import OVERFLOW, KeeperNotice
 from ghostparty.server.bus.leases import shard_of
 from ghostparty.server.common.errors import ServiceError, StoreUnavailable
 from ghostparty.server.common.model import CLOSED, OPEN, PLAYING
 from ghostparty.server.common.model import OVER as TABLE_OVER
 from ghostparty.server.common.timebank import turn_clock
-from ghostparty.server.core import Core, keeper_channel
-from ghostparty.server.live import LiveTable
-from ghostparty.server.play import Play
+from ghostparty.server.tables.bot_turns import RETRY, BotTurns
+from ghostparty.server.tables.core import Core, keeper_channel
+from ghostparty.server.tables.live import LiveTable
+from ghostparty.server.tables.play import Play
 
 log = logging.getLogger("ghostparty.server")
 

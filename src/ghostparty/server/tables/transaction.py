@@ -33,11 +33,11 @@ from ghostparty.rules import Action, Game, action_to_dict
 from ghostparty.rules.events import Event
 from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable
 from ghostparty.server.common.model import OPEN, OVER, PLAYING, ActionRow, GameResult, Seat, Table
-from ghostparty.server.live import LiveTable
+from ghostparty.server.tables.live import LiveTable
 from ghostparty.server.wire.protocol import entry_message
 
 if TYPE_CHECKING:
-    from ghostparty.server.core import Core
+    from ghostparty.server.tables.core import Core
 
 #: The error code of a table found in another status than the one a change expects.
 REFUSALS: dict[str, ErrorCode] = {OPEN: ErrorCode.NOT_OPEN, PLAYING: ErrorCode.NOT_PLAYING, OVER: ErrorCode.NOT_OVER}

@@ -25,15 +25,15 @@ from ghostparty.rules import (
 )
 from ghostparty.rules.events import Event
 from ghostparty.server.bus.envelope import GameEnded
-from ghostparty.server.chat import chat_channel
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.model import OVER as TABLE_OVER
 from ghostparty.server.common.model import PLAYING, GameResult, SeatResult, Table
 from ghostparty.server.common.ratings import places
 from ghostparty.server.common.timebank import after_decision, spent
-from ghostparty.server.core import Core
-from ghostparty.server.live import LiveTable
-from ghostparty.server.transaction import Draft
+from ghostparty.server.tables.chat import chat_channel
+from ghostparty.server.tables.core import Core
+from ghostparty.server.tables.live import LiveTable
+from ghostparty.server.tables.transaction import Draft
 from ghostparty.server.wire.protocol import ROLL_REQUEST, Applied
 from ghostparty.sim.seeds import die_rng
 

@@ -1,4 +1,4 @@
-"""The bot turns of the tables an instance keeps (:mod:`.keeping`): a task per table that,
+"""The bot turns of the tables an instance keeps (:mod:`ghostparty.server.tables.keeping`): a task per table that,
 ``bot_delay`` apart, plays the move of a bot seat (or of a person away, by the table's
 ``absent_bot``) through the table transaction, thinking in a worker thread, until a
 person is to move, the game ends or the instance no longer keeps the table. At a bot
@@ -18,10 +18,10 @@ from ghostparty.bots import make_bot
 from ghostparty.rules import OVER, ROLL, Action
 from ghostparty.server.common.errors import ServiceError, StoreUnavailable
 from ghostparty.server.common.model import PLAYING
-from ghostparty.server.core import Core
-from ghostparty.server.live import LiveTable
-from ghostparty.server.play import Play, die, turn_starts
-from ghostparty.server.transaction import Draft
+from ghostparty.server.tables.core import Core
+from ghostparty.server.tables.live import LiveTable
+from ghostparty.server.tables.play import Play, die, turn_starts
+from ghostparty.server.tables.transaction import Draft
 from ghostparty.sim.playout import next_action
 
 log = logging.getLogger("ghostparty.server")
