@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from ghostparty.server.accounts_store import FORMER_PLAYER
+from ghostparty.server.accounts.store import FORMER_PLAYER
 from ghostparty.server.common.ids import LIMIT, whole_number
 from ghostparty.server.email_keys import EmailKeys
 from ghostparty.server.infra.quotas import REPLAYS

@@ -12,8 +12,9 @@ import pytest
 from argon2 import PasswordHasher
 from starlette.testclient import TestClient
 
-from ghostparty.server.accounts import Accounts
-from ghostparty.server.accounts_store import FORMER_PLAYER, RULE_SETS
+from ghostparty.server.accounts.passwords import Hashing
+from ghostparty.server.accounts.service import Accounts
+from ghostparty.server.accounts.store import FORMER_PLAYER, RULE_SETS
 from ghostparty.server.app import create_app
 from ghostparty.server.capabilities import KeepsAccounts, KeepsPlayers, capabilities
 from ghostparty.server.common.errors import ServiceError
@@ -22,7 +23,6 @@ from ghostparty.server.common.names import name_key
 from ghostparty.server.common.ratings import BOT_LEVELS, NEW
 from ghostparty.server.matching import Waiting
 from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.passwords import Hashing
 from ghostparty.server.store import SqlStore
 from ghostparty.server.tables.store import Store
 

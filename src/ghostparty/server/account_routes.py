@@ -8,8 +8,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ghostparty.server.accounts import SESSION_DAYS, Accounts
-from ghostparty.server.accounts_store import Player, Profile
+from ghostparty.server.accounts.service import SESSION_DAYS, Accounts
+from ghostparty.server.accounts.store import Player, Profile
+from ghostparty.server.accounts.tokens import ApiTokens
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
@@ -18,7 +19,6 @@ from ghostparty.server.infra.quotas import RECORD_READS, Quotas, address_of
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Credentials, HeldSeats, NewPassword, Password
 from ghostparty.server.tables.standings import Reliability
-from ghostparty.server.tokens import ApiTokens
 from ghostparty.server.wire.codec import time_text
 
 COOKIE = "gp_session"

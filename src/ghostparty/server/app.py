@@ -136,7 +136,7 @@ def create_app(
     seeds and tokens reproducible (tests only); ``hasher`` hashes passwords (Argon2id with
     argon2-cffi's defaults, unless given: tests give a cheaper one), ``hash_queue`` how many
     hashes may wait for a free hashing thread before more are refused
-    (:class:`~.passwords.Hashing`); ``clock`` gives the
+    (:class:`~ghostparty.server.accounts.passwords.Hashing`); ``clock`` gives the
     time to the tables' timers (tests move it). ``/metrics`` answers only this machine
     unless a scraper brings ``metrics_token``; closing tables needs ``admin_token``
     (:mod:`.operator_routes`). ``open_data`` is the folder of ``ghostparty export``'s

@@ -4,7 +4,7 @@
 has it as a table; a test checks that every API route of the app is in it):
 
 * ``public`` — no account is needed; any current token is accepted (and its owner seen);
-* ``read``, ``play`` — the token must have that scope (:data:`~.tokens.SCOPES`), else
+* ``read``, ``play`` — the token must have that scope (:data:`~ghostparty.server.accounts.tokens.SCOPES`), else
   403 ``token_scope``;
 * ``session`` — only the page's session cookie: making and revoking tokens, the
   password, deleting the account, moderators' work; a token is refused with 403
@@ -14,8 +14,8 @@ has it as a table; a test checks that every API route of the app is in it):
 
 An API route missing from the table is ``session``: tokens are refused until it says
 otherwise. :class:`BearerAuth`, an ASGI middleware, checks the token before the route
-runs (counted per address first, :meth:`~.tokens.ApiTokens.authenticate`) and leaves
-:class:`~.tokens.Bearer` in the scope (:func:`bearer_of`), which
+runs (counted per address first, :meth:`~ghostparty.server.accounts.tokens.ApiTokens.authenticate`) and leaves
+:class:`~ghostparty.server.accounts.tokens.Bearer` in the scope (:func:`bearer_of`), which
 :func:`~.account_routes.current` then takes for the player; such a request needs no
 CSRF header (it carries no cookie a page could ride on).
 """
@@ -29,10 +29,10 @@ from starlette.requests import HTTPConnection
 from starlette.routing import Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ghostparty.server.accounts.tokens import ApiTokens, Bearer
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.edge import close_message, error_body, http_status
 from ghostparty.server.infra.quotas import address_of
-from ghostparty.server.tokens import ApiTokens, Bearer
 
 #: The scope key under which the authenticated token is kept.
 KEY = "ghostparty.bearer"

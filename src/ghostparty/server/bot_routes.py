@@ -22,7 +22,8 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from ghostparty.server.account_routes import current
-from ghostparty.server.accounts_store import Player
+from ghostparty.server.accounts.store import Player
+from ghostparty.server.accounts.tokens import revoked_channel
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import json_body
 from ghostparty.server.bot_api import BotApi
@@ -36,7 +37,6 @@ from ghostparty.server.infra.quotas import Quotas, address_of
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import BecomeBot, BotAnswer, BotInvitation
 from ghostparty.server.tables.service import TableService
-from ghostparty.server.tokens import revoked_channel
 
 #: ndjson's media type.
 NDJSON = "application/x-ndjson"

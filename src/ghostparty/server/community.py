@@ -16,8 +16,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from ghostparty.server.accounts import Accounts
-from ghostparty.server.accounts_store import Player
+from ghostparty.server.accounts.service import Accounts
+from ghostparty.server.accounts.store import Player
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.common.names import name_key

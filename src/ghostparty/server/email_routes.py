@@ -11,7 +11,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.server.account_routes import accounts_of, current
-from ghostparty.server.accounts_store import Player
+from ghostparty.server.accounts.store import Player
 from ghostparty.server.bodies import json_body, raw_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.infra.quotas import address_of

@@ -19,7 +19,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ghostparty.server.account_routes import COOKIE, current
-from ghostparty.server.accounts_store import Player
+from ghostparty.server.accounts.store import Player
 from ghostparty.server.bodies import json_body
 from ghostparty.server.bus.pubsub import Message, PubSub
 from ghostparty.server.common import outbound

@@ -20,11 +20,10 @@ import logging
 import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
-from ghostparty.server.accounts import Accounts
-from ghostparty.server.accounts_store import Player
-from ghostparty.server.capabilities import KeepsPlayers
+from ghostparty.server.accounts.service import Accounts
+from ghostparty.server.accounts.store import Player
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.email_keys import KINDS, EmailKeys, token_hash
@@ -325,8 +324,15 @@ class Mailer:
         self.outbox.wake()
 
 
+class KeepsEmail(Protocol):
+    """A store that keeps email (a server's with accounts does)."""
+
+    @property
+    def email(self) -> SqlEmail: ...
+
+
 def start_mailer(
-    store: KeepsPlayers,
+    store: KeepsEmail,
     accounts: Accounts,
     limiter: Limiter,
     *,

@@ -1,6 +1,6 @@
 """The quick-match queue in this process's memory: :class:`~.memory_store.MemoryStore`'s.
 
-It keeps :class:`~ghostparty.server.capabilities.QueueStore`'s contract as :class:`~.queue_store.SqlQueue`
+It keeps :class:`~ghostparty.server.queue_store.QueueStore`'s contract as :class:`~.queue_store.SqlQueue`
 does (``tests/server/test_accounts_contract.py`` holds both to it): what a ticket keeps
 is what a queue row keeps, so an entry's ``avoid`` and ``finishes`` (worked out afresh at
 each forming) come back as their defaults, and its ticket is the one it was added as.
@@ -31,7 +31,7 @@ class _Entry:
 
 
 class MemoryQueue:
-    """A :class:`~ghostparty.server.capabilities.QueueStore` in a dict, behind one lock."""
+    """A :class:`~ghostparty.server.queue_store.QueueStore` in a dict, behind one lock."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from ghostparty.server.accounts.memory import MemoryAccounts
 from ghostparty.server.common.model import PLAYING, ActionRow, ChatLine, GameResult, Status, Table, needs_keeper
-from ghostparty.server.memory_accounts import MemoryAccounts
 from ghostparty.server.memory_queue import MemoryQueue
 
 

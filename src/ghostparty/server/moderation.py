@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from ghostparty.server.accounts_store import Player
+from ghostparty.server.accounts.store import Player
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.names import check_name, name_key
 from ghostparty.server.community import MAX_REASON, Community, checked_text, time_text

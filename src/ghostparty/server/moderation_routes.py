@@ -12,7 +12,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.server.account_routes import current
-from ghostparty.server.accounts_store import Player
+from ghostparty.server.accounts.store import Player
 from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.ids import whole_number

@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Engine, delete, func, insert, select, update
 
@@ -24,6 +24,32 @@ class Ticket:
     table_id: str | None
     seat: int | None
     token: str | None
+
+
+class QueueStore(Protocol):
+    """The quick-match queue (:class:`~ghostparty.server.quickmatch.QuickMatch` uses it)."""
+
+    def add(self, ticket: str, name: str, entry: Waiting) -> None:
+        """Put a player in the queue; a registered player's earlier waiting ticket is replaced."""
+
+    def waiting(self, stale_before: datetime, forget_before: datetime) -> list[Ticket]:
+        """Everyone still waiting, the first to join first; drops the waiting tickets last
+        seen before ``stale_before`` and the seated ones last seen before ``forget_before``."""
+
+    def claim(self, seats: Mapping[str, tuple[str, int, str]]) -> bool:
+        """Seat the waiting tickets (ticket -> table, seat, token), all or none."""
+
+    def look(self, ticket: str, now: datetime) -> Ticket | None:
+        """The ticket, seen at ``now``."""
+
+    def leave(self, ticket: str) -> bool:
+        """Leave the queue; ``False`` if the ticket was already seated (or unknown)."""
+
+    def count_waiting(self) -> int:
+        """How many tickets wait (seated ones not counted)."""
+
+    def all_waiting(self) -> Sequence[Waiting]:
+        """Every waiting ticket's entry, in no particular order."""
 
 
 class SqlQueue:

@@ -22,10 +22,10 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from ghostparty.server.capabilities import QueueStore
 from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.matching import RELIABLE_AFTER, Group, Waiting, counts, propose, rating_range, waited
+from ghostparty.server.queue_store import QueueStore
 from ghostparty.server.tables.lobby import Lobby
 from ghostparty.server.tables.standings import Reliability
 

@@ -149,7 +149,7 @@ class Password(Model):
 
 
 class NewToken(Model):
-    """A personal API token to make (:mod:`.tokens` checks the name and the scopes)."""
+    """A personal API token to make (:mod:`ghostparty.server.accounts.tokens` checks the name and the scopes)."""
 
     name: Annotated[str, StringConstraints(min_length=1, max_length=40)]
     scopes: Annotated[list[Annotated[str, StringConstraints(max_length=16)]], Field(min_length=1, max_length=8)]

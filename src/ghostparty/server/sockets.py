@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ghostparty.server.account_routes import COOKIE
+from ghostparty.server.accounts.tokens import revoked_channel
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import MAX_MESSAGE
 from ghostparty.server.bus.envelope import OVERFLOW, Chat, GameEnded, Message, TokenRevoked
@@ -41,7 +42,6 @@ from ghostparty.server.schemas import (
 from ghostparty.server.socket_limits import BURST, RATE, STATE_BURST, STATE_RATE, RateLimit, Sockets
 from ghostparty.server.tables.chat import chat_channel
 from ghostparty.server.tables.service import ServiceError, TableService
-from ghostparty.server.tokens import revoked_channel
 from ghostparty.server.wire.protocol import Frame, dumps
 from ghostparty.server.ws_protocol import SEND_TEXT
 

@@ -3,15 +3,15 @@ and each domain's, all on its one engine and its one writers' turn."""
 
 from __future__ import annotations
 
-from ghostparty.server.accounts_store import SqlAccounts
+from ghostparty.server.accounts.store import SqlAccounts
+from ghostparty.server.accounts.tokens_store import SqlTokens
 from ghostparty.server.bot_store import SqlBots
-from ghostparty.server.email_store import SqlEmail
-from ghostparty.server.friends_store import SqlFriends
-from ghostparty.server.moderation_store import SqlModeration
+from ghostparty.server.email_store import SqlEmail, forget_email
+from ghostparty.server.friends_store import SqlFriends, forget_follows
+from ghostparty.server.moderation_store import SqlModeration, forget_player
 from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.review_store import SqlReviews
 from ghostparty.server.tables.store import SqlTables
-from ghostparty.server.tokens_store import SqlTokens
 from ghostparty.server.tournament_store import SqlTournaments
 
 
@@ -31,7 +31,9 @@ class SqlStore(SqlTables):
     def accounts(self) -> SqlAccounts:
         """Players, sessions, results and ratings, on this store's database."""
         if self._accounts is None:
-            self._accounts = SqlAccounts(self.engine, self._writing)
+            self._accounts = SqlAccounts(
+                self.engine, self._writing, forget=(forget_player, forget_email, forget_follows)
+            )
         return self._accounts
 
     @property

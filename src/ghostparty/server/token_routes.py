@@ -15,15 +15,15 @@ from starlette.routing import Route
 
 import ghostparty.server.common.ids  # noqa: F401 (registers the {name:id} path convertor)
 from ghostparty.server.account_routes import current
-from ghostparty.server.accounts_store import Player
+from ghostparty.server.accounts.store import Player
+from ghostparty.server.accounts.tokens import CHANGES, CHANGES_ADDRESS, MOST, READS, SCOPES, ApiTokens
+from ghostparty.server.accounts.tokens_store import TokenInfo
 from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.infra.limits import Limit
 from ghostparty.server.infra.quotas import Quotas, address_of
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import NewToken
-from ghostparty.server.tokens import CHANGES, CHANGES_ADDRESS, MOST, READS, SCOPES, ApiTokens
-from ghostparty.server.tokens_store import TokenInfo
 from ghostparty.server.wire.codec import time_text
 
 

@@ -25,7 +25,9 @@ from typing import Any
 from argon2 import PasswordHasher
 from starlette.applications import Starlette
 
-from ghostparty.server.accounts import Accounts
+from ghostparty.server.accounts.passwords import Hashing
+from ghostparty.server.accounts.service import Accounts
+from ghostparty.server.accounts.tokens import ApiTokens
 from ghostparty.server.bot_api import BotApi
 from ghostparty.server.bot_streams import StreamLeases
 from ghostparty.server.bus.catchup import CatchUp
@@ -39,7 +41,6 @@ from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.infra.quotas import Quotas
 from ghostparty.server.mailer import start_mailer
 from ghostparty.server.moderation import Moderation
-from ghostparty.server.passwords import Hashing
 from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.review_store import MemoryReviews, ReviewStore
 from ghostparty.server.reviews import Reviewer
@@ -47,7 +48,6 @@ from ghostparty.server.socket_limits import Sockets
 from ghostparty.server.store import SqlStore
 from ghostparty.server.tables.service import TableService, instance_name
 from ghostparty.server.tables.store import Store
-from ghostparty.server.tokens import ApiTokens
 from ghostparty.server.tournament_events import Recurring, load_events
 from ghostparty.server.tournament_runner import TournamentRunner
 from ghostparty.server.tournament_service import Tournaments

@@ -1,5 +1,5 @@
 """Personal API tokens in the database (the same engine as the games'): only each
-secret's SHA-256 is kept, looked up by that hash (:mod:`.tokens`)."""
+secret's SHA-256 is kept, looked up by that hash (:mod:`ghostparty.server.accounts.tokens`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import Engine, delete, func, insert, or_, select, update
 
-from ghostparty.server.accounts_store import Player
+from ghostparty.server.accounts.store import Player
 from ghostparty.server.infra.db import api_tokens, players
 from ghostparty.server.infra.rows import utc
 

@@ -1,7 +1,7 @@
-"""Players, sessions, results and ratings in this process's memory: :class:`~.memory_store.MemoryStore`'s.
+"""Players, sessions, results and ratings in this process's memory: :class:`~ghostparty.server.memory_store.MemoryStore`'s.
 
-:class:`MemoryAccounts` keeps :class:`~ghostparty.server.capabilities.AccountStore`'s contract as
-:class:`~.accounts_store.SqlAccounts` does (``tests/server/test_accounts_contract.py``
+:class:`MemoryAccounts` keeps :class:`~ghostparty.server.accounts.store.AccountStore`'s contract as
+:class:`~ghostparty.server.accounts.store.SqlAccounts` does (``tests/server/test_accounts_contract.py``
 holds both to it). It shares the memory store's lock and tables, as the SQL accounts share
 the games' database: seats are linked to and unlinked from accounts in those tables, and
 the store hands each finished game's result to :meth:`MemoryAccounts.record` under its
@@ -17,14 +17,14 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from ghostparty.server.accounts_store import FORMER_PLAYER, RULE_SETS, Player, Profile
+from ghostparty.server.accounts.store import FORMER_PLAYER, RULE_SETS, Player, Profile
 from ghostparty.server.common.model import OPEN, PLAYING, GameResult, Table
 from ghostparty.server.common.ratings import BOT_LEVELS, NEW, Rating, bot_player_name, bot_rating, rate
 from ghostparty.server.tables.standings import Reliability, RuleStats, result_rows
 
 
 class MemoryAccounts:
-    """A :class:`~ghostparty.server.capabilities.AccountStore` in a few dicts, behind the memory store's lock."""
+    """A :class:`~ghostparty.server.accounts.store.AccountStore` in a few dicts, behind the memory store's lock."""
 
     def __init__(self, lock: threading.Lock, tables: dict[str, Table]) -> None:
         self._lock = lock

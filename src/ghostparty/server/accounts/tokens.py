@@ -26,14 +26,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ghostparty.server.accounts_store import Player
+from ghostparty.server.accounts.store import Player
+from ghostparty.server.accounts.tokens_store import SqlTokens, TokenInfo
 from ghostparty.server.bus.envelope import TokenRevoked
 from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.common.text import problem
 from ghostparty.server.infra.limits import Limit, Limiter, Use, take_or_refuse
-from ghostparty.server.tokens_store import SqlTokens, TokenInfo
 
 log = logging.getLogger("ghostparty.server")
 
@@ -113,7 +113,7 @@ def check_token_name(name: object) -> str:
 
 
 class ApiTokens:
-    """Making, listing, revoking and checking tokens over a :class:`~.tokens_store.SqlTokens`."""
+    """Making, listing, revoking and checking tokens over a :class:`~ghostparty.server.accounts.tokens_store.SqlTokens`."""
 
     def __init__(
         self, store: SqlTokens, limiter: Limiter, pubsub: PubSub, *, clock: Callable[[], datetime] = now

@@ -2,7 +2,7 @@
 
 Playing as a guest needs none of this: an account adds a name that is one's own, a
 history and ratings. Passwords are hashed with Argon2id (``argon2-cffi``) on threads of
-their own, a bounded number at once (:mod:`.passwords`); a session is a random secret in
+their own, a bounded number at once (:mod:`ghostparty.server.accounts.passwords`); a session is a random secret in
 an HttpOnly cookie, of which the database keeps only the SHA-256, so a copy of the
 database opens no session. Every state-changing request that relies on the cookie
 carries :meth:`Accounts.csrf` of the session in a header (the page reads it from
@@ -27,14 +27,13 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 
-from ghostparty.server.accounts_store import Player, Profile
-from ghostparty.server.capabilities import AccountStore
+from ghostparty.server.accounts.passwords import MAX_PASSWORD, Hashing, check_password
+from ghostparty.server.accounts.store import AccountStore, Player, Profile
 from ghostparty.server.common.errors import ErrorCode, RateLimited, ServiceError, in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.common.names import check_name, name_key
 from ghostparty.server.common.ratings import LEADERBOARD_GAMES, Rating, shown
 from ghostparty.server.infra.limits import Limit, Limiter, MemoryLimiter, Use, take_or_refuse
-from ghostparty.server.passwords import MAX_PASSWORD, Hashing, check_password
 from ghostparty.server.tables.lobby import hash_token
 from ghostparty.server.tables.standings import Reliability
 
@@ -61,7 +60,7 @@ NAMED_FOR = 10.0
 
 
 class Accounts:
-    """Accounts over an :class:`~ghostparty.server.capabilities.AccountStore` (SQL or in memory).
+    """Accounts over an :class:`~ghostparty.server.accounts.store.AccountStore` (SQL or in memory).
 
     ``seats_changed`` is called with the ids of tables whose seats an account took
     over or left (their copies in memory are then read again and the change told).

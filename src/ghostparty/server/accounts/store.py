@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.common.ratings import NEW, Rating, bot_player_name
-from ghostparty.server.email_store import forget_email
-from ghostparty.server.friends_store import forget_follows
 from ghostparty.server.infra.db import api_tokens, players, ratings, results, seats, sessions, tables
 from ghostparty.server.infra.rows import utc
-from ghostparty.server.moderation_store import forget_player
 from ghostparty.server.tables.standings import (
     Reliability,
     RuleStats,
@@ -54,12 +51,85 @@ class Profile:
     reliability: Reliability | None = None
 
 
+class AccountStore(Protocol):
+    """Players, their sessions, results and ratings (:class:`~ghostparty.server.accounts.service.Accounts` uses it)."""
+
+    def create_player(self, name: str, key: str, password_hash: str, created: datetime) -> Player | None:
+        """A new account (rated as a new player in every rule set); ``None`` if an account
+        of name key ``key`` exists."""
+
+    def bot_player(self, level: str, created: datetime) -> int:
+        """The id of the player a bot level is, made on first use."""
+
+    def player_by_key(self, key: str) -> Player | None:
+        """The player of name key ``key``."""
+
+    def set_password(self, player_id: int, password_hash: str) -> None:
+        """Keep ``password_hash`` as the player's."""
+
+    def delete_player(self, player_id: int) -> list[str]:
+        """Delete the account; its seats stay, called ``former player``, and its results stay
+        without it. The ids of the tables whose seats changed."""
+
+    def rating(self, player_id: int, rules: str) -> Rating:
+        """A registered player's rating in ``rules`` (a new player's if none is kept)."""
+
+    def rating_and_games(self, player_id: int, rules: str) -> tuple[Rating, int]:
+        """A registered player's rating in ``rules`` and their rated games in it."""
+
+    def create_session(self, session_hash: str, player_id: int, created: datetime, expires: datetime) -> None:
+        """Keep a session (and forget those expired before ``created``)."""
+
+    def session_player(self, session_hash: str, now: datetime) -> Player | None:
+        """The player of a session that expires after ``now``."""
+
+    def end_session(self, session_hash: str) -> None:
+        """Forget a session."""
+
+    def end_sessions(self, player_id: int) -> None:
+        """Forget every session of the player."""
+
+    def open_data_opt_out(self, player_id: int) -> bool:
+        """Whether the player keeps their name out of the open game data."""
+
+    def set_open_data_opt_out(self, player_id: int, opt_out: bool) -> None:
+        """Keep whether the player keeps their name out of the open game data."""
+
+    def link_seats(self, player: Player, held: Sequence[tuple[str, int, str]]) -> list[tuple[str, int]]:
+        """Make the guest seats held (table id, seat, token hash) the player's: only seats of
+        open or running tables whose token matches and that no account holds yet."""
+
+    def profile(self, key: str, *, own: bool) -> Profile | None:
+        """The player of name key ``key``, their record per rule set and last games (and,
+        if ``own``, their open and running tables)."""
+
+    def reliability(self, player_ids: Sequence[int]) -> dict[int, Reliability]:
+        """How often each player finished their games."""
+
+    def reliability_by_key(self, keys: Sequence[str]) -> dict[str, tuple[str, Reliability]]:
+        """Per name key of a registered person: the name and how often they finished."""
+
+    def leaderboard(
+        self, rules: str, min_games: int, bots: bool = False
+    ) -> list[tuple[int | None, str, str, Rating, int]]:
+        """(player id, name, kind, rating, rated games), best first."""
+
+
 class SqlAccounts:
     """Accounts on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
 
-    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any] | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        writing: contextlib.AbstractContextManager[Any] | None = None,
+        *,
+        forget: Sequence[Callable[[Connection, int], None]] = (),
+    ) -> None:
         self.engine = engine
         self._writing = writing if writing is not None else threading.Lock()
+        #: What the other domains keep of a player, removed in the transaction that deletes
+        #: the account (moderation, email, follows: given by :class:`~ghostparty.server.store.SqlStore`).
+        self._forget = tuple(forget)
 
     # -- players --------------------------------------------------------------------------
 
@@ -118,9 +188,8 @@ class SqlAccounts:
             conn.execute(update(seats).where(seats.c.player_id == player_id).values(player_id=None, name=FORMER_PLAYER))
             conn.execute(delete(sessions).where(sessions.c.player_id == player_id))
             conn.execute(delete(api_tokens).where(api_tokens.c.player_id == player_id))
-            forget_player(conn, player_id)
-            forget_email(conn, player_id)  # the address, its links and its mail
-            forget_follows(conn, player_id)
+            for forget in self._forget:  # blocks, mutes and role; the address, its links and mail; follows
+                forget(conn, player_id)
             conn.execute(delete(ratings).where(ratings.c.player_id == player_id))
             conn.execute(update(results).where(results.c.player_id == player_id).values(player_id=None))
             conn.execute(delete(players).where(players.c.id == player_id))
