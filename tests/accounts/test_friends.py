@@ -10,8 +10,8 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from ghostparty.server.friends import MAX_FOLLOWS
-from ghostparty.server.friends_store import Invitation
+from ghostparty.server.community.friends import MAX_FOLLOWS
+from ghostparty.server.community.friends_store import Invitation
 
 from .community import as_player
 from .helpers import PASSWORD, error, make_client

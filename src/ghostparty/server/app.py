@@ -35,11 +35,11 @@ from ghostparty.server.bot_routes import NDJSON
 from ghostparty.server.bot_routes import routes as bot_routes
 from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common.errors import ErrorCode
+from ghostparty.server.community.friends import InvitedHook
 from ghostparty.server.community_routes import routes as community_routes
 from ghostparty.server.crosssite import SameOrigin
 from ghostparty.server.edge import http_status
 from ghostparty.server.email_routes import routes as email_routes
-from ghostparty.server.friends import InvitedHook
 from ghostparty.server.friends_routes import routes as friends_routes
 from ghostparty.server.match_routes import routes as match_routes
 from ghostparty.server.moderation_routes import routes as moderation_routes
@@ -147,7 +147,7 @@ def create_app(
     sealed with keys of ``email_secret``, links to ``public_url``, "your move" reminders at
     most every ``remind_hours`` per game.
     ``on_invited`` is awaited with each invitation stored
-    (:mod:`.friends`: the mailer's hook).
+    (:mod:`ghostparty.server.community.friends`: the mailer's hook).
     Games are reviewed in ``review_workers`` processes
     (:mod:`.reviews`; ``review_settings``: the evaluator's, tests make it cheap): when
     asked for, and with ``review_finished`` (``serve``'s default) every game this

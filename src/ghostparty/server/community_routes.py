@@ -15,7 +15,7 @@ from ghostparty.server.account_routes import current
 from ghostparty.server.accounts.store import Player
 from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-from ghostparty.server.community import Community, report_text
+from ghostparty.server.community.blocks import Community, report_text
 from ghostparty.server.infra.limits import Limit
 from ghostparty.server.infra.quotas import LIST_CHANGES, LIST_READS, REPORTS, REPORTS_ADDRESS, Quotas, address_of
 from ghostparty.server.moderation_schemas import BlockRequest, MuteRequest, ReportRequest

@@ -25,8 +25,8 @@ from ghostparty.server.bus.pubsub import Message, PubSub
 from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.ids import whole_number
+from ghostparty.server.community.friends import Friends, invitations_channel
 from ghostparty.server.edge import close_socket
-from ghostparty.server.friends import Friends, invitations_channel
 from ghostparty.server.infra.limits import Limit
 from ghostparty.server.infra.quotas import (
     FOLLOW_CHANGES,

@@ -16,9 +16,9 @@ from ghostparty.server.accounts.store import Player
 from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.ids import whole_number
+from ghostparty.server.community.moderation import Moderation
 from ghostparty.server.community_routes import community_of
 from ghostparty.server.infra.quotas import MODERATOR_ACTIONS, MODERATOR_READS, Quotas, address_of
-from ghostparty.server.moderation import Moderation
 from ghostparty.server.moderation_schemas import (
     BanRequest,
     CloseRequest,

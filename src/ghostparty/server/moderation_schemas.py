@@ -1,7 +1,7 @@
 """What clients send to block, mute and report, and what moderators send (docs/PROTOCOL.md).
 
 Lengths here only bound what is read; the texts' own rules (visible characters, no
-control or format characters, their lengths) are :func:`.community.checked_text`'s.
+control or format characters, their lengths) are :func:`ghostparty.server.community.blocks.checked_text`'s.
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ from __future__ import annotations
 from ghostparty.server.accounts.store import SqlAccounts
 from ghostparty.server.accounts.tokens_store import SqlTokens
 from ghostparty.server.bot_store import SqlBots
+from ghostparty.server.community.friends_store import SqlFriends, forget_follows
+from ghostparty.server.community.moderation_store import SqlModeration, forget_player
 from ghostparty.server.email_store import SqlEmail, forget_email
-from ghostparty.server.friends_store import SqlFriends, forget_follows
-from ghostparty.server.moderation_store import SqlModeration, forget_player
 from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.review_store import SqlReviews
 from ghostparty.server.tables.store import SqlTables

@@ -35,12 +35,12 @@ from ghostparty.server.bus.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
 from ghostparty.server.common.metrics import Metrics
 from ghostparty.server.common.model import now
-from ghostparty.server.community import Community
-from ghostparty.server.friends import Friends, InvitedHook
+from ghostparty.server.community.blocks import Community
+from ghostparty.server.community.friends import Friends, InvitedHook
+from ghostparty.server.community.moderation import Moderation
 from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.infra.quotas import Quotas
 from ghostparty.server.mailer import start_mailer
-from ghostparty.server.moderation import Moderation
 from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.review_store import MemoryReviews, ReviewStore
 from ghostparty.server.reviews import Reviewer

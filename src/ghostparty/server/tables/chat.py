@@ -5,7 +5,7 @@ Lines are kept with the game (shown again after a reload, and in the replay), at
 :data:`MAX_TEXT` characters of plain text — the pages show them as text, never HTML —
 or one of the quick :data:`PHRASES`, sent as its key so that every reader sees it in
 their own language. Muting is each reader's own: a guest's in their page, a logged-in
-player's kept per table (:mod:`ghostparty.server.community`). A line is published on the table's chat
+player's kept per table (:mod:`ghostparty.server.community.blocks`). A line is published on the table's chat
 channel (``chat:{table}``) as an :class:`~ghostparty.server.bus.envelope.Chat`: the ``chat`` message's JSON,
 its author's account id (``None`` for a guest), so that each page drops the lines of
 players its reader blocked, and whether only spectators may see it now; a

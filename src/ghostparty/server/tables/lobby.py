@@ -50,7 +50,7 @@ class Lobby:
         #: wake at once: :meth:`ghostparty.server.bot_api.BotApi.poke`).
         self.started: Callable[[Sequence[int]], Awaitable[None]] | None = None
         #: Raises why an account may not play rated games now (a moderator's ban:
-        #: :meth:`ghostparty.server.community.Community.check_rated`), where the store keeps accounts.
+        #: :meth:`ghostparty.server.community.blocks.Community.check_rated`), where the store keeps accounts.
         self.rated_refusal: Callable[[int], Awaitable[None]] | None = None
 
     async def may_sit(self, player_id: int | None, *, rated: bool) -> None:

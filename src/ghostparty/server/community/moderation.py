@@ -17,8 +17,8 @@ from typing import Any
 from ghostparty.server.accounts.store import Player
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.names import check_name, name_key
-from ghostparty.server.community import MAX_REASON, Community, checked_text, time_text
-from ghostparty.server.moderation_store import Audit
+from ghostparty.server.community.blocks import MAX_REASON, Community, checked_text, time_text
+from ghostparty.server.community.moderation_store import Audit
 from ghostparty.server.tables.chat import Chat
 
 #: The timeouts a moderator may give, in minutes: 15 min, 1 h, 1 day.
@@ -30,7 +30,7 @@ PAGE = 100
 
 
 class Moderation:
-    """Moderators' work over the :class:`~.community.Community`'s store."""
+    """Moderators' work over the :class:`~ghostparty.server.community.blocks.Community`'s store."""
 
     def __init__(
         self,

@@ -10,7 +10,7 @@ person's seat is free. It lasts :data:`INVITATION_MINUTES`, or until the table s
 is answered, or either account is deleted. The invitee's lobby hears of it at once on
 the pub/sub channel ``invitations:{id}`` (:func:`invitations_channel`), which crosses
 instances through Redis. An invitee who blocked the inviter, or whom the inviter blocked
-(:meth:`~.community.Community.refuses_invitation`), never sees it, and the inviter is
+(:meth:`~ghostparty.server.community.blocks.Community.refuses_invitation`), never sees it, and the inviter is
 answered as if it were sent. After an invitation is stored, ``on_invited`` is awaited
 with it (the mailer's hook: an email for those who chose so); its failure is logged and
 never fails the invitation.
@@ -27,8 +27,8 @@ from ghostparty.server.accounts.store import Player
 from ghostparty.server.bus.envelope import InvitationsChanged
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import OPEN, Table, now
-from ghostparty.server.community import Community, time_text
-from ghostparty.server.friends_store import Invitation, SqlFriends
+from ghostparty.server.community.blocks import Community, time_text
+from ghostparty.server.community.friends_store import Invitation, SqlFriends
 from ghostparty.server.tables.service import TableService
 
 log = logging.getLogger("ghostparty.server")
@@ -73,7 +73,7 @@ def free_seat(table: Table) -> int | None:
 
 
 class Friends:
-    """Follows and invitations over a :class:`~.friends_store.SqlFriends`."""
+    """Follows and invitations over a :class:`~ghostparty.server.community.friends_store.SqlFriends`."""
 
     def __init__(
         self,

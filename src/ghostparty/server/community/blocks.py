@@ -2,11 +2,11 @@
 
 Blocking is an account's own and invisible to the one blocked: their chat lines never
 reach the blocker's pages (live, on reload, in replays), quick-match never seats the two
-together (:mod:`.matching`, in both directions), and — once invitations exist — the
+together (:mod:`ghostparty.server.matching`, in both directions), and — once invitations exist — the
 blocked player's invitations are refused (:meth:`Community.refuses_invitation`, the
 hook for them). Guests have no account to block with or to be blocked by: they mute in
 their browser. Mutes of a logged-in player are kept per table. Reports go to the
-moderators (:mod:`.moderation`), with the reported line and the lines around it copied
+moderators (:mod:`ghostparty.server.community.moderation`), with the reported line and the lines around it copied
 as evidence, so they stay when the line is removed.
 """
 
@@ -22,7 +22,7 @@ from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.common.names import name_key
 from ghostparty.server.common.text import problem
-from ghostparty.server.moderation_store import SqlModeration, Standing
+from ghostparty.server.community.moderation_store import SqlModeration, Standing
 from ghostparty.server.tables.chat import clean_text
 
 #: The reasons a report may give (the client words them: ``report.reason.<key>``).
@@ -67,7 +67,7 @@ def time_text(when: datetime) -> str:
 
 
 class Community:
-    """Blocks, mutes and reports over a :class:`~.moderation_store.SqlModeration`."""
+    """Blocks, mutes and reports over a :class:`~ghostparty.server.community.moderation_store.SqlModeration`."""
 
     def __init__(self, store: SqlModeration, accounts: Accounts, *, clock: Callable[[], datetime] = now) -> None:
         self.store = store
