@@ -8,7 +8,7 @@ import pytest
 
 from accounts.helpers import error, register
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-from ghostparty.server.email_texts import checked_address
+from ghostparty.server.mail.texts import checked_address
 
 from .conftest import Inbox, email_client
 

@@ -260,7 +260,7 @@ def _email(
     """The settings of email, checked; none without --smtp."""
     if not smtp:
         return {}
-    from ghostparty.server.email_outbox import SmtpSettings
+    from ghostparty.server.mail.outbox import SmtpSettings
 
     try:
         SmtpSettings.from_url(smtp, mail_from)

@@ -30,7 +30,7 @@ from ghostparty.server.accounts.tokens_store import SqlTokens
 from ghostparty.server.bot_store import SqlBots
 from ghostparty.server.community.friends_store import SqlFriends
 from ghostparty.server.community.moderation_store import SqlModeration
-from ghostparty.server.email_store import SqlEmail
+from ghostparty.server.mail.store import SqlEmail
 from ghostparty.server.queue_store import QueueStore
 from ghostparty.server.review_store import ReviewStore
 from ghostparty.server.tables.store import SavesMany

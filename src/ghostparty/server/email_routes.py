@@ -15,7 +15,7 @@ from ghostparty.server.accounts.store import Player
 from ghostparty.server.bodies import json_body, raw_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.infra.quotas import address_of
-from ghostparty.server.mailer import Mailer
+from ghostparty.server.mail.mailer import Mailer
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import Model
 

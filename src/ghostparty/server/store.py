@@ -8,7 +8,7 @@ from ghostparty.server.accounts.tokens_store import SqlTokens
 from ghostparty.server.bot_store import SqlBots
 from ghostparty.server.community.friends_store import SqlFriends, forget_follows
 from ghostparty.server.community.moderation_store import SqlModeration, forget_player
-from ghostparty.server.email_store import SqlEmail, forget_email
+from ghostparty.server.mail.store import SqlEmail, forget_email
 from ghostparty.server.queue_store import SqlQueue
 from ghostparty.server.review_store import SqlReviews
 from ghostparty.server.tables.store import SqlTables

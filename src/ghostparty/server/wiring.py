@@ -40,7 +40,7 @@ from ghostparty.server.community.friends import Friends, InvitedHook
 from ghostparty.server.community.moderation import Moderation
 from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.infra.quotas import Quotas
-from ghostparty.server.mailer import start_mailer
+from ghostparty.server.mail.mailer import start_mailer
 from ghostparty.server.quickmatch import QuickMatch
 from ghostparty.server.review_store import MemoryReviews, ReviewStore
 from ghostparty.server.reviews import Reviewer
@@ -274,7 +274,7 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
 
 def _mail_invitation(mailer: Any) -> InvitedHook:
     """Friends' invitations by email: queued only for an invitee who confirmed an address
-    and chose invitations (:meth:`.mailer.Mailer.invitation`)."""
+    and chose invitations (:meth:`ghostparty.server.mail.mailer.Mailer.invitation`)."""
 
     async def hook(invitation: Any) -> None:
         await mailer.invitation(

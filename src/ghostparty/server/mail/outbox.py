@@ -1,6 +1,6 @@
 """Sending the outbox: SMTP (aiosmtplib) off the game's path, with retries.
 
-Everything the server mails is first written to the outbox table (:mod:`.email_store`);
+Everything the server mails is first written to the outbox table (:mod:`ghostparty.server.mail.store`);
 :class:`Outbox` claims due messages (a lease: on several instances one sends each),
 sends them byte for byte as they were composed (parsed and written again, their headers
 would be folded and encoded anew) and marks them sent, or, when a try fails, logs it and
@@ -23,8 +23,8 @@ import aiosmtplib
 
 from ghostparty.server.common.errors import in_thread
 from ghostparty.server.common.model import now
-from ghostparty.server.email_keys import EmailKeys
-from ghostparty.server.email_store import Queued, SqlEmail
+from ghostparty.server.mail.keys import EmailKeys
+from ghostparty.server.mail.store import Queued, SqlEmail
 
 log = logging.getLogger("ghostparty.email")
 

@@ -1,7 +1,7 @@
 """Email in the database: players' addresses (sealed) and choices, one-time link tokens,
 the outbox and the reminders sent (the same engine as the games').
 
-Nothing here sees an address in clear: :mod:`.email_keys` seals it before and opens it
+Nothing here sees an address in clear: :mod:`ghostparty.server.mail.keys` seals it before and opens it
 after. Several instances share the outbox: a message is claimed with a lease by an
 ``UPDATE … WHERE`` that only one of them can win, and the reminders of a game by an
 ``INSERT`` or ``UPDATE`` of its row that only one can make.

@@ -2,13 +2,13 @@
 player chose — "your move" reminders of turn-based games, invitations from friends —
 and password resets.
 
-The address is sealed and hashed (:mod:`.email_keys`), never shown (its owner sees
+The address is sealed and hashed (:mod:`ghostparty.server.mail.keys`), never shown (its owner sees
 ``a…@example.org``) and never sent anything before it is confirmed but its
 confirmation, at most :data:`CONFIRMATIONS` a day. Confirmation and reset links carry a
 random token of which the database keeps the SHA-256; a reset link works once and ends
 every session; unsubscribe links are signed (a confirmation's or reset's, which removes
 the address, bound to that address). Every message goes through the outbox
-(:mod:`.email_outbox`), so no request and no game waits for a mail server. Every call
+(:mod:`ghostparty.server.mail.outbox`), so no request and no game waits for a mail server. Every call
 counts one use per account and per address (client IP) first.
 """
 
@@ -26,11 +26,11 @@ from ghostparty.server.accounts.service import Accounts
 from ghostparty.server.accounts.store import Player
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import now
-from ghostparty.server.email_keys import KINDS, EmailKeys, token_hash
-from ghostparty.server.email_outbox import Outbox
-from ghostparty.server.email_store import Address, Due, SqlEmail
-from ghostparty.server.email_texts import checked_address, compose, language_of, lookup_form, masked
 from ghostparty.server.infra.limits import Limit, Limiter, Use, take_or_refuse
+from ghostparty.server.mail.keys import KINDS, EmailKeys, token_hash
+from ghostparty.server.mail.outbox import Outbox
+from ghostparty.server.mail.store import Address, Due, SqlEmail
+from ghostparty.server.mail.texts import checked_address, compose, language_of, lookup_form, masked
 
 log = logging.getLogger("ghostparty.email")
 
@@ -56,7 +56,7 @@ _BAD_LINK = "this link is not valid (any more): ask for a new one"
 
 
 class Mailer:
-    """Email over a :class:`~.email_store.SqlEmail`; mail goes out through ``outbox``."""
+    """Email over a :class:`~ghostparty.server.mail.store.SqlEmail`; mail goes out through ``outbox``."""
 
     def __init__(
         self,
@@ -348,7 +348,7 @@ def start_mailer(
         return None
     if not email_secret:
         raise ValueError("email needs a secret to seal addresses and sign links: give --email-secret")
-    from ghostparty.server.email_outbox import SmtpSettings
+    from ghostparty.server.mail.outbox import SmtpSettings
 
     keys = EmailKeys(email_secret)
     outbox = Outbox(store.email, keys, SmtpSettings.from_url(smtp_url, mail_from), clock=clock)
