@@ -1,4 +1,4 @@
-"""The HTTP endpoints of the Bot API (docs/PROTOCOL.md, :mod:`.bot_api`).
+"""The HTTP endpoints of the Bot API (docs/PROTOCOL.md, :mod:`ghostparty.server.botapi.api`).
 
 ``POST /api/account/bot`` (the page's session only) makes one's account a bot account;
 ``GET /api/bot/stream`` (``bot:play``) is a bot's ndjson event stream;
@@ -26,8 +26,8 @@ from ghostparty.server.accounts.store import Player
 from ghostparty.server.accounts.tokens import revoked_channel
 from ghostparty.server.bearer import bearer_of
 from ghostparty.server.bodies import json_body
-from ghostparty.server.bot_api import BotApi
-from ghostparty.server.bot_streams import StreamLease
+from ghostparty.server.botapi.api import BotApi
+from ghostparty.server.botapi.streams import StreamLease
 from ghostparty.server.bus.envelope import OVERFLOW, TokenRevoked
 from ghostparty.server.bus.pubsub import Message
 from ghostparty.server.common.errors import ErrorCode, ServiceError

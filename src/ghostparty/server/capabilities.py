@@ -27,7 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ghostparty.server.accounts.store import AccountStore
 from ghostparty.server.accounts.tokens_store import SqlTokens
-from ghostparty.server.bot_store import SqlBots
+from ghostparty.server.botapi.store import SqlBots
 from ghostparty.server.community.friends_store import SqlFriends
 from ghostparty.server.community.moderation_store import SqlModeration
 from ghostparty.server.mail.store import SqlEmail

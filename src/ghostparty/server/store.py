@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ghostparty.server.accounts.store import SqlAccounts
 from ghostparty.server.accounts.tokens_store import SqlTokens
-from ghostparty.server.bot_store import SqlBots
+from ghostparty.server.botapi.store import SqlBots
 from ghostparty.server.community.friends_store import SqlFriends, forget_follows
 from ghostparty.server.community.moderation_store import SqlModeration, forget_player
 from ghostparty.server.mail.store import SqlEmail, forget_email

@@ -28,8 +28,8 @@ from starlette.applications import Starlette
 from ghostparty.server.accounts.passwords import Hashing
 from ghostparty.server.accounts.service import Accounts
 from ghostparty.server.accounts.tokens import ApiTokens
-from ghostparty.server.bot_api import BotApi
-from ghostparty.server.bot_streams import StreamLeases
+from ghostparty.server.botapi.api import BotApi
+from ghostparty.server.botapi.streams import StreamLeases
 from ghostparty.server.bus.catchup import CatchUp
 from ghostparty.server.bus.pubsub import MemoryPubSub, PubSub
 from ghostparty.server.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl

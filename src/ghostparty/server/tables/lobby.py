@@ -47,7 +47,7 @@ class Lobby:
         #: Whether an account's name reads as this skeleton (:func:`ghostparty.server.common.text.skeleton`).
         self.account_named: Callable[[str], Awaitable[bool]] | None = None
         #: Told the account ids seated at a game that just started (the Bot API's streams
-        #: wake at once: :meth:`ghostparty.server.bot_api.BotApi.poke`).
+        #: wake at once: :meth:`ghostparty.server.botapi.api.BotApi.poke`).
         self.started: Callable[[Sequence[int]], Awaitable[None]] | None = None
         #: Raises why an account may not play rated games now (a moderator's ban:
         #: :meth:`ghostparty.server.community.blocks.Community.check_rated`), where the store keeps accounts.
@@ -270,7 +270,7 @@ class Lobby:
 
     async def reissue(self, table_id: str, seat: int, player_id: int) -> str | None:
         """A fresh token for the account's seat at an open or running table (the old one
-        stops working): how a bot account resumes its games (:mod:`ghostparty.server.bot_api`). ``None``
+        stops working): how a bot account resumes its games (:mod:`ghostparty.server.botapi.api`). ``None``
         if the seat isn't the account's, or the game is over."""
         async with self.core.change(table_id, fresh=True) as draft:
             table = draft.table

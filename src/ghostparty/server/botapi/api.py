@@ -14,7 +14,7 @@ follows ``GET /api/bot/stream``, one JSON object a line (ndjson):
 * ``{"type": "invitation", "table", "seat", "rules", "rated", "players", "from"}`` when
   someone invites the bot to a seat of an open table (:meth:`BotApi.invite`). The
   program answers with ``accept`` (it is seated; ``game_start`` follows when the game
-  starts) or ``decline``. The invitation is kept (:meth:`.bot_store.SqlBots.invite`)
+  starts) or ``decline``. The invitation is kept (:meth:`ghostparty.server.botapi.store.SqlBots.invite`)
   for :data:`INVITATION_MINUTES`, or until it is answered, the table starts or its
   inviter leaves it: the bot may take only a seat it stands for (:meth:`BotApi.invited`),
   ``unknown_invitation`` (404) otherwise.
@@ -24,7 +24,7 @@ Seats are read from the database every :data:`POLL` seconds, and at once when a 
 the account starts (:meth:`BotApi.poke`, through the pub/sub); invitations travel on the pub/sub channel :func:`bot_channel`
 (Redis across instances). One stream per account, on every instance (a second would
 take the first one's seat tokens): while one is open, another is refused with
-``stream_open`` (409) (:mod:`.bot_streams`, a lease).
+``stream_open`` (409) (:mod:`ghostparty.server.botapi.streams`, a lease).
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from ghostparty.server.bot_store import SqlBots
-from ghostparty.server.bot_streams import StreamLease, StreamLeases
+from ghostparty.server.botapi.store import SqlBots
+from ghostparty.server.botapi.streams import StreamLease, StreamLeases
 from ghostparty.server.bus.envelope import BotInvitation, Poke
 from ghostparty.server.bus.pubsub import Message, PubSub
 from ghostparty.server.common import outbound
@@ -65,7 +65,7 @@ def bot_channel(player_id: int) -> str:
 
 
 class BotApi:
-    """Bot accounts and their streams over a :class:`~.bot_store.SqlBots`."""
+    """Bot accounts and their streams over a :class:`~ghostparty.server.botapi.store.SqlBots`."""
 
     def __init__(
         self,
