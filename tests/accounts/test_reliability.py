@@ -9,12 +9,12 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from ghostparty.server import quickmatch
 from ghostparty.server.common.model import OVER, GameResult, Seat, SeatResult, Table
 from ghostparty.server.common.names import name_key
 from ghostparty.server.infra.limits import MemoryLimiter
 from ghostparty.server.infra.quotas import RECORD_READS
-from ghostparty.server.matching import RELIABLE_AFTER, Waiting, propose
+from ghostparty.server.quickmatch import service as quickmatch
+from ghostparty.server.quickmatch.matching import RELIABLE_AFTER, Waiting, propose
 from ghostparty.server.store import SqlStore
 from ghostparty.server.tables.play import game_result
 from ghostparty.server.tables.standings import record_result

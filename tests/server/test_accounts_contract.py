@@ -21,8 +21,8 @@ from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.common.model import OVER, PLAYING, GameResult, Seat, SeatResult, Status, Table
 from ghostparty.server.common.names import name_key
 from ghostparty.server.common.ratings import BOT_LEVELS, NEW
-from ghostparty.server.matching import Waiting
 from ghostparty.server.memory_store import MemoryStore
+from ghostparty.server.quickmatch.matching import Waiting
 from ghostparty.server.store import SqlStore
 from ghostparty.server.tables.store import Store
 

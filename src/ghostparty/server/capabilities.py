@@ -5,7 +5,7 @@ store may keep:
 
 - :class:`KeepsAccounts`: players, sessions and ratings
   (:class:`~ghostparty.server.accounts.store.AccountStore`) and the quick-match queue
-  (:class:`~ghostparty.server.queue_store.QueueStore`). :class:`~ghostparty.server.store.SqlStore` and
+  (:class:`~ghostparty.server.quickmatch.store.QueueStore`). :class:`~ghostparty.server.store.SqlStore` and
   :class:`~.memory_store.MemoryStore` both do (``tests/server/test_accounts_contract.py``
   holds them to the same behaviour).
 - :class:`KeepsPlayers`: everything the server's account features need together: the
@@ -31,7 +31,7 @@ from ghostparty.server.botapi.store import SqlBots
 from ghostparty.server.community.friends_store import SqlFriends
 from ghostparty.server.community.moderation_store import SqlModeration
 from ghostparty.server.mail.store import SqlEmail
-from ghostparty.server.queue_store import QueueStore
+from ghostparty.server.quickmatch.store import QueueStore
 from ghostparty.server.review_store import ReviewStore
 from ghostparty.server.tables.store import SavesMany
 from ghostparty.server.tournament_store import SqlTournaments

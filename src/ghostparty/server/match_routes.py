@@ -10,7 +10,7 @@ from ghostparty.server.account_routes import current
 from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.infra.quotas import address_of
-from ghostparty.server.quickmatch import QuickMatch
+from ghostparty.server.quickmatch.service import QuickMatch
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import MatchRequest, MatchTicket
 

@@ -22,7 +22,7 @@ from datetime import datetime
 
 from ghostparty.server.accounts.memory import MemoryAccounts
 from ghostparty.server.common.model import PLAYING, ActionRow, ChatLine, GameResult, Status, Table, needs_keeper
-from ghostparty.server.memory_queue import MemoryQueue
+from ghostparty.server.quickmatch.memory import MemoryQueue
 
 
 class MemoryStore:

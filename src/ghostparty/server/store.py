@@ -9,7 +9,7 @@ from ghostparty.server.botapi.store import SqlBots
 from ghostparty.server.community.friends_store import SqlFriends, forget_follows
 from ghostparty.server.community.moderation_store import SqlModeration, forget_player
 from ghostparty.server.mail.store import SqlEmail, forget_email
-from ghostparty.server.queue_store import SqlQueue
+from ghostparty.server.quickmatch.store import SqlQueue
 from ghostparty.server.review_store import SqlReviews
 from ghostparty.server.tables.store import SqlTables
 from ghostparty.server.tournament_store import SqlTournaments

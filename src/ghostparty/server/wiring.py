@@ -41,7 +41,7 @@ from ghostparty.server.community.moderation import Moderation
 from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.infra.quotas import Quotas
 from ghostparty.server.mail.mailer import start_mailer
-from ghostparty.server.quickmatch import QuickMatch
+from ghostparty.server.quickmatch.service import QuickMatch
 from ghostparty.server.review_store import MemoryReviews, ReviewStore
 from ghostparty.server.reviews import Reviewer
 from ghostparty.server.socket_limits import Sockets

@@ -2,7 +2,7 @@
 
 Blocking is an account's own and invisible to the one blocked: their chat lines never
 reach the blocker's pages (live, on reload, in replays), quick-match never seats the two
-together (:mod:`ghostparty.server.matching`, in both directions), and — once invitations exist — the
+together (:mod:`ghostparty.server.quickmatch.matching`, in both directions), and — once invitations exist — the
 blocked player's invitations are refused (:meth:`Community.refuses_invitation`, the
 hook for them). Guests have no account to block with or to be blocked by: they mute in
 their browser. Mutes of a logged-in player are kept per table. Reports go to the

@@ -1,5 +1,5 @@
 """Quick-match ("Play now"): players wait in a queue kept in the database, and tables
-are formed from it (:mod:`.matching`) and started.
+are formed from it (:mod:`ghostparty.server.quickmatch.matching`) and started.
 
 Forming runs on the instance keeping shard 0 (every second) and, for speed, on the
 instance where someone just joined; two instances forming at once can't seat a player
@@ -24,8 +24,8 @@ from typing import Any
 
 from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.common.model import now
-from ghostparty.server.matching import RELIABLE_AFTER, Group, Waiting, counts, propose, rating_range, waited
-from ghostparty.server.queue_store import QueueStore
+from ghostparty.server.quickmatch.matching import RELIABLE_AFTER, Group, Waiting, counts, propose, rating_range, waited
+from ghostparty.server.quickmatch.store import QueueStore
 from ghostparty.server.tables.lobby import Lobby
 from ghostparty.server.tables.standings import Reliability
 
@@ -211,5 +211,5 @@ class QuickMatch:
 
 def _finishes(record: Reliability | None) -> float | None:
     """The share finished as quick-match weighs it: ``None`` (trusted) for guests and
-    players of fewer than :data:`~.matching.RELIABLE_AFTER` games."""
+    players of fewer than :data:`~ghostparty.server.quickmatch.matching.RELIABLE_AFTER` games."""
     return record.share if record is not None and record.games >= RELIABLE_AFTER else None

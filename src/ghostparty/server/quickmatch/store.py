@@ -12,7 +12,7 @@ from sqlalchemy import Engine, delete, func, insert, select, update
 
 from ghostparty.server.infra.db import queue
 from ghostparty.server.infra.rows import utc
-from ghostparty.server.matching import Waiting
+from ghostparty.server.quickmatch.matching import Waiting
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +27,7 @@ class Ticket:
 
 
 class QueueStore(Protocol):
-    """The quick-match queue (:class:`~ghostparty.server.quickmatch.QuickMatch` uses it)."""
+    """The quick-match queue (:class:`~ghostparty.server.quickmatch.service.QuickMatch` uses it)."""
 
     def add(self, ticket: str, name: str, entry: Waiting) -> None:
         """Put a player in the queue; a registered player's earlier waiting ticket is replaced."""

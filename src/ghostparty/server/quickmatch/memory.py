@@ -1,6 +1,6 @@
-"""The quick-match queue in this process's memory: :class:`~.memory_store.MemoryStore`'s.
+"""The quick-match queue in this process's memory: :class:`~ghostparty.server.memory_store.MemoryStore`'s.
 
-It keeps :class:`~ghostparty.server.queue_store.QueueStore`'s contract as :class:`~.queue_store.SqlQueue`
+It keeps :class:`~ghostparty.server.quickmatch.store.QueueStore`'s contract as :class:`~ghostparty.server.quickmatch.store.SqlQueue`
 does (``tests/server/test_accounts_contract.py`` holds both to it): what a ticket keeps
 is what a queue row keeps, so an entry's ``avoid`` and ``finishes`` (worked out afresh at
 each forming) come back as their defaults, and its ticket is the one it was added as.
@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ghostparty.server.matching import Waiting
-from ghostparty.server.queue_store import Ticket
+from ghostparty.server.quickmatch.matching import Waiting
+from ghostparty.server.quickmatch.store import Ticket
 
 
 @dataclass(slots=True)
@@ -31,7 +31,7 @@ class _Entry:
 
 
 class MemoryQueue:
-    """A :class:`~ghostparty.server.queue_store.QueueStore` in a dict, behind one lock."""
+    """A :class:`~ghostparty.server.quickmatch.store.QueueStore` in a dict, behind one lock."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
