@@ -11,7 +11,7 @@ import pytest
 
 from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.edge import http_status
-from ghostparty.server.tournament_service import Spec
+from ghostparty.server.tournaments.service import Spec
 
 from .helpers import run
 from .test_tournament_runner import Clock, instance, play_out

@@ -142,7 +142,7 @@ def create_app(
     (:mod:`.operator_routes`). ``open_data`` is the folder of ``ghostparty export``'s
     files, served at ``/open-data`` (:mod:`.open_data_routes`). ``tournament_events``
     is a JSON file of recurring tournaments the runner makes, or ``"hourly"`` for the
-    built-in hourly 2-player hugo arena (:mod:`.tournament_events`); the runner
+    built-in hourly 2-player hugo arena (:mod:`ghostparty.server.tournaments.events`); the runner
     passes every ``tournament_every`` seconds. ``smtp_url`` turns email on (:mod:`ghostparty.server.mail.mailer`): addresses
     sealed with keys of ``email_secret``, links to ``public_url``, "your move" reminders at
     most every ``remind_hours`` per game.

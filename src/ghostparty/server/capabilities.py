@@ -34,7 +34,7 @@ from ghostparty.server.mail.store import SqlEmail
 from ghostparty.server.quickmatch.store import QueueStore
 from ghostparty.server.review_store import ReviewStore
 from ghostparty.server.tables.store import SavesMany
-from ghostparty.server.tournament_store import SqlTournaments
+from ghostparty.server.tournaments.store import SqlTournaments
 
 
 @runtime_checkable

@@ -12,7 +12,7 @@ from ghostparty.server.mail.store import SqlEmail, forget_email
 from ghostparty.server.quickmatch.store import SqlQueue
 from ghostparty.server.review_store import SqlReviews
 from ghostparty.server.tables.store import SqlTables
-from ghostparty.server.tournament_store import SqlTournaments
+from ghostparty.server.tournaments.store import SqlTournaments
 
 
 class SqlStore(SqlTables):

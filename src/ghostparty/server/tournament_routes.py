@@ -35,10 +35,10 @@ from ghostparty.server.infra.quotas import (
 )
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import CreateTournament, TournamentCancel, TournamentEntry, TournamentJoin
-from ghostparty.server.tournament_service import HOUSE, Spec, Tournaments, channel, check
-from ghostparty.server.tournament_store import CANCELLED, FINISHED, RUNNING, SCHEDULED, Snapshot
-from ghostparty.server.tournament_views import current as current_table
-from ghostparty.server.tournament_views import results_csv, summary, trophies, view
+from ghostparty.server.tournaments.service import HOUSE, Spec, Tournaments, channel, check
+from ghostparty.server.tournaments.store import CANCELLED, FINISHED, RUNNING, SCHEDULED, Snapshot
+from ghostparty.server.tournaments.views import current as current_table
+from ghostparty.server.tournaments.views import results_csv, summary, trophies, view
 from ghostparty.tournaments import from_json
 
 

@@ -48,9 +48,9 @@ from ghostparty.server.socket_limits import Sockets
 from ghostparty.server.store import SqlStore
 from ghostparty.server.tables.service import TableService, instance_name
 from ghostparty.server.tables.store import Store
-from ghostparty.server.tournament_events import Recurring, load_events
-from ghostparty.server.tournament_runner import TournamentRunner
-from ghostparty.server.tournament_service import Tournaments
+from ghostparty.server.tournaments.events import Recurring, load_events
+from ghostparty.server.tournaments.runner import TournamentRunner
+from ghostparty.server.tournaments.service import Tournaments
 
 log = logging.getLogger("ghostparty.server")
 

@@ -109,7 +109,7 @@ class Table:
     rematch: str | None = None
     #: Who fills the seat of a person who doesn't play again: a bot or nobody (an open seat).
     rematch_fill: str = "bot"
-    #: A duplicate deal's die seed (a bot ladder's table, :mod:`ghostparty.server.tournament_runner`): the
+    #: A duplicate deal's die seed (a bot ladder's table, :mod:`ghostparty.server.tournaments.runner`): the
     #: die then rolls the deal's sequence (:func:`~ghostparty.server.tables.play.die`) and no seat has a time
     #: bank. Secret like :attr:`seed`; ``None`` for every other table.
     deal: int | None = None

@@ -185,7 +185,7 @@ def invitations() -> InvitationsMessage:
 
 
 def tournament(view: Mapping[str, Any]) -> TournamentMessage:
-    """A tournament's view (:func:`ghostparty.server.tournament_views.view`) as the socket sends it."""
+    """A tournament's view (:func:`ghostparty.server.tournaments.views.view`) as the socket sends it."""
     return cast(TournamentMessage, {"type": "tournament", **view})
 
 

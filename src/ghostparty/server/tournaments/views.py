@@ -10,8 +10,8 @@ import io
 from fractions import Fraction
 from typing import Any
 
-from ghostparty.server.tournament_service import Engine, ended, house_level
-from ghostparty.server.tournament_store import FINISHED, Entrant, GameRow, TournamentRow
+from ghostparty.server.tournaments.service import Engine, ended, house_level
+from ghostparty.server.tournaments.store import FINISHED, Entrant, GameRow, TournamentRow
 from ghostparty.sim.stats import deal_interval
 from ghostparty.tournaments import Arena, Ladder, from_json
 from ghostparty.tournaments.errors import TournamentError

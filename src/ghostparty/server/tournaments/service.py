@@ -3,10 +3,10 @@ pure engine (:mod:`ghostparty.tournaments`) kept as JSON in the store.
 
 Every change is lock the tournament's row → read → engine event → write
 (:meth:`Tournaments.update`), so requests on any instance and the runner
-(:mod:`.tournament_runner`) take turns and never overwrite one another: a hundred
+(:mod:`ghostparty.server.tournaments.runner`) take turns and never overwrite one another: a hundred
 people joining at once are all let in. After each change a
 notice goes out on the pub/sub channel ``tournament:<id>`` (every instance's sockets
-watching it send the new state, :mod:`.tournament_routes`).
+watching it send the new state, :mod:`ghostparty.server.tournament_routes`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import TURN_BASED_FROM, now
 from ghostparty.server.common.ratings import BOT_LEVELS
 from ghostparty.server.tables.lobby import MAX_TURN, MIN_TURN, Lobby
-from ghostparty.server.tournament_store import (
+from ghostparty.server.tournaments.store import (
     ACTIVE,
     CANCELLED,
     RUNNING,

@@ -37,8 +37,8 @@ from ghostparty.server.common.model import OPEN, OVER, Seat
 from ghostparty.server.common.ratings import places
 from ghostparty.server.tables.live import LiveTable
 from ghostparty.server.tables.lobby import hash_token
-from ghostparty.server.tournament_service import BOT_LEVEL, Engine, Tournaments, house_level, stamp
-from ghostparty.server.tournament_store import (
+from ghostparty.server.tournaments.service import BOT_LEVEL, Engine, Tournaments, house_level, stamp
+from ghostparty.server.tournaments.store import (
     ACTIVE,
     CANCELLED,
     FINISHED,
@@ -67,7 +67,7 @@ class TournamentRunner:
         self.lobby = tournaments.lobby
         self._task: asyncio.Task[None] | None = None
         self._passing = asyncio.Lock()
-        #: Recurring events (:mod:`.tournament_events`): called once a pass.
+        #: Recurring events (:mod:`ghostparty.server.tournaments.events`): called once a pass.
         self.recurring: Callable[[], object] | None = None
 
     def run(self, keeps: Callable[[], bool], every: float = 1.0) -> None:

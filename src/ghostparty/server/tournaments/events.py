@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ghostparty.server.common.errors import ServiceError
-from ghostparty.server.tournament_service import HOUSE, Spec, Tournaments, check
+from ghostparty.server.tournaments.service import HOUSE, Spec, Tournaments, check
 
 
 @dataclass(frozen=True, slots=True)
