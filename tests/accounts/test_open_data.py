@@ -233,8 +233,8 @@ def test_a_games_review_goes_out_with_it_where_one_was_computed(
     from datetime import UTC, datetime
 
     from ghostparty.analysis.review import Evaluator, review_game
-    from ghostparty.server.review_store import SqlReviews, StoredReview
-    from ghostparty.server.reviews import REVIEW_VERSION
+    from ghostparty.server.reviews.pool import REVIEW_VERSION
+    from ghostparty.server.reviews.store import SqlReviews, StoredReview
 
     (month,) = _export(db_url, tmp_path / "before")
     games = _by_table(db_url, tmp_path / "before", month.month)

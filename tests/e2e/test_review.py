@@ -157,8 +157,8 @@ def test_a_profile_shows_accuracy_and_pr_per_rule_set_with_a_trend(browser: Any,
     from datetime import UTC, datetime
 
     from ghostparty.server.common.model import OVER, Seat, Table
-    from ghostparty.server.review_store import StoredReview
-    from ghostparty.server.reviews import REVIEW_VERSION
+    from ghostparty.server.reviews.pool import REVIEW_VERSION
+    from ghostparty.server.reviews.store import StoredReview
     from ghostparty.server.store import SqlStore
 
     store = SqlStore(f"sqlite:///{database}")  # the server's database, as another instance would write it

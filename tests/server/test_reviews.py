@@ -25,8 +25,8 @@ from ghostparty.server.edge import http_status
 from ghostparty.server.infra.db import reviews
 from ghostparty.server.infra.engine import database_url
 from ghostparty.server.review_routes import review_stats
-from ghostparty.server.review_store import MemoryReviews, SeatReview
-from ghostparty.server.reviews import REVIEW_VERSION, Reviewer
+from ghostparty.server.reviews.pool import REVIEW_VERSION, Reviewer
+from ghostparty.server.reviews.store import MemoryReviews, SeatReview
 
 #: Cheap reviews: one roll deep, no solver.
 CHEAP = {"depth": 1, "horizon": 0}
@@ -269,7 +269,7 @@ def _review_of(seat_figures: dict[int, tuple[float, float]]) -> dict[str, Any]:
 
 def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url: str) -> None:
     from ghostparty.server.common.model import OVER, Seat, Table
-    from ghostparty.server.review_store import StoredReview
+    from ghostparty.server.reviews.store import StoredReview
     from ghostparty.server.store import SqlStore
 
     store = SqlStore(store_url)
@@ -303,7 +303,7 @@ def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url:
 
 def test_a_profile_reads_the_players_reviews_through_the_api(sqlite_url: str) -> None:
     from ghostparty.server.common.model import OVER, Seat, Table
-    from ghostparty.server.review_store import StoredReview
+    from ghostparty.server.reviews.store import StoredReview
     from ghostparty.server.store import SqlStore
 
     store = SqlStore(sqlite_url)

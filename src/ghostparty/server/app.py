@@ -149,11 +149,11 @@ def create_app(
     ``on_invited`` is awaited with each invitation stored
     (:mod:`ghostparty.server.community.friends`: the mailer's hook).
     Games are reviewed in ``review_workers`` processes
-    (:mod:`.reviews`; ``review_settings``: the evaluator's, tests make it cheap): when
+    (:mod:`ghostparty.server.reviews.pool`; ``review_settings``: the evaluator's, tests make it cheap): when
     asked for, and with ``review_finished`` (``serve``'s default) every game this
     instance ends, at once. With ``redis_url`` the jobs are rq jobs in Redis (queue
     ``review_queue``), taken by any instance's ``review_workers`` worker processes
-    (:mod:`.review_queue`).
+    (:mod:`ghostparty.server.reviews.queue`).
     """
 
     settings = Settings(

@@ -32,7 +32,7 @@ from ghostparty.server.community.friends_store import SqlFriends
 from ghostparty.server.community.moderation_store import SqlModeration
 from ghostparty.server.mail.store import SqlEmail
 from ghostparty.server.quickmatch.store import QueueStore
-from ghostparty.server.review_store import ReviewStore
+from ghostparty.server.reviews.store import ReviewStore
 from ghostparty.server.tables.store import SavesMany
 from ghostparty.server.tournaments.store import SqlTournaments
 

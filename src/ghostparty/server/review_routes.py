@@ -1,5 +1,5 @@
 """The HTTP endpoints of game reviews (docs/PROTOCOL.md): a finished game's review,
-made on the first request (:mod:`.reviews`), and a player's accuracy and PR per rule set
+made on the first request (:mod:`ghostparty.server.reviews.pool`), and a player's accuracy and PR per rule set
 over their recently reviewed games, for the profile.
 
 Each request is counted per address and account (:data:`~ghostparty.server.infra.quotas.REVIEW_READS`); a
@@ -23,8 +23,8 @@ from ghostparty.server.common.names import name_key
 from ghostparty.server.crosssite import cross_site
 from ghostparty.server.infra.quotas import REVIEW_READS, REVIEWS_STARTED, Quotas, address_of
 from ghostparty.server.responses import JSONResponse
-from ghostparty.server.review_store import SeatReview
-from ghostparty.server.reviews import Reviewer
+from ghostparty.server.reviews.pool import Reviewer
+from ghostparty.server.reviews.store import SeatReview
 from ghostparty.server.tables.service import TableService
 
 #: The profile's reviewed games per player (the newest).

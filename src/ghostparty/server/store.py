@@ -10,7 +10,7 @@ from ghostparty.server.community.friends_store import SqlFriends, forget_follows
 from ghostparty.server.community.moderation_store import SqlModeration, forget_player
 from ghostparty.server.mail.store import SqlEmail, forget_email
 from ghostparty.server.quickmatch.store import SqlQueue
-from ghostparty.server.review_store import SqlReviews
+from ghostparty.server.reviews.store import SqlReviews
 from ghostparty.server.tables.store import SqlTables
 from ghostparty.server.tournaments.store import SqlTournaments
 

@@ -42,8 +42,8 @@ from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.infra.quotas import Quotas
 from ghostparty.server.mail.mailer import start_mailer
 from ghostparty.server.quickmatch.service import QuickMatch
-from ghostparty.server.review_store import MemoryReviews, ReviewStore
-from ghostparty.server.reviews import Reviewer
+from ghostparty.server.reviews.pool import Reviewer
+from ghostparty.server.reviews.store import MemoryReviews, ReviewStore
 from ghostparty.server.socket_limits import Sockets
 from ghostparty.server.store import SqlStore
 from ghostparty.server.tables.service import TableService, instance_name
@@ -222,7 +222,7 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
     review_store: ReviewStore = the_store.reviews if isinstance(the_store, KeepsReviews) else MemoryReviews()
     if s.redis_url is not None and isinstance(the_store, ReachedByUrl) and the_store.url:
         # any instance's worker takes the job
-        from ghostparty.server.review_queue import RedisReviewer
+        from ghostparty.server.reviews.queue import RedisReviewer
 
         app.state.reviewer = RedisReviewer(
             review_store,

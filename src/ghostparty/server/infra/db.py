@@ -436,7 +436,7 @@ invitations = SqlTable(
 # -- 0010: game reviews -----------------------------------------------------------------
 
 #: A finished game's review (``ghostparty-review/1``), made once by the review jobs
-#: (``reviews.py``); ``version`` is the review code's (:data:`~ghostparty.server.reviews.REVIEW_VERSION`):
+#: (``reviews.py``); ``version`` is the review code's (:data:`~ghostparty.server.reviews.pool.REVIEW_VERSION`):
 #: a review of another version is made again when asked for.
 reviews = SqlTable(
     "gp_reviews",

@@ -1,5 +1,5 @@
 """The review worker: a process of its own that takes review jobs from the rq queue in
-Redis (:mod:`.review_queue`), reviews each game in a work horse and stores the review in
+Redis (:mod:`ghostparty.server.reviews.queue`), reviews each game in a work horse and stores the review in
 the database; and rides out Redis or the database being away.
 
 Each outage is told once, as one warning (:class:`Outage`), its end as an info line:
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-log = logging.getLogger("ghostparty.server.reviews")
+log = logging.getLogger("ghostparty.server.reviews.pool")
 
 #: Seconds before trying Redis or the database again, doubled after each failure up to
 #: :data:`LONGEST_WAIT`.
@@ -102,8 +102,8 @@ def rq_review_job(
 
     from ghostparty.analysis.review import Evaluator, review_game
     from ghostparty.rules import GameRecord
-    from ghostparty.server.review_store import StoredReview
-    from ghostparty.server.reviews import PROGRESS_EVERY
+    from ghostparty.server.reviews.pool import PROGRESS_EVERY
+    from ghostparty.server.reviews.store import StoredReview
 
     job = get_current_job()
     started = time.process_time()
@@ -122,14 +122,14 @@ def rq_review_job(
 
 
 def store_review(database_url: str, stored: Any, sleep: Callable[[float], None] = time.sleep) -> None:
-    """Store ``stored`` (a :class:`~.review_store.StoredReview`) in the database at
+    """Store ``stored`` (a :class:`~ghostparty.server.reviews.store.StoredReview`) in the database at
     ``database_url``, trying again while the database can't be reached (every wait on it
     bounded, :mod:`ghostparty.server.infra.engine`); any other error is raised."""
     from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
     from ghostparty.server.infra.engine import database_url as with_driver
     from ghostparty.server.infra.engine import make_engine
-    from ghostparty.server.review_store import SqlReviews
+    from ghostparty.server.reviews.store import SqlReviews
 
     engine, watchdog = make_engine(with_driver(database_url))
     if watchdog is not None:

@@ -1,14 +1,14 @@
 """Game reviews on Redis, for servers of several instances: an rq queue that every
 instance's worker takes jobs from.
 
-:class:`RedisReviewer` answers as :class:`~.reviews.Reviewer` does (the stored review,
+:class:`RedisReviewer` answers as :class:`~ghostparty.server.reviews.pool.Reviewer` does (the stored review,
 or the job's status and progress), but its jobs are rq jobs in Redis (id
 ``review-{table}``, so a game has one job whichever instance is asked), and each
 instance runs ``workers`` rq worker processes (:func:`run_worker`) that take them from
 any instance. The job reviews the game in the worker's work horse, reports its progress
 in the job's ``meta`` every few actions, and stores the review in the database
-(:mod:`.review_store`), so any instance serves it. The worker's side, and how it rides
-out Redis or the database being away, is :mod:`.review_worker`.
+(:mod:`ghostparty.server.reviews.store`), so any instance serves it. The worker's side, and how it rides
+out Redis or the database being away, is :mod:`ghostparty.server.reviews.worker`.
 
 A job lost with its instance (killed: its workers die with it, and their work horses
 with them, :func:`die_with`) stays *started* until its heartbeat expires (rq: 60 s past the
@@ -28,11 +28,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
-from ghostparty.server.review_store import ReviewStore
-from ghostparty.server.review_worker import die_with, rq_review_job, run_worker
-from ghostparty.server.reviews import MAX_JOBS, REVIEW_VERSION, done
+from ghostparty.server.reviews.pool import MAX_JOBS, REVIEW_VERSION, done
+from ghostparty.server.reviews.store import ReviewStore
+from ghostparty.server.reviews.worker import die_with, rq_review_job, run_worker
 
-log = logging.getLogger("ghostparty.server.reviews")
+log = logging.getLogger("ghostparty.server.reviews.pool")
 
 QUEUE = "ghostparty-reviews"
 #: A review taking longer than this is stopped (rq's job timeout).
@@ -139,7 +139,7 @@ class RedisReviewer:
         return int(self.queue.count) + len(StartedJobRegistry(queue=self.queue))
 
     async def review(self, table_id: str, record: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
-        """As :meth:`.reviews.Reviewer.review`, with the job in Redis."""
+        """As :meth:`ghostparty.server.reviews.pool.Reviewer.review`, with the job in Redis."""
         stored = await in_thread(self.store.review, table_id)
         if stored is not None and stored.version == REVIEW_VERSION:
             return done(stored)

@@ -1,9 +1,9 @@
 """Game reviews kept with their games (table ``gp_reviews``, migration 0010), or in this
-process's memory for a :class:`~.memory_store.MemoryStore`'s server.
+process's memory for a :class:`~ghostparty.server.memory_store.MemoryStore`'s server.
 
-A review is written once, when its job is done (:mod:`.reviews`), and read by any
+A review is written once, when its job is done (:mod:`ghostparty.server.reviews.pool`), and read by any
 instance; a player's recent reviews (the games where one of their seats was theirs) feed
-the profile's accuracy and PR per rule set (:mod:`.review_routes`)."""
+the profile's accuracy and PR per rule set (:mod:`ghostparty.server.review_routes`)."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ class SqlReviews:
 
 
 class MemoryReviews:
-    """Reviews in this process (a server on a :class:`~.memory_store.MemoryStore`:
+    """Reviews in this process (a server on a :class:`~ghostparty.server.memory_store.MemoryStore`:
     no accounts, so no player has reviews to list)."""
 
     def __init__(self) -> None:

@@ -6,7 +6,7 @@
 default), never on the event loop nor in its threads (a review is seconds of CPU and
 holds the GIL). Each game has at most one job; asking again while it runs gives its
 progress, which the worker sends every few actions over a queue a thread reads into
-:attr:`Reviewer.progress`. The review is stored with the game (:mod:`.review_store`),
+:attr:`Reviewer.progress`. The review is stored with the game (:mod:`ghostparty.server.reviews.store`),
 so it is made once and any instance serves it; a stored review of another
 :data:`REVIEW_VERSION` is made again when asked for.
 
@@ -34,9 +34,9 @@ from typing import Any
 from ghostparty.analysis.review import REVIEW_FORMAT, Evaluator, review_game
 from ghostparty.rules import GameRecord
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
-from ghostparty.server.review_store import ReviewStore, StoredReview
+from ghostparty.server.reviews.store import ReviewStore, StoredReview
 
-log = logging.getLogger("ghostparty.server.reviews")
+log = logging.getLogger("ghostparty.server.reviews.pool")
 
 #: The review code's version, kept with each review: change it when reviews change.
 REVIEW_VERSION = f"{REVIEW_FORMAT}:1"
