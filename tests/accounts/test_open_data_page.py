@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from ghostparty.server.open_data import FORMAT, export
 from ghostparty.server.open_data_routes import wants_html
+from ghostparty.server.opendata.export import FORMAT, export
 from ghostparty.server.store import SqlStore
 
 from .helpers import error, make_client

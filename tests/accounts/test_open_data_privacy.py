@@ -24,7 +24,7 @@ import pytest
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from ghostparty.server.open_data import export
+from ghostparty.server.opendata.export import export
 from ghostparty.server.store import SqlStore
 
 from .helpers import make_client

@@ -24,7 +24,7 @@ from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.infra.limits import Limit
 from ghostparty.server.infra.quotas import LIST_CHANGES, LIST_READS, Quotas, address_of
-from ghostparty.server.open_data import FORMAT, SERVED
+from ghostparty.server.opendata.export import FORMAT, SERVED
 from ghostparty.server.responses import JSONResponse
 from ghostparty.server.schemas import OpenDataChoice
 

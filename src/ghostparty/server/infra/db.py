@@ -112,7 +112,7 @@ players = SqlTable(
     #: Argon2id (PHC string); ``None`` for bots.
     Column("password_hash", String(200)),
     Column("created", DateTime(timezone=True), nullable=False),
-    #: 0013: the player's name is pseudonymised in the open game data (:mod:`ghostparty.server.open_data`).
+    #: 0013: the player's name is pseudonymised in the open game data (:mod:`ghostparty.server.opendata.export`).
     Column("open_data_opt_out", Boolean, nullable=False, server_default=false()),
     #: 0015: a bot account (:mod:`ghostparty.server.botapi.api`), made so for good; it plays through its token.
     Column("bot_account", Boolean, nullable=False, server_default=false()),

@@ -273,7 +273,7 @@ def _write_month(folder: Path, month: str, games: list[dict[str, Any]]) -> list[
     with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0) as packed:  # no name, no time: reproducible
         packed.write(text.encode("utf-8"))
     _replace(folder / f"{stem}.ndjson.gz", buffer.getvalue())
-    from ghostparty.server.open_data_parquet import parquet_bytes  # pyarrow, only where exporting
+    from ghostparty.server.opendata.parquet import parquet_bytes  # pyarrow, only where exporting
 
     _replace(folder / f"{stem}.parquet", parquet_bytes(games))
     return [f"{stem}.ndjson.gz", f"{stem}.parquet"]
