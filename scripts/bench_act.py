@@ -33,9 +33,9 @@ import orjson
 from ghostparty.rules import ROLL, action_to_dict, legal_actions
 from ghostparty.server.app import tune_gc
 from ghostparty.server.bus.pubsub import MemoryPubSub
-from ghostparty.server.memory_store import MemoryStore
 from ghostparty.server.sockets import Connection
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.memory import MemoryStore
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.lobby import SeatSpec
 from ghostparty.server.tables.service import TableService
 

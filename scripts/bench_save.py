@@ -21,7 +21,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from ghostparty.server.common.model import PLAYING, ActionRow, Change, Seat, Table
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 
 T0 = datetime(2026, 11, 27, tzinfo=UTC)
 

@@ -19,7 +19,7 @@ from ghostparty.cli.main import cli
 from ghostparty.rules import Game, action_from_dict
 from ghostparty.server.open_data_routes import DOWNLOADS
 from ghostparty.server.opendata.export import KEY_FILE, export, finished_games, game_id, load_key
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 
 from .helpers import error, make_client, register
 from .test_rated import play_to_the_end, rated_table

@@ -15,7 +15,7 @@ from ghostparty.server.infra.limits import MemoryLimiter
 from ghostparty.server.infra.quotas import RECORD_READS
 from ghostparty.server.quickmatch import service as quickmatch
 from ghostparty.server.quickmatch.matching import RELIABLE_AFTER, Waiting, propose
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.play import game_result
 from ghostparty.server.tables.standings import record_result
 

@@ -27,7 +27,7 @@ from ghostparty.server.infra.engine import (
     STATEMENT_TIMEOUT,
     Watchdog,
 )
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 
 from .client import create_table, request
 from .conftest import Cluster

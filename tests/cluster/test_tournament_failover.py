@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from random import Random
 from typing import Any
 
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tournaments.service import Spec, new_engine
 from ghostparty.server.tournaments.store import Entrant, TournamentRow
 from ghostparty.tournaments import Arena, from_json, to_json

@@ -16,7 +16,7 @@ import pytest
 
 from ghostparty.server.common.model import OVER, GameResult, Seat, SeatResult, Table
 from ghostparty.server.common.names import name_key
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.standings import record_result
 from serving import serving  # tests/serving.py
 

@@ -159,7 +159,7 @@ def test_a_profile_shows_accuracy_and_pr_per_rule_set_with_a_trend(browser: Any,
     from ghostparty.server.common.model import OVER, Seat, Table
     from ghostparty.server.reviews.pool import REVIEW_VERSION
     from ghostparty.server.reviews.store import StoredReview
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.stores.sql import SqlStore
 
     store = SqlStore(f"sqlite:///{database}")  # the server's database, as another instance would write it
     when = datetime(2026, 11, 26, 12, tzinfo=UTC)

@@ -9,7 +9,7 @@ from random import Random
 from typing import Any, TypeVar
 
 from ghostparty.server.bus.pubsub import MemoryPubSub
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import SeatSpec, TableService
 from ghostparty.server.wire.protocol import Frame
 

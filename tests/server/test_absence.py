@@ -7,7 +7,7 @@ from random import Random
 from typing import Any
 
 from ghostparty.server.bus.pubsub import MemoryPubSub
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
 
 from .helpers import HUMAN, bot, close, run

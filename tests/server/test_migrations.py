@@ -29,7 +29,7 @@ from sqlalchemy.exc import DatabaseError
 from ghostparty.server.common.model import PLAYING
 from ghostparty.server.infra.db import HEAD, audit, metadata, revision
 from ghostparty.server.infra.engine import database_url
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 
 # The first release's schema, as its ``metadata.create_all`` made it (frozen here).
 first = MetaData()

@@ -9,7 +9,7 @@ from random import Random
 
 from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.quickmatch.service import STALE, QuickMatch
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
 
 from .helpers import run

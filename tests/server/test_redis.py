@@ -16,7 +16,7 @@ import pytest
 
 from ghostparty.server.bus.envelope import KeeperNotice
 from ghostparty.server.bus.redis_pubsub import RedisPubSub
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
 
 from .helpers import HUMAN, decode, run

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from ghostparty.server.common.model import OVER, PLAYING, ActionRow, Change, GameResult, Seat, SeatResult, Table
 from ghostparty.server.common.ratings import NEW
 from ghostparty.server.infra.db import ratings, results
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 
 WHEN = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 

@@ -270,7 +270,7 @@ def _review_of(seat_figures: dict[int, tuple[float, float]]) -> dict[str, Any]:
 def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url: str) -> None:
     from ghostparty.server.common.model import OVER, Seat, Table
     from ghostparty.server.reviews.store import StoredReview
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.stores.sql import SqlStore
 
     store = SqlStore(store_url)
     try:
@@ -304,7 +304,7 @@ def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url:
 def test_a_profile_reads_the_players_reviews_through_the_api(sqlite_url: str) -> None:
     from ghostparty.server.common.model import OVER, Seat, Table
     from ghostparty.server.reviews.store import StoredReview
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.stores.sql import SqlStore
 
     store = SqlStore(sqlite_url)
     when = datetime(2026, 11, 26, 12, tzinfo=UTC)

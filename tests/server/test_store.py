@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 from ghostparty.server.common.model import PLAYING, ActionRow, Seat, Table
 from ghostparty.server.infra.engine import database_url
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 
 from .test_store_contract import race
 

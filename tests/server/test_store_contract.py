@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import pytest
 
 from ghostparty.server.common.model import CLOSED, OPEN, OVER, PLAYING, ActionRow, Seat, Status, Table, needs_keeper
-from ghostparty.server.memory_store import MemoryStore
+from ghostparty.server.stores.memory import MemoryStore
 from ghostparty.server.tables.store import Store
 
 T = TypeVar("T")

@@ -12,7 +12,7 @@ from fractions import Fraction
 from random import Random
 
 from ghostparty.server.bus.pubsub import MemoryPubSub
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
 from ghostparty.server.tournaments.runner import TournamentRunner
 from ghostparty.server.tournaments.service import Spec, Tournaments

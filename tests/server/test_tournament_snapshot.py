@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tournaments import store as tournament_store
 from ghostparty.server.tournaments.store import RUNNING, SCHEDULED, Change, Entrant, GameRow, TournamentRow
 

@@ -13,7 +13,7 @@ import pytest
 from ghostparty.rules import action_from_dict, action_to_dict, legal_actions
 from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.common.errors import ServiceError
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
 from ghostparty.server.tables.transaction import Draft
 

@@ -57,7 +57,7 @@ def tables_command(
     database: str | None, statuses: tuple[str, ...], rules: str | None, idle: float | None, limit: int, as_json: bool
 ) -> None:
     """List the store's tables, most recently changed first."""
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.stores.sql import SqlStore
     from ghostparty.server.tables.operations import STATUSES, find_tables
     from ghostparty.server.wire.codec import table_view
 
@@ -89,7 +89,7 @@ def tables_command(
 def close_command(table_id: str, reason: str, server: str | None, token: str | None, database: str | None) -> None:
     """Close an open table or a game under way: nobody may join or act any more."""
     from ghostparty.server.common.errors import ServiceError
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.stores.sql import SqlStore
     from ghostparty.server.tables.operations import close_in_store, close_on_server
 
     try:

@@ -3,7 +3,7 @@
 :func:`running` is the application's lifespan: from :class:`Settings` (``create_app``'s
 arguments) it opens the store and the pub/sub (Redis, or in-process), makes the
 :class:`~ghostparty.server.tables.service.TableService` and, where the store keeps accounts and all else they
-need (:class:`~ghostparty.server.capabilities.KeepsPlayers`), the parts that need them (accounts, API
+need (:class:`~ghostparty.server.stores.capabilities.KeepsPlayers`), the parts that need them (accounts, API
 tokens, the Bot API, community and moderation, friends, quick-match, tournaments and
 their runner, the mailer), then the game reviewer; it puts each on
 ``app.state`` for the routes, resumes or takes over the games under way, and on the way
@@ -32,7 +32,6 @@ from ghostparty.server.botapi.api import BotApi
 from ghostparty.server.botapi.streams import StreamLeases
 from ghostparty.server.bus.catchup import CatchUp
 from ghostparty.server.bus.pubsub import MemoryPubSub, PubSub
-from ghostparty.server.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
 from ghostparty.server.common.metrics import Metrics
 from ghostparty.server.common.model import now
 from ghostparty.server.community.blocks import Community
@@ -45,7 +44,8 @@ from ghostparty.server.quickmatch.service import QuickMatch
 from ghostparty.server.reviews.pool import Reviewer
 from ghostparty.server.reviews.store import MemoryReviews, ReviewStore
 from ghostparty.server.socket_limits import Sockets
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
+from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService, instance_name
 from ghostparty.server.tables.store import Store
 from ghostparty.server.tournaments.events import Recurring, load_events

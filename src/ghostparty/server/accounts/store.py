@@ -116,7 +116,7 @@ class AccountStore(Protocol):
 
 
 class SqlAccounts:
-    """Accounts on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
+    """Accounts on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
 
     def __init__(
         self,
@@ -128,7 +128,7 @@ class SqlAccounts:
         self.engine = engine
         self._writing = writing if writing is not None else threading.Lock()
         #: What the other domains keep of a player, removed in the transaction that deletes
-        #: the account (moderation, email, follows: given by :class:`~ghostparty.server.store.SqlStore`).
+        #: the account (moderation, email, follows: given by :class:`~ghostparty.server.stores.sql.SqlStore`).
         self._forget = tuple(forget)
 
     # -- players --------------------------------------------------------------------------

@@ -41,7 +41,7 @@ def _info(row: Any) -> TokenInfo:
 
 
 class SqlTokens:
-    """API tokens on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
+    """API tokens on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
 
     def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
         self.engine = engine

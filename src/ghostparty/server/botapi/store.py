@@ -14,7 +14,7 @@ from ghostparty.server.infra.db import bot_invitations, players, results, seats,
 
 
 class SqlBots:
-    """Bot accounts on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
+    """Bot accounts on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
 
     def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
         self.engine = engine

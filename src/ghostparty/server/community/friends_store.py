@@ -44,7 +44,7 @@ class Sitting:
 
 
 class SqlFriends:
-    """Follows and invitations on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
+    """Follows and invitations on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
 
     def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
         self.engine = engine

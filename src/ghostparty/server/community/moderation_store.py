@@ -43,7 +43,7 @@ class Standing:
 
 
 class SqlModeration:
-    """Moderation on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
+    """Moderation on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
 
     def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
         self.engine = engine

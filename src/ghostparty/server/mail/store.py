@@ -64,7 +64,7 @@ def forget_email(conn: Connection, player_id: int) -> None:
 
 
 class SqlEmail:
-    """Email on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
+    """Email on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
 
     def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
         self.engine = engine

@@ -53,7 +53,7 @@ class QueueStore(Protocol):
 
 
 class SqlQueue:
-    """The queue on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
+    """The queue on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
 
     def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
         self.engine = engine

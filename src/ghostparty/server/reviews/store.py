@@ -1,5 +1,5 @@
 """Game reviews kept with their games (table ``gp_reviews``, migration 0010), or in this
-process's memory for a :class:`~ghostparty.server.memory_store.MemoryStore`'s server.
+process's memory for a :class:`~ghostparty.server.stores.memory.MemoryStore`'s server.
 
 A review is written once, when its job is done (:mod:`ghostparty.server.reviews.pool`), and read by any
 instance; a player's recent reviews (the games where one of their seats was theirs) feed
@@ -102,7 +102,7 @@ class SqlReviews:
 
 
 class MemoryReviews:
-    """Reviews in this process (a server on a :class:`~ghostparty.server.memory_store.MemoryStore`:
+    """Reviews in this process (a server on a :class:`~ghostparty.server.stores.memory.MemoryStore`:
     no accounts, so no player has reviews to list)."""
 
     def __init__(self) -> None:

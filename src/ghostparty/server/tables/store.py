@@ -109,7 +109,7 @@ class SavesMany(Protocol):
 
 class SqlTables:
     """A :class:`Store` on any SQLAlchemy database URL: the engine, migrated, and the
-    tables' rows on it (each domain's store shares the engine: :class:`ghostparty.server.store.SqlStore`)."""
+    tables' rows on it (each domain's store shares the engine: :class:`ghostparty.server.stores.sql.SqlStore`)."""
 
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = database_url(url)

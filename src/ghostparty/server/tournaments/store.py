@@ -122,7 +122,7 @@ def _row(r: Any) -> TournamentRow:
 
 
 class SqlTournaments:
-    """The tournaments on a :class:`~ghostparty.server.store.SqlStore`'s engine."""
+    """The tournaments on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
 
     def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
         self.engine = engine

@@ -2,12 +2,12 @@
 whose games may be forgotten when they stop.
 
 :class:`MemoryStore` keeps the :class:`~ghostparty.server.tables.store.Store` contract as
-:class:`~ghostparty.server.store.SqlStore` does (``tests/server/test_store_contract.py``
+:class:`~ghostparty.server.stores.sql.SqlStore` does (``tests/server/test_store_contract.py``
 holds both to it), so that code tried on one behaves the same on the other. It keeps
-accounts and the quick-match queue too (:class:`~ghostparty.server.capabilities.KeepsAccounts`,
-held to :class:`~ghostparty.server.store.SqlStore`'s behaviour by
+accounts and the quick-match queue too (:class:`~ghostparty.server.stores.capabilities.KeepsAccounts`,
+held to :class:`~ghostparty.server.stores.sql.SqlStore`'s behaviour by
 ``tests/server/test_accounts_contract.py``), but not the other stores a server's account
-features need (:class:`~ghostparty.server.capabilities.KeepsPlayers`): a server on a
+features need (:class:`~ghostparty.server.stores.capabilities.KeepsPlayers`): a server on a
 memory store offers no accounts.
 """
 
@@ -35,7 +35,7 @@ class MemoryStore:
     action comes back a list; an action that isn't JSON is refused with ``TypeError``).
 
     :meth:`list_tables` lists tables changed at the same instant by id; the protocol
-    leaves that order open (:class:`~ghostparty.server.store.SqlStore` has none).
+    leaves that order open (:class:`~ghostparty.server.stores.sql.SqlStore` has none).
     """
 
     #: Every call is a little work under a lock: the service makes it on its event loop.

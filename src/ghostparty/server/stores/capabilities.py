@@ -5,13 +5,13 @@ store may keep:
 
 - :class:`KeepsAccounts`: players, sessions and ratings
   (:class:`~ghostparty.server.accounts.store.AccountStore`) and the quick-match queue
-  (:class:`~ghostparty.server.quickmatch.store.QueueStore`). :class:`~ghostparty.server.store.SqlStore` and
-  :class:`~.memory_store.MemoryStore` both do (``tests/server/test_accounts_contract.py``
+  (:class:`~ghostparty.server.quickmatch.store.QueueStore`). :class:`~ghostparty.server.stores.sql.SqlStore` and
+  :class:`~ghostparty.server.stores.memory.MemoryStore` both do (``tests/server/test_accounts_contract.py``
   holds them to the same behaviour).
 - :class:`KeepsPlayers`: everything the server's account features need together: the
   above and the email, moderation, Bot API, tournament, API token and friends stores.
-  Only :class:`~ghostparty.server.store.SqlStore` does; a server turns accounts on for a store that is one
-  (:mod:`.wiring`), so a server without a database offers none (``no_accounts``).
+  Only :class:`~ghostparty.server.stores.sql.SqlStore` does; a server turns accounts on for a store that is one
+  (:mod:`ghostparty.server.wiring`), so a server without a database offers none (``no_accounts``).
 - :class:`KeepsReviews`: the games' reviews (else the server keeps them in memory).
 - :class:`SavesMany`: many games' changes in one transaction (:mod:`ghostparty.server.tables.live` batches them).
 - :class:`ReachedByUrl`: a database other processes can open by its URL (the Redis
