@@ -1,7 +1,7 @@
 """The CPU one table update costs from publish to every socket's send, in one process.
 
 ``memory``: :class:`MemoryPubSub` hands the frame to ``--sockets`` table connections
-(:class:`~ghostparty.server.sockets.Connection`, half of them holding a seat), each
+(:class:`~ghostparty.server.http.sockets.Connection`, half of them holding a seat), each
 sending its text to a socket that takes it at once. ``redis``: the same, plus what a
 :class:`RedisPubSub` adds between instances (encode on publish, decode on arrival),
 without the network. The frames are built before the clock starts: only the path after
@@ -24,13 +24,13 @@ from typing import Any
 from ghostparty.rules import Game, Position, legal_actions
 from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.common.model import PLAYING, Seat, Table
-from ghostparty.server.sockets import Connection
+from ghostparty.server.http.sockets import Connection
 from ghostparty.server.wire.protocol import Frame, update_frame
 
 
 class _Socket:
     """A socket that takes every text at once: through the ``ghostparty.send_text``
-    extension, as under ``ghostparty serve`` (server/ws_protocol.py), or (``asgi``)
+    extension, as under ``ghostparty serve`` (server/http/ws_protocol.py), or (``asgi``)
     only through the awaited ASGI send, as under any other server and before it."""
 
     client = None

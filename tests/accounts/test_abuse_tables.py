@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from ghostparty.server.infra.quotas import QUEUE_JOINS
+from ghostparty.server.http.quotas import QUEUE_JOINS
 from server.helpers import play_humans  # tests/server/helpers.py
 
 from .helpers import PASSWORD, error, make_client, register

@@ -12,9 +12,9 @@ from starlette.testclient import TestClient
 
 from ghostparty.server.accounts.store import FORMER_PLAYER
 from ghostparty.server.common.ids import LIMIT, whole_number
-from ghostparty.server.infra.quotas import REPLAYS
+from ghostparty.server.http.quotas import REPLAYS
+from ghostparty.server.http.socket_limits import STATE_BURST
 from ghostparty.server.mail.keys import EmailKeys
-from ghostparty.server.socket_limits import STATE_BURST
 
 from .community import appoint, as_player, hello, table_of_two, until
 from .helpers import error

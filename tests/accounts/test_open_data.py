@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 
 from ghostparty.cli.main import cli
 from ghostparty.rules import Game, action_from_dict
-from ghostparty.server.open_data_routes import DOWNLOADS
+from ghostparty.server.http.routes.opendata import DOWNLOADS
 from ghostparty.server.opendata.export import KEY_FILE, export, finished_games, game_id, load_key
 from ghostparty.server.stores.sql import SqlStore
 

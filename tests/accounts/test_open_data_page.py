@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from ghostparty.server.open_data_routes import wants_html
+from ghostparty.server.http.routes.opendata import wants_html
 from ghostparty.server.opendata.export import FORMAT, export
 from ghostparty.server.stores.sql import SqlStore
 

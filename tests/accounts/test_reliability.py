@@ -11,8 +11,8 @@ from starlette.testclient import TestClient
 
 from ghostparty.server.common.model import OVER, GameResult, Seat, SeatResult, Table
 from ghostparty.server.common.names import name_key
+from ghostparty.server.http.quotas import RECORD_READS
 from ghostparty.server.infra.limits import MemoryLimiter
-from ghostparty.server.infra.quotas import RECORD_READS
 from ghostparty.server.quickmatch import service as quickmatch
 from ghostparty.server.quickmatch.matching import RELIABLE_AFTER, Waiting, propose
 from ghostparty.server.stores.sql import SqlStore

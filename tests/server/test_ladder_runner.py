@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from ghostparty.server.common.errors import ServiceError
-from ghostparty.server.edge import http_status
+from ghostparty.server.http.edge import http_status
 from ghostparty.server.tournaments.service import Spec
 
 from .helpers import run

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from starlette.responses import JSONResponse as StarletteJSONResponse
 
-from ghostparty.server.responses import JSONResponse
+from ghostparty.server.http.responses import JSONResponse
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "ghostparty" / "server"
 

@@ -21,10 +21,10 @@ from ghostparty.analysis.review import Evaluator, review_game
 from ghostparty.rules import GameRecord
 from ghostparty.server.app import create_app
 from ghostparty.server.common.errors import ServiceError
-from ghostparty.server.edge import http_status
+from ghostparty.server.http.edge import http_status
+from ghostparty.server.http.routes.reviews import review_stats
 from ghostparty.server.infra.db import reviews
 from ghostparty.server.infra.engine import database_url
-from ghostparty.server.review_routes import review_stats
 from ghostparty.server.reviews.pool import REVIEW_VERSION, Reviewer
 from ghostparty.server.reviews.store import MemoryReviews, SeatReview
 

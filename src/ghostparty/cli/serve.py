@@ -186,9 +186,9 @@ def serve(
     from sqlalchemy.exc import ArgumentError
 
     from ghostparty.server.app import SETTINGS_VARIABLE, create_app, tune_gc
+    from ghostparty.server.http.ws_protocol import PROTOCOL as WS_PROTOCOL
     from ghostparty.server.infra.logs import json_log_config
     from ghostparty.server.wiring import default_database_url
-    from ghostparty.server.ws_protocol import PROTOCOL as WS_PROTOCOL
 
     url = database or default_database_url()
     try:

@@ -37,13 +37,13 @@ from ghostparty.server.common.model import now
 from ghostparty.server.community.blocks import Community
 from ghostparty.server.community.friends import Friends, InvitedHook
 from ghostparty.server.community.moderation import Moderation
+from ghostparty.server.http.quotas import Quotas
+from ghostparty.server.http.socket_limits import Sockets
 from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
-from ghostparty.server.infra.quotas import Quotas
 from ghostparty.server.mail.mailer import start_mailer
 from ghostparty.server.quickmatch.service import QuickMatch
 from ghostparty.server.reviews.pool import Reviewer
 from ghostparty.server.reviews.store import MemoryReviews, ReviewStore
-from ghostparty.server.socket_limits import Sockets
 from ghostparty.server.stores.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
 from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService, instance_name

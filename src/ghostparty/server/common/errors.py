@@ -98,7 +98,7 @@ class ErrorCode(StrEnum):
 class ServiceError(Exception):
     """A request the service refuses: ``code`` says why (one of docs/PROTOCOL.md's error
     codes), ``message`` says it to a person. The error names no HTTP status nor WebSocket
-    close code: :mod:`ghostparty.server.edge` looks them up by ``code`` where the answer is made."""
+    close code: :mod:`ghostparty.server.http.edge` looks them up by ``code`` where the answer is made."""
 
     def __init__(
         self,

@@ -198,5 +198,5 @@ def game_finish(table: str, seat: int) -> GameFinishEvent:
 
 
 def invitation(event: Mapping[str, Any]) -> InvitationEvent:
-    """An ``invitation`` of :func:`ghostparty.server.bot_routes.invite`'s fields."""
+    """An ``invitation`` of :func:`ghostparty.server.http.routes.botapi.invite`'s fields."""
     return cast(InvitationEvent, {"type": "invitation", **event})

@@ -11,7 +11,7 @@ so it is made once and any instance serves it; a stored review of another
 :data:`REVIEW_VERSION` is made again when asked for.
 
 The queue is bounded (``max_jobs`` waiting or running: more are refused with 503
-``busy``); how often a person may ask is :mod:`ghostparty.server.infra.quotas`' business.
+``busy``); how often a person may ask is :mod:`ghostparty.server.http.quotas`' business.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ process's memory for a :class:`~ghostparty.server.stores.memory.MemoryStore`'s s
 
 A review is written once, when its job is done (:mod:`ghostparty.server.reviews.pool`), and read by any
 instance; a player's recent reviews (the games where one of their seats was theirs) feed
-the profile's accuracy and PR per rule set (:mod:`ghostparty.server.review_routes`)."""
+the profile's accuracy and PR per rule set (:mod:`ghostparty.server.http.routes.reviews`)."""
 
 from __future__ import annotations
 

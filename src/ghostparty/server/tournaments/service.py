@@ -6,7 +6,7 @@ Every change is lock the tournament's row → read → engine event → write
 (:mod:`ghostparty.server.tournaments.runner`) take turns and never overwrite one another: a hundred
 people joining at once are all let in. After each change a
 notice goes out on the pub/sub channel ``tournament:<id>`` (every instance's sockets
-watching it send the new state, :mod:`ghostparty.server.tournament_routes`).
+watching it send the new state, :mod:`ghostparty.server.http.routes.tournaments`).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ SEND_TEXT = "ghostparty.send_text"
 #: ``ws_max_size`` each).
 QUEUED = 8
 #: What ``uvicorn.run(ws=…)`` is given.
-PROTOCOL = "ghostparty.server.ws_protocol:TextWriterProtocol"
+PROTOCOL = "ghostparty.server.http.ws_protocol:TextWriterProtocol"
 
 _FIN_TEXT = 0x81  # FIN, opcode 1 (text)
 _SHORT = struct.Struct("!BB")

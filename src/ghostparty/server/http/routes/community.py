@@ -2,7 +2,7 @@
 
 All are for logged-in players (``login_required``, 401, for guests, who mute in their
 browser); every one is counted per account and per address before its work
-(:mod:`ghostparty.server.infra.quotas`), changes need the session's ``X-CSRF-Token``, and bodies are JSON.
+(:mod:`ghostparty.server.http.quotas`), changes need the session's ``X-CSRF-Token``, and bodies are JSON.
 """
 
 from __future__ import annotations
@@ -11,22 +11,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ghostparty.server.account_routes import current
 from ghostparty.server.accounts.store import Player
-from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-from ghostparty.server.community.blocks import Community, report_text
+from ghostparty.server.community.blocks import report_text
+from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.moderation_schemas import BlockRequest, MuteRequest, ReportRequest
+from ghostparty.server.http.quotas import LIST_CHANGES, LIST_READS, REPORTS, REPORTS_ADDRESS, Quotas, address_of
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.session import community_of, current
 from ghostparty.server.infra.limits import Limit
-from ghostparty.server.infra.quotas import LIST_CHANGES, LIST_READS, REPORTS, REPORTS_ADDRESS, Quotas, address_of
-from ghostparty.server.moderation_schemas import BlockRequest, MuteRequest, ReportRequest
-from ghostparty.server.responses import JSONResponse
-
-
-def community_of(request: Request) -> Community:
-    found: Community | None = getattr(request.app.state, "community", None)
-    if found is None:
-        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
-    return found
 
 
 async def player_for(

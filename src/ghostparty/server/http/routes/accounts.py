@@ -8,52 +8,19 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ghostparty.server.accounts.service import SESSION_DAYS, Accounts
+from ghostparty.server.accounts.service import SESSION_DAYS
 from ghostparty.server.accounts.store import Player, Profile
 from ghostparty.server.accounts.tokens import ApiTokens
-from ghostparty.server.bearer import bearer_of
-from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.ratings import provisional, shown
-from ghostparty.server.infra.quotas import RECORD_READS, Quotas, address_of
-from ghostparty.server.responses import JSONResponse
-from ghostparty.server.schemas import Credentials, HeldSeats, NewPassword, Password
+from ghostparty.server.http.bearer import bearer_of
+from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.quotas import RECORD_READS, Quotas, address_of
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.schemas import Credentials, HeldSeats, NewPassword, Password
+from ghostparty.server.http.session import COOKIE, accounts_of, current
 from ghostparty.server.tables.standings import Reliability
 from ghostparty.server.wire.codec import time_text
-
-COOKIE = "gp_session"
-CSRF_HEADER = "x-csrf-token"
-
-
-def accounts_of(request: Request) -> Accounts:
-    accounts: Accounts | None = getattr(request.app.state, "accounts", None)
-    if accounts is None:
-        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
-    return accounts
-
-
-async def current(request: Request, *, changing: bool) -> tuple[Player, str] | None:
-    """The logged-in player and their session token, or ``None`` for a guest.
-
-    A request that changes something (``changing``) and relies on the session must carry
-    the session's CSRF token in the ``X-CSRF-Token`` header: ``csrf`` (403) if not. A
-    request authenticated by an API token (:mod:`.bearer`) is its owner's, whatever
-    cookie it carries, and needs no CSRF header; its session is ``""`` (the routes that
-    use the session are ``session`` routes, which refuse tokens before they run).
-    """
-    bearer = bearer_of(request)
-    if bearer is not None:
-        return bearer.player, ""
-    token = request.cookies.get(COOKIE)
-    if not token or getattr(request.app.state, "accounts", None) is None:
-        return None
-    accounts = accounts_of(request)
-    player = await accounts.session(token)
-    if player is None:
-        return None
-    if changing and not accounts.csrf_ok(token, request.headers.get(CSRF_HEADER)):
-        raise ServiceError(ErrorCode.CSRF, "this request needs the page's X-CSRF-Token header (reload the page)")
-    return player, token
 
 
 def _player_json(player: Player) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from starlette.requests import ClientDisconnect, Request
 
 from ghostparty.server.common.errors import ErrorCode
-from ghostparty.server.schemas import (
+from ghostparty.server.http.schemas import (
     problem,
 )
 from ghostparty.server.tables.service import ServiceError

@@ -1,8 +1,8 @@
 """The HTTP endpoints and the WebSocket of tournaments (docs/PROTOCOL.md).
 
 Every endpoint counts one use per address and, for a logged-in person, per account
-(:mod:`ghostparty.server.infra.quotas`) before its work; unsafe methods from other sites are refused by
-:mod:`.crosssite`. The socket ``/ws/tournaments/{id}`` sends the tournament's state at
+(:mod:`ghostparty.server.http.quotas`) before its work; unsafe methods from other sites are refused by
+:mod:`ghostparty.server.http.crosssite`. The socket ``/ws/tournaments/{id}`` sends the tournament's state at
 once and again after every change, on any instance (the pub/sub channel
 ``tournament:<id>``).
 """
@@ -20,21 +20,21 @@ from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from ghostparty.server.account_routes import current
-from ghostparty.server.bodies import json_body
 from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
-from ghostparty.server.edge import close_socket
-from ghostparty.server.infra.limits import Limit
-from ghostparty.server.infra.quotas import (
+from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.edge import close_socket
+from ghostparty.server.http.quotas import (
     TOURNAMENT_CHANGES,
     TOURNAMENT_CREATES,
     TOURNAMENT_CREATES_ADDRESS,
     TOURNAMENT_READS,
     address_of,
 )
-from ghostparty.server.responses import JSONResponse
-from ghostparty.server.schemas import CreateTournament, TournamentCancel, TournamentEntry, TournamentJoin
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.schemas import CreateTournament, TournamentCancel, TournamentEntry, TournamentJoin
+from ghostparty.server.http.session import current
+from ghostparty.server.infra.limits import Limit
 from ghostparty.server.tournaments.service import HOUSE, Spec, Tournaments, channel, check
 from ghostparty.server.tournaments.store import CANCELLED, FINISHED, RUNNING, SCHEDULED, Snapshot
 from ghostparty.server.tournaments.views import current as current_table

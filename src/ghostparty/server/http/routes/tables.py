@@ -11,12 +11,12 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ghostparty.rules import GameRecord, InvalidRecord
-from ghostparty.server.account_routes import current
-from ghostparty.server.bodies import MAX_DEPTH, MAX_RECORD, json_body, nesting, raw_body, require_json
 from ghostparty.server.common.errors import ErrorCode
-from ghostparty.server.infra.quotas import REPLAYS, Quotas, address_of
-from ghostparty.server.responses import JSONResponse
-from ghostparty.server.schemas import Act, Again, CreateTable, Join, SeatToken
+from ghostparty.server.http.bodies import MAX_DEPTH, MAX_RECORD, json_body, nesting, raw_body, require_json
+from ghostparty.server.http.quotas import REPLAYS, Quotas, address_of
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.schemas import Act, Again, CreateTable, Join, SeatToken
+from ghostparty.server.http.session import current
 from ghostparty.server.tables.replay import MAX_ACTIONS, replay_steps
 from ghostparty.server.tables.service import SeatSpec, ServiceError, TableService
 

@@ -11,22 +11,22 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ghostparty.server.account_routes import current
+import ghostparty.server.http.ids  # noqa: F401 (registers the {name:id} path convertor)
 from ghostparty.server.accounts.store import Player
-from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.ids import whole_number
 from ghostparty.server.community.moderation import Moderation
-from ghostparty.server.community_routes import community_of
-from ghostparty.server.infra.quotas import MODERATOR_ACTIONS, MODERATOR_READS, Quotas, address_of
-from ghostparty.server.moderation_schemas import (
+from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.moderation_schemas import (
     BanRequest,
     CloseRequest,
     RemoveLineRequest,
     RenameRequest,
     TimeoutRequest,
 )
-from ghostparty.server.responses import JSONResponse
+from ghostparty.server.http.quotas import MODERATOR_ACTIONS, MODERATOR_READS, Quotas, address_of
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.session import community_of, current
 
 
 def moderation_of(request: Request) -> Moderation:

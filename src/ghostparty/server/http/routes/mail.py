@@ -10,14 +10,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ghostparty.server.account_routes import accounts_of, current
 from ghostparty.server.accounts.store import Player
-from ghostparty.server.bodies import json_body, raw_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-from ghostparty.server.infra.quotas import address_of
+from ghostparty.server.http.bodies import json_body, raw_body
+from ghostparty.server.http.quotas import address_of
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.schemas import Model
+from ghostparty.server.http.session import accounts_of, current
 from ghostparty.server.mail.mailer import Mailer
-from ghostparty.server.responses import JSONResponse
-from ghostparty.server.schemas import Model
 
 Short = Annotated[str, StringConstraints(max_length=300)]
 Language = Annotated[str, StringConstraints(max_length=16)]

@@ -20,13 +20,13 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ghostparty.server.bodies import json_body
 from ghostparty.server.bus.leases import SHARDS
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.metrics import Metrics
-from ghostparty.server.responses import JSONResponse
-from ghostparty.server.schemas import CloseTable
-from ghostparty.server.socket_limits import Sockets
+from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.schemas import CloseTable
+from ghostparty.server.http.socket_limits import Sockets
 from ghostparty.server.tables.service import TableService
 
 log = logging.getLogger("ghostparty.server")

@@ -1,6 +1,6 @@
 """The HTTP endpoints of a player's API tokens: list, make, revoke (docs/PROTOCOL.md).
 
-Only the page's session may use them (``session`` in :data:`.bearer.ROUTE_SCOPES`: a
+Only the page's session may use them (``session`` in :data:`ghostparty.server.http.bearer.ROUTE_SCOPES`: a
 token can't make or revoke tokens); each is counted per account and per address before
 its work, and the POSTs need the session's ``X-CSRF-Token`` and a JSON body.
 """
@@ -13,17 +13,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-import ghostparty.server.common.ids  # noqa: F401 (registers the {name:id} path convertor)
-from ghostparty.server.account_routes import current
+import ghostparty.server.http.ids  # noqa: F401 (registers the {name:id} path convertor)
 from ghostparty.server.accounts.store import Player
 from ghostparty.server.accounts.tokens import CHANGES, CHANGES_ADDRESS, MOST, READS, SCOPES, ApiTokens
 from ghostparty.server.accounts.tokens_store import TokenInfo
-from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.quotas import Quotas, address_of
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.schemas import NewToken
+from ghostparty.server.http.session import current
 from ghostparty.server.infra.limits import Limit
-from ghostparty.server.infra.quotas import Quotas, address_of
-from ghostparty.server.responses import JSONResponse
-from ghostparty.server.schemas import NewToken
 from ghostparty.server.wire.codec import time_text
 
 

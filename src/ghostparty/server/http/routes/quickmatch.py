@@ -6,13 +6,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ghostparty.server.account_routes import current
-from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-from ghostparty.server.infra.quotas import address_of
+from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.quotas import address_of
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.schemas import MatchRequest, MatchTicket
+from ghostparty.server.http.session import current
 from ghostparty.server.quickmatch.service import QuickMatch
-from ghostparty.server.responses import JSONResponse
-from ghostparty.server.schemas import MatchRequest, MatchTicket
 
 
 def quick_of(request: Request) -> QuickMatch:

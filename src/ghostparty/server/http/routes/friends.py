@@ -3,8 +3,8 @@ of invitations at once (docs/PROTOCOL.md).
 
 All are for logged-in players (``login_required``, 401, for guests: they have nobody to
 follow with); every one is counted per account and per address before its work
-(:mod:`ghostparty.server.infra.quotas`), changes need the session's ``X-CSRF-Token``, bodies are JSON, and
-another site's page can neither post here nor open the socket (:mod:`.crosssite`).
+(:mod:`ghostparty.server.http.quotas`), changes need the session's ``X-CSRF-Token``, bodies are JSON, and
+another site's page can neither post here nor open the socket (:mod:`ghostparty.server.http.crosssite`).
 """
 
 from __future__ import annotations
@@ -18,17 +18,15 @@ from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from ghostparty.server.account_routes import COOKIE, current
 from ghostparty.server.accounts.store import Player
-from ghostparty.server.bodies import json_body
 from ghostparty.server.bus.pubsub import Message, PubSub
 from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.ids import whole_number
 from ghostparty.server.community.friends import Friends, invitations_channel
-from ghostparty.server.edge import close_socket
-from ghostparty.server.infra.limits import Limit
-from ghostparty.server.infra.quotas import (
+from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.edge import close_socket
+from ghostparty.server.http.quotas import (
     FOLLOW_CHANGES,
     FRIEND_READS,
     INVITATION_ANSWERS,
@@ -37,9 +35,11 @@ from ghostparty.server.infra.quotas import (
     Quotas,
     address_of,
 )
-from ghostparty.server.responses import JSONResponse
-from ghostparty.server.schemas import Model
-from ghostparty.server.socket_limits import Sockets
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.schemas import Model
+from ghostparty.server.http.session import COOKIE, current
+from ghostparty.server.http.socket_limits import Sockets
+from ghostparty.server.infra.limits import Limit
 from ghostparty.server.wire.protocol import dumps
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]

@@ -21,21 +21,21 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from ghostparty.server.account_routes import current
 from ghostparty.server.accounts.store import Player
 from ghostparty.server.accounts.tokens import revoked_channel
-from ghostparty.server.bearer import bearer_of
-from ghostparty.server.bodies import json_body
 from ghostparty.server.botapi.api import BotApi
 from ghostparty.server.botapi.streams import StreamLease
 from ghostparty.server.bus.envelope import OVERFLOW, TokenRevoked
 from ghostparty.server.bus.pubsub import Message
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.names import name_key
+from ghostparty.server.http.bearer import bearer_of
+from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.quotas import Quotas, address_of
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.schemas import BecomeBot, BotAnswer, BotInvitation
+from ghostparty.server.http.session import current
 from ghostparty.server.infra.limits import Limit
-from ghostparty.server.infra.quotas import Quotas, address_of
-from ghostparty.server.responses import JSONResponse
-from ghostparty.server.schemas import BecomeBot, BotAnswer, BotInvitation
 from ghostparty.server.tables.service import TableService
 
 #: ndjson's media type.

@@ -18,15 +18,15 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-from ghostparty.server.account_routes import accounts_of, current
-from ghostparty.server.assets import ASSETS
-from ghostparty.server.bodies import json_body
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
+from ghostparty.server.http.assets import ASSETS
+from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.quotas import LIST_CHANGES, LIST_READS, Quotas, address_of
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.schemas import OpenDataChoice
+from ghostparty.server.http.session import accounts_of, current
 from ghostparty.server.infra.limits import Limit
-from ghostparty.server.infra.quotas import LIST_CHANGES, LIST_READS, Quotas, address_of
 from ghostparty.server.opendata.export import FORMAT, SERVED
-from ghostparty.server.responses import JSONResponse
-from ghostparty.server.schemas import OpenDataChoice
 
 #: Files (and index reads) one address may fetch.
 DOWNLOADS = (Limit(60, 3600, "at most 60 open-data downloads an hour"),)

@@ -16,7 +16,7 @@ An API route missing from the table is ``session``: tokens are refused until it 
 otherwise. :class:`BearerAuth`, an ASGI middleware, checks the token before the route
 runs (counted per address first, :meth:`~ghostparty.server.accounts.tokens.ApiTokens.authenticate`) and leaves
 :class:`~ghostparty.server.accounts.tokens.Bearer` in the scope (:func:`bearer_of`), which
-:func:`~.account_routes.current` then takes for the player; such a request needs no
+:func:`~ghostparty.server.http.session.current` then takes for the player; such a request needs no
 CSRF header (it carries no cookie a page could ride on).
 """
 
@@ -31,8 +31,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ghostparty.server.accounts.tokens import ApiTokens, Bearer
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-from ghostparty.server.edge import close_message, error_body, http_status
-from ghostparty.server.infra.quotas import address_of
+from ghostparty.server.http.edge import close_message, error_body, http_status
+from ghostparty.server.http.quotas import address_of
 
 #: The scope key under which the authenticated token is kept.
 KEY = "ghostparty.bearer"

@@ -2,8 +2,8 @@
 made on the first request (:mod:`ghostparty.server.reviews.pool`), and a player's accuracy and PR per rule set
 over their recently reviewed games, for the profile.
 
-Each request is counted per address and account (:data:`~ghostparty.server.infra.quotas.REVIEW_READS`); a
-review started is counted again under :data:`~ghostparty.server.infra.quotas.REVIEWS_STARTED`, after the
+Each request is counted per address and account (:data:`~ghostparty.server.http.quotas.REVIEW_READS`); a
+review started is counted again under :data:`~ghostparty.server.http.quotas.REVIEWS_STARTED`, after the
 game is known to be over, before the job is queued. Starting one is refused to another
 site's page (403 ``cross_site``), though the request is a GET: it spends CPU.
 """
@@ -16,13 +16,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ghostparty.server.account_routes import accounts_of, current
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import OVER
 from ghostparty.server.common.names import name_key
-from ghostparty.server.crosssite import cross_site
-from ghostparty.server.infra.quotas import REVIEW_READS, REVIEWS_STARTED, Quotas, address_of
-from ghostparty.server.responses import JSONResponse
+from ghostparty.server.http.crosssite import cross_site
+from ghostparty.server.http.quotas import REVIEW_READS, REVIEWS_STARTED, Quotas, address_of
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.session import accounts_of, current
 from ghostparty.server.reviews.pool import Reviewer
 from ghostparty.server.reviews.store import SeatReview
 from ghostparty.server.tables.service import TableService

@@ -4,7 +4,7 @@ A connection listens to its table's channel: the publisher hands it each update'
 encoded frame and it sends the text for the seats it holds, at once (docs/PROTOCOL.md).
 Messages in are limited in size and rate; a client that floods is disconnected. A
 socket opened with an API token (``Authorization: Bearer`` on the upgrade request,
-:mod:`.bearer`) is its owner's, and closes (1008) the moment the token is revoked —
+:mod:`ghostparty.server.http.bearer`) is its owner's, and closes (1008) the moment the token is revoked —
 on any instance, through the pub/sub — or expires.
 """
 
@@ -18,18 +18,17 @@ from collections.abc import Awaitable, Callable
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from ghostparty.server.account_routes import COOKIE
 from ghostparty.server.accounts.tokens import revoked_channel
-from ghostparty.server.bearer import bearer_of
-from ghostparty.server.bodies import MAX_MESSAGE
 from ghostparty.server.bus.envelope import OVERFLOW, Chat, GameEnded, Message, TokenRevoked
 from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, RateLimited
 from ghostparty.server.common.outbound import Outbound
-from ghostparty.server.edge import close_socket
-from ghostparty.server.infra.quotas import Quotas, address_of
-from ghostparty.server.schemas import (
+from ghostparty.server.http.bearer import bearer_of
+from ghostparty.server.http.bodies import MAX_MESSAGE
+from ghostparty.server.http.edge import close_socket
+from ghostparty.server.http.quotas import Quotas, address_of
+from ghostparty.server.http.schemas import (
     Hello,
     Ping,
     Say,
@@ -39,11 +38,12 @@ from ghostparty.server.schemas import (
     client_message,
     problem,
 )
-from ghostparty.server.socket_limits import BURST, RATE, STATE_BURST, STATE_RATE, RateLimit, Sockets
+from ghostparty.server.http.session import COOKIE
+from ghostparty.server.http.socket_limits import BURST, RATE, STATE_BURST, STATE_RATE, RateLimit, Sockets
+from ghostparty.server.http.ws_protocol import SEND_TEXT
 from ghostparty.server.tables.chat import chat_channel
 from ghostparty.server.tables.service import ServiceError, TableService
 from ghostparty.server.wire.protocol import Frame, dumps
-from ghostparty.server.ws_protocol import SEND_TEXT
 
 #: Messages over the limit after which a flooding client is disconnected.
 MAX_STRIKES = 200
@@ -67,7 +67,7 @@ class Connection:
         self.odds = True
         self.chat = True
         self.send_lock = asyncio.Lock()
-        #: Writes a text message at once where the server offers it (:mod:`.ws_protocol`).
+        #: Writes a text message at once where the server offers it (:mod:`ghostparty.server.http.ws_protocol`).
         self.write_now: Callable[[str], bool] | None = websocket.scope.get("extensions", {}).get(SEND_TEXT)
         self.backlog: collections.deque[str] = collections.deque()
         self.resync: asyncio.Task[None] | None = None
@@ -115,7 +115,7 @@ class Connection:
 
     def written_now(self, text: str) -> bool:
         """Whether ``text`` was written at once: nothing being sent or waiting, and the
-        server offering it (:mod:`.ws_protocol`)."""
+        server offering it (:mod:`ghostparty.server.http.ws_protocol`)."""
         return self.write_now is not None and not self.send_lock.locked() and not self.backlog and self.write_now(text)
 
     async def send_text(self, text: str) -> None:

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from ghostparty.server.common.ids import LIMIT
-from ghostparty.server.schemas import Model
+from ghostparty.server.http.schemas import Model
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 TableId = Annotated[str, StringConstraints(min_length=1, max_length=16)]

@@ -6,10 +6,10 @@ visitor's cookies), or open a WebSocket. Browsers say where a request comes from
 request (POST, PUT, PATCH, DELETE) or a WebSocket from another site is refused with
 403 ``cross_site``; a request with neither header comes from a program, not a page,
 and carries no visitor's cookies by accident, so it passes. JSON routes also insist on
-``Content-Type: application/json`` (:func:`~.bodies.json_body`), which a plain form
+``Content-Type: application/json`` (:func:`~ghostparty.server.http.bodies.json_body`), which a plain form
 can't send.
 
-A request with ``Authorization: Bearer`` (an API token, :mod:`.bearer`) and no cookie
+A request with ``Authorization: Bearer`` (an API token, :mod:`ghostparty.server.http.bearer`) and no cookie
 passes too: it is authenticated by what it carries, not by anything the browser adds,
 and a page of another site can't set that header without a CORS preflight this server
 never grants. With a cookie it is checked like any other, so a cookie-authenticated
@@ -29,7 +29,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-from ghostparty.server.edge import close_message, error_body, http_status
+from ghostparty.server.http.edge import close_message, error_body, http_status
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _SAME = frozenset({"same-origin", "none"})  # "none": typed, a bookmark: no page sent it
