@@ -54,7 +54,7 @@ def ratings(rules: str, games: int, seed: int, jobs: int, write: bool) -> None:
     console.print(table)
     console.print(f"{seconds:.0f} s on {jobs} processes (this process {time.process_time() - cpu:.1f} s of CPU)")
     if write:
-        path = Path(str(files("ghostparty.server") / "bot_ratings.json"))
+        path = Path(str(files("ghostparty.server.common") / "bot_ratings.json"))
         data = json.loads(path.read_text(encoding="utf-8"))
         data["ratings"][rules] = {
             level: {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "games": result.played[level]}

@@ -89,7 +89,7 @@ def places(points: Sequence[int]) -> list[int]:
 @cache
 def bot_anchors() -> dict[str, dict[str, Rating]]:
     """Per rule set, each bot level's fixed rating (``bot_ratings.json``)."""
-    data = json.loads((files("ghostparty.server") / "bot_ratings.json").read_text(encoding="utf-8"))
+    data = json.loads((files("ghostparty.server.common") / "bot_ratings.json").read_text(encoding="utf-8"))
     return {
         rules: {level: Rating(float(v["mu"]), float(v["sigma"])) for level, v in levels.items()}
         for rules, levels in data["ratings"].items()

@@ -1,7 +1,7 @@
 """The database's tables (SQLAlchemy Core) and the migrations that bring a database to them.
 
 The schema is what :data:`metadata` says; :func:`migrate` brings any database to it with
-Alembic (``ghostparty/server/migrations``): a new database is built by the migrations from
+Alembic (``ghostparty/server/infra/migrations``): a new database is built by the migrations from
 the first, and a database made by a release from before Alembic (tables made by
 ``create_all``, no ``alembic_version``) is stamped as the first revision, then upgraded.
 ``tests/server/test_migrations.py`` checks that the migrations build exactly
@@ -486,6 +486,6 @@ def revision(connection: Connection) -> str | None:
 
 def _config(connection: Connection) -> Any:
     config = Config()
-    config.set_main_option("script_location", str(files("ghostparty.server") / "migrations"))
+    config.set_main_option("script_location", str(files("ghostparty.server.infra") / "migrations"))
     config.attributes["connection"] = connection
     return config
