@@ -59,7 +59,7 @@ class EmailKeys:
             raise ValueError("this was sealed with another email secret, or changed since") from error
 
     def lookup(self, address: str) -> str:
-        """The keyed hash of a normalized address (:func:`ghostparty.server.mail.texts.normalized`), hex."""
+        """The keyed hash of a normalized address (:func:`ghostparty.server.mail.texts.lookup_form`), hex."""
         return hmac.new(self._lookup, address.encode(), hashlib.sha256).hexdigest()
 
     def unsubscribe_token(self, player_id: int, kind: str, bound: str = "") -> str:
