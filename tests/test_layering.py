@@ -96,7 +96,8 @@ def test_the_tournament_engine_has_modules() -> None:
 def test_the_import_contracts_hold() -> None:
     """The layers and the forbidden imports of ``[tool.importlinter]`` in pyproject.toml: the
     outer layers (rules ← bots ← sim ← server ← cli), the server's packages one way, the
-    inner layers free of the server and its libraries, the service free of any transport."""
+    inner layers free of the server and its libraries, nothing below the server's HTTP edge
+    speaking HTTP."""
     lint_imports = Path(sys.executable).parent / "lint-imports"
     if not lint_imports.exists():
         pytest.fail(f"import-linter is not installed beside {sys.executable}: pip install 'ghostparty[lint]'")
