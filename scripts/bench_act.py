@@ -1,8 +1,8 @@
 """The server's CPU per action in one process, from a socket's message to its sockets' texts.
 
 ``--tables`` four-player ``hugo`` games are made, joined and started through
-:class:`~ghostparty.server.service.TableService` on a fresh SQLite file (or
-``--store memory``), each watched by four :class:`~ghostparty.server.sockets.Connection`
+:class:`~ghostparty.server.tables.service.TableService` on a fresh SQLite file (or
+``--store memory``), each watched by four :class:`~ghostparty.server.http.sockets.Connection`
 s, one per seat, whose sockets take every text at once (as ``ghostparty serve``'s
 ``ghostparty.send_text`` does). Then every table's mover sends its action as the text a
 client sends (``Connection.handle``), all tables at once, as a closed loop of clients
@@ -32,17 +32,17 @@ import orjson
 
 from ghostparty.rules import ROLL, action_to_dict, legal_actions
 from ghostparty.server.app import tune_gc
-from ghostparty.server.lobby import SeatSpec
-from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.pubsub import MemoryPubSub
-from ghostparty.server.service import TableService
-from ghostparty.server.sockets import Connection
-from ghostparty.server.store import SqlStore
+from ghostparty.server.bus.pubsub import MemoryPubSub
+from ghostparty.server.http.sockets import Connection
+from ghostparty.server.stores.memory import MemoryStore
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.lobby import SeatSpec
+from ghostparty.server.tables.service import TableService
 
 
 class _Socket:
     """A socket that takes every text at once, through the ``ghostparty.send_text``
-    extension (server/ws_protocol.py)."""
+    extension (server/http/ws_protocol.py)."""
 
     client = None
 

@@ -1,11 +1,11 @@
 """The CPU one table update costs from publish to every socket's send, in one process.
 
 ``memory``: :class:`MemoryPubSub` hands the frame to ``--sockets`` table connections
-(:class:`~ghostparty.server.sockets.Connection`, half of them holding a seat), each
+(:class:`~ghostparty.server.http.sockets.Connection`, half of them holding a seat), each
 sending its text to a socket that takes it at once. ``redis``: the same, plus what a
 :class:`RedisPubSub` adds between instances (encode on publish, decode on arrival),
 without the network. The frames are built before the clock starts: only the path after
-:func:`~ghostparty.server.protocol.update_frame` is timed. Runs on whichever tree is on
+:func:`~ghostparty.server.wire.protocol.update_frame` is timed. Runs on whichever tree is on
 ``PYTHONPATH``, so two checkouts can be compared in turn (docs/performance.md)::
 
     PYTHONPATH=src python scripts/bench_pubsub.py memory [--asgi]
@@ -22,15 +22,15 @@ from types import SimpleNamespace
 from typing import Any
 
 from ghostparty.rules import Game, Position, legal_actions
-from ghostparty.server.model import PLAYING, Seat, Table
-from ghostparty.server.protocol import Frame, update_frame
-from ghostparty.server.pubsub import MemoryPubSub
-from ghostparty.server.sockets import Connection
+from ghostparty.server.bus.pubsub import MemoryPubSub
+from ghostparty.server.common.model import PLAYING, Seat, Table
+from ghostparty.server.http.sockets import Connection
+from ghostparty.server.wire.protocol import Frame, update_frame
 
 
 class _Socket:
     """A socket that takes every text at once: through the ``ghostparty.send_text``
-    extension, as under ``ghostparty serve`` (server/ws_protocol.py), or (``asgi``)
+    extension, as under ``ghostparty serve`` (server/http/ws_protocol.py), or (``asgi``)
     only through the awaited ASGI send, as under any other server and before it."""
 
     client = None
@@ -69,7 +69,7 @@ def _frames(updates: int) -> list[Frame]:
 def _wire() -> Any:
     """Publish as Redis would: the new code's envelope, else the frame's bytes."""
     try:
-        from ghostparty.server.envelope import decode, encode
+        from ghostparty.server.bus.envelope import decode, encode
     except ImportError:  # before the envelope: each socket decoded the bytes itself
         return lambda frame: frame.to_bytes()
     return lambda frame: decode(encode(frame))

@@ -20,8 +20,8 @@ import time
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from ghostparty.server.model import PLAYING, ActionRow, Change, Seat, Table
-from ghostparty.server.store import SqlStore
+from ghostparty.server.common.model import PLAYING, ActionRow, Change, Seat, Table
+from ghostparty.server.stores.sql import SqlStore
 
 T0 = datetime(2026, 11, 27, tzinfo=UTC)
 

@@ -46,8 +46,8 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ghostparty import rules
-from ghostparty.server.codec import events_to_list
-from ghostparty.server.ws_protocol import PROTOCOL, SEND_TEXT
+from ghostparty.server.http.ws_protocol import PROTOCOL, SEND_TEXT
+from ghostparty.server.wire.codec import events_to_list
 
 #: What a server does beyond the stack: nothing, the rules, the rules and a store.
 WORK = ("none", "rules", "store")

@@ -22,7 +22,7 @@ def serving(app: Any, port: int | None = None) -> Iterator[int]:
     free one), with the WebSocket protocol ``ghostparty serve`` runs; yields its port."""
     import uvicorn
 
-    from ghostparty.server.ws_protocol import PROTOCOL
+    from ghostparty.server.http.ws_protocol import PROTOCOL
 
     port = port or free_port()
     server = uvicorn.Server(

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ghostparty.rules import RULESETS
-from ghostparty.server.codec import board_view
+from ghostparty.server.wire.codec import board_view
 
 TESTS = Path(__file__).parent / "js"
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from ghostparty.server.socket_limits import BURST, RATE, RateLimit
+from ghostparty.server.http.socket_limits import BURST, RATE, RateLimit
 
 
 @dataclass

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from ghostparty.server.accounts import PER_ACCOUNT, PER_PAIR
+from ghostparty.server.accounts.service import PER_ACCOUNT, PER_PAIR
 from ghostparty.server.app import create_app
 from serving import serving  # tests/serving.py
 

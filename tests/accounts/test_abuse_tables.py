@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from ghostparty.server.quotas import QUEUE_JOINS
+from ghostparty.server.http.quotas import QUEUE_JOINS
 from server.helpers import play_humans  # tests/server/helpers.py
 
 from .helpers import PASSWORD, error, make_client, register
@@ -225,7 +225,7 @@ def test_spectators_chat_is_limited_per_address(client: TestClient) -> None:
 
 
 def test_the_chat_kept_per_table_is_capped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    import ghostparty.server.chat as chat
+    import ghostparty.server.tables.chat as chat
 
     monkeypatch.setattr(chat, "MAX_KEPT", 3)
     table_id, token = seated(client)

@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 
-from ghostparty.server.db import players, sessions
+from ghostparty.server.infra.db import players, sessions
 
 from .helpers import PASSWORD, error, make_client, register
 

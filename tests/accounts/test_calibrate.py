@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ghostparty.server.calibrate import calibrate, lineup_of
-from ghostparty.server.ratings import BOT_LEVELS, MU, bot_anchors, shown
+from ghostparty.server.common.calibrate import calibrate, lineup_of
+from ghostparty.server.common.ratings import BOT_LEVELS, MU, bot_anchors, shown
 
 
 def test_lineups_seat_two_to_four_distinct_levels() -> None:

@@ -10,8 +10,8 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from ghostparty.server.friends import MAX_FOLLOWS
-from ghostparty.server.friends_store import Invitation
+from ghostparty.server.community.friends import MAX_FOLLOWS
+from ghostparty.server.community.friends_store import Invitation
 
 from .community import as_player
 from .helpers import PASSWORD, error, make_client
@@ -233,7 +233,7 @@ def test_following_is_limited_in_size(client: TestClient) -> None:
     ann = as_player(client, "Ann")
     as_player(client, "Bob")
     store = client.app.state.friends.store  # type: ignore[attr-defined]
-    from ghostparty.server.model import now
+    from ghostparty.server.common.model import now
 
     assert store.follow(1, 2, now(), most=MAX_FOLLOWS)
     assert not store.follow(1, 3, now(), most=1)  # the most reached: refused

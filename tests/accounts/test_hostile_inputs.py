@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from ghostparty.server.accounts_store import FORMER_PLAYER
-from ghostparty.server.email_keys import EmailKeys
-from ghostparty.server.ids import LIMIT, whole_number
-from ghostparty.server.quotas import REPLAYS
-from ghostparty.server.socket_limits import STATE_BURST
+from ghostparty.server.accounts.store import FORMER_PLAYER
+from ghostparty.server.common.ids import LIMIT, whole_number
+from ghostparty.server.http.quotas import REPLAYS
+from ghostparty.server.http.socket_limits import STATE_BURST
+from ghostparty.server.mail.keys import EmailKeys
 
 from .community import appoint, as_player, hello, table_of_two, until
 from .helpers import error

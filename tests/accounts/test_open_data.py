@@ -17,9 +17,9 @@ from starlette.testclient import TestClient
 
 from ghostparty.cli.main import cli
 from ghostparty.rules import Game, action_from_dict
-from ghostparty.server.open_data import KEY_FILE, export, finished_games, game_id, load_key
-from ghostparty.server.open_data_routes import DOWNLOADS
-from ghostparty.server.store import SqlStore
+from ghostparty.server.http.routes.opendata import DOWNLOADS
+from ghostparty.server.opendata.export import KEY_FILE, export, finished_games, game_id, load_key
+from ghostparty.server.stores.sql import SqlStore
 
 from .helpers import error, make_client, register
 from .test_rated import play_to_the_end, rated_table
@@ -233,8 +233,8 @@ def test_a_games_review_goes_out_with_it_where_one_was_computed(
     from datetime import UTC, datetime
 
     from ghostparty.analysis.review import Evaluator, review_game
-    from ghostparty.server.review_store import SqlReviews, StoredReview
-    from ghostparty.server.reviews import REVIEW_VERSION
+    from ghostparty.server.reviews.pool import REVIEW_VERSION
+    from ghostparty.server.reviews.store import SqlReviews, StoredReview
 
     (month,) = _export(db_url, tmp_path / "before")
     games = _by_table(db_url, tmp_path / "before", month.month)

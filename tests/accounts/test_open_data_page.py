@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from ghostparty.server.open_data import FORMAT, export
-from ghostparty.server.open_data_routes import wants_html
-from ghostparty.server.store import SqlStore
+from ghostparty.server.http.routes.opendata import wants_html
+from ghostparty.server.opendata.export import FORMAT, export
+from ghostparty.server.stores.sql import SqlStore
 
 from .helpers import error, make_client
 from .test_rated import play_to_the_end

@@ -24,8 +24,8 @@ import pytest
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from ghostparty.server.open_data import export
-from ghostparty.server.store import SqlStore
+from ghostparty.server.opendata.export import export
+from ghostparty.server.stores.sql import SqlStore
 
 from .helpers import make_client
 from .test_rated import play_to_the_end

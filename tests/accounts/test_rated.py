@@ -7,7 +7,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from ghostparty.server.ratings import BOT_LEVELS
+from ghostparty.server.common.ratings import BOT_LEVELS
 
 from .helpers import error, register
 

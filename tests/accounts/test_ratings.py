@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from ghostparty.server.ratings import NEW, SCALE, Rating, places, provisional, rate, shown
+from ghostparty.server.common.ratings import NEW, SCALE, Rating, places, provisional, rate, shown
 
 TAU = 25 / 300
 BETA = 25 / 6

@@ -9,15 +9,15 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from ghostparty.server import quickmatch
-from ghostparty.server.limits import MemoryLimiter
-from ghostparty.server.matching import RELIABLE_AFTER, Waiting, propose
-from ghostparty.server.model import OVER, GameResult, Seat, SeatResult, Table
-from ghostparty.server.names import name_key
-from ghostparty.server.play import game_result
-from ghostparty.server.quotas import RECORD_READS
-from ghostparty.server.standings import record_result
-from ghostparty.server.store import SqlStore
+from ghostparty.server.common.model import OVER, GameResult, Seat, SeatResult, Table
+from ghostparty.server.common.names import name_key
+from ghostparty.server.http.quotas import RECORD_READS
+from ghostparty.server.infra.limits import MemoryLimiter
+from ghostparty.server.quickmatch import service as quickmatch
+from ghostparty.server.quickmatch.matching import RELIABLE_AFTER, Waiting, propose
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.play import game_result
+from ghostparty.server.tables.standings import record_result
 
 from .helpers import error, make_client, register
 from .test_rated import play_to_the_end, rated_table

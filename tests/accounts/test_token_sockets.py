@@ -15,7 +15,7 @@ from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from ghostparty.server.app import create_app
-from ghostparty.server.bearer import ROUTE_SCOPES
+from ghostparty.server.http.bearer import ROUTE_SCOPES
 
 from .helpers import make_client, register
 from .test_tokens import TWO, Clock, bearer, make_token
@@ -126,7 +126,7 @@ def test_every_api_route_says_what_a_token_needs_and_protocol_md_agrees() -> Non
 
 
 def test_a_client_sending_garbage_gets_errors_then_is_disconnected(client: TestClient) -> None:
-    from ghostparty.server.sockets import MAX_GARBAGE
+    from ghostparty.server.http.sockets import MAX_GARBAGE
 
     made = make_token(client, register(client, "ann"), ["play"])
     table_id = client.post("/api/tables", json=TWO).json()["table"]["id"]
@@ -150,7 +150,7 @@ def test_a_client_sending_garbage_gets_errors_then_is_disconnected(client: TestC
 
 
 def test_the_sockets_of_one_token_share_one_message_budget(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ghostparty.server import socket_limits
+    from ghostparty.server.http import socket_limits
 
     monkeypatch.setattr(socket_limits, "RATE", 0.01)
     monkeypatch.setattr(socket_limits, "BURST", 3.0)

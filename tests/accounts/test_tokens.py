@@ -13,11 +13,11 @@ import pytest
 from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 
-from ghostparty.server import tokens
-from ghostparty.server.db import api_tokens
-from ghostparty.server.errors import ServiceError
-from ghostparty.server.limits import Limit
-from ghostparty.server.tokens import TOKEN_PATTERN, check_scopes, check_token_name, new_secret, token_hash
+from ghostparty.server.accounts import tokens
+from ghostparty.server.accounts.tokens import TOKEN_PATTERN, check_scopes, check_token_name, new_secret, token_hash
+from ghostparty.server.common.errors import ServiceError
+from ghostparty.server.infra.db import api_tokens
+from ghostparty.server.infra.limits import Limit
 
 from .helpers import error, make_client, register
 
@@ -324,11 +324,11 @@ def test_a_guessers_address_is_throttled_and_nobody_elses(db_url: str) -> None:
 def test_a_store_failure_is_not_counted_as_a_guess_nor_fails_on_bookkeeping() -> None:
     import asyncio
 
-    from ghostparty.server.accounts_store import Player
-    from ghostparty.server.limits import MemoryLimiter
-    from ghostparty.server.pubsub import MemoryPubSub
-    from ghostparty.server.tokens import ApiTokens
-    from ghostparty.server.tokens_store import TokenInfo
+    from ghostparty.server.accounts.store import Player
+    from ghostparty.server.accounts.tokens import ApiTokens
+    from ghostparty.server.accounts.tokens_store import TokenInfo
+    from ghostparty.server.bus.pubsub import MemoryPubSub
+    from ghostparty.server.infra.limits import MemoryLimiter
 
     when = datetime(2026, 11, 26, tzinfo=UTC)
     secret = new_secret()

@@ -190,7 +190,7 @@ def test_sockets_are_limited_per_address(db_url: str) -> None:
 
 @pytest.mark.parametrize("rated", [False, True])
 def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str, rated: bool) -> None:
-    from ghostparty.server.tournament_service import Spec
+    from ghostparty.server.tournaments.service import Spec
     from server.helpers import play_humans
 
     with make_client(db_url) as client:
@@ -252,7 +252,7 @@ def _sam_away_at_the_end(client: TestClient) -> tuple[Any, dict[str, tuple[str, 
     """An arena of two guests, Sam and Bob, on a test clock; their first game played by Bob
     while Sam is away (a bot plays Sam's seat) and recorded. The tournament's row, the
     guests' (entrant, entry), that game, and the clock."""
-    from ghostparty.server.tournament_service import Spec
+    from ghostparty.server.tournaments.service import Spec
     from server.helpers import play_humans
 
     tournaments = client.app.state.tournaments  # type: ignore[attr-defined]

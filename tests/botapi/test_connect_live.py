@@ -36,7 +36,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def wait_streaming(name: str) -> None:
     """Until the bot account ``name`` follows its stream (an invitation reaches only the
     streams open when it is sent)."""
-    from ghostparty.server.names import name_key
+    from ghostparty.server.common.names import name_key
 
     app = SERVER["app"]
     player = app.state.accounts.store.player_by_key(name_key(name))
@@ -113,7 +113,7 @@ def test_two_bots_meet_in_quick_match_and_play_a_rated_game(base: str) -> None:
 def test_bot_accounts_have_a_leaderboard_of_their_own(base: str) -> None:
     """After the games above: the bots' board lists bot accounts (with the server's levels
     as anchors), the people's board none of them."""
-    from ghostparty.server.ratings import LEADERBOARD_GAMES
+    from ghostparty.server.common.ratings import LEADERBOARD_GAMES
 
     with httpx.Client(base_url=base) as http:
         people = http.get("/api/leaderboard/hugo", params={"limit": 200}).json()

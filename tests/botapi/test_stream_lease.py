@@ -14,9 +14,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from accounts.helpers import make_client, register  # tests/accounts/helpers.py
-from ghostparty.server.bot_streams import StreamLeases, lease_name
-from ghostparty.server.errors import ServiceError
-from ghostparty.server.leases import MemoryLeases
+from ghostparty.server.botapi.streams import StreamLeases, lease_name
+from ghostparty.server.bus.leases import MemoryLeases
+from ghostparty.server.common.errors import ServiceError
 
 from .streams import at_once
 

@@ -18,8 +18,8 @@ from starlette.testclient import TestClient
 from ghostparty.cli.main import cli
 from ghostparty.rules import OVER
 from ghostparty.server.app import create_app
-from ghostparty.server.live import rebuild
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.live import rebuild
 
 BOTS = [{"kind": "bot", "bot": "random"}] * 4
 HUMANS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]

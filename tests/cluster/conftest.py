@@ -358,7 +358,7 @@ def _cluster(
 
     # Instances started together on an empty database race to create its tables
     # (test_deploy.py's test of that): here the schema is made first.
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.stores.sql import SqlStore
 
     SqlStore(database).close()
     through_proxy = make_url(database).set(host="127.0.0.1", port=db_proxy.port)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghostparty.rules import GameRecord, InvalidRecord
-from ghostparty.server.leases import shard_of
+from ghostparty.server.bus.leases import shard_of
 
 from .client import SEATS, SeatClient, Seated, clients_for, create_table, request, shards_kept
 from .conftest import Cluster, stored_actions, stored_tables

@@ -20,8 +20,8 @@ from starlette.testclient import TestClient
 
 from botapi.streams import Stream, at_once  # tests/botapi/streams.py
 from ghostparty.server.app import create_app
-from ghostparty.server.bot_streams import TTL
-from ghostparty.server.names import name_key
+from ghostparty.server.botapi.streams import TTL
+from ghostparty.server.common.names import name_key
 
 from .conftest import Cluster, RedisServer
 

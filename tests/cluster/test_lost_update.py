@@ -17,8 +17,8 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from ghostparty.server.app import create_app
-from ghostparty.server.leases import SHARDS
-from ghostparty.server.protocol import Frame
+from ghostparty.server.bus.leases import SHARDS
+from ghostparty.server.wire.protocol import Frame
 
 from .conftest import RedisServer, wait_until
 

@@ -19,7 +19,7 @@ from random import Random
 
 import psycopg
 
-from ghostparty.server.leases import SHARDS, shard_of
+from ghostparty.server.bus.leases import SHARDS, shard_of
 
 from .client import SEATS, SeatClient, create_table, shards_kept
 from .conftest import Cluster

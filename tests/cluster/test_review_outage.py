@@ -69,7 +69,7 @@ def jobs(cluster: Cluster, tables: list[str]) -> dict[str, tuple[str, float]]:
     from rq.exceptions import NoSuchJobError
     from rq.job import Job
 
-    from ghostparty.server.review_queue import job_id
+    from ghostparty.server.reviews.queue import job_id
 
     found = {}
     connection = Redis.from_url(cluster.redis.url)

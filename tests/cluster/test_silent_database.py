@@ -1,6 +1,6 @@
 """A silent database: its connections stay open but nothing comes back (a network
 partition), made by :meth:`.tcpproxy.TcpProxy.hold`. Every wait on it is bounded
-(``ghostparty.server.engine``): the store's calls fail within seconds, requests answer
+(``ghostparty.server.infra.engine``): the store's calls fail within seconds, requests answer
 ``unavailable``, and everything works again once the database answers.
 """
 
@@ -20,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
 from ghostparty.server.app import create_app
-from ghostparty.server.engine import (
+from ghostparty.server.infra.engine import (
     CONNECT_TIMEOUT,
     OPERATION_TIMEOUT,
     POOL_TIMEOUT,
@@ -28,7 +28,7 @@ from ghostparty.server.engine import (
     STATEMENT_TIMEOUT,
     Watchdog,
 )
-from ghostparty.server.store import SqlStore
+from ghostparty.server.stores.sql import SqlStore
 
 from .client import create_table, request
 from .conftest import Cluster

@@ -11,8 +11,8 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from ghostparty.server.accounts.tokens import FAILURES, new_secret
 from ghostparty.server.app import create_app
-from ghostparty.server.tokens import FAILURES, new_secret
 
 from .conftest import RedisServer
 

@@ -13,9 +13,9 @@ from datetime import UTC, datetime, timedelta
 from random import Random
 from typing import Any
 
-from ghostparty.server.store import SqlStore
-from ghostparty.server.tournament_service import Spec, new_engine
-from ghostparty.server.tournament_store import Entrant, TournamentRow
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tournaments.service import Spec, new_engine
+from ghostparty.server.tournaments.store import Entrant, TournamentRow
 from ghostparty.tournaments import Arena, from_json, to_json
 
 from .client import SeatClient, expect, http_json, shards_kept

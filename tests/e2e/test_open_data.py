@@ -85,8 +85,8 @@ def test_the_open_data_page_says_what_the_files_are_and_lists_them(
 ) -> None:
     """From the lobby's footer to the page: before any export it says there are no files
     yet (not a 404, not JSON); after one it lists the month's files, which download."""
-    from ghostparty.server.open_data import export
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.opendata.export import export
+    from ghostparty.server.stores.sql import SqlStore
 
     base_url, db_url, out = open_data_site
     page = new_page(browser, speed="instant", bypass_csp=True)  # the CSP lets axe-core in

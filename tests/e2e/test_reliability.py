@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server.model import OVER, GameResult, Seat, SeatResult, Table
-from ghostparty.server.names import name_key
-from ghostparty.server.standings import record_result
-from ghostparty.server.store import SqlStore
+from ghostparty.server.common.model import OVER, GameResult, Seat, SeatResult, Table
+from ghostparty.server.common.names import name_key
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.standings import record_result
 from serving import serving  # tests/serving.py
 
 from .helpers import new_page

@@ -156,10 +156,10 @@ def test_the_review_speaks_german_and_the_result_panel_links_to_it(browser: Any,
 def test_a_profile_shows_accuracy_and_pr_per_rule_set_with_a_trend(browser: Any, base_url: str, database: Path) -> None:
     from datetime import UTC, datetime
 
-    from ghostparty.server.model import OVER, Seat, Table
-    from ghostparty.server.review_store import StoredReview
-    from ghostparty.server.reviews import REVIEW_VERSION
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.common.model import OVER, Seat, Table
+    from ghostparty.server.reviews.pool import REVIEW_VERSION
+    from ghostparty.server.reviews.store import StoredReview
+    from ghostparty.server.stores.sql import SqlStore
 
     store = SqlStore(f"sqlite:///{database}")  # the server's database, as another instance would write it
     when = datetime(2026, 11, 26, 12, tzinfo=UTC)

@@ -63,7 +63,7 @@ def wait_for(page: Any, check: Any, timeout: float = 20.0) -> Any:
 
 
 def test_an_arena_of_five_in_browsers_over_ten_minutes(browser: Any, server: tuple[str, Any]) -> None:
-    from ghostparty.server.tournament_service import Spec
+    from ghostparty.server.tournaments.service import Spec
 
     base_url, app = server
     spec = Spec("arena", "hugo", 2, CLOCK.now + timedelta(minutes=1), minutes=10, turn_seconds=30)
@@ -145,7 +145,7 @@ def test_axe_finds_nothing_serious_on_the_tournament_pages(browser: Any, server:
     listed = api_get(base_url, "/api/tournaments")
     tours = listed["finished"] + listed["running"] + listed["upcoming"]
     if not tours:
-        from ghostparty.server.tournament_service import Spec
+        from ghostparty.server.tournaments.service import Spec
 
         tours = [
             {
@@ -224,7 +224,7 @@ def test_a_player_away_at_the_end_reads_why_and_comes_back_with_one_click(
     the end offers "Back to the tournament", no rematch, and says Sam forfeited (0 points,
     as the standings count it); back on the tournament page Sam reads why they are no
     longer paired and comes back with one click, as the same entry (one "Sam")."""
-    from ghostparty.server.tournament_service import Spec
+    from ghostparty.server.tournaments.service import Spec
 
     base_url, app = server
     spec = Spec("arena", "hugo", 2, CLOCK.now + timedelta(minutes=1), minutes=30, turn_seconds=30)
@@ -297,7 +297,7 @@ def test_the_tournament_pages_fit_a_phone_in_every_language(browser: Any, server
     """The tournaments list and each tournament's page (a Swiss and an arena with their
     standings, and any the other tests made) in every language the server offers, 390 px
     wide: nothing wider than the screen, so the page never scrolls sideways."""
-    from ghostparty.server.tournament_service import Spec
+    from ghostparty.server.tournaments.service import Spec
 
     base_url, app = server
     tournaments = app.state.tournaments

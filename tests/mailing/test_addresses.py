@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from accounts.helpers import error, register
-from ghostparty.server.email_texts import checked_address
-from ghostparty.server.errors import ErrorCode, ServiceError
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.mail.texts import checked_address
 
 from .conftest import Inbox, email_client
 

@@ -11,8 +11,8 @@ from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 
 from accounts.helpers import PASSWORD, error, make_client, register
-from ghostparty.server.db import emails, outbox
-from ghostparty.server.store import database_url
+from ghostparty.server.infra.db import emails, outbox
+from ghostparty.server.infra.engine import database_url
 
 from .conftest import Inbox, body, email_client, link
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ghostparty.server.email_keys import EmailKeys
-from ghostparty.server.email_outbox import BACKOFF, Outbox, SmtpSettings
-from ghostparty.server.email_texts import compose
-from ghostparty.server.store import SqlStore
+from ghostparty.server.mail.keys import EmailKeys
+from ghostparty.server.mail.outbox import BACKOFF, Outbox, SmtpSettings
+from ghostparty.server.mail.texts import compose
+from ghostparty.server.stores.sql import SqlStore
 
 from .conftest import SECRET, Inbox, free_port
 

@@ -16,9 +16,11 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from ghostparty.server.db import metadata
-from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.store import SqlStore, Store, database_url
+from ghostparty.server.infra.db import metadata
+from ghostparty.server.infra.engine import database_url
+from ghostparty.server.stores.memory import MemoryStore
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.store import Store
 
 POSTGRES = os.environ.get("GHOSTPARTY_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 

@@ -8,10 +8,10 @@ from collections.abc import Awaitable, Callable
 from random import Random
 from typing import Any, TypeVar
 
-from ghostparty.server.protocol import Frame
-from ghostparty.server.pubsub import MemoryPubSub
-from ghostparty.server.service import SeatSpec, TableService
-from ghostparty.server.store import SqlStore
+from ghostparty.server.bus.pubsub import MemoryPubSub
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.service import SeatSpec, TableService
+from ghostparty.server.wire.protocol import Frame
 
 T = TypeVar("T")
 

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 from random import Random
 from typing import Any
 
-from ghostparty.server.pubsub import MemoryPubSub
-from ghostparty.server.service import TableService
-from ghostparty.server.store import SqlStore
+from ghostparty.server.bus.pubsub import MemoryPubSub
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.service import TableService
 
 from .helpers import HUMAN, bot, close, run
 

@@ -12,18 +12,19 @@ import pytest
 from argon2 import PasswordHasher
 from starlette.testclient import TestClient
 
-from ghostparty.server.accounts import Accounts
-from ghostparty.server.accounts_store import FORMER_PLAYER, RULE_SETS
+from ghostparty.server.accounts.passwords import Hashing
+from ghostparty.server.accounts.service import Accounts
+from ghostparty.server.accounts.store import FORMER_PLAYER, RULE_SETS
 from ghostparty.server.app import create_app
-from ghostparty.server.capabilities import KeepsAccounts, KeepsPlayers, capabilities
-from ghostparty.server.errors import ServiceError
-from ghostparty.server.matching import Waiting
-from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.model import OVER, PLAYING, GameResult, Seat, SeatResult, Status, Table
-from ghostparty.server.names import name_key
-from ghostparty.server.passwords import Hashing
-from ghostparty.server.ratings import BOT_LEVELS, NEW
-from ghostparty.server.store import SqlStore, Store
+from ghostparty.server.common.errors import ServiceError
+from ghostparty.server.common.model import OVER, PLAYING, GameResult, Seat, SeatResult, Status, Table
+from ghostparty.server.common.names import name_key
+from ghostparty.server.common.ratings import BOT_LEVELS, NEW
+from ghostparty.server.quickmatch.matching import Waiting
+from ghostparty.server.stores.capabilities import KeepsAccounts, KeepsPlayers, capabilities
+from ghostparty.server.stores.memory import MemoryStore
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.store import Store
 
 from .test_store_contract import race
 

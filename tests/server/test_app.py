@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ghostparty.rules import GameRecord, position_to_dict
 from ghostparty.server.app import create_app
-from ghostparty.server.bodies import MAX_MESSAGE
+from ghostparty.server.http.bodies import MAX_MESSAGE
 
 Message = dict[str, Any]
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from ghostparty.server.catchup import CatchUp
+from ghostparty.server.bus.catchup import CatchUp
 
 from .helpers import run
 

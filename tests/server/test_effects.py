@@ -8,8 +8,8 @@ from typing import Any
 
 from ghostparty.rules import Game, Move, action_to_dict, apply, legal_actions
 from ghostparty.rules.events import Event
-from ghostparty.server.codec import events_to_list
-from ghostparty.server.protocol import _effects
+from ghostparty.server.wire.codec import events_to_list
+from ghostparty.server.wire.protocol import _effects
 
 NOTABLE = {"captured", "guest_expelled", "round_ended", "game_over"}
 

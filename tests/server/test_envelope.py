@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ghostparty.server import envelope
-from ghostparty.server.envelope import (
+from ghostparty.server.bus import envelope
+from ghostparty.server.bus.envelope import (
     OVERFLOW,
     VERSION,
     BadEnvelope,
@@ -28,7 +28,7 @@ from ghostparty.server.envelope import (
     decode,
     encode,
 )
-from ghostparty.server.protocol import Frame
+from ghostparty.server.wire.protocol import Frame
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "ghostparty" / "server"
 
@@ -138,7 +138,7 @@ def test_the_server_publishes_envelopes_only() -> None:
     kinds = {name for name, kind in vars(envelope).items() if getattr(kind, "__module__", None) == envelope.__name__}
     kinds -= {"Overflow", "EnvelopeError", "UnknownEnvelope", "BadEnvelope"}  # not the publishers' to send
     seen = 0
-    for path in sorted(SERVER.glob("*.py")):
+    for path in sorted(SERVER.rglob("*.py")):
         if path.name in {"pubsub.py", "redis_pubsub.py"}:  # the hubs
             continue
         source = path.read_text()

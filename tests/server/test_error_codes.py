@@ -1,6 +1,6 @@
-"""The error codes (:class:`ghostparty.server.errors.ErrorCode`): every raise names one
+"""The error codes (:class:`ghostparty.server.common.errors.ErrorCode`): every raise names one
 and no status, each is documented, and each answers with one HTTP status and one
-WebSocket close code, chosen only at the edge (:mod:`ghostparty.server.edge`)."""
+WebSocket close code, chosen only at the edge (:mod:`ghostparty.server.http.edge`)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from ghostparty.server.edge import CLOSE_CODE, HTTP_STATUS, POLICY, close_code, close_message, http_status
-from ghostparty.server.errors import ErrorCode, RateLimited, ServiceError, StoreUnavailable
+from ghostparty.server.common.errors import ErrorCode, RateLimited, ServiceError, StoreUnavailable
+from ghostparty.server.http.edge import CLOSE_CODE, HTTP_STATUS, POLICY, close_code, close_message, http_status
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "src" / "ghostparty" / "server"
-EDGE = SERVER / "edge.py"
+EDGE = SERVER / "http" / "edge.py"
 PROTOCOL = (ROOT / "docs" / "PROTOCOL.md").read_text()
 #: The calls whose first argument is an error code: the errors, a subclass's
 #: ``super().__init__``, and a socket's error message (``connection.error``).

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from ghostparty.server.sockets import Connection
+from ghostparty.server.http.sockets import Connection
 
 from .helpers import HUMAN, close, run, service
 

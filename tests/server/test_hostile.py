@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server import bodies
 from ghostparty.server.app import create_app
-from ghostparty.server.bodies import MAX_DEPTH, MAX_MESSAGE, MAX_RECORD
-from ghostparty.server.socket_limits import RateLimit
+from ghostparty.server.http import bodies
+from ghostparty.server.http.bodies import MAX_DEPTH, MAX_MESSAGE, MAX_RECORD
+from ghostparty.server.http.socket_limits import RateLimit
 from serving import serving  # tests/serving.py
 
 MB = 1_000_000

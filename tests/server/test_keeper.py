@@ -10,7 +10,7 @@ from typing import NoReturn
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from ghostparty.server.leases import SHARDS, Keeper, MemoryLeases, shard_of
+from ghostparty.server.bus.leases import SHARDS, Keeper, MemoryLeases, shard_of
 
 from .helpers import HUMAN, bot, close, run, service
 

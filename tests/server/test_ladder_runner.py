@@ -9,9 +9,9 @@ from datetime import timedelta
 
 import pytest
 
-from ghostparty.server.edge import http_status
-from ghostparty.server.errors import ServiceError
-from ghostparty.server.tournament_service import Spec
+from ghostparty.server.common.errors import ServiceError
+from ghostparty.server.http.edge import http_status
+from ghostparty.server.tournaments.service import Spec
 
 from .helpers import run
 from .test_tournament_runner import Clock, instance, play_out

@@ -11,10 +11,10 @@ from random import Random
 
 from ghostparty.bots import make_bot
 from ghostparty.rules import Game, Roll
-from ghostparty.server.bot_turns import bounded_think
-from ghostparty.server.live import LiveTable
-from ghostparty.server.model import Seat, Table
-from ghostparty.server.play import deal_roll, die
+from ghostparty.server.common.model import Seat, Table
+from ghostparty.server.tables.bot_turns import bounded_think
+from ghostparty.server.tables.live import LiveTable
+from ghostparty.server.tables.play import deal_roll, die
 from ghostparty.sim.playout import next_action, rolls
 from ghostparty.sim.seeds import die_rng
 

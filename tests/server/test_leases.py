@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server.leases import SHARDS, Keeper, Leases, MemoryLeases, RedisLeases, shard_of
+from ghostparty.server.bus.leases import SHARDS, Keeper, Leases, MemoryLeases, RedisLeases, shard_of
 
 from .helpers import run
 from .test_redis import REDIS, reachable

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from ghostparty.server.limits import Limit, Limiter, MemoryLimiter, RedisLimiter
-from ghostparty.server.redis_wire import command
+from ghostparty.server.infra.limits import Limit, Limiter, MemoryLimiter, RedisLimiter
+from ghostparty.server.infra.redis_wire import command
 
 REDIS = os.environ.get("GHOSTPARTY_TEST_REDIS", "redis://127.0.0.1:6379/15")
 THREE = Limit(3, 60, "three a minute")

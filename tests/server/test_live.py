@@ -1,4 +1,4 @@
-"""The tables kept in memory (:class:`~ghostparty.server.live.Tables`): when a copy is
+"""The tables kept in memory (:class:`~ghostparty.server.tables.live.Tables`): when a copy is
 used as it is and when the store is read again."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server.live import Tables
-from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.model import ActionRow, Table
-from ghostparty.server.service import ServiceError
+from ghostparty.server.common.model import ActionRow, Table
+from ghostparty.server.stores.memory import MemoryStore
+from ghostparty.server.tables.live import Tables
+from ghostparty.server.tables.service import ServiceError
 
 from .test_store_contract import table
 

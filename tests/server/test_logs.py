@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from ghostparty.server.logs import JsonFormatter, Sparse
+from ghostparty.server.infra.logs import JsonFormatter, Sparse
 
 
 def record(name: str, message: str, args: object, **extra: object) -> logging.LogRecord:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ghostparty.server.matching import (
+from ghostparty.server.quickmatch.matching import (
     PREFER_SECONDS,
     RANGE_MAX,
     RANGE_START,

@@ -9,7 +9,7 @@ from datetime import timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ghostparty.server.matching import Waiting, propose
+from ghostparty.server.quickmatch.matching import Waiting, propose
 
 from .test_matching import T0, entries, tables, waiting
 

@@ -16,7 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 
 from ghostparty.server.app import create_app
-from ghostparty.server.metrics import Metrics
+from ghostparty.server.common.metrics import Metrics
 
 LOCAL = ("127.0.0.1", 40000)
 REMOTE = ("203.0.113.7", 40000)

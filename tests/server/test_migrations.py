@@ -26,9 +26,10 @@ from sqlalchemy import (
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.exc import DatabaseError
 
-from ghostparty.server.db import HEAD, audit, metadata, revision
-from ghostparty.server.model import PLAYING
-from ghostparty.server.store import SqlStore, database_url
+from ghostparty.server.common.model import PLAYING
+from ghostparty.server.infra.db import HEAD, audit, metadata, revision
+from ghostparty.server.infra.engine import database_url
+from ghostparty.server.stores.sql import SqlStore
 
 # The first release's schema, as its ``metadata.create_all`` made it (frozen here).
 first = MetaData()

@@ -13,9 +13,9 @@ import orjson
 import pytest
 
 from ghostparty.rules import Game, legal_actions
-from ghostparty.server import outbound
-from ghostparty.server.model import PLAYING, Seat, Table
-from ghostparty.server.protocol import dumps, state_message, update_frame
+from ghostparty.server.common import outbound
+from ghostparty.server.common.model import PLAYING, Seat, Table
+from ghostparty.server.wire.protocol import dumps, state_message, update_frame
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "src" / "ghostparty" / "server"
@@ -92,7 +92,7 @@ def test_no_module_builds_an_outbound_message_by_hand() -> None:
     """A ``"type": "…"`` literal outside :mod:`.outbound` is a message built by hand (the
     ``update`` and ``state`` :mod:`.protocol` builds are typed there)."""
     found = {}
-    for path in sorted(SERVER.glob("*.py")):
+    for path in sorted(SERVER.rglob("*.py")):
         if path.name in {"outbound.py", "protocol.py"}:
             continue
         code = re.sub(r'"""(?:.|\n)*?"""', "", path.read_text())  # docstrings may show messages

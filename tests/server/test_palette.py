@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server.codec import board_view, contrast
+from ghostparty.server.wire.codec import board_view, contrast
 
 colour = pytest.importorskip("colour", reason="colour-science is not installed (pip install colour-science)")
 np = pytest.importorskip("numpy")

@@ -9,10 +9,10 @@ import random
 from typing import Any
 
 from ghostparty.rules import Game, position_to_dict
-from ghostparty.server.codec import board_view, pending_points
-from ghostparty.server.model import PLAYING, Seat, Table
-from ghostparty.server.protocol import state_message, update_frame
-from ghostparty.server.replay import replay_steps
+from ghostparty.server.common.model import PLAYING, Seat, Table
+from ghostparty.server.tables.replay import replay_steps
+from ghostparty.server.wire.codec import board_view, pending_points
+from ghostparty.server.wire.protocol import state_message, update_frame
 
 
 def _by_hand(position: dict[str, Any], board: dict[str, Any]) -> list[int]:

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from ghostparty.server.presence import MemoryPresence, RedisPresence
+from ghostparty.server.bus.presence import MemoryPresence, RedisPresence
 
 from .helpers import run
 from .test_presence_contract import redis_instance, shut

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from ghostparty.server.presence import CHANNEL, MemoryPresence, Presence, RedisPresence
-from ghostparty.server.redis_pubsub import RedisPubSub
+from ghostparty.server.bus.presence import CHANNEL, MemoryPresence, Presence, RedisPresence
+from ghostparty.server.bus.redis_pubsub import RedisPubSub
 
 from .helpers import run
 from .test_redis import REDIS, reachable

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from ghostparty.rules import Game, Roll, legal_actions
-from ghostparty.server import protocol
-from ghostparty.server.model import PLAYING, Seat, Table
-from ghostparty.server.protocol import Frame, update_frame
+from ghostparty.server.common.model import PLAYING, Seat, Table
+from ghostparty.server.wire import protocol
+from ghostparty.server.wire.protocol import Frame, update_frame
 
 
 def _playing() -> tuple[Table, Game]:

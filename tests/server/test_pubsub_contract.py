@@ -1,11 +1,11 @@
-"""What every :class:`~ghostparty.server.pubsub.PubSub` promises, held against each one.
+"""What every :class:`~ghostparty.server.bus.pubsub.PubSub` promises, held against each one.
 
 Every test runs on :class:`MemoryPubSub` and on :class:`RedisPubSub` (the Redis server in
 ``GHOSTPARTY_TEST_REDIS``, default ``redis://127.0.0.1:6379/15``; those tests are skipped
 with a message where none answers). A test gets two hubs: one, and another server
 instance's, which shares its channels (for memory, where one process has one hub, the
 same hub twice). Messages are made by :func:`sample` alone, of every kind of
-:mod:`~ghostparty.server.envelope`, so that a change of what the service publishes
+:mod:`~ghostparty.server.bus.envelope`, so that a change of what the service publishes
 changes one function; a message received is compared by its :func:`~.envelope.encode`
 (the memory hub hands on the object published, Redis one decoded from its bytes). Bytes
 on Redis that are no envelope this version reads are dropped, and the subscriber hears
@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server import redis_pubsub
-from ghostparty.server.envelope import (
+from ghostparty.server.bus import redis_pubsub
+from ghostparty.server.bus.envelope import (
     VERSION,
     BotInvitation,
     Chat,
@@ -37,9 +37,9 @@ from ghostparty.server.envelope import (
     TournamentChanged,
     encode,
 )
-from ghostparty.server.protocol import Frame
-from ghostparty.server.pubsub import Envelope, MemoryPubSub, Message, PubSub, Subscription
-from ghostparty.server.redis_pubsub import RedisPubSub
+from ghostparty.server.bus.pubsub import Envelope, MemoryPubSub, Message, PubSub, Subscription
+from ghostparty.server.bus.redis_pubsub import RedisPubSub
+from ghostparty.server.wire.protocol import Frame
 
 from .test_redis import REDIS, reachable
 

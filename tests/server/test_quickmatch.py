@@ -7,10 +7,10 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from random import Random
 
-from ghostparty.server.pubsub import MemoryPubSub
-from ghostparty.server.quickmatch import STALE, QuickMatch
-from ghostparty.server.service import TableService
-from ghostparty.server.store import SqlStore
+from ghostparty.server.bus.pubsub import MemoryPubSub
+from ghostparty.server.quickmatch.service import STALE, QuickMatch
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.service import TableService
 
 from .helpers import run
 
@@ -72,8 +72,8 @@ def _add_quietly(quick: QuickMatch, name: str, clock: Clock) -> str:
     """A ticket put in the queue without forming (as if another instance took it)."""
     import secrets
 
-    from ghostparty.server.matching import Waiting
-    from ghostparty.server.quickmatch import ticket_hash
+    from ghostparty.server.quickmatch.matching import Waiting
+    from ghostparty.server.quickmatch.service import ticket_hash
 
     ticket = secrets.token_urlsafe(24)
     quick.queue.add(ticket_hash(ticket), name, Waiting(ticket_hash(ticket), "hugo", 2, False, None, clock()))

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server.envelope import KeeperNotice
-from ghostparty.server.redis_pubsub import RedisPubSub
-from ghostparty.server.service import TableService
-from ghostparty.server.store import SqlStore
+from ghostparty.server.bus.envelope import KeeperNotice
+from ghostparty.server.bus.redis_pubsub import RedisPubSub
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.service import TableService
 
 from .helpers import HUMAN, decode, run
 
@@ -116,8 +116,8 @@ def test_an_instance_hears_its_own_message_once_as_it_was_published() -> None:
     carry no instance's mark (nobody's) reach no one."""
     import redis.asyncio as aioredis
 
-    from ghostparty.server.envelope import Poke
-    from ghostparty.server.protocol import Frame
+    from ghostparty.server.bus.envelope import Poke
+    from ghostparty.server.wire.protocol import Frame
 
     frame = Frame("abc", 7, None, '{"type":"update"}', '{"type":"update"}', '{"type":"update"}')
 

@@ -1,4 +1,4 @@
-"""The Redis connections of the pub/sub and presence (server/redis_wire.py): RESP out,
+"""The Redis connections of the pub/sub and presence (server/infra/redis_wire.py): RESP out,
 hiredis in, replies matched to their callers in order; what a silent or refusing server,
 a dropped connection and a killed subscriber do. The tests that need no Redis run a
 stand-in server on a free port; the others use the test Redis (skipped without one)."""
@@ -15,10 +15,10 @@ import hiredis
 import pytest
 import redis.asyncio as aioredis
 
-from ghostparty.server import redis_pubsub
-from ghostparty.server.envelope import OVERFLOW, Poke
-from ghostparty.server.redis_pubsub import RedisPubSub
-from ghostparty.server.redis_wire import WireClient, WireConnection, WireError, command, connect, publish_command
+from ghostparty.server.bus import redis_pubsub
+from ghostparty.server.bus.envelope import OVERFLOW, Poke
+from ghostparty.server.bus.redis_pubsub import RedisPubSub
+from ghostparty.server.infra.redis_wire import WireClient, WireConnection, WireError, command, connect, publish_command
 
 from .helpers import run
 from .test_redis import REDIS, reachable
@@ -251,8 +251,8 @@ def test_a_server_without_hiredis_imports_presence_and_says_what_redis_needs() -
     script = (
         "import sys, asyncio\n"
         "sys.modules['hiredis'] = None\n"
-        "import ghostparty.server.presence, ghostparty.server.app\n"
-        "from ghostparty.server.redis_wire import WireConnection\n"
+        "import ghostparty.server.bus.presence, ghostparty.server.app\n"
+        "from ghostparty.server.infra.redis_wire import WireConnection\n"
         "async def make():\n"
         "    WireConnection()\n"
         "try:\n"

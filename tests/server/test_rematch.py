@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ghostparty.server.service import ServiceError, TableService
+from ghostparty.server.tables.service import ServiceError, TableService
 
 from .helpers import HUMAN, bot, close, play_humans, run, service
 

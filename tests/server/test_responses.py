@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from starlette.responses import JSONResponse as StarletteJSONResponse
 
-from ghostparty.server.responses import JSONResponse
+from ghostparty.server.http.responses import JSONResponse
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "ghostparty" / "server"
 
@@ -42,7 +42,7 @@ def test_every_route_answers_json_through_it() -> None:
     again, about ten times slower."""
     direct = [
         path.name
-        for path in SERVER.glob("*.py")
+        for path in SERVER.rglob("*.py")
         if path.name != "responses.py"
         and re.search(r"from starlette\.responses import[^\n]*\bJSONResponse\b", path.read_text())
     ]

@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import func, select
 
-from ghostparty.server.db import ratings, results
-from ghostparty.server.model import OVER, PLAYING, ActionRow, Change, GameResult, Seat, SeatResult, Table
-from ghostparty.server.ratings import NEW
-from ghostparty.server.store import SqlStore
+from ghostparty.server.common.model import OVER, PLAYING, ActionRow, Change, GameResult, Seat, SeatResult, Table
+from ghostparty.server.common.ratings import NEW
+from ghostparty.server.infra.db import ratings, results
+from ghostparty.server.stores.sql import SqlStore
 
 WHEN = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
@@ -93,7 +93,7 @@ def test_a_failure_while_rating_leaves_nothing_half_done_and_the_retry_rates_onc
     def crash(*_args: object) -> None:
         raise ConnectionError("the server went away mid-commit")
 
-    monkeypatch.setattr("ghostparty.server.store.record_result", crash)
+    monkeypatch.setattr("ghostparty.server.tables.store.record_result", crash)
     with pytest.raises(ConnectionError):
         store.save_many([change])
     loaded = store.load(table.id)

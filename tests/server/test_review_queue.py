@@ -114,7 +114,7 @@ def review_running(client: TestClient) -> tuple[str, Any]:
 def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_name: str) -> None:
     from rq.registry import StartedJobRegistry
 
-    from ghostparty.server.review_queue import job_id
+    from ghostparty.server.reviews.queue import job_id
 
     full = {"depth": 2, "horizon": 2}  # seconds of work: time to kill it under way
     with instance(sqlite_url, queue_name, seed=3, settings=full) as first:
@@ -170,7 +170,7 @@ def _gone(pid: int, within: float) -> bool:
 
 
 def _sleeper(parent: int, group: bool) -> None:
-    from ghostparty.server.review_queue import die_with
+    from ghostparty.server.reviews.queue import die_with
 
     if group:
         os.setpgrp()
@@ -221,7 +221,7 @@ def test_a_worker_started_while_redis_is_away_waits_for_it_and_then_works(tmp_pa
     from redis import Redis
     from rq import Worker
 
-    from ghostparty.server.review_queue import run_worker
+    from ghostparty.server.reviews.queue import run_worker
     from serving import free_port  # tests/serving.py
 
     server = shutil.which("redis-server") or (
@@ -328,7 +328,7 @@ def test_a_worker_rides_out_redis_restarting_under_a_job_and_while_it_waits(
     from redis import Redis
     from rq import Queue
 
-    from ghostparty.server.review_queue import run_worker
+    from ghostparty.server.reviews.queue import run_worker
 
     redis = _PrivateRedis(tmp_path)
     redis.start()

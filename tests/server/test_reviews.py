@@ -20,13 +20,13 @@ from starlette.testclient import TestClient
 from ghostparty.analysis.review import Evaluator, review_game
 from ghostparty.rules import GameRecord
 from ghostparty.server.app import create_app
-from ghostparty.server.db import reviews
-from ghostparty.server.edge import http_status
-from ghostparty.server.errors import ServiceError
-from ghostparty.server.review_routes import review_stats
-from ghostparty.server.review_store import MemoryReviews, SeatReview
-from ghostparty.server.reviews import REVIEW_VERSION, Reviewer
-from ghostparty.server.store import database_url
+from ghostparty.server.common.errors import ServiceError
+from ghostparty.server.http.edge import http_status
+from ghostparty.server.http.routes.reviews import review_stats
+from ghostparty.server.infra.db import reviews
+from ghostparty.server.infra.engine import database_url
+from ghostparty.server.reviews.pool import REVIEW_VERSION, Reviewer
+from ghostparty.server.reviews.store import MemoryReviews, SeatReview
 
 #: Cheap reviews: one roll deep, no solver.
 CHEAP = {"depth": 1, "horizon": 0}
@@ -268,9 +268,9 @@ def _review_of(seat_figures: dict[int, tuple[float, float]]) -> dict[str, Any]:
 
 
 def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url: str) -> None:
-    from ghostparty.server.model import OVER, Seat, Table
-    from ghostparty.server.review_store import StoredReview
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.common.model import OVER, Seat, Table
+    from ghostparty.server.reviews.store import StoredReview
+    from ghostparty.server.stores.sql import SqlStore
 
     store = SqlStore(store_url)
     try:
@@ -302,9 +302,9 @@ def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url:
 
 
 def test_a_profile_reads_the_players_reviews_through_the_api(sqlite_url: str) -> None:
-    from ghostparty.server.model import OVER, Seat, Table
-    from ghostparty.server.review_store import StoredReview
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.common.model import OVER, Seat, Table
+    from ghostparty.server.reviews.store import StoredReview
+    from ghostparty.server.stores.sql import SqlStore
 
     store = SqlStore(sqlite_url)
     when = datetime(2026, 11, 26, 12, tzinfo=UTC)

@@ -17,9 +17,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.model import PLAYING, ActionRow, Change, Seat, Table
-from ghostparty.server.store import SqlStore
+from ghostparty.server.common.model import PLAYING, ActionRow, Change, Seat, Table
+from ghostparty.server.stores.memory import MemoryStore
+from ghostparty.server.stores.sql import SqlStore
 
 T0 = datetime(2026, 11, 27, 6, 0, tzinfo=UTC)
 _ids = itertools.count()

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from ghostparty.rules import GameRecord
-from ghostparty.server.pubsub import MemoryPubSub
-from ghostparty.server.service import ServiceError, TableService, clean_name
+from ghostparty.server.bus.pubsub import MemoryPubSub
+from ghostparty.server.tables.service import ServiceError, TableService, clean_name
 
 from .helpers import HUMAN, bot, close, decode, play_humans, run, service
 
@@ -375,7 +375,7 @@ def test_an_embedded_store_is_called_on_the_event_loop_any_other_in_a_thread(
 
 def test_the_odds_are_computed_once_per_position(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Presence updates and page loads resend the odds of the same position: not recomputed."""
-    from ghostparty.server import protocol as protocol_module
+    from ghostparty.server.wire import protocol as protocol_module
 
     protocol_module._odds.cache_clear()
     calls: list[object] = []

@@ -8,8 +8,9 @@ import uuid
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from ghostparty.server.model import PLAYING, ActionRow, Seat, Table
-from ghostparty.server.store import SqlStore, database_url
+from ghostparty.server.common.model import PLAYING, ActionRow, Seat, Table
+from ghostparty.server.infra.engine import database_url
+from ghostparty.server.stores.sql import SqlStore
 
 from .test_store_contract import race
 

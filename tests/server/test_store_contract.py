@@ -1,4 +1,4 @@
-"""What every :class:`~ghostparty.server.store.Store` promises, held against each one.
+"""What every :class:`~ghostparty.server.tables.store.Store` promises, held against each one.
 
 Every test runs on :class:`MemoryStore`, on :class:`SqlStore` over a SQLite file and on
 :class:`SqlStore` over PostgreSQL (the ``any_store`` fixture). The order of tables
@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 
 import pytest
 
-from ghostparty.server.memory_store import MemoryStore
-from ghostparty.server.model import CLOSED, OPEN, OVER, PLAYING, ActionRow, Seat, Status, Table, needs_keeper
-from ghostparty.server.store import Store
+from ghostparty.server.common.model import CLOSED, OPEN, OVER, PLAYING, ActionRow, Seat, Status, Table, needs_keeper
+from ghostparty.server.stores.memory import MemoryStore
+from ghostparty.server.tables.store import Store
 
 T = TypeVar("T")
 

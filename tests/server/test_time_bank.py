@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server.model import Table
-from ghostparty.server.timebank import INCREMENT, full_bank
+from ghostparty.server.common.model import Table
+from ghostparty.server.common.timebank import INCREMENT, full_bank
 
 from .helpers import HUMAN, bot, close, run
 from .test_absence import Clock, seated, service

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ghostparty.server.tournament_events import DAILY_LADDER, HOURLY, Recurring, load_events
-from ghostparty.server.tournament_service import Spec
-from ghostparty.server.tournament_views import view
+from ghostparty.server.tournaments.events import DAILY_LADDER, HOURLY, Recurring, load_events
+from ghostparty.server.tournaments.service import Spec
+from ghostparty.server.tournaments.views import view
 from ghostparty.tournaments import Arena, from_json
 
 from .helpers import play_humans, run

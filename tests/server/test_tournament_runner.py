@@ -11,12 +11,12 @@ from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from random import Random
 
-from ghostparty.server.pubsub import MemoryPubSub
-from ghostparty.server.service import TableService
-from ghostparty.server.store import SqlStore
-from ghostparty.server.tournament_runner import TournamentRunner
-from ghostparty.server.tournament_service import Spec, Tournaments
-from ghostparty.server.tournament_views import view
+from ghostparty.server.bus.pubsub import MemoryPubSub
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.service import TableService
+from ghostparty.server.tournaments.runner import TournamentRunner
+from ghostparty.server.tournaments.service import Spec, Tournaments
+from ghostparty.server.tournaments.views import view
 from ghostparty.tournaments import PLACE_POINTS, Arena, from_json
 
 from .helpers import play_humans, run

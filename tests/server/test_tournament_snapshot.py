@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server import tournament_store
-from ghostparty.server.store import SqlStore
-from ghostparty.server.tournament_store import RUNNING, SCHEDULED, Change, Entrant, GameRow, TournamentRow
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tournaments import store as tournament_store
+from ghostparty.server.tournaments.store import RUNNING, SCHEDULED, Change, Entrant, GameRow, TournamentRow
 
 T0 = datetime(2026, 11, 27, 15, 0, tzinfo=UTC)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from random import Random
 
-from ghostparty.server.tournament_store import GameRow
-from ghostparty.server.tournament_views import games
+from ghostparty.server.tournaments.store import GameRow
+from ghostparty.server.tournaments.views import games
 from ghostparty.tournaments import Ladder, LadderConfig, Swiss, SwissConfig, from_json, to_json
 
 T0 = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)

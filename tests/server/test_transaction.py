@@ -1,4 +1,4 @@
-"""The table transaction (:mod:`ghostparty.server.transaction`): the one way to change a
+"""The table transaction (:mod:`ghostparty.server.tables.transaction`): the one way to change a
 table, and what it does and doesn't do."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from random import Random
 import pytest
 
 from ghostparty.rules import action_from_dict, action_to_dict, legal_actions
-from ghostparty.server.errors import ServiceError
-from ghostparty.server.pubsub import MemoryPubSub
-from ghostparty.server.service import TableService
-from ghostparty.server.store import SqlStore
-from ghostparty.server.transaction import Draft
+from ghostparty.server.bus.pubsub import MemoryPubSub
+from ghostparty.server.common.errors import ServiceError
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.service import TableService
+from ghostparty.server.tables.transaction import Draft
 
 from .helpers import HUMAN, close, decode, run
 
@@ -62,7 +62,9 @@ def test_only_the_transaction_takes_a_tables_lock() -> None:
             ):
                 found.append(f"{path.relative_to(SERVER)}:{node.lineno}")
     assert found, "the check no longer finds the transaction's own lock: is it still looking at the right thing?"
-    assert all(site.startswith("transaction.py:") for site in found), f"tables locked outside the transaction: {found}"
+    assert all(site.startswith("tables/transaction.py:") for site in found), (
+        f"tables locked outside the transaction: {found}"
+    )
 
 
 def test_a_change_is_saved_published_once_and_bumps_the_version(sqlite_url: str) -> None:

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from ghostparty.server.errors import StoreUnavailable
-from ghostparty.server.live import Tables, _VersionReads
+from ghostparty.server.common.errors import StoreUnavailable
+from ghostparty.server.tables.live import Tables, _VersionReads
 
 
 class _Store:

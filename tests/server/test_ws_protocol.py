@@ -25,10 +25,10 @@ from websockets.streams import StreamReader
 from websockets.sync.client import connect
 
 from ghostparty.server.app import create_app
-from ghostparty.server.protocol import Frame as ProtocolFrame
-from ghostparty.server.socket_limits import BURST
-from ghostparty.server.sockets import Connection
-from ghostparty.server.ws_protocol import QUEUED, SEND_TEXT, text_frame
+from ghostparty.server.http.socket_limits import BURST
+from ghostparty.server.http.sockets import Connection
+from ghostparty.server.http.ws_protocol import QUEUED, SEND_TEXT, text_frame
+from ghostparty.server.wire.protocol import Frame as ProtocolFrame
 from serving import serving  # tests/serving.py
 
 

@@ -57,9 +57,9 @@ def tables_command(
     database: str | None, statuses: tuple[str, ...], rules: str | None, idle: float | None, limit: int, as_json: bool
 ) -> None:
     """List the store's tables, most recently changed first."""
-    from ghostparty.server.codec import table_view
-    from ghostparty.server.operations import STATUSES, find_tables
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.stores.sql import SqlStore
+    from ghostparty.server.tables.operations import STATUSES, find_tables
+    from ghostparty.server.wire.codec import table_view
 
     store = SqlStore(_database(database))
     try:
@@ -88,9 +88,9 @@ def tables_command(
 @click.option("--database", metavar="URL", help=DATABASE_HELP + " (without --server)")
 def close_command(table_id: str, reason: str, server: str | None, token: str | None, database: str | None) -> None:
     """Close an open table or a game under way: nobody may join or act any more."""
-    from ghostparty.server.errors import ServiceError
-    from ghostparty.server.operations import close_in_store, close_on_server
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.common.errors import ServiceError
+    from ghostparty.server.stores.sql import SqlStore
+    from ghostparty.server.tables.operations import close_in_store, close_on_server
 
     try:
         if server is not None:
@@ -117,7 +117,7 @@ def backup_command(destination: Path, database: str | None) -> None:
 
     For PostgreSQL, use pg_dump (docs/operating.md, "Backups").
     """
-    from ghostparty.server.backup import BackupError, backup
+    from ghostparty.server.infra.backup import BackupError, backup
 
     try:
         copied = backup(_database(database), destination)
@@ -132,7 +132,7 @@ def backup_command(destination: Path, database: str | None) -> None:
 @click.option("--yes", is_flag=True, help="Don't ask: the server is stopped.")
 def restore_command(source: Path, database: str | None, yes: bool) -> None:
     """Replace a SQLite store by the backup SOURCE. Stop the server first."""
-    from ghostparty.server.backup import BackupError, restore, sqlite_path
+    from ghostparty.server.infra.backup import BackupError, restore, sqlite_path
 
     url = _database(database)
     try:

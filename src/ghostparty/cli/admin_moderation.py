@@ -19,8 +19,8 @@ import click
 )
 def moderator(name: str, remove: bool, database: str | None) -> None:
     """Make the account NAME a moderator (or, with --remove, no longer one)."""
-    from ghostparty.server.names import name_key
-    from ghostparty.server.store import SqlStore
+    from ghostparty.server.common.names import name_key
+    from ghostparty.server.stores.sql import SqlStore
     from ghostparty.server.wiring import default_database_url
 
     store = SqlStore(database or default_database_url())

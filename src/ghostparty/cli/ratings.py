@@ -28,8 +28,8 @@ from ghostparty.cli.progress import progress_bar
 def ratings(rules: str, games: int, seed: int, jobs: int, write: bool) -> None:
     """Play GAMES rated games between the bot levels (2–4 of them a game) and print each
     level's rating, with greedy at 1500: the fixed ratings the server gives its bots."""
-    from ghostparty.server.calibrate import calibrate
-    from ghostparty.server.ratings import shown
+    from ghostparty.server.common.calibrate import calibrate
+    from ghostparty.server.common.ratings import shown
 
     console = Console()
     bar = progress_bar(console, auto_refresh=False)
@@ -54,7 +54,7 @@ def ratings(rules: str, games: int, seed: int, jobs: int, write: bool) -> None:
     console.print(table)
     console.print(f"{seconds:.0f} s on {jobs} processes (this process {time.process_time() - cpu:.1f} s of CPU)")
     if write:
-        path = Path(str(files("ghostparty.server") / "bot_ratings.json"))
+        path = Path(str(files("ghostparty.server.common") / "bot_ratings.json"))
         data = json.loads(path.read_text(encoding="utf-8"))
         data["ratings"][rules] = {
             level: {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "games": result.played[level]}

@@ -186,9 +186,9 @@ def serve(
     from sqlalchemy.exc import ArgumentError
 
     from ghostparty.server.app import SETTINGS_VARIABLE, create_app, tune_gc
-    from ghostparty.server.logs import json_log_config
+    from ghostparty.server.http.ws_protocol import PROTOCOL as WS_PROTOCOL
+    from ghostparty.server.infra.logs import json_log_config
     from ghostparty.server.wiring import default_database_url
-    from ghostparty.server.ws_protocol import PROTOCOL as WS_PROTOCOL
 
     url = database or default_database_url()
     try:
@@ -260,7 +260,7 @@ def _email(
     """The settings of email, checked; none without --smtp."""
     if not smtp:
         return {}
-    from ghostparty.server.email_outbox import SmtpSettings
+    from ghostparty.server.mail.outbox import SmtpSettings
 
     try:
         SmtpSettings.from_url(smtp, mail_from)

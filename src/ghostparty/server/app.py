@@ -27,34 +27,34 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as ASGIMessage
 
 from ghostparty.bots import bot_names
-from ghostparty.server.account_routes import routes as account_routes
-from ghostparty.server.assets import ASSETS, STATIC
-from ghostparty.server.bearer import BearerAuth
-from ghostparty.server.bodies import BodyRefused
-from ghostparty.server.bot_routes import NDJSON
-from ghostparty.server.bot_routes import routes as bot_routes
-from ghostparty.server.codec import board_view
-from ghostparty.server.community_routes import routes as community_routes
-from ghostparty.server.crosssite import SameOrigin
-from ghostparty.server.edge import http_status
-from ghostparty.server.email_routes import routes as email_routes
-from ghostparty.server.errors import ErrorCode
-from ghostparty.server.friends import InvitedHook
-from ghostparty.server.friends_routes import routes as friends_routes
-from ghostparty.server.match_routes import routes as match_routes
-from ghostparty.server.moderation_routes import routes as moderation_routes
-from ghostparty.server.open_data_routes import PARQUET
-from ghostparty.server.open_data_routes import routes as open_data_routes
-from ghostparty.server.operator_routes import routes as operator_routes
-from ghostparty.server.pubsub import PubSub
-from ghostparty.server.responses import JSONResponse
-from ghostparty.server.review_routes import routes as review_routes
-from ghostparty.server.service import ServiceError
-from ghostparty.server.sockets import table_socket
-from ghostparty.server.store import Store
-from ghostparty.server.table_routes import routes as table_routes
-from ghostparty.server.token_routes import routes as token_routes
-from ghostparty.server.tournament_routes import routes as tournament_routes
+from ghostparty.server.bus.pubsub import PubSub
+from ghostparty.server.common.errors import ErrorCode
+from ghostparty.server.community.friends import InvitedHook
+from ghostparty.server.http.assets import ASSETS, STATIC
+from ghostparty.server.http.bearer import BearerAuth
+from ghostparty.server.http.bodies import BodyRefused
+from ghostparty.server.http.crosssite import SameOrigin
+from ghostparty.server.http.edge import http_status
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.routes.accounts import routes as account_routes
+from ghostparty.server.http.routes.botapi import NDJSON
+from ghostparty.server.http.routes.botapi import routes as bot_routes
+from ghostparty.server.http.routes.community import routes as community_routes
+from ghostparty.server.http.routes.friends import routes as friends_routes
+from ghostparty.server.http.routes.mail import routes as email_routes
+from ghostparty.server.http.routes.moderation import routes as moderation_routes
+from ghostparty.server.http.routes.opendata import PARQUET
+from ghostparty.server.http.routes.opendata import routes as open_data_routes
+from ghostparty.server.http.routes.ops import routes as operator_routes
+from ghostparty.server.http.routes.quickmatch import routes as match_routes
+from ghostparty.server.http.routes.reviews import routes as review_routes
+from ghostparty.server.http.routes.tables import routes as table_routes
+from ghostparty.server.http.routes.tokens import routes as token_routes
+from ghostparty.server.http.routes.tournaments import routes as tournament_routes
+from ghostparty.server.http.sockets import table_socket
+from ghostparty.server.tables.service import ServiceError
+from ghostparty.server.tables.store import Store
+from ghostparty.server.wire.codec import board_view
 from ghostparty.server.wiring import Settings, running
 
 log = logging.getLogger("ghostparty.server")
@@ -130,30 +130,30 @@ def create_app(
     notices between server instances through Redis (else in-process, or give a
     ``pubsub``); ``tables_per_minute`` is how many tables one address or account may
     bring into being a minute (bursts of as many; ten times as many an hour: every limit
-    is in :mod:`.quotas`); ``sockets_per_address`` how many WebSockets one address may
+    is in :mod:`ghostparty.server.http.quotas`); ``sockets_per_address`` how many WebSockets one address may
     hold open on this instance; ``allowed_origins`` other sites' origins whose pages may
-    post here (:mod:`.crosssite`); ``seed`` makes table ids,
+    post here (:mod:`ghostparty.server.http.crosssite`); ``seed`` makes table ids,
     seeds and tokens reproducible (tests only); ``hasher`` hashes passwords (Argon2id with
     argon2-cffi's defaults, unless given: tests give a cheaper one), ``hash_queue`` how many
     hashes may wait for a free hashing thread before more are refused
-    (:class:`~.passwords.Hashing`); ``clock`` gives the
+    (:class:`~ghostparty.server.accounts.passwords.Hashing`); ``clock`` gives the
     time to the tables' timers (tests move it). ``/metrics`` answers only this machine
     unless a scraper brings ``metrics_token``; closing tables needs ``admin_token``
-    (:mod:`.operator_routes`). ``open_data`` is the folder of ``ghostparty export``'s
-    files, served at ``/open-data`` (:mod:`.open_data_routes`). ``tournament_events``
+    (:mod:`ghostparty.server.http.routes.ops`). ``open_data`` is the folder of ``ghostparty export``'s
+    files, served at ``/open-data`` (:mod:`ghostparty.server.http.routes.opendata`). ``tournament_events``
     is a JSON file of recurring tournaments the runner makes, or ``"hourly"`` for the
-    built-in hourly 2-player hugo arena (:mod:`.tournament_events`); the runner
-    passes every ``tournament_every`` seconds. ``smtp_url`` turns email on (:mod:`.mailer`): addresses
+    built-in hourly 2-player hugo arena (:mod:`ghostparty.server.tournaments.events`); the runner
+    passes every ``tournament_every`` seconds. ``smtp_url`` turns email on (:mod:`ghostparty.server.mail.mailer`): addresses
     sealed with keys of ``email_secret``, links to ``public_url``, "your move" reminders at
     most every ``remind_hours`` per game.
     ``on_invited`` is awaited with each invitation stored
-    (:mod:`.friends`: the mailer's hook).
+    (:mod:`ghostparty.server.community.friends`: the mailer's hook).
     Games are reviewed in ``review_workers`` processes
-    (:mod:`.reviews`; ``review_settings``: the evaluator's, tests make it cheap): when
+    (:mod:`ghostparty.server.reviews.pool`; ``review_settings``: the evaluator's, tests make it cheap): when
     asked for, and with ``review_finished`` (``serve``'s default) every game this
     instance ends, at once. With ``redis_url`` the jobs are rq jobs in Redis (queue
     ``review_queue``), taken by any instance's ``review_workers`` worker processes
-    (:mod:`.review_queue`).
+    (:mod:`ghostparty.server.reviews.queue`).
     """
 
     settings = Settings(

@@ -2,8 +2,8 @@
 
 :func:`running` is the application's lifespan: from :class:`Settings` (``create_app``'s
 arguments) it opens the store and the pub/sub (Redis, or in-process), makes the
-:class:`~.service.TableService` and, where the store keeps accounts and all else they
-need (:class:`~.capabilities.KeepsPlayers`), the parts that need them (accounts, API
+:class:`~ghostparty.server.tables.service.TableService` and, where the store keeps accounts and all else they
+need (:class:`~ghostparty.server.stores.capabilities.KeepsPlayers`), the parts that need them (accounts, API
 tokens, the Bot API, community and moderation, friends, quick-match, tournaments and
 their runner, the mailer), then the game reviewer; it puts each on
 ``app.state`` for the routes, resumes or takes over the games under way, and on the way
@@ -25,31 +25,32 @@ from typing import Any
 from argon2 import PasswordHasher
 from starlette.applications import Starlette
 
-from ghostparty.server.accounts import Accounts
-from ghostparty.server.bot_api import BotApi
-from ghostparty.server.bot_streams import StreamLeases
-from ghostparty.server.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
-from ghostparty.server.catchup import CatchUp
-from ghostparty.server.community import Community
-from ghostparty.server.friends import Friends, InvitedHook
-from ghostparty.server.limits import Limiter, MemoryLimiter, RedisLimiter
-from ghostparty.server.mailer import start_mailer
-from ghostparty.server.metrics import Metrics
-from ghostparty.server.model import now
-from ghostparty.server.moderation import Moderation
-from ghostparty.server.passwords import Hashing
-from ghostparty.server.pubsub import MemoryPubSub, PubSub
-from ghostparty.server.quickmatch import QuickMatch
-from ghostparty.server.quotas import Quotas
-from ghostparty.server.review_store import MemoryReviews, ReviewStore
-from ghostparty.server.reviews import Reviewer
-from ghostparty.server.service import TableService, instance_name
-from ghostparty.server.socket_limits import Sockets
-from ghostparty.server.store import SqlStore, Store
-from ghostparty.server.tokens import ApiTokens
-from ghostparty.server.tournament_events import Recurring, load_events
-from ghostparty.server.tournament_runner import TournamentRunner
-from ghostparty.server.tournament_service import Tournaments
+from ghostparty.server.accounts.passwords import Hashing
+from ghostparty.server.accounts.service import Accounts
+from ghostparty.server.accounts.tokens import ApiTokens
+from ghostparty.server.botapi.api import BotApi
+from ghostparty.server.botapi.streams import StreamLeases
+from ghostparty.server.bus.catchup import CatchUp
+from ghostparty.server.bus.pubsub import MemoryPubSub, PubSub
+from ghostparty.server.common.metrics import Metrics
+from ghostparty.server.common.model import now
+from ghostparty.server.community.blocks import Community
+from ghostparty.server.community.friends import Friends, InvitedHook
+from ghostparty.server.community.moderation import Moderation
+from ghostparty.server.http.quotas import Quotas
+from ghostparty.server.http.socket_limits import Sockets
+from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
+from ghostparty.server.mail.mailer import start_mailer
+from ghostparty.server.quickmatch.service import QuickMatch
+from ghostparty.server.reviews.pool import Reviewer
+from ghostparty.server.reviews.store import MemoryReviews, ReviewStore
+from ghostparty.server.stores.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
+from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.service import TableService, instance_name
+from ghostparty.server.tables.store import Store
+from ghostparty.server.tournaments.events import Recurring, load_events
+from ghostparty.server.tournaments.runner import TournamentRunner
+from ghostparty.server.tournaments.service import Tournaments
 
 log = logging.getLogger("ghostparty.server")
 
@@ -110,9 +111,9 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
     if s.pubsub is not None:
         the_pubsub = s.pubsub
     elif s.redis_url is not None:
-        from ghostparty.server.leases import Keeper, RedisLeases
-        from ghostparty.server.presence import RedisPresence
-        from ghostparty.server.redis_pubsub import RedisPubSub
+        from ghostparty.server.bus.leases import Keeper, RedisLeases
+        from ghostparty.server.bus.presence import RedisPresence
+        from ghostparty.server.bus.redis_pubsub import RedisPubSub
 
         redis_pubsub = RedisPubSub(s.redis_url)
         await redis_pubsub.ping()
@@ -221,7 +222,7 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
     review_store: ReviewStore = the_store.reviews if isinstance(the_store, KeepsReviews) else MemoryReviews()
     if s.redis_url is not None and isinstance(the_store, ReachedByUrl) and the_store.url:
         # any instance's worker takes the job
-        from ghostparty.server.review_queue import RedisReviewer
+        from ghostparty.server.reviews.queue import RedisReviewer
 
         app.state.reviewer = RedisReviewer(
             review_store,
@@ -273,7 +274,7 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
 
 def _mail_invitation(mailer: Any) -> InvitedHook:
     """Friends' invitations by email: queued only for an invitee who confirmed an address
-    and chose invitations (:meth:`.mailer.Mailer.invitation`)."""
+    and chose invitations (:meth:`ghostparty.server.mail.mailer.Mailer.invitation`)."""
 
     async def hook(invitation: Any) -> None:
         await mailer.invitation(

@@ -1,0 +1,1 @@
+"""Community: players blocking, muting and reporting each other, moderation, friends and invitations."""

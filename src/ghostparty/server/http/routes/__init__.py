@@ -1,0 +1,1 @@
+"""The HTTP endpoints, one module per domain (docs/PROTOCOL.md)."""

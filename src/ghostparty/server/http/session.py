@@ -1,0 +1,53 @@
+"""Who a request is from (the session cookie, or an API token: :mod:`ghostparty.server.http.bearer`) and the
+account services it reaches; shared by the routes of every domain."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+
+from ghostparty.server.accounts.service import Accounts
+from ghostparty.server.accounts.store import Player
+from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.community.blocks import Community
+from ghostparty.server.http.bearer import bearer_of
+
+COOKIE = "gp_session"
+CSRF_HEADER = "x-csrf-token"
+
+
+def accounts_of(request: Request) -> Accounts:
+    accounts: Accounts | None = getattr(request.app.state, "accounts", None)
+    if accounts is None:
+        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
+    return accounts
+
+
+async def current(request: Request, *, changing: bool) -> tuple[Player, str] | None:
+    """The logged-in player and their session token, or ``None`` for a guest.
+
+    A request that changes something (``changing``) and relies on the session must carry
+    the session's CSRF token in the ``X-CSRF-Token`` header: ``csrf`` (403) if not. A
+    request authenticated by an API token (:mod:`ghostparty.server.http.bearer`) is its owner's, whatever
+    cookie it carries, and needs no CSRF header; its session is ``""`` (the routes that
+    use the session are ``session`` routes, which refuse tokens before they run).
+    """
+    bearer = bearer_of(request)
+    if bearer is not None:
+        return bearer.player, ""
+    token = request.cookies.get(COOKIE)
+    if not token or getattr(request.app.state, "accounts", None) is None:
+        return None
+    accounts = accounts_of(request)
+    player = await accounts.session(token)
+    if player is None:
+        return None
+    if changing and not accounts.csrf_ok(token, request.headers.get(CSRF_HEADER)):
+        raise ServiceError(ErrorCode.CSRF, "this request needs the page's X-CSRF-Token header (reload the page)")
+    return player, token
+
+
+def community_of(request: Request) -> Community:
+    found: Community | None = getattr(request.app.state, "community", None)
+    if found is None:
+        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
+    return found

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's database (see :mod:`ghostparty.server.infra.db`)."""

@@ -1,0 +1,1 @@
+"""Email for accounts: the mailer, its keys, texts, outbox and store."""

@@ -1,0 +1,1 @@
+"""Open game data: every finished game by month, as ndjson and Parquet."""

@@ -1,0 +1,262 @@
+"""Game reviews made off the game's path: a job queue over a local process pool.
+
+:class:`Reviewer` takes a finished game's record and reviews it
+(:func:`~ghostparty.analysis.review.review_game`) in a
+:class:`~concurrent.futures.ProcessPoolExecutor` (``serve --review-workers``, 1 by
+default), never on the event loop nor in its threads (a review is seconds of CPU and
+holds the GIL). Each game has at most one job; asking again while it runs gives its
+progress, which the worker sends every few actions over a queue a thread reads into
+:attr:`Reviewer.progress`. The review is stored with the game (:mod:`ghostparty.server.reviews.store`),
+so it is made once and any instance serves it; a stored review of another
+:data:`REVIEW_VERSION` is made again when asked for.
+
+The queue is bounded (``max_jobs`` waiting or running: more are refused with 503
+``busy``); how often a person may ask is :mod:`ghostparty.server.http.quotas`' business.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import queue
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ghostparty.analysis.review import REVIEW_FORMAT, Evaluator, review_game
+from ghostparty.rules import GameRecord
+from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
+from ghostparty.server.reviews.store import ReviewStore, StoredReview
+
+log = logging.getLogger("ghostparty.server.reviews.pool")
+
+#: The review code's version, kept with each review: change it when reviews change.
+REVIEW_VERSION = f"{REVIEW_FORMAT}:1"
+#: Jobs waiting or running at most (per instance).
+MAX_JOBS = 20
+#: The worker reports its progress after this many actions.
+PROGRESS_EVERY = 4
+
+#: In a worker process: its end of the progress queue (``"queue"``, set by :func:`_start_worker`).
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(queue: Any) -> None:
+    _WORKER["queue"] = queue
+    parent = os.getppid()
+
+    def watch() -> None:  # a worker dies with its server (killed, it can't say goodbye)
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="review-parent-watch", daemon=True).start()
+
+
+def review_job(table_id: str, record: dict[str, Any], settings: dict[str, Any]) -> tuple[dict[str, Any], float]:
+    """In a worker process: the review of ``record`` (``ghostparty-review/1``) and its
+    CPU seconds; the progress goes to the queue as ``(table_id, done, total)``."""
+    started = time.process_time()
+
+    def progress(done: int, total: int) -> None:
+        queue = _WORKER.get("queue")
+        if queue is not None and (done % PROGRESS_EVERY == 0 or done == total):
+            queue.put((table_id, done, total))
+
+    review = review_game(GameRecord.from_dict(record), evaluator=Evaluator(**settings), progress=progress)
+    return review.as_dict(), time.process_time() - started
+
+
+@dataclass
+class Job:
+    """A game's review being made: queued until the worker's first report."""
+
+    table_id: str
+    future: asyncio.Future[None] = field(repr=False)
+    progress: float = 0.0
+    running: bool = False
+
+    def status(self) -> dict[str, Any]:
+        return {"status": "running" if self.running else "queued", "progress": round(self.progress, 3)}
+
+
+class Reviewer:
+    """The review jobs of one instance, stored in ``store``; ``clock`` dates them."""
+
+    def __init__(
+        self,
+        store: ReviewStore,
+        *,
+        workers: int = 1,
+        max_jobs: int = MAX_JOBS,
+        settings: dict[str, Any] | None = None,
+        clock: Callable[[], datetime],
+    ) -> None:
+        if workers < 1:
+            raise ValueError(f"review workers must be at least 1, not {workers}")
+        self.store = store
+        self.workers = workers
+        self.max_jobs = max_jobs
+        #: The evaluator's settings (``depth``, ``horizon``, …): tests make reviews cheap.
+        self.settings = settings or {}
+        self.clock = clock
+        self.jobs: dict[str, Job] = {}
+        self._pool: ProcessPoolExecutor | None = None
+        self._queue: Any = None
+        self._listener: threading.Thread | None = None
+        #: Set when the pool is forgotten: its progress thread stops.
+        self._stop = threading.Event()
+        self._tasks: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
+        self._closed = False
+
+    def _executor(self) -> ProcessPoolExecutor:
+        """The pool, started on first use (spawned: a forked copy of a server with
+        threads and open connections would inherit their locks)."""
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._queue = context.Queue()
+            self._stop = threading.Event()
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_start_worker, initargs=(self._queue,)
+            )
+            self._listener = threading.Thread(
+                target=self._listen, args=(self._queue, self._stop), name="review-progress", daemon=True
+            )
+            self._listener.start()
+        return self._pool
+
+    def _listen(self, reports: Any, stop: threading.Event) -> None:
+        """The progress reports, into the jobs (a float's assignment: no lock needed),
+        until ``stop``. Nothing is ever put on the queue from this process: a worker
+        stopped while sending holds the queue's lock for good, and a put here would
+        then hang this process's exit (its feeder thread is joined at exit)."""
+        while not stop.is_set():
+            try:
+                message = reports.get(timeout=0.25)
+            except queue.Empty:
+                continue
+            except (OSError, EOFError, ValueError):  # the queue is gone
+                return
+            table_id, done, total = message
+            job = self.jobs.get(table_id)
+            if job is not None:
+                job.running = True
+                job.progress = done / total if total else 1.0
+
+    async def review(self, table_id: str, record: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+        """The stored review (``{"status": "done", "review": …}``) or the job's status,
+        after starting one if there is none; ``record()`` gives the finished game's
+        record (it refuses a game that isn't over)."""
+        job = self.jobs.get(table_id)
+        if job is not None:
+            return job.status()
+        stored = await in_thread(self.store.review, table_id)
+        if stored is not None and stored.version == REVIEW_VERSION:
+            return done(stored)
+        job = self.jobs.get(table_id)  # asked for meanwhile
+        if job is not None:
+            return job.status()
+        if len(self.jobs) >= self.max_jobs:
+            raise ServiceError(
+                ErrorCode.BUSY, f"{len(self.jobs)} games are being reviewed, at most {self.max_jobs}: ask again later",
+                retry_after=30,
+            )  # fmt: skip
+        job = Job(table_id, asyncio.get_running_loop().create_future())
+        self.jobs[table_id] = job  # before the record is read: whoever asks meanwhile waits for this job
+        try:
+            data = await record()
+        except BaseException:
+            self._drop(job)
+            raise
+        self._submit(job, data)
+        return job.status()
+
+    def game_over(self, table_id: str, record: dict[str, Any]) -> None:
+        """A game this instance ended: review it now if the queue has room (else it is
+        reviewed when someone asks). Called on the event loop."""
+        if table_id in self.jobs or len(self.jobs) >= self.max_jobs:
+            return
+        job = Job(table_id, asyncio.get_running_loop().create_future())
+        self.jobs[table_id] = job
+        with contextlib.suppress(ServiceError):  # logged; asked for later, it is tried again
+            self._submit(job, record)
+
+    def _submit(self, job: Job, record: dict[str, Any]) -> None:
+        """Hand the job to the pool, and store its review once made."""
+        try:
+            submitted = self._executor().submit(review_job, job.table_id, record, self.settings)
+        except Exception as error:
+            log.exception("the review of table %s could not be queued", job.table_id)
+            self._drop(job)
+            self._forget_pool()
+            message = "the game review could not be started: try again in a moment"
+            raise ServiceError(ErrorCode.UNAVAILABLE, message) from error
+        task = asyncio.get_running_loop().create_task(self._finish(job, submitted))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _drop(self, job: Job) -> None:
+        """The job is over (done, failed or never started)."""
+        self.jobs.pop(job.table_id, None)
+        if not job.future.done():
+            job.future.set_result(None)
+
+    async def _finish(self, job: Job, submitted: Future[tuple[dict[str, Any], float]]) -> None:
+        """Store the job's review once made; a failed job is logged and forgotten
+        (the next request tries again)."""
+        try:
+            review, cpu = await asyncio.wrap_future(submitted)
+            stored = StoredReview(job.table_id, REVIEW_VERSION, review, self.clock(), round(cpu, 3))
+            await in_thread(self.store.put, stored)
+            log.info("reviewed table %s in %.1f s of CPU", job.table_id, cpu)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
+            if self._closed:
+                log.info("the review of table %s was abandoned: the server stopped", job.table_id)
+            else:
+                log.exception("the review worker died while reviewing table %s", job.table_id)
+                self._forget_pool()
+        except Exception:
+            log.exception("the review of table %s failed", job.table_id)
+        finally:
+            self._drop(job)
+
+    async def wait(self, table_id: str) -> None:
+        """Until the game's job (if any) is done (tests, shutting down)."""
+        job = self.jobs.get(table_id)
+        if job is not None:
+            await asyncio.shield(job.future)
+
+    def _forget_pool(self) -> None:
+        """Stop the pool and its progress thread; the next job starts new ones."""
+        if self._pool is not None:
+            # shutdown() lets a running review finish (seconds), which would hold the
+            # server's exit or leave the worker behind it: the workers are stopped now.
+            workers = list(getattr(self._pool, "_processes", {}).values())
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            for process in workers:
+                process.terminate()
+            self._stop.set()  # (not a message on the queue: see _listen)
+            self._pool = None
+
+    def close(self) -> None:
+        """Stop the pool: running reviews are abandoned (asked for again, they start afresh)."""
+        self._closed = True
+        self._forget_pool()
+
+
+def done(stored: StoredReview) -> dict[str, Any]:
+    """The answer for a stored review."""
+    return {
+        "status": "done",
+        "review": stored.review,
+        "computed": stored.computed.isoformat(),
+        "cpu_seconds": stored.cpu_seconds,
+    }
