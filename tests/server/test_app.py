@@ -349,7 +349,7 @@ def test_a_hello_the_store_could_not_answer_is_said_again_at_the_next_sync(
     """A hello refused ``unavailable`` (its seats not yet checked) must not leave the page
     watching as a spectator: the sync it sends after the error says the hello again, and
     its state holds the seat, to move."""
-    from ghostparty.server.errors import StoreUnavailable
+    from ghostparty.server.common.errors import StoreUnavailable
 
     table_id = create(client, [HUMAN, RANDOM])
     token = join(client, table_id, 0, "Ann")
