@@ -150,7 +150,9 @@ async def invite(request: Request) -> Response:
     return JSONResponse({"invited": bot_name, **event}, status_code=202)
 
 
-async def accept(request: Request) -> Response:
+async def _invitation(request: Request) -> tuple[BotApi, Player, str, int]:
+    """The bot answering, the table and the seat of a standing invitation to it (404
+    ``unknown_invitation`` without one), once its answers are counted."""
     bots = bots_of(request)
     player = await _player(request, changing=True)
     body = await json_body(request, BotAnswer)
@@ -158,23 +160,22 @@ async def accept(request: Request) -> Response:
     await _use(request, "bot-answer", ANSWERS, player)
     table_id = request.path_params["table_id"]
     await bots.invited(player.id, table_id, body.seat)
+    return bots, player, table_id, body.seat
+
+
+async def accept(request: Request) -> Response:
+    bots, player, table_id, seat = await _invitation(request)
     service: TableService = request.app.state.service
     # The lobby's join passes the check every seating does (a ban from rated play).
-    _token, table = await service.join(table_id, body.seat, None, (player.id, player.name))
-    await bots.answered(player.id, table_id, body.seat)
+    _token, table = await service.join(table_id, seat, None, (player.id, player.name))
+    await bots.answered(player.id, table_id, seat)
     # The seat's token comes with ``game_start`` on the stream, fresh, when the game starts.
-    return JSONResponse({"seat": body.seat, "table": table})
+    return JSONResponse({"seat": seat, "table": table})
 
 
 async def decline(request: Request) -> Response:
-    bots = bots_of(request)
-    player = await _player(request, changing=True)
-    body = await json_body(request, BotAnswer)
-    await bots.require_bot(player.id)
-    await _use(request, "bot-answer", ANSWERS, player)
-    table_id = request.path_params["table_id"]
-    await bots.invited(player.id, table_id, body.seat)
-    await bots.answered(player.id, table_id, body.seat)
+    bots, player, table_id, seat = await _invitation(request)
+    await bots.answered(player.id, table_id, seat)
     return JSONResponse({"declined": table_id})
 
 
