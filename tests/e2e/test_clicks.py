@@ -117,9 +117,15 @@ TARGETS = """([kind, seed]) => {
     } else {
       const body = node.querySelector(":scope > .square-box, :scope > .room-box, :scope > .step-box");
       if (!body) throw new Error(`no body in ${node.outerHTML.slice(0, 300)}`);
+      // A point of the body that shows (what a person sees and presses): not under a
+      // glowing guest drawn over the square's edge, nor under the page's sticky top bar.
       const r = body.getBoundingClientRect();
-      x = r.left + r.width * (0.1 + 0.8 * rand());
-      y = r.top + r.height * (0.1 + 0.8 * rand());
+      for (let tries = 0; tries < 40; tries++) {
+        x = r.left + r.width * (0.1 + 0.8 * rand());
+        y = r.top + r.height * (0.1 + 0.8 * rand());
+        const top = document.elementFromPoint(x, y);
+        if (top && node.contains(top)) break;
+      }
     }
     const loc = node.dataset.square || node.dataset.location || node.dataset.loc;
     return { index, loc, x: x - outer.left, y: y - outer.top };
@@ -166,6 +172,11 @@ class Player:
         assert targets, f"seat {self.seat}: nothing of kind {kind} glows"
         chosen = self.random.choice(targets)
         node = self.page.locator(f"[data-testid=board] [data-legal=true][data-legal-kind={kind}]").nth(chosen["index"])
+        # In the middle of the window, clear of the sticky top bar, then a visible point of it.
+        node.evaluate("(n) => n.scrollIntoView({block: 'center', inline: 'center'})")
+        again = self.page.evaluate(TARGETS, [kind, self.random.randrange(1, 2**31)])
+        if chosen["index"] < len(again):
+            chosen = again[chosen["index"]]
         self.press(node, f"the glowing {kind} {chosen['loc']}", {"x": chosen["x"], "y": chosen["y"]})
         if kind == "source":
             self.guests_pressed += 1
