@@ -10,6 +10,8 @@ from ghostparty.server.accounts.store import Player
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.community.blocks import Community
 from ghostparty.server.http.bearer import bearer_of
+from ghostparty.server.http.quotas import Quotas, address_of
+from ghostparty.server.infra.limits import Limit
 
 COOKIE = "gp_session"
 CSRF_HEADER = "x-csrf-token"
@@ -51,3 +53,23 @@ def community_of(request: Request) -> Community:
     if found is None:
         raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
     return found
+
+
+async def counted_player(
+    request: Request,
+    kind: str,
+    limits: tuple[Limit, ...],
+    refusal: str,
+    *,
+    changing: bool,
+    address_limits: tuple[Limit, ...] | None = None,
+) -> Player:
+    """The logged-in player, after counting this use of ``kind`` for them and their
+    address; ``login_required`` (401, saying ``refusal``) for a guest, counted per address
+    all the same."""
+    found = await current(request, changing=changing)
+    quotas: Quotas = request.app.state.quotas
+    await quotas.use(kind, limits, address_of(request), found[0].id if found is not None else None, address_limits)
+    if found is None:
+        raise ServiceError(ErrorCode.LOGIN_REQUIRED, refusal)
+    return found[0]

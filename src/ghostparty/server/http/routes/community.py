@@ -16,9 +16,9 @@ from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.community.blocks import report_text
 from ghostparty.server.http.bodies import json_body
 from ghostparty.server.http.moderation_schemas import BlockRequest, MuteRequest, ReportRequest
-from ghostparty.server.http.quotas import LIST_CHANGES, LIST_READS, REPORTS, REPORTS_ADDRESS, Quotas, address_of
+from ghostparty.server.http.quotas import LIST_CHANGES, LIST_READS, REPORTS, REPORTS_ADDRESS
 from ghostparty.server.http.responses import JSONResponse
-from ghostparty.server.http.session import community_of, current
+from ghostparty.server.http.session import community_of, counted_player
 from ghostparty.server.infra.limits import Limit
 
 
@@ -33,12 +33,14 @@ async def player_for(
     """The logged-in player, after counting this use of ``kind`` for them and their
     address; ``login_required`` (401) for a guest (counted per address all the same)."""
     community_of(request)
-    found = await current(request, changing=changing)
-    quotas: Quotas = request.app.state.quotas
-    await quotas.use(kind, limits, address_of(request), found[0].id if found is not None else None, address_limits)
-    if found is None:
-        raise ServiceError(ErrorCode.LOGIN_REQUIRED, "log in first: guests mute in their browser")
-    return found[0]
+    return await counted_player(
+        request,
+        kind,
+        limits,
+        "log in first: guests mute in their browser",
+        changing=changing,
+        address_limits=address_limits,
+    )
 
 
 async def list_blocks(request: Request) -> Response:

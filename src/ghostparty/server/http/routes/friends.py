@@ -32,12 +32,11 @@ from ghostparty.server.http.quotas import (
     INVITATION_ANSWERS,
     INVITES,
     INVITES_ADDRESS,
-    Quotas,
     address_of,
 )
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.schemas import Model
-from ghostparty.server.http.session import COOKIE, current
+from ghostparty.server.http.session import COOKIE, counted_player
 from ghostparty.server.http.socket_limits import Sockets
 from ghostparty.server.infra.limits import Limit
 from ghostparty.server.wire.protocol import dumps
@@ -74,12 +73,14 @@ async def player_for(
     """The logged-in player, after counting this use of ``kind`` for them and their
     address; ``login_required`` (401) for a guest (counted per address all the same)."""
     friends_of(request)
-    found = await current(request, changing=changing)
-    quotas: Quotas = request.app.state.quotas
-    await quotas.use(kind, limits, address_of(request), found[0].id if found is not None else None, address_limits)
-    if found is None:
-        raise ServiceError(ErrorCode.LOGIN_REQUIRED, "log in first: guests can't follow or invite players")
-    return found[0]
+    return await counted_player(
+        request,
+        kind,
+        limits,
+        "log in first: guests can't follow or invite players",
+        changing=changing,
+        address_limits=address_limits,
+    )
 
 
 async def list_friends(request: Request) -> Response:
