@@ -46,6 +46,37 @@ def test_text_output_names_players_marks_and_luck(tmp_path: Path) -> None:
     assert "best was" in result.output and "dice:" in result.output
 
 
+def test_the_terminal_table_adds_up_from_the_start_to_the_result(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["review", str(_game(tmp_path)), "--depth", "1", "--horizon", "0"], terminal_width=120
+    )
+    assert result.exit_code == 0, result.output
+    rows: dict[str, list[float]] = {}
+    for line in result.output.splitlines():
+        cells = [cell.strip() for cell in line.strip("│┃ ").split("│")]
+        if len(cells) == 3 and cells[0].lstrip("+= ") in ROWS:
+            rows[cells[0]] = [float(cell) for cell in cells[1:]]
+    assert set(rows) == set(ROWS_SHOWN), result.output
+    for seat in range(2):
+        average = rows["start"][seat] + rows["+ own decisions"][seat] + rows["+ the others' decisions"][seat]
+        assert abs(average - rows["= with average dice"][seat]) <= 0.15
+        end = average + sum(rows[name][seat] for name in ROWS_SHOWN[4:7])
+        assert abs(end - rows["= result"][seat]) <= 0.25
+
+
+ROWS_SHOWN = (
+    "start",
+    "+ own decisions",
+    "+ the others' decisions",
+    "= with average dice",
+    "+ own rolls' luck",
+    "+ the others' rolls' luck",
+    "+ the analysis's drift",
+    "= result",
+)
+ROWS = {name.lstrip("+= ") for name in ROWS_SHOWN}
+
+
 def test_a_record_that_does_not_replay_is_refused_with_the_reason(tmp_path: Path) -> None:
     data = random_record("hugo", 2, 5).to_dict()
     data["actions"][3] = {"place": "G999"}

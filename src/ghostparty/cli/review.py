@@ -113,7 +113,8 @@ def show(console: Console, result: GameReview) -> None:
         f"solver horizon {result.settings['horizon']})"
     )
     # One column a seat, one row a measure: fits an 80-column terminal up to 6 players.
-    table = Table(title="per player, in points of win chance (100 = a sure win)")
+    # The rows from "start" add up: start + decisions = with average dice; + dice + drift = result.
+    table = Table(title="per player: the rows from the start add up to the result, in points of win chance")
     table.add_column("")
     for s in result.summaries:
         table.add_column(seat_name(s.seat), justify="right")
@@ -121,16 +122,23 @@ def show(console: Console, result: GameReview) -> None:
         ("accuracy (100: every decision best)", lambda s: "—" if s.accuracy is None else f"{s.accuracy:.1f}"),
         ("PR (mean loss × 500; 0 is best)", lambda s: "—" if s.pr is None else f"{s.pr:.1f}"),
         ("inaccuracies · mistakes · blunders", lambda s: "{inaccuracy} · {mistake} · {blunder}".format(**s.marks)),
-        ("luck of own rolls", lambda s: _points(s.luck)),
-        ("luck of the others' rolls", lambda s: _points(s.luck_from_others)),
-        ("skill of own decisions", lambda s: _points(s.skill)),
-        ("drift (the evaluator's)", lambda s: _points(s.drift)),
-        ("result", lambda s: f"{100 * s.result:.0f}"),
-        ("result without luck and drift", lambda s: f"{100 * s.luck_adjusted:.0f}"),
+        ("start", lambda s: f"{100 * s.start:.1f}"),
+        ("+ own decisions", lambda s: _points(s.skill)),
+        ("+ the others' decisions", lambda s: _points(s.skill_of_others)),
+        ("= with average dice", lambda s: f"{100 * s.luck_adjusted:.1f}"),
+        ("+ own rolls' luck", lambda s: _points(s.luck)),
+        ("+ the others' rolls' luck", lambda s: _points(s.luck_from_others)),
+        ("+ the analysis's drift", lambda s: _points(s.drift)),
+        ("= result", lambda s: f"{100 * s.result:.1f}"),
     ]
     for name, cell in rows:
         table.add_row(name, *(cell(s) for s in result.summaries))
     console.print(table)
+    console.print(
+        "[dim]with average dice: the start and what every decision did (the result less the luck and the "
+        "drift); it leaves 0 … 100 when the dice made up for more than the decisions lost, or undid more "
+        "than they won[/]"
+    )
     wins = result.wins()
     console.print("[bold]win chance over the game[/]")
     for s in result.summaries:
