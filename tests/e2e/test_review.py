@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from ghostparty.server.http.assets import STATIC
 from serving import serving  # tests/serving.py
 
 from .helpers import api_get, new_page, screenshot_path
@@ -99,7 +100,7 @@ def test_the_review_shows_progress_then_the_graph_marks_luck_and_summary(
     page.get_by_test_id("review-mark").first.get_by_role("button").click()
     page.wait_for_function(f"() => document.querySelector('[data-testid=replay]').dataset.step === '{first['index']}'")
     note = page.get_by_test_id("review-note").inner_text()
-    assert "best was" in note and first["best_label"] in note
+    assert "best was" in note and _said(first["best"]) in note
     best = first["best"]
     drawn = page.evaluate(
         "[...document.querySelectorAll('.review-best')].map((n) => n.dataset.square || n.dataset.location)"
@@ -137,6 +138,93 @@ def test_the_review_shows_progress_then_the_graph_marks_luck_and_summary(
     page.context.close()
 
 
+def _said(action: dict[str, Any]) -> str:
+    """An action as the English page says it ("G20 → portrait hall", "place a guest on G3")."""
+    words = json.loads((STATIC / "i18n" / "en.json").read_text(encoding="utf-8"))
+
+    def where(loc: str) -> str:
+        return str(words[f"room.{loc[2:]}"]) if loc.startswith("R:") else loc
+
+    if "from" in action:
+        return f"{where(action['from'])} → {where(action['to'])}"
+    return f"place a guest on {action['place']}" if "place" in action else "pass"
+
+
+def _numbers(page: Any, seat: int) -> dict[str, float]:
+    """The summary row of ``seat``, its cells by column, read as the page writes them."""
+    cells = page.evaluate(
+        """(seat) => Object.fromEntries([...document.querySelectorAll(
+            `[data-testid=review-row][data-seat="${seat}"] td[data-column]`)].map((td) => [td.dataset.column, td.textContent]))""",
+        seat,
+    )
+    out = {}
+    for column, text in cells.items():
+        if column in ("marks", "accuracy", "pr"):
+            continue
+        out[column] = float(text.replace("=", "").replace("−", "-").replace(",", ".").replace("\u202f", "").strip())
+    return out
+
+
+def test_the_summary_adds_up_row_by_row_the_graph_reads_100_and_marks_are_numbered_once(
+    browser: Any, base_url: str, finished: str
+) -> None:
+    page = new_page(browser, speed="off", viewport=(1280, 1000))
+    page.goto(f"{base_url}/r/{finished}#review")
+    _reviewed(page)
+    data = api_get(base_url, f"/api/tables/{finished}/review")["review"]
+    results = 0.0
+    for p in data["players_review"]:
+        row = _numbers(page, p["seat"])
+        average = row["start"] + row["skill"] + row["skill_others"]
+        assert round(average, 1) == row["adjusted"], row  # the row adds up as shown, to the tenth
+        assert round(average + row["luck"] + row["luck_others"] + row["drift"], 1) == row["result"], row
+        assert row["result"] == round(100 * p["result"], 1)
+        assert abs(row["adjusted"] - 100 * p["luck_adjusted"]) <= 0.35  # never clamped to 0 … 100
+        results += row["result"]
+    adjusted = sum(_numbers(page, p["seat"])["adjusted"] for p in data["players_review"])
+    assert abs(adjusted - results) <= 0.05 * len(data["players_review"])  # the column sums to the results
+    labels = page.get_by_test_id("review-graph-label")
+    assert [labels.nth(i).text_content() for i in range(labels.count())] == ["0 %", "50 %", "100 %"]
+    left = page.evaluate("document.querySelectorAll('[data-testid=review-graph-label]')[2].getBBox().x")
+    assert left >= 0, "the top label starts inside the graph"
+    marks = page.get_by_test_id("review-mark")
+    marked = [s for s in data["steps"] if s.get("mark")]
+    for i, step in enumerate(marked):
+        text = marks.nth(i).get_by_role("button").inner_text()
+        assert text.startswith(f"Action {step['index'] + 1}, ") and _said(step["action"]) in text
+    assert (
+        page.evaluate("getComputedStyle(document.querySelector('[data-testid=review-marked]')).listStyleType")
+        != "decimal"
+    )
+    assert page.errors == []
+    page.context.close()
+
+
+def test_on_a_phone_a_click_on_a_mark_keeps_the_board_and_the_list_on_screen(
+    browser: Any, base_url: str, finished: str
+) -> None:
+    page = new_page(browser, speed="off", viewport=(390, 844), is_mobile=True, has_touch=True, device_scale_factor=2)
+    page.goto(f"{base_url}/r/{finished}#review")
+    _reviewed(page)
+    data = api_get(base_url, f"/api/tables/{finished}/review")["review"]
+    marked = [s for s in data["steps"] if s.get("mark")]
+    for i in (len(marked) - 1, 0):
+        page.get_by_test_id("review-mark").nth(i).get_by_role("button").tap()
+        page.wait_for_function(
+            f"() => document.querySelector('[data-testid=replay]').dataset.step === '{marked[i]['index']}'"
+        )
+        board, mark, height = page.evaluate(
+            """(i) => { const b = document.getElementById('board-wrap').getBoundingClientRect();
+                const m = document.querySelectorAll('[data-testid=review-mark]')[i].getBoundingClientRect();
+                return [[b.top, b.bottom], [m.top, m.bottom], innerHeight]; }""",
+            i,
+        )
+        assert board[0] >= -1 and board[1] <= height, f"the board is out of sight: {board} in {height}"
+        assert mark[0] >= board[1] - 1 and mark[1] <= height, f"the mark tapped is out of sight: {mark}, board {board}"
+    assert page.errors == []
+    page.context.close()
+
+
 def test_the_review_speaks_german_and_the_result_panel_links_to_it(browser: Any, base_url: str, finished: str) -> None:
     page = new_page(browser, speed="off")
     page.goto(f"{base_url}/t/{finished}")
@@ -149,6 +237,13 @@ def test_the_review_speaks_german_and_the_result_panel_links_to_it(browser: Any,
     review = page.get_by_test_id("review")
     assert review.get_by_role("heading", level=2).inner_text() == "Spielanalyse"
     assert "Gewinnchance" in review.inner_text() and "⟦" not in review.inner_text()
+    marks = review.get_by_test_id("review-mark")
+    for i in range(marks.count()):  # the moves in German: room names and words, no engine notation
+        text = marks.nth(i).inner_text()
+        assert text.startswith("Aktion ") and "am besten war" in text
+        assert "R:" not in text and "place " not in text and "best was" not in text, text
+    accuracy = [c for c in review.locator("td[data-column=accuracy]").all_inner_texts() if c != "—"]
+    assert accuracy and all("," in c and "." not in c for c in accuracy), accuracy  # 74,7 as German writes it
     assert page.errors == []
     page.context.close()
 

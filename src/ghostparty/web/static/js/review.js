@@ -13,22 +13,52 @@
 // review-note (the shown decision's judgement).
 
 import { el, fill, sleep, svg } from "./dom.js";
-import { errorText, t } from "./i18n.js";
+import { currentLanguage, errorText, t } from "./i18n.js";
+import { place } from "./narrate.js";
 import { colourHex } from "./seats.js";
 
 const POLL_MS = 2000;
 const W = 640;
 const H = 190;
 const PAD = 30;
+/** Room on the left for the graph's labels ("100 %"). */
+const LEFT = 48;
 const MARK_TEXT = { inaccuracy: () => t("review.inaccuracy"), mistake: () => t("review.mistake"), blunder: () => t("review.blunder") };
 
-const percent = (value) => `${Math.round(100 * value)} %`;
-const signed = (value) => `${value >= 0 ? "+" : "−"}${Math.abs(100 * value).toFixed(1)}`;
+/** A number as the page's language writes it, with `digits` decimals ("74,7" in German). */
+export function number(value, digits = 0) {
+  return new Intl.NumberFormat(currentLanguage(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+const percent = (value) => `${number(100 * value)} %`;
+/** Points of win chance with their sign: "+12.3", "−4.0" ("+12,3" in German). */
+export const signed = (value, digits = 1) => `${value >= 0 ? "+" : "−"}${number(Math.abs(100 * value), digits)}`;
 
-/** "mistake: best was G8 → R:chapel, −12 %" for a judged step. */
+/** An action of the review (FORMAT.md) in the page's language: "G8 → chapel", "place a guest on G12". */
+export function actionText(action) {
+  if (!action) return "";
+  if (action.from !== undefined) return `${place(action.from)} → ${place(action.to)}`;
+  if (action.place !== undefined) return t("review.action_place", { square: action.place });
+  if (action.pass) return t("review.action_pass");
+  return t("review.action_roll", { face: action.roll === "hugo" ? "HUGO" : action.roll });
+}
+
+/** "mistake: best was G8 → chapel, −12 %" for a judged step. */
 export function markText(step) {
   const mark = MARK_TEXT[step.mark]?.() ?? "";
-  return t("review.best_was", { mark, best: step.best_label, loss: Math.round(100 * step.loss) });
+  return t("review.best_was", { mark, best: actionText(step.best), loss: number(100 * step.loss) });
+}
+
+/** Round `terms` (fractions) to tenths of a point so that they add up to `total`
+ * rounded the same way (the largest remainders take the difference): a row of the
+ * summary adds up on the screen as it does in the review. */
+export function roundedTerms(terms, total) {
+  const tenths = terms.map((v) => 1000 * v);
+  const down = tenths.map((v) => Math.floor(v));
+  let missing = Math.round(1000 * total) - down.reduce((a, b) => a + b, 0);
+  const order = tenths.map((v, i) => [v - Math.floor(v), i]).sort((a, b) => b[0] - a[0]);
+  for (let k = 0; missing > 0 && k < order.length; k++, missing--) down[order[k][1]] += 1;
+  for (let k = order.length - 1; missing < 0 && k >= 0; k--, missing++) down[order[k][1]] -= 1;
+  return down.map((v) => v / 1000);
 }
 
 export class ReviewPanel {
@@ -122,14 +152,14 @@ export class ReviewPanel {
 
   /** x of point i (0: the start, k: after action k-1). */
   x(i) {
-    return PAD + ((W - 2 * PAD) * i) / Math.max(1, this.review.win_chances.length - 1);
+    return LEFT + ((W - LEFT - PAD) * i) / Math.max(1, this.review.win_chances.length - 1);
   }
 
   graph(review) {
     const y = (p) => PAD / 2 + (H - PAD) * (1 - p);
     const seats = review.win_chances[0].length;
     const grid = [0, 0.5, 1].map((p) =>
-      svg("g", { class: "grid" }, svg("line", { x1: PAD, x2: W - PAD, y1: y(p), y2: y(p) }), svg("text", { x: PAD - 4, y: y(p) + 4, "text-anchor": "end" }, percent(p))),
+      svg("g", { class: "grid" }, svg("line", { x1: LEFT, x2: W - PAD, y1: y(p), y2: y(p) }), svg("text", { x: LEFT - 6, y: y(p) + 4, "text-anchor": "end", "data-testid": "review-graph-label" }, percent(p))),
     );
     const lines = Array.from({ length: seats }, (_, seat) =>
       svg("polyline", {
@@ -143,7 +173,7 @@ export class ReviewPanel {
     const marks = review.steps
       .filter((s) => s.mark)
       .map((s) => svg("circle", { class: `mark-dot ${s.mark}`, cx: this.x(s.index + 1), cy: y(s.win_after[s.seat]), r: 5 }));
-    const step = (W - 2 * PAD) / Math.max(1, review.win_chances.length - 1);
+    const step = (W - LEFT - PAD) / Math.max(1, review.win_chances.length - 1);
     this.points = review.win_chances.map((w, i) => {
       const index = i - 1;
       const label = this.pointText(index, w);
@@ -215,23 +245,41 @@ export class ReviewPanel {
     );
   }
 
+  /** Per player, a row that adds up: the start, plus its own decisions and the others',
+   * is the result with average dice; plus its own rolls' luck, the others' rolls' luck
+   * and the analysis's drift, the result. Accuracy, PR and the marks before it. */
   summary(review) {
-    const head = el("tr", {}, el("th", { scope: "col" }, t("review.player")), ...[t("review.col_accuracy"), t("review.col_pr"), t("review.col_marks"), t("review.col_luck"), t("review.col_skill"), t("review.col_result"), t("review.col_adjusted")].map((text) => el("th", { scope: "col" }, text)));
-    const rows = review.players_review.map((p) =>
-      el(
+    const columns = ["review.col_accuracy", "review.col_pr", "review.col_marks", "review.col_start", "review.col_skill", "review.col_skill_others", "review.col_adjusted", "review.col_luck", "review.col_luck_others", "review.col_drift", "review.col_result"];
+    const head = el("tr", {}, el("th", { scope: "col" }, t("review.player")), ...columns.map((key) => el("th", { scope: "col", "data-column": key.slice("review.col_".length) }, t(key))));
+    const rows = review.players_review.map((p) => {
+      const [start, skill, others, luck, luckOthers, drift] = roundedTerms([p.start, p.skill, p.skill_of_others, p.luck, p.luck_from_others, p.drift], p.result);
+      const points = (value) => {
+        const tenths = Math.round(1000 * value) / 10;
+        return `${tenths < 0 ? "−" : ""}${number(Math.abs(tenths), 1)}`;
+      };
+      const cell = (column, text) => el("td", { "data-column": column }, text);
+      return el(
         "tr",
         { "data-testid": "review-row", "data-seat": p.seat, "data-accuracy": p.accuracy ?? "", "data-pr": p.pr ?? "" },
         el("th", { scope: "row" }, el("span", { class: "swatch", style: `background:${colourHex(p.seat)}` }), this.who(p.seat)),
-        el("td", {}, p.accuracy === null ? "—" : p.accuracy.toFixed(1)),
-        el("td", {}, p.pr === null ? "—" : p.pr.toFixed(1)),
-        el("td", { title: t("review.marks_hint") }, `${p.marks.inaccuracy} · ${p.marks.mistake} · ${p.marks.blunder}`),
-        el("td", {}, signed(p.luck)),
-        el("td", {}, signed(p.skill)),
-        el("td", {}, percent(p.result)),
-        el("td", {}, percent(Math.max(0, Math.min(1, p.luck_adjusted)))),
-      ),
+        cell("accuracy", p.accuracy === null ? "—" : number(p.accuracy, 1)),
+        cell("pr", p.pr === null ? "—" : number(p.pr, 1)),
+        el("td", { title: t("review.marks_hint"), "data-column": "marks" }, `${p.marks.inaccuracy} · ${p.marks.mistake} · ${p.marks.blunder}`),
+        cell("start", points(start)),
+        cell("skill", signed(skill)),
+        cell("skill_others", signed(others)),
+        el("td", { "data-column": "adjusted", class: "review-sum" }, `= ${points(start + skill + others)}`),
+        cell("luck", signed(luck)),
+        cell("luck_others", signed(luckOthers)),
+        cell("drift", signed(drift)),
+        el("td", { "data-column": "result", class: "review-sum" }, `= ${points(start + skill + others + luck + luckOthers + drift)}`),
+      );
+    });
+    return el(
+      "div",
+      { class: "review-table-box", tabindex: 0, role: "region", "aria-label": t("review.summary") },
+      el("table", { class: "review-summary", "data-testid": "review-summary" }, el("caption", { class: "hint" }, t("review.summary_hint")), el("thead", {}, head), el("tbody", {}, ...rows)),
     );
-    return el("div", { class: "review-table-box" }, el("table", { class: "review-summary", "data-testid": "review-summary" }, el("thead", {}, head), el("tbody", {}, ...rows)));
   }
 
   marked(review) {
@@ -241,13 +289,13 @@ export class ReviewPanel {
         el(
           "li",
           { class: `review-mark ${s.mark}`, "data-testid": "review-mark", "data-mark": s.mark, "data-index": s.index },
-          el("button", { type: "button", class: "link-like", onclick: () => this.pick(s.index) }, `${s.index + 1}. ${this.who(s.seat)}: ${s.label}`),
+          el("button", { type: "button", class: "link-like", onclick: () => this.pick(s.index, true) }, t("review.mark_item", { k: s.index + 1, who: this.who(s.seat), action: actionText(s.action) })),
           " — ",
           markText(s),
         ),
       );
     if (!items.length) return el("p", { class: "hint", "data-testid": "review-marked" }, t("review.none_marked"));
-    return el("ol", { class: "review-marked", "data-testid": "review-marked" }, ...items);
+    return el("ul", { class: "review-marked", "data-testid": "review-marked" }, ...items);
   }
 
   luck(review) {
@@ -257,7 +305,7 @@ export class ReviewPanel {
     const bars = rolls.map((s) => {
       const value = s.luck[s.seat];
       const height = (Math.abs(value) / most) * (mid - 4);
-      const label = t("review.luck_bar", { k: s.index + 1, who: this.who(s.seat), roll: s.label, luck: signed(value) });
+      const label = t("review.luck_bar", { k: s.index + 1, who: this.who(s.seat), roll: actionText(s.action), luck: signed(value) });
       return svg(
         "rect",
         { class: "luck-bar", x: this.x(s.index + 1) - 1.5, y: value >= 0 ? mid - height : mid, width: 3, height: Math.max(height, 0.5), fill: colourHex(s.seat), "data-testid": "luck-bar", "data-index": s.index },
@@ -267,7 +315,7 @@ export class ReviewPanel {
     return svg(
       "svg",
       { class: "review-luck", viewBox: `0 0 ${W} ${2 * mid}`, role: "img", "aria-labelledby": "review-luck-title", "data-testid": "review-luck" },
-      svg("line", { class: "axis", x1: PAD, x2: W - PAD, y1: mid, y2: mid }),
+      svg("line", { class: "axis", x1: LEFT, x2: W - PAD, y1: mid, y2: mid }),
       ...bars,
     );
   }
@@ -286,9 +334,9 @@ export class ReviewPanel {
     if (!step) {
       this.note.textContent = "";
     } else if (step.mark) {
-      this.note.textContent = `${this.who(step.seat)}, ${step.label}: ${markText(step)}`;
+      this.note.textContent = `${this.who(step.seat)}, ${actionText(step.action)}: ${markText(step)}`;
     } else if (step.best) {
-      this.note.textContent = best ? t("review.good_alternative", { best: step.best_label }) : t("review.was_best", { who: this.who(step.seat) });
+      this.note.textContent = best ? t("review.good_alternative", { best: actionText(step.best) }) : t("review.was_best", { who: this.who(step.seat) });
     } else {
       this.note.textContent = step.kind === "roll" ? t("review.roll_luck", { who: this.who(step.seat), luck: signed(step.luck[step.seat]) }) : t("review.forced");
     }
