@@ -1,4 +1,7 @@
-"""Test configuration: a deterministic hypothesis profile, loaded by default.
+"""Test configuration: the shared fixtures, and a deterministic hypothesis profile.
+
+The fixtures that tests in several folders use are plugins in ``tests/fixtures/``,
+loaded here for every test (pytest takes ``pytest_plugins`` only from this conftest).
 
 ``ci`` (the default) derandomizes hypothesis so that every run draws the same examples,
 and disables the deadline, which a loaded 2-core machine would trip at random. Choose
@@ -11,6 +14,8 @@ from __future__ import annotations
 import os
 
 from hypothesis import HealthCheck, settings
+
+pytest_plugins = ["tests.fixtures.stores", "tests.fixtures.clients", "tests.fixtures.mail"]
 
 settings.register_profile(
     "ci",

@@ -22,9 +22,8 @@ from starlette.testclient import TestClient
 
 from ghostparty.server.accounts.service import PER_ACCOUNT, PER_PAIR
 from ghostparty.server.app import create_app
-from serving import serving  # tests/serving.py
-
-from .helpers import CHEAP, PASSWORD, error, make_client, register
+from tests.fixtures.accounts import CHEAP, PASSWORD, error, make_client, register
+from tests.fixtures.serving import serving
 
 
 class Reply:

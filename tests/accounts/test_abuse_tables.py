@@ -13,9 +13,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from ghostparty.server.http.quotas import QUEUE_JOINS
-from server.helpers import play_humans  # tests/server/helpers.py
-
-from .helpers import PASSWORD, error, make_client, register
+from tests.fixtures.accounts import PASSWORD, error, make_client, register
+from tests.fixtures.tables import play_humans
 
 TWO = {"rules": "hugo", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
 
@@ -29,8 +28,7 @@ def small(db_url: str) -> Iterator[TestClient]:
 
 def TestClient_(db_url: str, **settings: Any) -> TestClient:  # noqa: N802
     from ghostparty.server.app import create_app
-
-    from .helpers import CHEAP
+    from tests.fixtures.accounts import CHEAP
 
     return TestClient(create_app(db_url, bot_delay=0.0, hasher=CHEAP, **settings))
 

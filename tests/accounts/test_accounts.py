@@ -7,8 +7,7 @@ from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 
 from ghostparty.server.infra.db import players, sessions
-
-from .helpers import PASSWORD, error, make_client, register
+from tests.fixtures.accounts import PASSWORD, error, make_client, register
 
 
 def test_register_then_the_session_names_the_player(client: TestClient) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from starlette.testclient import TestClient
 
-from .community import as_player, finish, hello, say, table_of_two, until
-from .helpers import error, make_client
+from tests.fixtures.accounts import error, make_client
+from tests.fixtures.community import as_player, finish, hello, say, table_of_two, until
 
 
 def test_a_blocked_players_lines_vanish_for_the_blocker_only(client: TestClient) -> None:

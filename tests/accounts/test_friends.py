@@ -12,9 +12,8 @@ from starlette.testclient import TestClient
 
 from ghostparty.server.community.friends import MAX_FOLLOWS
 from ghostparty.server.community.friends_store import Invitation
-
-from .community import as_player
-from .helpers import PASSWORD, error, make_client
+from tests.fixtures.accounts import PASSWORD, error, make_client
+from tests.fixtures.community import as_player
 
 
 def open_table(client: TestClient, host: dict[str, str], seats: int = 2) -> tuple[str, str]:

@@ -15,9 +15,8 @@ from ghostparty.server.common.ids import LIMIT, whole_number
 from ghostparty.server.http.quotas import REPLAYS
 from ghostparty.server.http.socket_limits import STATE_BURST
 from ghostparty.server.mail.keys import EmailKeys
-
-from .community import appoint, as_player, hello, table_of_two, until
-from .helpers import error
+from tests.fixtures.accounts import error
+from tests.fixtures.community import appoint, as_player, hello, table_of_two, until
 
 SUPERSCRIPT_TWO = "%C2%B2"  # "²": str.isdigit() says yes, int() refuses it
 

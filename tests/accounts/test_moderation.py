@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
-from .community import appoint, as_player, finish, hello, say, table_of_two, until
-from .helpers import error
+from tests.fixtures.accounts import error
+from tests.fixtures.community import appoint, as_player, finish, hello, say, table_of_two, until
 
 
 def test_a_report_reaches_a_moderator_who_times_the_writer_out(client: TestClient, db_url: str) -> None:

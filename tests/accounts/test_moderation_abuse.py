@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from .community import appoint, as_player, hello, say, table_of_two
-from .helpers import error
+from tests.fixtures.accounts import error
+from tests.fixtures.community import appoint, as_player, hello, say, table_of_two
 
 #: Every moderator route, with a body a moderator might send.
 MODERATOR_ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [

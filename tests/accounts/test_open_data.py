@@ -20,8 +20,8 @@ from ghostparty.rules import Game, action_from_dict
 from ghostparty.server.http.routes.opendata import DOWNLOADS
 from ghostparty.server.opendata.export import KEY_FILE, export, finished_games, game_id, load_key
 from ghostparty.server.stores.sql import SqlStore
+from tests.fixtures.accounts import error, make_client, register
 
-from .helpers import error, make_client, register
 from .test_rated import play_to_the_end, rated_table
 
 duckdb = pytest.importorskip("duckdb", reason="DuckDB is not installed (pip install 'ghostparty[data]')")
@@ -201,7 +201,7 @@ def test_the_example_reads_a_servers_files_with_duckdb(db_url: str, played: dict
     import sys
 
     from ghostparty.server.app import create_app
-    from serving import serving  # tests/serving.py
+    from tests.fixtures.serving import serving
 
     out = tmp_path / "open"
     _export(db_url, out)

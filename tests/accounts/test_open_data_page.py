@@ -19,8 +19,8 @@ from starlette.testclient import TestClient
 from ghostparty.server.http.routes.opendata import wants_html
 from ghostparty.server.opendata.export import FORMAT, export
 from ghostparty.server.stores.sql import SqlStore
+from tests.fixtures.accounts import error, make_client
 
-from .helpers import error, make_client
 from .test_rated import play_to_the_end
 
 #: What Chromium and Firefox send for a page.

@@ -6,7 +6,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from .helpers import error, make_client, register
+from tests.fixtures.accounts import error, make_client, register
 
 
 def play_now(client: TestClient, headers: dict[str, str] | None = None, **settings: Any) -> dict[str, Any]:

@@ -8,8 +8,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from ghostparty.server.common.ratings import BOT_LEVELS
-
-from .helpers import error, register
+from tests.fixtures.accounts import error, register
 
 
 def rated_table(client: TestClient, seats: list[dict[str, Any]] | None = None, rules: str = "hugo") -> str:
@@ -103,7 +102,7 @@ def test_a_rated_game_against_a_bot_moves_the_rating_and_shows_on_the_profile_an
     assert bot["kind"] == "bot" and bot["ratings"]["hugo"]["games"] == 1 and "tables" not in bot
 
     # another browser, logged in afresh, finds the history
-    from .helpers import PASSWORD, make_client
+    from tests.fixtures.accounts import PASSWORD, make_client
 
     with make_client(str(client.app.state.service.store.url)) as other:  # type: ignore[attr-defined]
         other.post("/api/account/login", json={"name": "ann", "password": PASSWORD})
@@ -146,7 +145,7 @@ def test_a_player_who_leaves_a_rated_game_is_rated_on_the_result_the_bot_plays_o
 
 
 def test_ones_own_profile_lists_the_tables_where_it_is_ones_move_first(client: TestClient, db_url: str) -> None:
-    from .helpers import make_client
+    from tests.fixtures.accounts import make_client
 
     csrf = register(client, "ann")
     ids = []

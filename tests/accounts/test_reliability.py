@@ -18,8 +18,8 @@ from ghostparty.server.quickmatch.matching import RELIABLE_AFTER, Waiting, propo
 from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.play import game_result
 from ghostparty.server.tables.standings import record_result
+from tests.fixtures.accounts import error, make_client, register
 
-from .helpers import error, make_client, register
 from .test_rated import play_to_the_end, rated_table
 
 

@@ -16,8 +16,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from ghostparty.server.app import create_app
 from ghostparty.server.http.bearer import ROUTE_SCOPES
+from tests.fixtures.accounts import make_client, register
 
-from .helpers import make_client, register
 from .test_tokens import TWO, Clock, bearer, make_token
 
 ROOT = Path(__file__).resolve().parents[2]

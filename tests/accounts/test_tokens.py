@@ -18,8 +18,7 @@ from ghostparty.server.accounts.tokens import TOKEN_PATTERN, check_scopes, check
 from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.infra.db import api_tokens
 from ghostparty.server.infra.limits import Limit
-
-from .helpers import error, make_client, register
+from tests.fixtures.accounts import error, make_client, register
 
 TWO = {"rules": "hugo", "seats": [{"kind": "human"}, {"kind": "human"}]}
 
@@ -297,9 +296,8 @@ def test_a_guessers_address_is_throttled_and_nobody_elses(db_url: str) -> None:
     import urllib.request
 
     from ghostparty.server.app import create_app
-    from serving import serving  # tests/serving.py
-
-    from .helpers import CHEAP
+    from tests.fixtures.accounts import CHEAP
+    from tests.fixtures.serving import serving
 
     def get(port: int, secret: str, address: str) -> tuple[int, str]:
         request = urllib.request.Request(

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from .helpers import error, make_client, register
+from tests.fixtures.accounts import error, make_client, register
 
 SOON = (datetime.now(UTC) + timedelta(minutes=10)).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
@@ -191,7 +191,7 @@ def test_sockets_are_limited_per_address(db_url: str) -> None:
 @pytest.mark.parametrize("rated", [False, True])
 def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str, rated: bool) -> None:
     from ghostparty.server.tournaments.service import Spec
-    from server.helpers import play_humans
+    from tests.fixtures.tables import play_humans
 
     with make_client(db_url) as client:
         tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
@@ -253,7 +253,7 @@ def _sam_away_at_the_end(client: TestClient) -> tuple[Any, dict[str, tuple[str, 
     while Sam is away (a bot plays Sam's seat) and recorded. The tournament's row, the
     guests' (entrant, entry), that game, and the clock."""
     from ghostparty.server.tournaments.service import Spec
-    from server.helpers import play_humans
+    from tests.fixtures.tables import play_humans
 
     tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
     runner = client.app.state.tournament_runner  # type: ignore[attr-defined]

@@ -15,9 +15,8 @@ import httpx2 as httpx
 import pytest
 
 from ghostparty.connect import Client, load_policy
-from serving import serving  # tests/serving.py
-
-from .helpers import account, bot_account, person_action, table_with_invitation
+from tests.fixtures.botapi import account, bot_account, person_action, table_with_invitation
+from tests.fixtures.serving import serving
 
 #: The live server's app (for its state: which streams are open).
 SERVER: dict[str, Any] = {}

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from ghostparty.connect import Client, load_policy
+from tests.fixtures.botapi import bot_account
 
-from .helpers import bot_account
 from .test_connect_live import base, in_thread  # noqa: F401  (the live server fixture)
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,10 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from ghostparty.cli.main import cli
-from serving import serving  # tests/serving.py
-
-from .helpers import account, bot_account
-from .ladder_helpers import CLOCK, join, make_ladder, rolls, wait_until_over
+from tests.fixtures.botapi import account, bot_account
+from tests.fixtures.ladder import CLOCK, join, make_ladder, rolls, wait_until_over
+from tests.fixtures.serving import serving
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from accounts.community import appoint, as_player  # tests/accounts/community.py
-from accounts.helpers import error, make_client, register  # tests/accounts/helpers.py
+from tests.fixtures.accounts import error, make_client, register
+from tests.fixtures.community import appoint, as_player
 
 
 @pytest.fixture

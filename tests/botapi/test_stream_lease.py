@@ -13,12 +13,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from accounts.helpers import make_client, register  # tests/accounts/helpers.py
 from ghostparty.server.botapi.streams import StreamLeases, lease_name
 from ghostparty.server.bus.leases import MemoryLeases
 from ghostparty.server.common.errors import ServiceError
-
-from .streams import at_once
+from tests.fixtures.accounts import make_client, register
+from tests.fixtures.streams import at_once
 
 #: Streams opened at once, per round; bot accounts, and rounds of each (a stream opened
 #: counts towards its account's limit of 30 in 10 minutes; becoming a bot, 5 an hour).

@@ -16,9 +16,8 @@ import httpx2 as httpx
 import pytest
 from websockets.sync.client import connect as ws_connect
 
-from serving import serving  # tests/serving.py
-
-from .helpers import account, api_token, bot_account
+from tests.fixtures.botapi import account, api_token, bot_account
+from tests.fixtures.serving import serving
 
 
 class Clock:

@@ -1,2 +1,1 @@
-"""Bot tests. A package, so that pytest puts ``tests/`` on the path and the rules tests'
-position builders import as ``rules.helpers``."""
+"""Bot tests. The rules tests' position builders import as ``tests.rules.helpers``."""

@@ -28,7 +28,7 @@ from ghostparty.rules import (
     ruleset,
     start_position,
 )
-from rules.helpers import playout
+from tests.rules.helpers import playout
 
 from . import positions
 

@@ -20,7 +20,7 @@ from ghostparty.bots.learned import (
     parse_weights,
 )
 from ghostparty.rules import OVER, RULESETS, Position, apply, legal_actions, position_from_dict, start_position
-from rules.helpers import hugo_pos, mp_pos, playout
+from tests.rules.helpers import hugo_pos, mp_pos, playout
 
 from . import positions
 

@@ -17,7 +17,7 @@ import numpy as np
 from ghostparty.bots.features import FEATURES, WIDTH
 from ghostparty.bots.learned import parse_weights
 from ghostparty.rules import GUESTS_PER_PLAYER, ruleset
-from script_modules import load_script  # tests/script_modules.py
+from tests.fixtures.scripts import load_script
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ from ghostparty.rules import (
     ruleset,
     start_position,
 )
-from rules.helpers import hugo_pos, mp_pos
+from tests.rules.helpers import hugo_pos, mp_pos
 
 from . import positions
 from .test_bots import decisions, sample_positions

@@ -18,10 +18,10 @@ import httpx2 as httpx
 import pytest
 from starlette.testclient import TestClient
 
-from botapi.streams import Stream, at_once  # tests/botapi/streams.py
 from ghostparty.server.app import create_app
 from ghostparty.server.botapi.streams import TTL
 from ghostparty.server.common.names import name_key
+from tests.fixtures.streams import Stream, at_once
 
 from .conftest import Cluster, RedisServer
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from serving import serving  # tests/serving.py
+from tests.fixtures.serving import serving
 
 from .conftest import RedisServer, wait_until
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from serving import serving  # tests/serving.py
+from tests.fixtures.serving import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from serving import serving  # tests/serving.py
+from tests.fixtures.serving import serving
 
 #: Records the page's WebSockets so that a test can drop the connection.
 WATCH_SOCKETS = """

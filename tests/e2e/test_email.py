@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from serving import free_port, serving  # tests/serving.py
+from tests.fixtures.serving import free_port, serving
 
 from .helpers import new_page, screenshot_path
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 pytest.importorskip("aiosmtpd", reason="aiosmtpd is not installed (pip install aiosmtpd)")
 
-from mailing.conftest import Inbox, link
+from tests.fixtures.mail import Inbox, link
 
 NAME = "Annika"
 PASSWORD = "castle-at-midnight"

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from botapi.helpers import bot_account  # tests/botapi (the rootdir's view)
-from botapi.ladder_helpers import CLOCK, connected, join, make_ladder, wait_until_over
-from serving import serving  # tests/serving.py
+from tests.fixtures.botapi import bot_account
+from tests.fixtures.ladder import CLOCK, connected, join, make_ladder, wait_until_over
+from tests.fixtures.serving import serving
 
 from .helpers import new_page
 

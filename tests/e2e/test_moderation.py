@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from serving import serving  # tests/serving.py
+from tests.fixtures.serving import serving
 
 from .helpers import api_get, new_page
 from .test_accessibility import _axe, _serious

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from serving import serving  # tests/serving.py
+from tests.fixtures.serving import serving
 
 from .helpers import new_page
 from .test_accessibility import _axe, _serious

@@ -18,7 +18,7 @@ from ghostparty.server.common.model import OVER, GameResult, Seat, SeatResult, T
 from ghostparty.server.common.names import name_key
 from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.standings import record_result
-from serving import serving  # tests/serving.py
+from tests.fixtures.serving import serving
 
 from .helpers import new_page
 

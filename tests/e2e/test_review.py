@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from ghostparty.server.http.assets import STATIC
-from serving import serving  # tests/serving.py
+from tests.fixtures.serving import serving
 
 from .helpers import api_get, new_page, screenshot_path
 from .test_accessibility import _axe, _serious

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from serving import serving  # tests/serving.py
+from tests.fixtures.serving import serving
 
 from .helpers import Clock, api_get, new_page
 
@@ -40,7 +40,7 @@ def call(app: Any, coroutine: Any) -> Any:
 
 
 async def play_all(app: Any, tournament_id: str) -> int:
-    from server.helpers import play_humans
+    from tests.fixtures.tables import play_humans
 
     service, store = app.state.service, app.state.tournaments.store
     played = 0
@@ -251,7 +251,7 @@ def test_a_player_away_at_the_end_reads_why_and_comes_back_with_one_click(
     bob_token = stored.tokens[stored.seats[1 - sam]]
 
     async def sam_away_bob_plays() -> None:
-        from server.helpers import play_humans
+        from tests.fixtures.tables import play_humans
 
         await app.state.service.play.set_away(game["table"], sam, away=True)
         await play_humans(app.state.service, game["table"], {1 - sam: bob_token})

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from accounts.helpers import error, register
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.mail.texts import checked_address
-
-from .conftest import Inbox, email_client
+from tests.fixtures.accounts import error, register
+from tests.fixtures.mail import Inbox, email_client
 
 
 def refused(address: str) -> str:

@@ -10,11 +10,10 @@ from typing import Any
 from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 
-from accounts.helpers import PASSWORD, error, make_client, register
 from ghostparty.server.infra.db import emails, outbox
 from ghostparty.server.infra.engine import database_url
-
-from .conftest import Inbox, body, email_client, link
+from tests.fixtures.accounts import PASSWORD, error, make_client, register
+from tests.fixtures.mail import Inbox, body, email_client, link
 
 ADDRESS = "Ann.Example@Example.org"
 

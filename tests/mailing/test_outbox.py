@@ -14,8 +14,7 @@ from ghostparty.server.mail.keys import EmailKeys
 from ghostparty.server.mail.outbox import BACKOFF, Outbox, SmtpSettings
 from ghostparty.server.mail.texts import compose
 from ghostparty.server.stores.sql import SqlStore
-
-from .conftest import SECRET, Inbox, free_port
+from tests.fixtures.mail import SECRET, Inbox, free_port
 
 
 class Clock:

@@ -10,9 +10,8 @@ from email import message_from_bytes, policy
 
 from starlette.testclient import TestClient
 
-from accounts.helpers import register
-
-from .conftest import Inbox, email_client
+from tests.fixtures.accounts import register
+from tests.fixtures.mail import Inbox, email_client
 
 #: What RFC 8058 needs a mail provider to find: one HTTP(S) link in angle brackets.
 ONE_CLICK = re.compile(rb"<https?://[!-=?-~]+>")  # printable ASCII but "<" and ">"

@@ -9,8 +9,7 @@ from typing import Any
 from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
-
-from .helpers import HUMAN, bot, close, run
+from tests.fixtures.tables import HUMAN, bot, close, run
 
 
 class Clock:

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 import pytest
 
 from ghostparty.server.bus.catchup import CatchUp
-
-from .helpers import run
+from tests.fixtures.tables import run
 
 
 @dataclass(eq=False)

@@ -9,8 +9,7 @@ from typing import Any
 import orjson
 
 from ghostparty.server.http.sockets import Connection
-
-from .helpers import HUMAN, close, run, service
+from tests.fixtures.tables import HUMAN, close, run, service
 
 
 class _Socket:

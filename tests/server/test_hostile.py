@@ -21,7 +21,7 @@ from ghostparty.server.app import create_app
 from ghostparty.server.http import bodies
 from ghostparty.server.http.bodies import MAX_DEPTH, MAX_MESSAGE, MAX_RECORD
 from ghostparty.server.http.socket_limits import RateLimit
-from serving import serving  # tests/serving.py
+from tests.fixtures.serving import serving
 
 MB = 1_000_000
 ACT = "/api/tables/nosuch/actions"

@@ -11,8 +11,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from ghostparty.server.bus.leases import SHARDS, Keeper, MemoryLeases, shard_of
-
-from .helpers import HUMAN, bot, close, run, service
+from tests.fixtures.tables import HUMAN, bot, close, run, service
 
 
 class Clock:

@@ -12,8 +12,8 @@ import pytest
 from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.http.edge import http_status
 from ghostparty.server.tournaments.service import Spec
+from tests.fixtures.tables import run
 
-from .helpers import run
 from .test_tournament_runner import Clock, instance, play_out
 
 

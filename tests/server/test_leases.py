@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from ghostparty.server.bus.leases import SHARDS, Keeper, Leases, MemoryLeases, RedisLeases, shard_of
+from tests.fixtures.tables import run
 
-from .helpers import run
 from .test_redis import REDIS, reachable
 
 TABLE_IDS = [f"{Random(7).getrandbits(64):016x}{i}" for i in range(400)]

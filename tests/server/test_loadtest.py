@@ -61,7 +61,7 @@ def test_the_cpu_of_a_server_at_an_address_is_read_from_its_metrics(sqlite_url: 
     tells a stranger neither), with the server's metrics token where it has one."""
     from ghostparty.loadtest import server_cpu
     from ghostparty.server.app import create_app
-    from serving import serving  # tests/serving.py
+    from tests.fixtures.serving import serving
 
     app = create_app(sqlite_url, bot_delay=0.0)
     with serving(app) as port:

@@ -17,8 +17,8 @@ from websockets.asyncio.client import connect
 
 from ghostparty.loadtest import _setup, run_load
 from ghostparty.rules import Game
-from script_modules import load_script  # tests/script_modules.py
-from serving import serving  # tests/serving.py
+from tests.fixtures.scripts import load_script
+from tests.fixtures.serving import serving
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from ghostparty.server.bus.presence import MemoryPresence, RedisPresence
+from tests.fixtures.tables import run
 
-from .helpers import run
 from .test_presence_contract import redis_instance, shut
 from .test_redis import REDIS, reachable
 

@@ -21,8 +21,8 @@ import redis.asyncio as aioredis
 
 from ghostparty.server.bus.presence import CHANNEL, MemoryPresence, Presence, RedisPresence
 from ghostparty.server.bus.redis_pubsub import RedisPubSub
+from tests.fixtures.tables import run
 
-from .helpers import run
 from .test_redis import REDIS, reachable
 
 Pair = tuple[Presence, Presence]

@@ -11,8 +11,7 @@ from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.quickmatch.service import STALE, QuickMatch
 from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
-
-from .helpers import run
+from tests.fixtures.tables import run
 
 
 class Clock:

@@ -18,8 +18,7 @@ from ghostparty.server.bus.envelope import KeeperNotice
 from ghostparty.server.bus.redis_pubsub import RedisPubSub
 from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
-
-from .helpers import HUMAN, decode, run
+from tests.fixtures.tables import HUMAN, decode, run
 
 REDIS = os.environ.get("GHOSTPARTY_TEST_REDIS", "redis://127.0.0.1:6379/15")
 

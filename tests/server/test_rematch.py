@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ghostparty.server.tables.service import ServiceError, TableService
-
-from .helpers import HUMAN, bot, close, play_humans, run, service
+from tests.fixtures.tables import HUMAN, bot, close, play_humans, run, service
 
 
 async def finished(svc: TableService, seats: list, **options: object) -> tuple[str, dict[int, str]]:  # type: ignore[type-arg]

@@ -222,7 +222,7 @@ def test_a_worker_started_while_redis_is_away_waits_for_it_and_then_works(tmp_pa
     from rq import Worker
 
     from ghostparty.server.reviews.queue import run_worker
-    from serving import free_port  # tests/serving.py
+    from tests.fixtures.serving import free_port
 
     server = shutil.which("redis-server") or (
         "/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server") else None
@@ -267,7 +267,7 @@ class _PrivateRedis:
     def __init__(self, folder: Any) -> None:
         import shutil
 
-        from serving import free_port  # tests/serving.py
+        from tests.fixtures.serving import free_port
 
         self.program = shutil.which("redis-server") or (
             "/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server") else None

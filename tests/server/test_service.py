@@ -10,8 +10,7 @@ import pytest
 from ghostparty.rules import GameRecord
 from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.tables.service import ServiceError, TableService, clean_name
-
-from .helpers import HUMAN, bot, close, decode, play_humans, run, service
+from tests.fixtures.tables import HUMAN, bot, close, decode, play_humans, run, service
 
 
 def error_code(call: Any) -> str:

@@ -14,8 +14,8 @@ from ghostparty.server.tournaments.events import DAILY_LADDER, HOURLY, Recurring
 from ghostparty.server.tournaments.service import Spec
 from ghostparty.server.tournaments.views import view
 from ghostparty.tournaments import Arena, from_json
+from tests.fixtures.tables import play_humans, run
 
-from .helpers import play_humans, run
 from .test_tournament_runner import Clock, instance, play_out
 
 

@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from accounts.helpers import CHEAP, PASSWORD  # tests/accounts/helpers.py
 from ghostparty.server.app import create_app
-from serving import serving  # tests/serving.py
+from tests.fixtures.accounts import CHEAP, PASSWORD
+from tests.fixtures.serving import serving
 
 PEOPLE = 100
 

@@ -18,8 +18,7 @@ from ghostparty.server.tournaments.runner import TournamentRunner
 from ghostparty.server.tournaments.service import Spec, Tournaments
 from ghostparty.server.tournaments.views import view
 from ghostparty.tournaments import PLACE_POINTS, Arena, from_json
-
-from .helpers import play_humans, run
+from tests.fixtures.tables import play_humans, run
 
 
 class Clock:

@@ -16,8 +16,7 @@ from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
 from ghostparty.server.tables.transaction import Draft
-
-from .helpers import HUMAN, close, decode, run
+from tests.fixtures.tables import HUMAN, close, decode, run
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "ghostparty" / "server"
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .helpers import HUMAN, bot, close, run
+from tests.fixtures.tables import HUMAN, bot, close, run
+
 from .test_absence import Clock, seated, service
 
 DAY = 86400

@@ -29,7 +29,7 @@ from ghostparty.server.http.socket_limits import BURST
 from ghostparty.server.http.sockets import Connection
 from ghostparty.server.http.ws_protocol import QUEUED, SEND_TEXT, text_frame
 from ghostparty.server.wire.protocol import Frame as ProtocolFrame
-from serving import serving  # tests/serving.py
+from tests.fixtures.serving import serving
 
 
 @pytest.mark.parametrize("length", [0, 1, 125, 126, 127, 65535, 65536, 70000])
