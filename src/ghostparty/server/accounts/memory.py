@@ -1,7 +1,7 @@
 """Players, sessions, results and ratings in this process's memory: :class:`~ghostparty.server.stores.memory.MemoryStore`'s.
 
 :class:`MemoryAccounts` keeps :class:`~ghostparty.server.accounts.store.AccountStore`'s contract as
-:class:`~ghostparty.server.accounts.store.SqlAccounts` does (``tests/server/test_accounts_contract.py``
+:class:`~ghostparty.server.accounts.store.SqlAccounts` does (``tests/server/accounts/test_accounts_contract.py``
 holds both to it). It shares the memory store's lock and tables, as the SQL accounts share
 the games' database: seats are linked to and unlinked from accounts in those tables, and
 the store hands each finished game's result to :meth:`MemoryAccounts.record` under its

@@ -9,7 +9,7 @@ key and in the same order; the checker holds every maker to its type. ``update``
 """
 
 # No ``from __future__ import annotations``: Python 3.11's TypedDict reads NotRequired
-# only from annotations that are not strings (tests/server/test_outbound.py checks the keys).
+# only from annotations that are not strings (tests/server/common/test_outbound.py checks the keys).
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict, cast
 

@@ -2,7 +2,7 @@
 the same content (compact, UTF-8, keys that are not strings written as strings; only a
 float's exponent is written unpadded, ``1e-7`` for ``1e-07``), made about ten times
 faster than by ``json.dumps`` (a table's view, a lobby's lists). Every route answers
-JSON through it (``tests/server/test_responses.py``)."""
+JSON through it (``tests/server/http/test_responses.py``)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ The schema is what :data:`metadata` says; :func:`migrate` brings any database to
 Alembic (``ghostparty/server/infra/migrations``): a new database is built by the migrations from
 the first, and a database made by a release from before Alembic (tables made by
 ``create_all``, no ``alembic_version``) is stamped as the first revision, then upgraded.
-``tests/server/test_migrations.py`` checks that the migrations build exactly
+``tests/server/infra/test_migrations.py`` checks that the migrations build exactly
 :data:`metadata` and that a database of the first release opens with its games.
 
 Over 400 lines: the schema is one :data:`metadata`, every table's columns declared once

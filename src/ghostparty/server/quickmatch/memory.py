@@ -1,7 +1,7 @@
 """The quick-match queue in this process's memory: :class:`~ghostparty.server.stores.memory.MemoryStore`'s.
 
 It keeps :class:`~ghostparty.server.quickmatch.store.QueueStore`'s contract as :class:`~ghostparty.server.quickmatch.store.SqlQueue`
-does (``tests/server/test_accounts_contract.py`` holds both to it): what a ticket keeps
+does (``tests/server/accounts/test_accounts_contract.py`` holds both to it): what a ticket keeps
 is what a queue row keeps, so an entry's ``avoid`` and ``finishes`` (worked out afresh at
 each forming) come back as their defaults, and its ticket is the one it was added as.
 """

@@ -6,7 +6,7 @@ store may keep:
 - :class:`KeepsAccounts`: players, sessions and ratings
   (:class:`~ghostparty.server.accounts.store.AccountStore`) and the quick-match queue
   (:class:`~ghostparty.server.quickmatch.store.QueueStore`). :class:`~ghostparty.server.stores.sql.SqlStore` and
-  :class:`~ghostparty.server.stores.memory.MemoryStore` both do (``tests/server/test_accounts_contract.py``
+  :class:`~ghostparty.server.stores.memory.MemoryStore` both do (``tests/server/accounts/test_accounts_contract.py``
   holds them to the same behaviour).
 - :class:`KeepsPlayers`: everything the server's account features need together: the
   above and the email, moderation, Bot API, tournament, API token and friends stores.

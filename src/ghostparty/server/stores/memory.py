@@ -3,7 +3,7 @@ accounts and the quick-match queue in this process's memory, behind one lock.
 
 It keeps accounts and the queue (:class:`~ghostparty.server.stores.capabilities.KeepsAccounts`,
 held to :class:`~ghostparty.server.stores.sql.SqlStore`'s behaviour by
-``tests/server/test_accounts_contract.py``), but not the other stores a server's account
+``tests/server/accounts/test_accounts_contract.py``), but not the other stores a server's account
 features need (:class:`~ghostparty.server.stores.capabilities.KeepsPlayers`): a server on a
 memory store offers no accounts.
 """

@@ -109,7 +109,7 @@ def table_view(table: Table, online: Collection[int] = ()) -> dict[str, Any]:
 
 #: The seats' colours on screen, by RULES.md §1.5's names: chosen so that every two stay at
 #: least 10 apart (CIEDE2000) in normal vision and as people with protanopia, deuteranopia
-#: or tritanopia see them (Machado et al. 2009's simulation; tests/server/test_palette.py
+#: or tritanopia see them (Machado et al. 2009's simulation; tests/server/wire/test_palette.py
 #: checks it). Tokens also carry the seat's letter, a second cue.
 PALETTE: dict[str, str] = {
     "red": "#dd0912",

@@ -1,6 +1,6 @@
 // Seat colours and letters (RULES.md §1.5) as GET /api/boards/{rules} draws them (its
 // colours and palette: the one place they are set, checked for colour vision by
-// tests/server/test_palette.py), and how to name a seat in the page's language.
+// tests/server/wire/test_palette.py), and how to name a seat in the page's language.
 
 import { el } from "./dom.js";
 import { t } from "./i18n.js";

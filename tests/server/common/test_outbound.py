@@ -17,7 +17,7 @@ from ghostparty.server.common import outbound
 from ghostparty.server.common.model import PLAYING, Seat, Table
 from ghostparty.server.wire.protocol import dumps, state_message, update_frame
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SERVER = ROOT / "src" / "ghostparty" / "server"
 
 

@@ -18,7 +18,7 @@ from ghostparty.server.tables.service import TableService
 from ghostparty.server.tables.transaction import Draft
 from tests.fixtures.tables import HUMAN, close, decode, run
 
-SERVER = Path(__file__).resolve().parents[2] / "src" / "ghostparty" / "server"
+SERVER = Path(__file__).resolve().parents[3] / "src" / "ghostparty" / "server"
 
 
 class Recording(MemoryPubSub):

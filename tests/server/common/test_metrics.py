@@ -217,7 +217,7 @@ def test_without_an_admin_token_tables_cannot_be_closed(sqlite_url: str) -> None
 
 
 def test_the_dashboard_draws_only_metrics_that_exist() -> None:
-    dashboard = json.loads((Path(__file__).parents[2] / "deploy" / "grafana-dashboard.json").read_text())
+    dashboard = json.loads((Path(__file__).parents[3] / "deploy" / "grafana-dashboard.json").read_text())
     families = {family.name for family in Metrics().registry.collect()}
     drawn = {
         re.sub(r"_(bucket|total|count|sum)$", "", name)

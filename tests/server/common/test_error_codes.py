@@ -13,7 +13,7 @@ import pytest
 from ghostparty.server.common.errors import ErrorCode, RateLimited, ServiceError, StoreUnavailable
 from ghostparty.server.http.edge import CLOSE_CODE, HTTP_STATUS, POLICY, close_code, close_message, http_status
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SERVER = ROOT / "src" / "ghostparty" / "server"
 EDGE = SERVER / "http" / "edge.py"
 PROTOCOL = (ROOT / "docs" / "PROTOCOL.md").read_text()

@@ -20,8 +20,7 @@ from ghostparty.server.bus.envelope import OVERFLOW, Poke
 from ghostparty.server.bus.redis_pubsub import RedisPubSub
 from ghostparty.server.infra.redis_wire import WireClient, WireConnection, WireError, command, connect, publish_command
 from tests.fixtures.tables import run
-
-from .test_redis import REDIS, reachable
+from tests.server.bus.test_redis import REDIS, reachable
 
 
 def needs_redis() -> None:

@@ -30,7 +30,7 @@ from ghostparty.server.bus.envelope import (
 )
 from ghostparty.server.wire.protocol import Frame
 
-SERVER = Path(__file__).resolve().parents[2] / "src" / "ghostparty" / "server"
+SERVER = Path(__file__).resolve().parents[3] / "src" / "ghostparty" / "server"
 
 #: One or more of every kind, with the values a careless format would lose.
 EXAMPLES: list[Envelope] = [

@@ -10,8 +10,7 @@ import pytest
 from ghostparty.server.common.model import Table
 from ghostparty.server.common.timebank import INCREMENT, full_bank
 from tests.fixtures.tables import HUMAN, bot, close, run
-
-from .test_absence import Clock, seated, service
+from tests.server.tables.test_absence import Clock, seated, service
 
 
 def at(seconds: int) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 
-from .test_app import HUMAN, create, join, server, until
+from tests.server.test_app import HUMAN, create, join, server, until
 
 
 @pytest.fixture

@@ -25,8 +25,7 @@ from ghostparty.server.stores.capabilities import KeepsAccounts, KeepsPlayers, c
 from ghostparty.server.stores.memory import MemoryStore
 from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.store import Store
-
-from .test_store_contract import race
+from tests.server.stores.test_store_contract import race
 
 T0 = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)

@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse as StarletteJSONResponse
 
 from ghostparty.server.http.responses import JSONResponse
 
-SERVER = Path(__file__).resolve().parents[2] / "src" / "ghostparty" / "server"
+SERVER = Path(__file__).resolve().parents[3] / "src" / "ghostparty" / "server"
 
 
 @pytest.mark.parametrize(
