@@ -18,9 +18,9 @@ from ghostparty.server.app import create_app
 from ghostparty.server.http.bearer import ROUTE_SCOPES
 from tests.fixtures.accounts import make_client, register
 
-from .test_tokens import TWO, Clock, bearer, make_token
+from .test_api_tokens import TWO, Clock, bearer, make_token
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

@@ -20,12 +20,11 @@ from ghostparty.server.http.routes.opendata import wants_html
 from ghostparty.server.opendata.export import FORMAT, export
 from ghostparty.server.stores.sql import SqlStore
 from tests.fixtures.accounts import error, make_client
-
-from .test_rated import play_to_the_end
+from tests.server.accounts.test_rated import play_to_the_end
 
 #: What Chromium and Firefox send for a page.
 BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
-STATIC = Path(__file__).parents[2] / "src" / "ghostparty" / "web" / "static"
+STATIC = Path(__file__).parents[3] / "src" / "ghostparty" / "web" / "static"
 
 
 def _guest_game(client: TestClient, name: str) -> None:

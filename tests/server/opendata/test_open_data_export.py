@@ -21,8 +21,7 @@ from ghostparty.server.http.routes.opendata import DOWNLOADS
 from ghostparty.server.opendata.export import KEY_FILE, export, finished_games, game_id, load_key
 from ghostparty.server.stores.sql import SqlStore
 from tests.fixtures.accounts import error, make_client, register
-
-from .test_rated import play_to_the_end, rated_table
+from tests.server.accounts.test_rated import play_to_the_end, rated_table
 
 duckdb = pytest.importorskip("duckdb", reason="DuckDB is not installed (pip install 'ghostparty[data]')")
 pytest.importorskip("pyarrow", reason="pyarrow is not installed (pip install 'ghostparty[data]')")
@@ -206,7 +205,7 @@ def test_the_example_reads_a_servers_files_with_duckdb(db_url: str, played: dict
     out = tmp_path / "open"
     _export(db_url, out)
     spec = importlib.util.spec_from_file_location(
-        "open_data_example", Path(__file__).parents[2] / "examples" / "open_data.py"
+        "open_data_example", Path(__file__).parents[3] / "examples" / "open_data.py"
     )
     assert spec is not None and spec.loader is not None
     example = importlib.util.module_from_spec(spec)

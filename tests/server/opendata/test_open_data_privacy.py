@@ -27,8 +27,7 @@ from starlette.testclient import TestClient
 from ghostparty.server.opendata.export import export
 from ghostparty.server.stores.sql import SqlStore
 from tests.fixtures.accounts import make_client
-
-from .test_rated import play_to_the_end
+from tests.server.accounts.test_rated import play_to_the_end
 
 pytest.importorskip("pyarrow", reason="pyarrow is not installed (pip install 'ghostparty[data]')")
 
