@@ -1,5 +1,5 @@
 """The email tests run on both databases: ``db_url`` here is a fresh SQLite file and a
-fresh PostgreSQL schema (tests/fixtures/mail.py has their SMTP server)."""
+fresh PostgreSQL schema (``tests/fixtures/mail.py`` has their SMTP server)."""
 
 from __future__ import annotations
 
