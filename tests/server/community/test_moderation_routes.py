@@ -123,7 +123,7 @@ def test_bans_from_rated_play_and_the_chat_and_lifting_them(client: TestClient, 
 
 def test_a_ban_from_rated_play_holds_on_every_way_to_a_rated_seat(client: TestClient, db_url: str) -> None:
     """The join, a friend's invitation, and the next game of a rated series: each passes
-    the lobby's one check (the bot's answer to an invitation too: tests/botapi)."""
+    the lobby's one check (the bot's answer to an invitation too: tests/server/botapi)."""
     ann, bob, cyd, mona = (as_player(client, name) for name in ("Ann", "Bob", "Cyd", "Mona"))
     appoint(db_url, "Mona")
     human = {"kind": "human"}

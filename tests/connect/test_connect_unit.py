@@ -35,10 +35,10 @@ def test_the_die_is_rolled_by_asking_whatever_the_policy() -> None:
 def test_module_function_is_loaded_and_held_to_the_legal_actions() -> None:
     game = Game("hugo", 2)
     legal = game.legal_actions()
-    policy = load_policy("tests.botapi.test_connect_unit:first_legal")
+    policy = load_policy("tests.connect.test_connect_unit:first_legal")
     assert choose(policy, game.position(), legal) == legal[0]
     with pytest.raises(ValueError, match="not among the legal actions"):
-        choose(load_policy("tests.botapi.test_connect_unit:outside"), game.position(), legal)
+        choose(load_policy("tests.connect.test_connect_unit:outside"), game.position(), legal)
 
 
 @pytest.mark.parametrize(
@@ -46,8 +46,8 @@ def test_module_function_is_loaded_and_held_to_the_legal_actions() -> None:
     [
         ("nosuchlevel", "unknown bot 'nosuchlevel'"),
         ("no.such.module:f", "can't load"),
-        ("tests.botapi.test_connect_unit:missing", "can't load"),
-        ("tests.botapi.test_connect_unit:NOT_CALLABLE", "not callable"),
+        ("tests.connect.test_connect_unit:missing", "can't load"),
+        ("tests.connect.test_connect_unit:NOT_CALLABLE", "not callable"),
         ("greedy:depth=x=y", "bad"),
     ],
 )
