@@ -1,7 +1,12 @@
-"""Test configuration: the shared fixtures, and a deterministic hypothesis profile.
+"""Test configuration: the shared fixtures, the suites kept apart, and a deterministic
+hypothesis profile.
 
 The fixtures that tests in several folders use are plugins in ``tests/fixtures/``,
 loaded here for every test (pytest takes ``pytest_plugins`` only from this conftest).
+
+Every test under ``tests/browser`` is marked ``browser`` and every one under
+``tests/cluster`` ``cluster``: ``pytest -m "not browser and not cluster"`` runs the
+rest, ``pytest -m browser`` the browser tests alone (CONTRIBUTING.md).
 
 ``ci`` (the default) derandomizes hypothesis so that every run draws the same examples,
 and disables the deadline, which a loaded 2-core machine would trip at random. Choose
@@ -12,10 +17,26 @@ local search; ``mutation`` (15 examples) is the one the mutation testing runs wi
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["tests.fixtures.stores", "tests.fixtures.clients", "tests.fixtures.mail"]
+
+TESTS = Path(__file__).resolve().parent
+#: The folders whose every test carries a marker of the folder's name (pyproject.toml
+#: registers them).
+APART = ("browser", "cluster")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test of a suite kept apart with its folder's marker."""
+    for item in items:
+        path = Path(item.path).resolve()
+        if path.is_relative_to(TESTS) and path.relative_to(TESTS).parts[0] in APART:
+            item.add_marker(path.relative_to(TESTS).parts[0])
+
 
 settings.register_profile(
     "ci",

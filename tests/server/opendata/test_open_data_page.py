@@ -2,7 +2,7 @@
 files are, their licence and how to read them (on every server, with files or none);
 a program gets the index there as before, and at ``/api/open-data``; the lobby links the
 page; the page's Python snippets run on a real export. (The page in a browser:
-tests/e2e/test_open_data.py.)"""
+tests/browser/test_open_data.py.)"""
 
 from __future__ import annotations
 

@@ -147,7 +147,7 @@ def _read(client: TestClient, url: str, seen: Seen) -> None:
         seen.refused.add(url)
         return
     if "json" not in answer.headers.get("content-type", ""):
-        return  # a page: the same HTML for every path (tests/e2e check what it shows)
+        return  # a page: the same HTML for every path (tests/browser check what it shows)
     data = answer.json()
     for key, value in _values(data):
         seen.values.add(value)

@@ -39,7 +39,7 @@ from .helpers import (
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
-#: Table ids and seeds of this module's server (tests/e2e/conftest.py).
+#: Table ids and seeds of this module's server (tests/browser/conftest.py).
 SERVER_SEED = 7
 PHONE = (390, 844)
 SIDEWAYS = (844, 390)

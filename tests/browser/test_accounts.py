@@ -26,7 +26,7 @@ from .helpers import act, api_get, new_page, offer, screenshot_path
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
-#: Table ids and seeds of this module's server (tests/e2e/conftest.py).
+#: Table ids and seeds of this module's server (tests/browser/conftest.py).
 SERVER_SEED = 13
 #: More UI actions than any game of one person against one bot needs.
 MAX_ACTIONS = 600

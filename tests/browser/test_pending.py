@@ -22,7 +22,7 @@ from .helpers import api_get, new_page, replay_positions
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
-#: Table ids and seeds of this module's server (tests/e2e/conftest.py).
+#: Table ids and seeds of this module's server (tests/browser/conftest.py).
 SERVER_SEED = 19
 
 

@@ -1,7 +1,7 @@
 """The game for everyone, in Debian's Chromium: screen readers, the keyboard alone, and
 an axe-core scan of every page.
 
-* axe-core (vendored in tests/e2e/vendor/, injected into the page) finds no serious or
+* axe-core (vendored in tests/browser/vendor/, injected into the page) finds no serious or
   critical violation on the lobby, the game page under way and the replay page; the
   violations it does find are printed (``pytest -s``).
 * The accessibility tree: the board's squares, rooms and steps are buttons named by
@@ -35,7 +35,7 @@ from .helpers import NEXT, api_get, new_page
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
-#: Table ids and seeds of this module's server (tests/e2e/conftest.py).
+#: Table ids and seeds of this module's server (tests/browser/conftest.py).
 SERVER_SEED = 13
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 #: axe-core's impacts that fail a page.

@@ -22,7 +22,7 @@ from .helpers import act, api_get, expected_board, new_page, offer, shown_board
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
-#: Table ids and seeds of this module's server (tests/e2e/conftest.py).
+#: Table ids and seeds of this module's server (tests/browser/conftest.py).
 SERVER_SEED = 11
 #: More UI actions than any game of two people needs.
 MAX_ACTIONS = 800

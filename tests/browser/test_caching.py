@@ -22,7 +22,7 @@ import pytest
 
 from .helpers import api_get, new_page
 
-#: Table ids and seeds of this module's server (tests/e2e/conftest.py).
+#: Table ids and seeds of this module's server (tests/browser/conftest.py).
 SERVER_SEED = 17
 
 

@@ -30,7 +30,7 @@ from .helpers import NEXT, act, api_get, new_page, offer
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
-#: Table ids and seeds of this module's server (tests/e2e/conftest.py).
+#: Table ids and seeds of this module's server (tests/browser/conftest.py).
 SERVER_SEED = 22
 MAX_ACTIONS = 600
 BUSY_DONE = "() => document.querySelector('main').dataset.busy === 'false'"
