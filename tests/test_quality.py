@@ -51,3 +51,22 @@ def test_no_module_is_over_400_lines_without_a_reason_at_its_top() -> None:
         if len(lines) > MAX_LINES and "Over 400 lines:" not in "\n".join(lines[:40]):
             long.append(f"{path.relative_to(package)} ({len(lines)} lines)")
     assert not long, f"split these by job, or say why at the top ('Over 400 lines: …'): {', '.join(long)}"
+
+
+def duplicate_test_names(folder: Path) -> dict[str, list[str]]:
+    """The test files' names that more than one file under ``folder`` has, with where."""
+    where: dict[str, list[str]] = {}
+    for path in sorted(folder.rglob("test_*.py")):
+        where.setdefault(path.name, []).append(str(path.parent.relative_to(folder)))
+    return {name: folders for name, folders in where.items() if len(folders) > 1}
+
+
+def test_no_two_test_files_share_a_name() -> None:
+    """A test file's name says what it tests, so no two are alike: a second test of one
+    thing says what differs (``test_quickmatch_service.py``, ``test_quickmatch_routes.py``)."""
+    tests = ROOT / "tests"
+    assert len(list(tests.rglob("test_*.py"))) > 150, f"expected the test files under {tests}"
+    duplicates = duplicate_test_names(tests)
+    assert not duplicates, "rename these by what each tests: " + "; ".join(
+        f"{name} in {', '.join(folders)}" for name, folders in duplicates.items()
+    )
