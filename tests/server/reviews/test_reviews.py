@@ -4,6 +4,7 @@ for games under way, from other sites, past the limits and when the queue is ful
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -334,3 +335,30 @@ def test_a_profile_reads_the_players_reviews_through_the_api(sqlite_url: str) ->
         assert hugo["trend"] == {"accuracy": 30.0, "pr": -3.0}  # the newer two against the older two
         missing = client.get("/api/players/nobody/reviews")
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_player"
+
+
+def test_a_cancelled_wait_for_a_review_leaves_the_pools_future_alone() -> None:
+    """A server shutting down cancels the task that waits for a review; the pool's own
+    future must not be cancelled by it (the pool's manager thread, stopping its workers at
+    that moment, would meet a cancelled future and raise InvalidStateError)."""
+    import asyncio
+    from concurrent.futures import Future
+
+    from ghostparty.server.reviews.pool import outcome
+
+    async def scenario() -> tuple[bool, object]:
+        submitted: Future[int] = Future()
+        waiting = asyncio.ensure_future(outcome(submitted))
+        await asyncio.sleep(0)
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+        cancelled = submitted.cancelled()
+        submitted.set_exception(RuntimeError("the pool broke"))  # what the pool does next: no error
+        finished: Future[int] = Future()
+        answer = asyncio.ensure_future(outcome(finished))
+        await asyncio.sleep(0)
+        finished.set_result(7)
+        return cancelled, await answer
+
+    assert asyncio.run(scenario()) == (False, 7)

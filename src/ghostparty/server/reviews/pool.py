@@ -29,12 +29,14 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from ghostparty.analysis.review import REVIEW_FORMAT, Evaluator, review_game
 from ghostparty.rules import GameRecord
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.reviews.store import ReviewStore, StoredReview
+
+T = TypeVar("T")
 
 log = logging.getLogger("ghostparty.server.reviews.pool")
 
@@ -213,7 +215,7 @@ class Reviewer:
         """Store the job's review once made; a failed job is logged and forgotten
         (the next request tries again)."""
         try:
-            review, cpu = await asyncio.wrap_future(submitted)
+            review, cpu = await outcome(submitted)
             stored = StoredReview(job.table_id, REVIEW_VERSION, review, self.clock(), round(cpu, 3))
             await in_thread(self.store.put, stored)
             log.info("reviewed table %s in %.1f s of CPU", job.table_id, cpu)
@@ -250,6 +252,36 @@ class Reviewer:
         """Stop the pool: running reviews are abandoned (asked for again, they start afresh)."""
         self._closed = True
         self._forget_pool()
+
+
+async def outcome(submitted: Future[T]) -> T:
+    """What the pool's ``submitted`` work gives, awaited without ever cancelling it.
+
+    :func:`asyncio.wrap_future` cancels the pool's future when its waiter is cancelled
+    (a server shutting down cancels its tasks); the pool, stopping its workers at the
+    same moment, then finds a future cancelled under it and its manager thread raises
+    ``InvalidStateError`` (CPython's ``terminate_broken``). Here a cancelled wait leaves
+    the work to the pool, which stops it with its workers.
+    """
+    loop = asyncio.get_running_loop()
+    waiter: asyncio.Future[T] = loop.create_future()
+
+    def settle() -> None:
+        if waiter.done():
+            return
+        if submitted.cancelled():
+            waiter.cancel()
+        elif (error := submitted.exception()) is not None:
+            waiter.set_exception(error)
+        else:
+            waiter.set_result(submitted.result())
+
+    def finished(_: Future[T]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(settle)
+
+    submitted.add_done_callback(finished)
+    return await waiter
 
 
 def done(stored: StoredReview) -> dict[str, Any]:
