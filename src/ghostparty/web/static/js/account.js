@@ -13,15 +13,15 @@
 // (what just happened).
 // ?next=/path comes back to that page of this site after logging in.
 
-import { account, api } from "./api.js";
+import { account, api } from "./lib/api.js";
 import { showBlocks } from "./blocks.js";
 import { showBotAccount } from "./bot-account.js";
-import { el } from "./dom.js";
+import { el } from "./lib/dom.js";
 import { showEmail, wireEmail } from "./email-settings.js";
-import { applyI18n, initI18n, languageSwitch, t, tn } from "./i18n.js";
+import { applyI18n, initI18n, languageSwitch, t, tn } from "./lib/i18n.js";
 import { showOpenDataChoice } from "./open-data-choice.js";
-import { accountError, accountNav, profileUrl } from "./session.js";
-import { heldSeats } from "./store.js";
+import { accountError, accountNav, profileUrl } from "./lib/session.js";
+import { heldSeats } from "./lib/store.js";
 import { hideSecret, setUpTokens, showTokens } from "./tokens.js";
 
 const $ = (id) => document.getElementById(id);

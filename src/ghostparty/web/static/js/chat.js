@@ -16,8 +16,8 @@
 // chat-empty ("no messages yet"), chat-hint (a spectator on the players' tab).
 
 import { blockWriter, loadMutes, reportForm, saveMute } from "./chat-community.js";
-import { el, fill } from "./dom.js";
-import { errorText, retryAfter, t, tOr, waitText } from "./i18n.js";
+import { el, fill } from "./lib/dom.js";
+import { errorText, retryAfter, t, tOr, waitText } from "./lib/i18n.js";
 import { colourHex, guestTag, isGuest } from "./seats.js";
 import { botTag } from "./records.js";
 

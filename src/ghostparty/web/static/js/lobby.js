@@ -7,21 +7,21 @@
 // row open-table / playing-table / finished-table with data-table, and its link
 // open-table-link / playing-table-link / finished-table-link; tag-rated on a rated
 // table); upload-link; language; rated (checkbox, shown when logged in); the top bar's
-// account links (js/session.js); Play now (js/quickmatch.js); your games (js/turns.js);
+// account links (js/lib/session.js); Play now (js/quickmatch.js); your games (js/turns.js);
 // rematch-fill ("bot" or "empty": who takes the seat of one who doesn't play again);
 // the Friends card (js/friends.js).
 
-import { api } from "./api.js";
-import { el, fill, toast } from "./dom.js";
+import { api } from "./lib/api.js";
+import { el, fill, toast } from "./lib/dom.js";
 import { FriendsCard } from "./friends.js";
-import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./i18n.js";
+import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./lib/i18n.js";
 import { chip } from "./panels.js";
-import { syncList } from "./patch.js";
+import { syncList } from "./lib/patch.js";
 import { QuickMatch } from "./quickmatch.js";
-import { rulesHelpButton } from "./rules-help.js";
+import { rulesHelpButton } from "./lib/rules-help.js";
 import { colourText, seatLabel, useBoard } from "./seats.js";
-import { accountError, mountAccountNav } from "./session.js";
-import { loadName, saveName, saveToken } from "./store.js";
+import { accountError, mountAccountNav } from "./lib/session.js";
+import { loadName, saveName, saveToken } from "./lib/store.js";
 import { MyGames } from "./turns.js";
 
 const $ = (id) => document.getElementById(id);
@@ -144,7 +144,7 @@ function tableRow(table, kind) {
   return el("li", { "data-testid": `${kind}-table`, "data-table": table.id, "data-key": table.id }, info, link);
 }
 
-/** A list's rows patched in place (js/patch.js): a refresh keeps the keyboard's focus. */
+/** A list's rows patched in place (js/lib/patch.js): a refresh keeps the keyboard's focus. */
 function renderList(node, tables, kind, emptyKey) {
   syncList(node, tables.length ? tables.map((table) => tableRow(table, kind)) : [el("li", { class: "empty", "data-key": "" }, t(emptyKey))]);
 }

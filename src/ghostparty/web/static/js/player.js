@@ -11,15 +11,15 @@
 // player-actions (another player's page, logged in: player-actions.js; a guest: follow-login);
 // review-card (accuracy and PR from the game reviews: review-profile.js).
 
-import { api } from "./api.js";
-import { el, fill, svg } from "./dom.js";
-import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./i18n.js";
+import { api } from "./lib/api.js";
+import { el, fill, svg } from "./lib/dom.js";
+import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./lib/i18n.js";
 import { playerActions } from "./player-actions.js";
 import { profileInvite } from "./bot-invite.js";
 import { showReviews } from "./review-profile.js";
 import { colourText, useBoard } from "./seats.js";
 import { recordText } from "./records.js";
-import { accountError, loginUrl, mountAccountNav, ratingText } from "./session.js";
+import { accountError, loginUrl, mountAccountNav, ratingText } from "./lib/session.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -21,20 +21,20 @@
 //   chat           the game's chat, read-only (js/chat.js; hidden when nobody wrote)
 //   review         a finished table's game review (js/review.js: its own hooks); none for an upload
 
-import { api } from "./api.js";
+import { api } from "./lib/api.js";
 import { play, Scene } from "./animate.js";
 import { openBoard, watchPortrait } from "./board.js";
 import { ChatPanel } from "./chat.js";
-import { banner, el, fill, sleep } from "./dom.js";
-import { applyI18n, errorText, initI18n, languageSwitch, t } from "./i18n.js";
+import { banner, el, fill, sleep } from "./lib/dom.js";
+import { applyI18n, errorText, initI18n, languageSwitch, t } from "./lib/i18n.js";
 import { narrate } from "./narrate.js";
-import { rulesHelpButton } from "./rules-help.js";
+import { rulesHelpButton } from "./lib/rules-help.js";
 import { renderLog, renderSeats } from "./panels.js";
 import { sendRecord } from "./replay-upload.js";
 import { ReviewPanel } from "./review.js";
 import { actorName } from "./seats.js";
 import { reduce, replayStates } from "./state.js";
-import { loadSpeed, saveSpeed } from "./store.js";
+import { loadSpeed, saveSpeed } from "./lib/store.js";
 
 const $ = (id) => document.getElementById(id);
 const PLAY_PAUSE = { normal: 700, fast: 200, off: 120 };

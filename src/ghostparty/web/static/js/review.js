@@ -12,8 +12,8 @@
 // review-luck with luck-bar (data-index), review-summary with review-row (data-seat),
 // review-note (the shown decision's judgement).
 
-import { el, fill, sleep, svg } from "./dom.js";
-import { errorText, t } from "./i18n.js";
+import { el, fill, sleep, svg } from "./lib/dom.js";
+import { errorText, t } from "./lib/i18n.js";
 import { colourHex } from "./seats.js";
 
 const POLL_MS = 2000;

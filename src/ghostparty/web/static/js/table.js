@@ -36,28 +36,28 @@
 //                per guest (data-location, data-chance), odds-label over the board
 //   turn-timer   the countdown of a timed table (data-seconds, data-part = own | bank,
 //                data-warning; js/timer.js), turn-warning its live region; rules-help-button opens
-//                rules-help; language: the language switch (js/i18n.js)
+//                rules-help; language: the language switch (js/lib/i18n.js)
 //   chat         the table's chat (js/chat.js); again, series: play again and the series
 //                on the result panel (js/again.js), for a tournament's game tournament-end
 //                in their place (js/tournament-end.js); table-name has data-series-index;
 //                notify-button asks for notifications (turn-based tables, js/turns.js)
 
 import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "./again.js";
-import { api, TableSocket } from "./api.js";
+import { api, TableSocket } from "./lib/api.js";
 import { play, Scene } from "./animate.js";
 import { openBoard, watchPortrait } from "./board.js";
 import { ChatPanel } from "./chat.js";
 import { InviteBox } from "./invite.js";
 import { listenForKeys } from "./keys.js";
-import { banner, el, toast } from "./dom.js";
-import { errorText, initI18n, t } from "./i18n.js";
+import { banner, el, toast } from "./lib/dom.js";
+import { errorText, initI18n, t } from "./lib/i18n.js";
 import { renderOdds } from "./odds.js";
 import { showRatingChanges } from "./rating-change.js";
 import { appendLog, renderLog } from "./panels.js";
 import { actorName, seatLabel } from "./seats.js";
-import { mountAccountNav } from "./session.js";
+import { mountAccountNav } from "./lib/session.js";
 import { busy, initialState, interactive, pick, reduce, showsOdds, skipsVersions } from "./state.js";
-import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveToken } from "./store.js";
+import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveToken } from "./lib/store.js";
 import { setupChrome, showResult } from "./table-chrome.js";
 import { tournamentEnd } from "./tournament-end.js";
 import { TurnTimer } from "./timer.js";

@@ -6,11 +6,11 @@
 // (data-id, data-status) and its tournament-link; create-form, create-submit,
 // create-error, create-login (a guest's "log in to create").
 
-import { api } from "./api.js";
-import { el, fill } from "./dom.js";
-import { applyI18n, initI18n, languageSwitch, t } from "./i18n.js";
+import { api } from "./lib/api.js";
+import { el, fill } from "./lib/dom.js";
+import { applyI18n, initI18n, languageSwitch, t } from "./lib/i18n.js";
 import { tournamentLine, when } from "./tournament-text.js";
-import { accountError, loginUrl, mountAccountNav } from "./session.js";
+import { accountError, loginUrl, mountAccountNav } from "./lib/session.js";
 
 const $ = (id) => document.getElementById(id);
 

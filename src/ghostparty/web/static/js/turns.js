@@ -6,11 +6,11 @@
 // (data-table, data-your-move), my-game-link; notify-button (shown while the browser
 // may still be asked).
 
-import { api } from "./api.js";
-import { el } from "./dom.js";
-import { t } from "./i18n.js";
-import { syncList } from "./patch.js";
-import { heldSeats } from "./store.js";
+import { api } from "./lib/api.js";
+import { el } from "./lib/dom.js";
+import { t } from "./lib/i18n.js";
+import { syncList } from "./lib/patch.js";
+import { heldSeats } from "./lib/store.js";
 
 /** Guests: at most this many of the tables whose tokens this browser keeps are asked about. */
 const GUEST_TABLES = 6;
@@ -124,7 +124,7 @@ export class MyGames {
     }
     const card = $("my-games-card");
     card.hidden = games.length === 0;
-    // Patched in place (js/patch.js): the refresh every 15 s keeps the keyboard's focus.
+    // Patched in place (js/lib/patch.js): the refresh every 15 s keeps the keyboard's focus.
     syncList(
       $("my-games"),
       games.map((game) => {

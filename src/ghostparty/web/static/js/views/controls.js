@@ -2,8 +2,8 @@
 // roll, pass and move buttons, the placement list, the away note, the hint under the
 // moves and what may be clicked on the board. Clicks go to `on` (table.js).
 
-import { el, fill } from "../dom.js";
-import { t } from "../i18n.js";
+import { el, fill } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { followTurn, rollButton } from "../keys.js";
 import { effectNotes, place } from "../narrate.js";
 import { actorName, seatLabel } from "../seats.js";

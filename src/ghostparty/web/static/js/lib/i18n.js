@@ -51,10 +51,10 @@ export function pickLanguage(offered, remembered, preferred) {
   return codes.includes(FALLBACK) ? FALLBACK : (codes[0] ?? FALLBACK);
 }
 
-/** A language's file beside this module: under the same versioned URL as the page's
+/** A language's file, static/i18n/ (two folders up from js/lib/): under the same versioned URL as the page's
  * scripts (/assets/{version}/i18n/…), so that browsers keep it as long as they may. */
 function languageFile(language) {
-  return new URL(`../i18n/${encodeURIComponent(language)}.json`, import.meta.url).href;
+  return new URL(`../../i18n/${encodeURIComponent(language)}.json`, import.meta.url).href;
 }
 
 async function fetchJson(path) {
