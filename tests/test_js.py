@@ -1,5 +1,5 @@
 """The browser client's pure modules under Node.js: ``node --test tests/js/`` (the game
-page's reducer, js/state.js, and the board's layout, js/layout.js), so that CI runs them
+page's reducer, js/table/state.js, and the board's layout, js/table/layout.js), so that CI runs them
 with the rest. Skipped, with a message, where ``node`` is not installed."""
 
 from __future__ import annotations

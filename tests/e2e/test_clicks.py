@@ -41,7 +41,7 @@ CLICK_MS = 3000
 #: More UI actions than two people take in one game.
 MAX_ACTIONS = 800
 
-#: Watches the page: what it was sent last (mirroring js/state.js: a state always, an
+#: Watches the page: what it was sent last (mirroring js/table/state.js: a state always, an
 #: update unless stale), and whenever the page has settled, whether its tokens are the
 #: guests of that position, one each (`__wrong` lists each difference once). With
 #: `syncs`, a `sync` is sent at a random moment while a guest moves (a state arrives

@@ -18,8 +18,8 @@
 import { blockWriter, loadMutes, reportForm, saveMute } from "./chat-community.js";
 import { el, fill } from "./lib/dom.js";
 import { errorText, retryAfter, t, tOr, waitText } from "./lib/i18n.js";
-import { colourHex, guestTag, isGuest } from "./seats.js";
-import { botTag } from "./records.js";
+import { colourHex, guestTag, isGuest } from "./table/seats.js";
+import { botTag } from "./table/records.js";
 
 export const PHRASES = ["good_luck", "well_played", "oops", "thanks"];
 export const MAX_TEXT = 200;

@@ -15,10 +15,10 @@ import { api } from "./lib/api.js";
 import { el, fill, svg } from "./lib/dom.js";
 import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./lib/i18n.js";
 import { playerActions } from "./player-actions.js";
-import { profileInvite } from "./bot-invite.js";
+import { profileInvite } from "./table/bot-invite.js";
 import { showReviews } from "./review-profile.js";
-import { colourText, useBoard } from "./seats.js";
-import { recordText } from "./records.js";
+import { colourText, useBoard } from "./table/seats.js";
+import { recordText } from "./table/records.js";
 import { accountError, loginUrl, mountAccountNav, ratingText } from "./lib/session.js";
 
 const $ = (id) => document.getElementById(id);

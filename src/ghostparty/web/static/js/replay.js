@@ -22,18 +22,18 @@
 //   review         a finished table's game review (js/review.js: its own hooks); none for an upload
 
 import { api } from "./lib/api.js";
-import { play, Scene } from "./animate.js";
-import { openBoard, watchPortrait } from "./board.js";
+import { play, Scene } from "./table/animate.js";
+import { openBoard, watchPortrait } from "./table/board.js";
 import { ChatPanel } from "./chat.js";
 import { banner, el, fill, sleep } from "./lib/dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t } from "./lib/i18n.js";
-import { narrate } from "./narrate.js";
+import { narrate } from "./table/narrate.js";
 import { rulesHelpButton } from "./lib/rules-help.js";
-import { renderLog, renderSeats } from "./panels.js";
+import { renderLog, renderSeats } from "./table/panels.js";
 import { sendRecord } from "./replay-upload.js";
 import { ReviewPanel } from "./review.js";
-import { actorName } from "./seats.js";
-import { reduce, replayStates } from "./state.js";
+import { actorName } from "./table/seats.js";
+import { reduce, replayStates } from "./table/state.js";
 import { loadSpeed, saveSpeed } from "./lib/store.js";
 
 const $ = (id) => document.getElementById(id);

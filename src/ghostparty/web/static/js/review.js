@@ -14,7 +14,7 @@
 
 import { el, fill, sleep, svg } from "./lib/dom.js";
 import { errorText, t } from "./lib/i18n.js";
-import { colourHex } from "./seats.js";
+import { colourHex } from "./table/seats.js";
 
 const POLL_MS = 2000;
 const W = 640;

@@ -1,6 +1,6 @@
 // The game page, /t/{id}: one WebSocket, the board, the controls and the panels.
-// Only wiring: the page's state is js/state.js's (reduce() changes it, on each message
-// from the socket and each click), the views (js/views/*.js, panels.js, board.js) draw it.
+// Only wiring: the page's state is js/table/state.js's (reduce() changes it, on each message
+// from the socket and each click), the views (js/table/views/*.js, panels.js, board.js) draw it.
 //
 // Stable hooks for tests (data-testid unless said otherwise):
 //   table        <main>; data-status = open | playing | over, data-busy = "true" while
@@ -11,7 +11,7 @@
 //   share-link   the table's link (input), copy-link its copy button
 //   seat         one per seat (data-seat, data-to-move, data-away), score (data-seat) inside
 //   name-{n}, join-{n}, leave-{n}   an open table's seat controls; start: the start button;
-//                invite-friend: invite a followed player (js/invite.js)
+//                invite-friend: invite a followed player (js/table/invite.js)
 //   board        the SVG (data-rules; data-layout = landscape, or portrait on a phone held
 //                upright: drawn anew when that changes); square: a gallery square, data-square="G12";
 //                room: data-location="R:chapel" (data-shield, data-door);
@@ -35,41 +35,41 @@
 //   odds         Hugo's reach for the seat to move (shown to whoever holds it): odds-guest
 //                per guest (data-location, data-chance), odds-label over the board
 //   turn-timer   the countdown of a timed table (data-seconds, data-part = own | bank,
-//                data-warning; js/timer.js), turn-warning its live region; rules-help-button opens
+//                data-warning; js/table/timer.js), turn-warning its live region; rules-help-button opens
 //                rules-help; language: the language switch (js/lib/i18n.js)
 //   chat         the table's chat (js/chat.js); again, series: play again and the series
-//                on the result panel (js/again.js), for a tournament's game tournament-end
+//                on the result panel (js/table/again.js), for a tournament's game tournament-end
 //                in their place (js/tournament-end.js); table-name has data-series-index;
 //                notify-button asks for notifications (turn-based tables, js/turns.js)
 
-import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "./again.js";
+import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "./table/again.js";
 import { api, TableSocket } from "./lib/api.js";
-import { play, Scene } from "./animate.js";
-import { openBoard, watchPortrait } from "./board.js";
+import { play, Scene } from "./table/animate.js";
+import { openBoard, watchPortrait } from "./table/board.js";
 import { ChatPanel } from "./chat.js";
-import { InviteBox } from "./invite.js";
-import { listenForKeys } from "./keys.js";
+import { InviteBox } from "./table/invite.js";
+import { listenForKeys } from "./table/keys.js";
 import { banner, el, toast } from "./lib/dom.js";
 import { errorText, initI18n, t } from "./lib/i18n.js";
-import { renderOdds } from "./odds.js";
-import { showRatingChanges } from "./rating-change.js";
-import { appendLog, renderLog } from "./panels.js";
-import { actorName, seatLabel } from "./seats.js";
+import { renderOdds } from "./table/odds.js";
+import { showRatingChanges } from "./table/rating-change.js";
+import { appendLog, renderLog } from "./table/panels.js";
+import { actorName, seatLabel } from "./table/seats.js";
 import { mountAccountNav } from "./lib/session.js";
-import { busy, initialState, interactive, pick, reduce, showsOdds, skipsVersions } from "./state.js";
+import { busy, initialState, interactive, pick, reduce, showsOdds, skipsVersions } from "./table/state.js";
 import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveToken } from "./lib/store.js";
-import { setupChrome, showResult } from "./table-chrome.js";
+import { setupChrome, showResult } from "./table/table-chrome.js";
 import { tournamentEnd } from "./tournament-end.js";
-import { TurnTimer } from "./timer.js";
+import { TurnTimer } from "./table/timer.js";
 import { notifyButton, notifyYourMove } from "./turns.js";
-import { renderControls, renderHint, renderTargets } from "./views/controls.js";
-import { renderSide } from "./views/side.js";
+import { renderControls, renderHint, renderTargets } from "./table/views/controls.js";
+import { renderSide } from "./table/views/side.js";
 
 const $ = (id) => document.getElementById(id);
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || new URLSearchParams(location.search).get("id") || "");
 
-// The state (js/state.js: only reduce() changes it) and what is not state but the page's
+// The state (js/table/state.js: only reduce() changes it) and what is not state but the page's
 // things: the board and the tokens on it, the animation speed, the chat.
 let S = initialState();
 const page = {
@@ -336,7 +336,7 @@ function renderPlayAgain() {
   const { table } = S;
   if ($("result").hidden) return;
   const held = new Set(S.held);
-  showRatingChanges($("result"), table); // a rated game: each player's change (js/rating-change.js)
+  showRatingChanges($("result"), table); // a rated game: each player's change (js/table/rating-change.js)
   if (tournamentEnd($("result"), table, renderSidePanels)) return; // a tournament's game: back to it, no rematch
   if (table.rematch && !page.leaving && takeSeatsAgain(table, held)) {
     page.leaving = true;
@@ -362,7 +362,7 @@ function renderPlayAgain() {
 // ---------------------------------------------------------------- page
 
 let chat = null;
-let invite = null; // an open table's "Invite a friend" (js/invite.js)
+let invite = null; // an open table's "Invite a friend" (js/table/invite.js)
 
 async function main() {
   await initI18n();

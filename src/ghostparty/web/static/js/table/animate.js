@@ -5,8 +5,8 @@
 // (FORMAT.md locations throughout); the position that comes with the update is
 // authoritative and is laid over the scene at the end (reconcile).
 
-import { sleep } from "./lib/dom.js";
-import { t } from "./lib/i18n.js";
+import { sleep } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 const TIMING = {
   normal: { die: 650, hop: 170, hugo: 300, capture: 650, pause: 260, banner: 900 },

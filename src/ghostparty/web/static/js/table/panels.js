@@ -1,13 +1,13 @@
 // The side panels of the game and replay pages: seats and scores, the score sheet, the
 // log and the result. Plain DOM built with createElement; every name goes in as text.
 
-import { el, fill } from "./lib/dom.js";
-import { t } from "./lib/i18n.js";
+import { el, fill } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { narrate } from "./narrate.js";
 import { actorName, colourHex, colourText, guestTag, inkOn, isGuest, seatLabel, seatLetter, seatShort } from "./seats.js";
 import { botTag, seatRecord, wantRecords } from "./records.js";
 import { seatInviteForm } from "./bot-invite.js";
-import { playerLink } from "./lib/session.js";
+import { playerLink } from "../lib/session.js";
 
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);

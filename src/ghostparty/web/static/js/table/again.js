@@ -8,12 +8,12 @@
 // didn't play again); series (data-series, data-games), series-game (data-table,
 // data-index, data-current), series-total (data-seat, data-total).
 
-import { api } from "./lib/api.js";
-import { el, fill, toast } from "./lib/dom.js";
-import { errorText, t } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { el, fill, toast } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
 import { chip } from "./panels.js";
 import { seatLabel } from "./seats.js";
-import { loadTokens, saveToken } from "./lib/store.js";
+import { loadTokens, saveToken } from "../lib/store.js";
 
 /**
  * What the finished table's pages do once its `rematch` is made: the seats this page

@@ -6,9 +6,9 @@
 //
 // Hooks for tests (data-testid): seat-record (data-percent, data-games).
 
-import { api } from "./lib/api.js";
-import { el } from "./lib/dom.js";
-import { t, tn } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { el } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 
 /** Games from which a seat shows its player's record. */
 export const SEAT_FROM = 5;

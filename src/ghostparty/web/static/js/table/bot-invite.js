@@ -7,9 +7,9 @@
 // invite-bot-name-{seat} and invite-bot-send-{seat}; profile-invite (the profile's form)
 // with profile-invite-table and profile-invite-send; invite-note (what happened).
 
-import { api } from "./lib/api.js";
-import { el } from "./lib/dom.js";
-import { errorText, t } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { el } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
 
 /** The seat list's "Invite a bot" form for an empty `seat` of the open table `tableId`. */
 export function seatInviteForm(tableId, seat) {

@@ -2,8 +2,8 @@
 // colours and palette: the one place they are set, checked for colour vision by
 // tests/server/test_palette.py), and how to name a seat in the page's language.
 
-import { el } from "./lib/dom.js";
-import { t } from "./lib/i18n.js";
+import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 const LETTER = { black: "K" };
 

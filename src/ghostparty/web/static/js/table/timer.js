@@ -12,8 +12,8 @@
 // down, data-part = own | bank, data-warning, data-turn-based; hidden without a
 // deadline); turn-warning (the live region, visually hidden).
 
-import { el } from "./lib/dom.js";
-import { t } from "./lib/i18n.js";
+import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 /** Seconds before the own time runs out from which the timer warns. */
 export const WARN_SECONDS = 15;

@@ -1,8 +1,8 @@
-// The game page's side panels from the state (js/state.js): an open table's seats and
+// The game page's side panels from the state (js/table/state.js): an open table's seats and
 // start button, the seats and scores while playing, the score sheet, the result, the
 // odds and the status line. The panels themselves are panels.js's (shared with the replay).
 
-import { t } from "../lib/i18n.js";
+import { t } from "../../lib/i18n.js";
 import { renderOdds } from "../odds.js";
 import { renderOpenSeats, renderResult, renderSeats, renderSheet } from "../panels.js";
 import { showsOdds } from "../state.js";

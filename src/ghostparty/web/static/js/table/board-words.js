@@ -3,8 +3,8 @@
 // whole position in a hidden paragraph (the board's aria-describedby), and the keys
 // that go from one location (or clickable target) to the next.
 
-import { svg } from "./lib/dom.js";
-import { t, tn } from "./lib/i18n.js";
+import { svg } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { place } from "./narrate.js";
 import { colourText } from "./seats.js";
 

@@ -6,9 +6,9 @@
 // Hooks: odds (the panel; data-count), odds-guest (one per location: data-location,
 // data-chance, data-probability), odds-label (the figure over the board, data-location).
 
-import { el, fill, svg } from "./lib/dom.js";
+import { el, fill, svg } from "../lib/dom.js";
 import { boxOf } from "./layout.js";
-import { currentLanguage, t } from "./lib/i18n.js";
+import { currentLanguage, t } from "../lib/i18n.js";
 import { place } from "./narrate.js";
 
 /** A chance as a whole percentage in the page's language: 0.3333 -> "33%" / "33 %". */

@@ -4,9 +4,9 @@
 //
 // Hooks for tests (data-testid): rating-change on a result-row (data-change, data-rating).
 
-import { api } from "./lib/api.js";
-import { el } from "./lib/dom.js";
-import { t } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 /** table id -> Map(seat -> {change, rating}), or null while asked. */
 const known = new Map();

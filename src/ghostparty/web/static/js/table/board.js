@@ -11,11 +11,11 @@
 // This module keeps the BoardView and what changes on it; board-draw.js draws the board
 // once per layout, board-words.js puts it into words and keys.
 
-import { el, svg, clear } from "./lib/dom.js";
+import { el, svg, clear } from "../lib/dom.js";
 import { S, makeLayout, slot, boxOf } from "./layout.js";
 import { colourHex, colourText, inkOn, seatLetter, useBoard } from "./seats.js";
-import { api } from "./lib/api.js";
-import { t } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { t } from "../lib/i18n.js";
 import { clockFace, defs, drawGallery, drawInside, drawRooms, drawStairs, fitLabels, hugoFigure } from "./board-draw.js";
 import { relabel, watchKeys } from "./board-words.js";
 

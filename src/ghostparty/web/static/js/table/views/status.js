@@ -1,6 +1,6 @@
-// The game page's status line from the state (js/state.js): whose turn, what to do.
+// The game page's status line from the state (js/table/state.js): whose turn, what to do.
 
-import { t, tn } from "../lib/i18n.js";
+import { t, tn } from "../../lib/i18n.js";
 import { seatLabel } from "../seats.js";
 import { chosen } from "../state.js";
 

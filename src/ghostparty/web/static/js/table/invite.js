@@ -5,9 +5,9 @@
 // Hooks for tests (data-testid): invite-friend (the box), invite-name (select),
 // invite-send, invite-note.
 
-import { api } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { errorText, t } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
 
 export class InviteBox {
   constructor(node, tableId) {

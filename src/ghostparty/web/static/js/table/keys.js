@@ -9,8 +9,8 @@
 //   typing, choosing in a select, or in the chat or a dialog); after an action of this
 //   page's it follows the decision as before (only when the focus was lost or on the board).
 
-import { el } from "./lib/dom.js";
-import { t } from "./lib/i18n.js";
+import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 const ROLL = "[data-testid=roll]:not([disabled])";
 

@@ -3,8 +3,8 @@
 // figures (Hugo, the clock's face). Nothing here changes afterwards; board.js moves the
 // tokens, the die and the highlights.
 
-import { svg } from "./lib/dom.js";
-import { t } from "./lib/i18n.js";
+import { svg } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { S } from "./layout.js";
 
 const SHIELD_FILL = { neutral: "#c9c2b3", red: "#c8352c", green: "#2f9a52" };

@@ -1,9 +1,9 @@
-// The game page's controls and board targets, drawn from the state (js/state.js): the
+// The game page's controls and board targets, drawn from the state (js/table/state.js): the
 // roll, pass and move buttons, the placement list, the away note, the hint under the
 // moves and what may be clicked on the board. Clicks go to `on` (table.js).
 
-import { el, fill } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { el, fill } from "../../lib/dom.js";
+import { t } from "../../lib/i18n.js";
 import { followTurn, rollButton } from "../keys.js";
 import { effectNotes, place } from "../narrate.js";
 import { actorName, seatLabel } from "../seats.js";
@@ -36,7 +36,7 @@ export function renderTargets(boardView, state, boardData) {
 
 /**
  * The controls under the status line. `on`: {act(action), select(location), hello()};
- * `boardView` follows the turn for the keyboard (js/keys.js).
+ * `boardView` follows the turn for the keyboard (js/table/keys.js).
  */
 export function renderControls(box, state, { boardData, boardView, on }) {
   const enabled = interactive(state);
@@ -93,7 +93,7 @@ export function renderControls(box, state, { boardData, boardView, on }) {
   fill(box, ...parts);
   box.hidden = parts.length === 0;
   renderHint(box.querySelector("#move-hint"), state);
-  followTurn(boardView, { mine: enabled, acted: state.acted }); // js/keys.js
+  followTurn(boardView, { mine: enabled, acted: state.acted }); // js/table/keys.js
 }
 
 /** What moving to the hovered or focused destination would do, under the moves. */

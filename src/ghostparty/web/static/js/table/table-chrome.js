@@ -2,11 +2,11 @@
 // link and its copy button, the start button, the animation speed, and the dock fixed to
 // the bottom of a narrow screen (and the result scrolled into view above it).
 
-import { tableUrl } from "./lib/api.js";
-import { toast } from "./lib/dom.js";
-import { applyI18n, languageSwitch, t } from "./lib/i18n.js";
-import { rulesHelpButton } from "./lib/rules-help.js";
-import { saveSpeed } from "./lib/store.js";
+import { tableUrl } from "../lib/api.js";
+import { toast } from "../lib/dom.js";
+import { applyI18n, languageSwitch, t } from "../lib/i18n.js";
+import { rulesHelpButton } from "../lib/rules-help.js";
+import { saveSpeed } from "../lib/store.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -5,7 +5,7 @@
 // `who(seat)` names a seat in every function here (seats.js actorName: "Ann", or the
 // colour where there is no name); it defaults to the colour.
 
-import { t, tn } from "./lib/i18n.js";
+import { t, tn } from "../lib/i18n.js";
 import { colourText } from "./seats.js";
 
 function listOf(seats, who) {
