@@ -13,7 +13,7 @@
 import { api } from "./lib/api.js";
 import { el, fill } from "./lib/dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tOr } from "./lib/i18n.js";
-import { lineText } from "./chat.js";
+import { lineText } from "./chat/chat.js";
 import { mountAccountNav } from "./lib/session.js";
 
 const $ = (id) => document.getElementById(id);

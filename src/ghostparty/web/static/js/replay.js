@@ -18,13 +18,13 @@
 // (state.js replayStates) turns them into the state after each action, once.
 //   board (data-layout), guest (data-seat, data-loc), hugo (data-loc), die (data-face) as in play
 //   seats          seat (data-seat) with score (data-seat) per seat
-//   chat           the game's chat, read-only (js/chat.js; hidden when nobody wrote)
+//   chat           the game's chat, read-only (js/chat/chat.js; hidden when nobody wrote)
 //   review         a finished table's game review (js/review.js: its own hooks); none for an upload
 
 import { api } from "./lib/api.js";
 import { play, Scene } from "./table/animate.js";
 import { openBoard, watchPortrait } from "./table/board.js";
-import { ChatPanel } from "./chat.js";
+import { ChatPanel } from "./chat/chat.js";
 import { banner, el, fill, sleep } from "./lib/dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t } from "./lib/i18n.js";
 import { narrate } from "./table/narrate.js";

@@ -37,7 +37,7 @@
 //   turn-timer   the countdown of a timed table (data-seconds, data-part = own | bank,
 //                data-warning; js/table/timer.js), turn-warning its live region; rules-help-button opens
 //                rules-help; language: the language switch (js/lib/i18n.js)
-//   chat         the table's chat (js/chat.js); again, series: play again and the series
+//   chat         the table's chat (js/chat/chat.js); again, series: play again and the series
 //                on the result panel (js/table/again.js), for a tournament's game tournament-end
 //                in their place (js/tournament-end.js); table-name has data-series-index;
 //                notify-button asks for notifications (turn-based tables, js/turns.js)
@@ -46,7 +46,7 @@ import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "./table/ag
 import { api, TableSocket } from "./lib/api.js";
 import { play, Scene } from "./table/animate.js";
 import { openBoard, watchPortrait } from "./table/board.js";
-import { ChatPanel } from "./chat.js";
+import { ChatPanel } from "./chat/chat.js";
 import { InviteBox } from "./table/invite.js";
 import { listenForKeys } from "./table/keys.js";
 import { banner, el, toast } from "./lib/dom.js";

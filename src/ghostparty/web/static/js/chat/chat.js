@@ -16,10 +16,10 @@
 // chat-empty ("no messages yet"), chat-hint (a spectator on the players' tab).
 
 import { blockWriter, loadMutes, reportForm, saveMute } from "./chat-community.js";
-import { el, fill } from "./lib/dom.js";
-import { errorText, retryAfter, t, tOr, waitText } from "./lib/i18n.js";
-import { colourHex, guestTag, isGuest } from "./table/seats.js";
-import { botTag } from "./table/records.js";
+import { el, fill } from "../lib/dom.js";
+import { errorText, retryAfter, t, tOr, waitText } from "../lib/i18n.js";
+import { colourHex, guestTag, isGuest } from "../table/seats.js";
+import { botTag } from "../table/records.js";
 
 export const PHRASES = ["good_luck", "well_played", "oops", "thanks"];
 export const MAX_TEXT = 200;

@@ -8,9 +8,9 @@
 // (data-line on a line's) with report-reason (a select), report-text, report-send, report-cancel;
 // chat-note tells what happened.
 
-import { api } from "./lib/api.js";
-import { el } from "./lib/dom.js";
-import { errorText, t } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { el } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
 
 export const REASONS = ["insults", "harassment", "spam", "cheating", "name", "other"];
 export const MAX_REPORT_TEXT = 300;
