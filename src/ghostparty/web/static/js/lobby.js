@@ -7,7 +7,7 @@
 // row open-table / playing-table / finished-table with data-table, and its link
 // open-table-link / playing-table-link / finished-table-link; tag-rated on a rated
 // table); upload-link; language; rated (checkbox, shown when logged in); the top bar's
-// account links (js/lib/session.js); Play now (js/quickmatch.js); your games (js/turns.js);
+// account links (js/lib/session.js); Play now (js/lobby/quickmatch.js); your games (js/lobby/turns.js);
 // rematch-fill ("bot" or "empty": who takes the seat of one who doesn't play again);
 // the Friends card (js/friends.js).
 
@@ -17,12 +17,12 @@ import { FriendsCard } from "./friends.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./lib/i18n.js";
 import { chip } from "./table/panels.js";
 import { syncList } from "./lib/patch.js";
-import { QuickMatch } from "./quickmatch.js";
+import { QuickMatch } from "./lobby/quickmatch.js";
 import { rulesHelpButton } from "./lib/rules-help.js";
 import { colourText, seatLabel, useBoard } from "./table/seats.js";
 import { accountError, mountAccountNav } from "./lib/session.js";
 import { loadName, saveName, saveToken } from "./lib/store.js";
-import { MyGames } from "./turns.js";
+import { MyGames } from "./lobby/turns.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
@@ -31,7 +31,7 @@ let bots = ["random", "greedy"];
 let player = null; // the logged-in account, {name, created}, or null for a guest
 const kinds = []; // per seat: "human" or "bot:<level>"
 const quick = new QuickMatch();
-let mine = null; // the "Your games" card (js/turns.js)
+let mine = null; // the "Your games" card (js/lobby/turns.js)
 const friends = new FriendsCard(); // invitations and the players followed (js/friends.js)
 
 function defaultBot() {

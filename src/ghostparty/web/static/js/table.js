@@ -40,7 +40,7 @@
 //   chat         the table's chat (js/chat/chat.js); again, series: play again and the series
 //                on the result panel (js/table/again.js), for a tournament's game tournament-end
 //                in their place (js/tournament-end.js); table-name has data-series-index;
-//                notify-button asks for notifications (turn-based tables, js/turns.js)
+//                notify-button asks for notifications (turn-based tables, js/lobby/turns.js)
 
 import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "./table/again.js";
 import { api, TableSocket } from "./lib/api.js";
@@ -61,7 +61,7 @@ import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveToken } from 
 import { setupChrome, showResult } from "./table/table-chrome.js";
 import { tournamentEnd } from "./tournament-end.js";
 import { TurnTimer } from "./table/timer.js";
-import { notifyButton, notifyYourMove } from "./turns.js";
+import { notifyButton, notifyYourMove } from "./lobby/turns.js";
 import { renderControls, renderHint, renderTargets } from "./table/views/controls.js";
 import { renderSide } from "./table/views/side.js";
 

@@ -6,11 +6,11 @@
 // (data-table, data-your-move), my-game-link; notify-button (shown while the browser
 // may still be asked).
 
-import { api } from "./lib/api.js";
-import { el } from "./lib/dom.js";
-import { t } from "./lib/i18n.js";
-import { syncList } from "./lib/patch.js";
-import { heldSeats } from "./lib/store.js";
+import { api } from "../lib/api.js";
+import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { syncList } from "../lib/patch.js";
+import { heldSeats } from "../lib/store.js";
 
 /** Guests: at most this many of the tables whose tokens this browser keeps are asked about. */
 const GUEST_TABLES = 6;

@@ -10,10 +10,10 @@
 // qm-counts (how many wait: qm-count per setting, data-rules/data-players/data-rated/
 // data-count).
 
-import { api } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { errorText, t, tn } from "./lib/i18n.js";
-import { loadName, saveName, saveToken } from "./lib/store.js";
+import { api } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { errorText, t, tn } from "../lib/i18n.js";
+import { loadName, saveName, saveToken } from "../lib/store.js";
 
 const LOOK_MS = 2000;
 const COUNTS_MS = 5000;
