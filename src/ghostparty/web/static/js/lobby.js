@@ -9,11 +9,11 @@
 // table); upload-link; language; rated (checkbox, shown when logged in); the top bar's
 // account links (js/lib/session.js); Play now (js/lobby/quickmatch.js); your games (js/lobby/turns.js);
 // rematch-fill ("bot" or "empty": who takes the seat of one who doesn't play again);
-// the Friends card (js/friends.js).
+// the Friends card (js/account/friends.js).
 
 import { api } from "./lib/api.js";
 import { el, fill, toast } from "./lib/dom.js";
-import { FriendsCard } from "./friends.js";
+import { FriendsCard } from "./account/friends.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./lib/i18n.js";
 import { chip } from "./table/panels.js";
 import { syncList } from "./lib/patch.js";
@@ -32,7 +32,7 @@ let player = null; // the logged-in account, {name, created}, or null for a gues
 const kinds = []; // per seat: "human" or "bot:<level>"
 const quick = new QuickMatch();
 let mine = null; // the "Your games" card (js/lobby/turns.js)
-const friends = new FriendsCard(); // invitations and the players followed (js/friends.js)
+const friends = new FriendsCard(); // invitations and the players followed (js/account/friends.js)
 
 function defaultBot() {
   return bots.includes("greedy") ? "greedy" : bots[0];

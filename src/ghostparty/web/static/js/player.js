@@ -14,7 +14,7 @@
 import { api } from "./lib/api.js";
 import { el, fill, svg } from "./lib/dom.js";
 import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./lib/i18n.js";
-import { playerActions } from "./player-actions.js";
+import { playerActions } from "./account/player-actions.js";
 import { profileInvite } from "./table/bot-invite.js";
 import { showReviews } from "./review-profile.js";
 import { colourText, useBoard } from "./table/seats.js";

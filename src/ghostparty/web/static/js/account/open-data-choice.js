@@ -4,9 +4,9 @@
 //
 // Hooks for tests (data-testid): open-data-opt-out (the checkbox), open-data-saved.
 
-import { api } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { errorText, t } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
 
 /** Fill `container` with the checkbox, as the server has it. */
 export async function showOpenDataChoice(container) {

@@ -3,9 +3,9 @@
 //
 // Hooks for tests (data-testid): blocked-player (data-name) with unblock; blocks-none.
 
-import { api } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { errorText, t } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
 
 function rows(list, names) {
   if (!names.length) return [el("li", { class: "hint", "data-testid": "blocks-none" }, t("account.blocked_none"))];

@@ -7,9 +7,9 @@
 // token-scope-read, token-scope-play, token-scope-bot, token-days, token-create,
 // token-error; token-new with token-secret and token-copy.
 
-import { api } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { currentLanguage, errorText, t } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { currentLanguage, errorText, t } from "../lib/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -8,12 +8,12 @@
 // invitation-accept / invitation-decline buttons, invitations-note; friends (list) with a
 // friend per row (data-name, data-online) and its friend-table-link (data-table).
 
-import { api, listenForInvitations } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { errorText, t } from "./lib/i18n.js";
-import { syncList } from "./lib/patch.js";
-import { loginUrl, profileUrl } from "./lib/session.js";
-import { saveToken } from "./lib/store.js";
+import { api, listenForInvitations } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
+import { syncList } from "../lib/patch.js";
+import { loginUrl, profileUrl } from "../lib/session.js";
+import { saveToken } from "../lib/store.js";
 
 const REFRESH_MS = 15000;
 const $ = (id) => document.getElementById(id);

@@ -7,10 +7,10 @@
 // (data-blocked = true | false), profile-report, then report-form (chat-community.js),
 // and profile-note (what happened).
 
-import { api } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { errorText, t } from "./lib/i18n.js";
-import { reportForm } from "./chat/chat-community.js";
+import { api } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
+import { reportForm } from "../chat/chat-community.js";
 
 /** Fill `container` with the Block/Unblock and Report buttons for the player `name`. */
 export async function playerActions(container, name) {

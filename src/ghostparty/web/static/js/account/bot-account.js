@@ -5,9 +5,9 @@
 // Hooks for tests (data-testid): bot-account-view, bot-account-state (data-bot),
 // bot-account-start, bot-account-confirm, bot-account-error.
 
-import { api } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { errorText, t } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
 
 /** Fill the card for `player` ({name, bot_account}). */
 export function showBotAccount(container, player) {

@@ -6,9 +6,9 @@
 // email-address, email-save, email-remove, email-choices with email-reminders and
 // email-invitations, email-error, email-done.
 
-import { api } from "./lib/api.js";
-import { accountError } from "./lib/session.js";
-import { currentLanguage, t } from "./lib/i18n.js";
+import { api } from "../lib/api.js";
+import { accountError } from "../lib/session.js";
+import { currentLanguage, t } from "../lib/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
