@@ -16,7 +16,7 @@ import { el, fill, svg } from "./lib/dom.js";
 import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./lib/i18n.js";
 import { playerActions } from "./account/player-actions.js";
 import { profileInvite } from "./table/bot-invite.js";
-import { showReviews } from "./review-profile.js";
+import { showReviews } from "./replay/review-profile.js";
 import { colourText, useBoard } from "./table/seats.js";
 import { recordText } from "./table/records.js";
 import { accountError, loginUrl, mountAccountNav, ratingText } from "./lib/session.js";

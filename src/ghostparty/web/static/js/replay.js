@@ -19,7 +19,7 @@
 //   board (data-layout), guest (data-seat, data-loc), hugo (data-loc), die (data-face) as in play
 //   seats          seat (data-seat) with score (data-seat) per seat
 //   chat           the game's chat, read-only (js/chat/chat.js; hidden when nobody wrote)
-//   review         a finished table's game review (js/review.js: its own hooks); none for an upload
+//   review         a finished table's game review (js/replay/review.js: its own hooks); none for an upload
 
 import { api } from "./lib/api.js";
 import { play, Scene } from "./table/animate.js";
@@ -30,8 +30,8 @@ import { applyI18n, errorText, initI18n, languageSwitch, t } from "./lib/i18n.js
 import { narrate } from "./table/narrate.js";
 import { rulesHelpButton } from "./lib/rules-help.js";
 import { renderLog, renderSeats } from "./table/panels.js";
-import { sendRecord } from "./replay-upload.js";
-import { ReviewPanel } from "./review.js";
+import { sendRecord } from "./replay/replay-upload.js";
+import { ReviewPanel } from "./replay/review.js";
 import { actorName } from "./table/seats.js";
 import { reduce, replayStates } from "./table/state.js";
 import { loadSpeed, saveSpeed } from "./lib/store.js";
@@ -281,7 +281,7 @@ function showChat(lines) {
 
 async function upload(event) {
   event.preventDefault();
-  const sent = await sendRecord(); // js/replay-upload.js: null when refused (it says why)
+  const sent = await sendRecord(); // js/replay/replay-upload.js: null when refused (it says why)
   if (!sent) return;
   R.table = null;
   R.review = null;

@@ -5,8 +5,8 @@
 // Hooks for tests (data-testid): review-card (hidden without reviewed games) with
 // review-stats rows (data-rules, data-games, data-accuracy, data-pr), review-trend.
 
-import { el, fill, svg } from "./lib/dom.js";
-import { t } from "./lib/i18n.js";
+import { el, fill, svg } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 const W = 120;
 const H = 28;

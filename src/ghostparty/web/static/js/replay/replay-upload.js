@@ -1,7 +1,7 @@
 // The replay page's upload (/replay): the chosen game record sent to POST /api/replay;
 // what the server refused, and why (which action), shown under the form.
 
-import { errorText, t } from "./lib/i18n.js";
+import { errorText, t } from "../lib/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -12,9 +12,9 @@
 // review-luck with luck-bar (data-index), review-summary with review-row (data-seat),
 // review-note (the shown decision's judgement).
 
-import { el, fill, sleep, svg } from "./lib/dom.js";
-import { errorText, t } from "./lib/i18n.js";
-import { colourHex } from "./table/seats.js";
+import { el, fill, sleep, svg } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
+import { colourHex } from "../table/seats.js";
 
 const POLL_MS = 2000;
 const W = 640;
