@@ -39,7 +39,7 @@
 //                rules-help; language: the language switch (js/lib/i18n.js)
 //   chat         the table's chat (js/chat/chat.js); again, series: play again and the series
 //                on the result panel (js/table/again.js), for a tournament's game tournament-end
-//                in their place (js/tournament-end.js); table-name has data-series-index;
+//                in their place (js/tournament/tournament-end.js); table-name has data-series-index;
 //                notify-button asks for notifications (turn-based tables, js/lobby/turns.js)
 
 import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "./table/again.js";
@@ -59,7 +59,7 @@ import { mountAccountNav } from "./lib/session.js";
 import { busy, initialState, interactive, pick, reduce, showsOdds, skipsVersions } from "./table/state.js";
 import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveToken } from "./lib/store.js";
 import { setupChrome, showResult } from "./table/table-chrome.js";
-import { tournamentEnd } from "./tournament-end.js";
+import { tournamentEnd } from "./tournament/tournament-end.js";
 import { TurnTimer } from "./table/timer.js";
 import { notifyButton, notifyYourMove } from "./lobby/turns.js";
 import { renderControls, renderHint, renderTargets } from "./table/views/controls.js";

@@ -18,7 +18,7 @@ import { el, fill } from "./lib/dom.js";
 import { applyI18n, initI18n, languageSwitch, t } from "./lib/i18n.js";
 import { accountError, mountAccountNav } from "./lib/session.js";
 import { loadName, saveName, saveToken } from "./lib/store.js";
-import { tournamentLine, when } from "./tournament-text.js";
+import { tournamentLine, when } from "./tournament/tournament-text.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());

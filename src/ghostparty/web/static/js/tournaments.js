@@ -9,7 +9,7 @@
 import { api } from "./lib/api.js";
 import { el, fill } from "./lib/dom.js";
 import { applyI18n, initI18n, languageSwitch, t } from "./lib/i18n.js";
-import { tournamentLine, when } from "./tournament-text.js";
+import { tournamentLine, when } from "./tournament/tournament-text.js";
 import { accountError, loginUrl, mountAccountNav } from "./lib/session.js";
 
 const $ = (id) => document.getElementById(id);

@@ -9,10 +9,10 @@
 // tournament counted the game tournament-points with tournament-seat-points (data-seat,
 // data-points) per seat.
 
-import { api } from "./lib/api.js";
-import { el } from "./lib/dom.js";
-import { t } from "./lib/i18n.js";
-import { seatName } from "./table/seats.js";
+import { api } from "../lib/api.js";
+import { el } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { seatName } from "../table/seats.js";
 
 // Times the page asks again for a game the tournament has not counted yet (every ASK_EVERY ms).
 const ASKS = 20;

@@ -1,6 +1,6 @@
 // A tournament in words: "Arena · Hugo · 2 a table · 30 min", and times as the reader writes them.
 
-import { t } from "./lib/i18n.js";
+import { t } from "../lib/i18n.js";
 
 /** "Arena · Hugo · 2 a table · 30 min" and the start, in the reader's language. */
 export function tournamentLine(tour) {
