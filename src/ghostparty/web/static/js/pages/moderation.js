@@ -10,11 +10,11 @@
 // did, above the queue); audit-table with audit-row (data-action,
 // data-target).
 
-import { api } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { applyI18n, errorText, initI18n, languageSwitch, t, tOr } from "./lib/i18n.js";
-import { lineText } from "./chat/chat.js";
-import { mountAccountNav } from "./lib/session.js";
+import { api } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { applyI18n, errorText, initI18n, languageSwitch, t, tOr } from "../lib/i18n.js";
+import { lineText } from "../chat/chat.js";
+import { mountAccountNav } from "../lib/session.js";
 
 const $ = (id) => document.getElementById(id);
 const TIMEOUTS = [15, 60, 1440];

@@ -11,18 +11,18 @@
 // rematch-fill ("bot" or "empty": who takes the seat of one who doesn't play again);
 // the Friends card (js/account/friends.js).
 
-import { api } from "./lib/api.js";
-import { el, fill, toast } from "./lib/dom.js";
-import { FriendsCard } from "./account/friends.js";
-import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "./lib/i18n.js";
-import { chip } from "./table/panels.js";
-import { syncList } from "./lib/patch.js";
-import { QuickMatch } from "./lobby/quickmatch.js";
-import { rulesHelpButton } from "./lib/rules-help.js";
-import { colourText, seatLabel, useBoard } from "./table/seats.js";
-import { accountError, mountAccountNav } from "./lib/session.js";
-import { loadName, saveName, saveToken } from "./lib/store.js";
-import { MyGames } from "./lobby/turns.js";
+import { api } from "../lib/api.js";
+import { el, fill, toast } from "../lib/dom.js";
+import { FriendsCard } from "../account/friends.js";
+import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "../lib/i18n.js";
+import { chip } from "../table/panels.js";
+import { syncList } from "../lib/patch.js";
+import { QuickMatch } from "../lobby/quickmatch.js";
+import { rulesHelpButton } from "../lib/rules-help.js";
+import { colourText, seatLabel, useBoard } from "../table/seats.js";
+import { accountError, mountAccountNav } from "../lib/session.js";
+import { loadName, saveName, saveToken } from "../lib/store.js";
+import { MyGames } from "../lobby/turns.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;

@@ -8,10 +8,10 @@
 // sums-link, index-link; licence; choose-link; snippet-pyarrow, snippet-duckdb (their
 // YYYY-MM the newest month's when there is one).
 
-import { api } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { applyI18n, currentLanguage, errorText, initI18n, languageSwitch, t } from "./lib/i18n.js";
-import { mountAccountNav } from "./lib/session.js";
+import { api } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { applyI18n, currentLanguage, errorText, initI18n, languageSwitch, t } from "../lib/i18n.js";
+import { mountAccountNav } from "../lib/session.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -10,9 +10,9 @@
 // reset-set with reset-password, reset-password2, reset-save, reset-error;
 // unsubscribe with unsubscribe-button, unsubscribe-error.
 
-import { api } from "./lib/api.js";
-import { applyI18n, initI18n, languageSwitch, t } from "./lib/i18n.js";
-import { accountError } from "./lib/session.js";
+import { api } from "../lib/api.js";
+import { applyI18n, initI18n, languageSwitch, t } from "../lib/i18n.js";
+import { accountError } from "../lib/session.js";
 
 const $ = (id) => document.getElementById(id);
 

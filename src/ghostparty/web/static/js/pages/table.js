@@ -42,28 +42,28 @@
 //                in their place (js/tournament/tournament-end.js); table-name has data-series-index;
 //                notify-button asks for notifications (turn-based tables, js/lobby/turns.js)
 
-import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "./table/again.js";
-import { api, TableSocket } from "./lib/api.js";
-import { play, Scene } from "./table/animate.js";
-import { openBoard, watchPortrait } from "./table/board.js";
-import { ChatPanel } from "./chat/chat.js";
-import { InviteBox } from "./table/invite.js";
-import { listenForKeys } from "./table/keys.js";
-import { banner, el, toast } from "./lib/dom.js";
-import { errorText, initI18n, t } from "./lib/i18n.js";
-import { renderOdds } from "./table/odds.js";
-import { showRatingChanges } from "./table/rating-change.js";
-import { appendLog, renderLog } from "./table/panels.js";
-import { actorName, seatLabel } from "./table/seats.js";
-import { mountAccountNav } from "./lib/session.js";
-import { busy, initialState, interactive, pick, reduce, showsOdds, skipsVersions } from "./table/state.js";
-import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveToken } from "./lib/store.js";
-import { setupChrome, showResult } from "./table/table-chrome.js";
-import { tournamentEnd } from "./tournament/tournament-end.js";
-import { TurnTimer } from "./table/timer.js";
-import { notifyButton, notifyYourMove } from "./lobby/turns.js";
-import { renderControls, renderHint, renderTargets } from "./table/views/controls.js";
-import { renderSide } from "./table/views/side.js";
+import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "../table/again.js";
+import { api, TableSocket } from "../lib/api.js";
+import { play, Scene } from "../table/animate.js";
+import { openBoard, watchPortrait } from "../table/board.js";
+import { ChatPanel } from "../chat/chat.js";
+import { InviteBox } from "../table/invite.js";
+import { listenForKeys } from "../table/keys.js";
+import { banner, el, toast } from "../lib/dom.js";
+import { errorText, initI18n, t } from "../lib/i18n.js";
+import { renderOdds } from "../table/odds.js";
+import { showRatingChanges } from "../table/rating-change.js";
+import { appendLog, renderLog } from "../table/panels.js";
+import { actorName, seatLabel } from "../table/seats.js";
+import { mountAccountNav } from "../lib/session.js";
+import { busy, initialState, interactive, pick, reduce, showsOdds, skipsVersions } from "../table/state.js";
+import { dropToken, loadName, loadSpeed, loadTokens, saveName, saveToken } from "../lib/store.js";
+import { setupChrome, showResult } from "../table/table-chrome.js";
+import { tournamentEnd } from "../tournament/tournament-end.js";
+import { TurnTimer } from "../table/timer.js";
+import { notifyButton, notifyYourMove } from "../lobby/turns.js";
+import { renderControls, renderHint, renderTargets } from "../table/views/controls.js";
+import { renderSide } from "../table/views/side.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -9,10 +9,10 @@
 // you-row (the viewer's row below the top ones when not among them); leaderboard-note,
 // you-note, negative-note (what a rating below zero means, shown when there is one).
 
-import { api } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { applyI18n, initI18n, languageSwitch, t, tn } from "./lib/i18n.js";
-import { accountError, loginUrl, mountAccountNav, profileUrl, ratingText } from "./lib/session.js";
+import { api } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { applyI18n, initI18n, languageSwitch, t, tn } from "../lib/i18n.js";
+import { accountError, loginUrl, mountAccountNav, profileUrl, ratingText } from "../lib/session.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -11,15 +11,15 @@
 // player-actions (another player's page, logged in: player-actions.js; a guest: follow-login);
 // review-card (accuracy and PR from the game reviews: review-profile.js).
 
-import { api } from "./lib/api.js";
-import { el, fill, svg } from "./lib/dom.js";
-import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "./lib/i18n.js";
-import { playerActions } from "./account/player-actions.js";
-import { profileInvite } from "./table/bot-invite.js";
-import { showReviews } from "./replay/review-profile.js";
-import { colourText, useBoard } from "./table/seats.js";
-import { recordText } from "./table/records.js";
-import { accountError, loginUrl, mountAccountNav, ratingText } from "./lib/session.js";
+import { api } from "../lib/api.js";
+import { el, fill, svg } from "../lib/dom.js";
+import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "../lib/i18n.js";
+import { playerActions } from "../account/player-actions.js";
+import { profileInvite } from "../table/bot-invite.js";
+import { showReviews } from "../replay/review-profile.js";
+import { colourText, useBoard } from "../table/seats.js";
+import { recordText } from "../table/records.js";
+import { accountError, loginUrl, mountAccountNav, ratingText } from "../lib/session.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -13,16 +13,16 @@
 // (what just happened).
 // ?next=/path comes back to that page of this site after logging in.
 
-import { account, api } from "./lib/api.js";
-import { showBlocks } from "./account/blocks.js";
-import { showBotAccount } from "./account/bot-account.js";
-import { el } from "./lib/dom.js";
-import { showEmail, wireEmail } from "./account/email-settings.js";
-import { applyI18n, initI18n, languageSwitch, t, tn } from "./lib/i18n.js";
-import { showOpenDataChoice } from "./account/open-data-choice.js";
-import { accountError, accountNav, profileUrl } from "./lib/session.js";
-import { heldSeats } from "./lib/store.js";
-import { hideSecret, setUpTokens, showTokens } from "./account/tokens.js";
+import { account, api } from "../lib/api.js";
+import { showBlocks } from "../account/blocks.js";
+import { showBotAccount } from "../account/bot-account.js";
+import { el } from "../lib/dom.js";
+import { showEmail, wireEmail } from "../account/email-settings.js";
+import { applyI18n, initI18n, languageSwitch, t, tn } from "../lib/i18n.js";
+import { showOpenDataChoice } from "../account/open-data-choice.js";
+import { accountError, accountNav, profileUrl } from "../lib/session.js";
+import { heldSeats } from "../lib/store.js";
+import { hideSecret, setUpTokens, showTokens } from "../account/tokens.js";
 
 const $ = (id) => document.getElementById(id);
 

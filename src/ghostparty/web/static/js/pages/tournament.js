@@ -13,12 +13,12 @@
 // with game-item (data-game, data-finished) and its game-link; podium with podium-place
 // (data-place, data-name); results-csv, results-json; cancel-form, cancel.
 
-import { api, account } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { applyI18n, initI18n, languageSwitch, t } from "./lib/i18n.js";
-import { accountError, mountAccountNav } from "./lib/session.js";
-import { loadName, saveName, saveToken } from "./lib/store.js";
-import { tournamentLine, when } from "./tournament/tournament-text.js";
+import { api, account } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { applyI18n, initI18n, languageSwitch, t } from "../lib/i18n.js";
+import { accountError, mountAccountNav } from "../lib/session.js";
+import { loadName, saveName, saveToken } from "../lib/store.js";
+import { tournamentLine, when } from "../tournament/tournament-text.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());

@@ -6,11 +6,11 @@
 // (data-id, data-status) and its tournament-link; create-form, create-submit,
 // create-error, create-login (a guest's "log in to create").
 
-import { api } from "./lib/api.js";
-import { el, fill } from "./lib/dom.js";
-import { applyI18n, initI18n, languageSwitch, t } from "./lib/i18n.js";
-import { tournamentLine, when } from "./tournament/tournament-text.js";
-import { accountError, loginUrl, mountAccountNav } from "./lib/session.js";
+import { api } from "../lib/api.js";
+import { el, fill } from "../lib/dom.js";
+import { applyI18n, initI18n, languageSwitch, t } from "../lib/i18n.js";
+import { tournamentLine, when } from "../tournament/tournament-text.js";
+import { accountError, loginUrl, mountAccountNav } from "../lib/session.js";
 
 const $ = (id) => document.getElementById(id);
 

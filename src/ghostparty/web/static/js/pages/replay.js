@@ -21,20 +21,20 @@
 //   chat           the game's chat, read-only (js/chat/chat.js; hidden when nobody wrote)
 //   review         a finished table's game review (js/replay/review.js: its own hooks); none for an upload
 
-import { api } from "./lib/api.js";
-import { play, Scene } from "./table/animate.js";
-import { openBoard, watchPortrait } from "./table/board.js";
-import { ChatPanel } from "./chat/chat.js";
-import { banner, el, fill, sleep } from "./lib/dom.js";
-import { applyI18n, errorText, initI18n, languageSwitch, t } from "./lib/i18n.js";
-import { narrate } from "./table/narrate.js";
-import { rulesHelpButton } from "./lib/rules-help.js";
-import { renderLog, renderSeats } from "./table/panels.js";
-import { sendRecord } from "./replay/replay-upload.js";
-import { ReviewPanel } from "./replay/review.js";
-import { actorName } from "./table/seats.js";
-import { reduce, replayStates } from "./table/state.js";
-import { loadSpeed, saveSpeed } from "./lib/store.js";
+import { api } from "../lib/api.js";
+import { play, Scene } from "../table/animate.js";
+import { openBoard, watchPortrait } from "../table/board.js";
+import { ChatPanel } from "../chat/chat.js";
+import { banner, el, fill, sleep } from "../lib/dom.js";
+import { applyI18n, errorText, initI18n, languageSwitch, t } from "../lib/i18n.js";
+import { narrate } from "../table/narrate.js";
+import { rulesHelpButton } from "../lib/rules-help.js";
+import { renderLog, renderSeats } from "../table/panels.js";
+import { sendRecord } from "../replay/replay-upload.js";
+import { ReviewPanel } from "../replay/review.js";
+import { actorName } from "../table/seats.js";
+import { reduce, replayStates } from "../table/state.js";
+import { loadSpeed, saveSpeed } from "../lib/store.js";
 
 const $ = (id) => document.getElementById(id);
 const PLAY_PAUSE = { normal: 700, fast: 200, off: 120 };
