@@ -141,12 +141,23 @@ function renderMine(open) {
   }
 }
 
+// The socket, a join and the timer each ask for "my table", and their answers may come
+// back in any order: one asked earlier never replaces one asked later (a stale "away"
+// would hide Leave again after "Come back").
+let asked = 0;
+let answered = 0;
+
 async function askMine() {
+  const ask = ++asked;
+  let answer;
   try {
-    mine = await api.myTournamentTable(id, entry());
+    answer = await api.myTournamentTable(id, entry());
   } catch {
-    mine = null;
+    answer = null;
   }
+  if (ask < answered) return;
+  answered = ask;
+  mine = answer;
 }
 
 async function changed(next) {
