@@ -53,7 +53,7 @@ def test_each_language_names_itself() -> None:
 
 
 def _client_files() -> list[Path]:
-    return sorted([*STATIC.glob("js/*.js"), *STATIC.glob("*.html")])
+    return sorted([*STATIC.glob("js/**/*.js"), *STATIC.glob("*.html")])
 
 
 def test_every_key_the_client_names_exists() -> None:
@@ -86,7 +86,7 @@ def test_rules_summary_cites_sections_that_exist() -> None:
         pytest.skip(f"RULES.md is not at {rules} (the shared folder beside the repository)")
     sections = set(re.findall(r"\*\*§(\d+(?:\.\d+)?)", rules.read_text(encoding="utf-8")))
     sections |= set(re.findall(r"^## §(\d+)", rules.read_text(encoding="utf-8"), flags=re.MULTILINE))
-    source = (STATIC / "js" / "rules-help.js").read_text(encoding="utf-8")
+    source = (STATIC / "js" / "lib" / "rules-help.js").read_text(encoding="utf-8")
     refs = re.findall(r"""\[\s*["']§([\d.–]+)["']""", source)
     assert len(refs) >= 15
     for ref in refs:

@@ -1,5 +1,5 @@
 """The browser client's pure modules under Node.js: ``node --test tests/js/`` (the game
-page's reducer, js/state.js, and the board's layout, js/layout.js), so that CI runs them
+page's reducer, js/table/state.js, and the board's layout, js/table/layout.js), so that CI runs them
 with the rest. Skipped, with a message, where ``node`` is not installed."""
 
 from __future__ import annotations
@@ -51,3 +51,35 @@ def test_no_client_module_is_over_400_lines_without_a_reason_at_its_top() -> Non
         if len(lines) > MAX_LINES and "Over 400 lines:" not in head:
             long.append(f"{path.relative_to(CLIENT)} ({len(lines)} lines)")
     assert not long, f"split these by job, or say why at the top ('Over 400 lines: …'): {', '.join(long)}"
+
+
+#: Which folders of the client each folder may import from (docs/ARCHITECTURE.md): a page
+#: entry imports anything and nothing imports it; the parts lean on ``table`` and ``lib``.
+MAY_IMPORT = {
+    "pages": {"lib", "table", "chat", "lobby", "account", "replay", "tournament"},
+    "lib": {"lib"},
+    "table": {"table", "lib"},
+    "lobby": {"lobby", "lib"},
+    "chat": {"chat", "table", "lib"},
+    "replay": {"replay", "table", "lib"},
+    "tournament": {"tournament", "table", "lib"},
+    "account": {"account", "chat", "lib"},
+}
+IMPORT = re.compile(r"""^\s*(?:import|export)\b[^"';]*?["'](\.{1,2}/[^"']+)["']""", re.MULTILINE)
+
+
+def test_the_client_modules_sit_in_their_folders_and_import_one_way() -> None:
+    modules = sorted(CLIENT.rglob("*.js"))
+    loose = [path.name for path in modules if path.parent == CLIENT]
+    assert loose == [], f"every client module belongs in a folder under js/: {loose}"
+    wrong = []
+    for path in modules:
+        folder = path.relative_to(CLIENT).parts[0]
+        assert folder in MAY_IMPORT, f"js/{folder}/ is not a known folder of the client (MAY_IMPORT)"
+        for name in IMPORT.findall(path.read_text(encoding="utf-8")):
+            target = (path.parent / name).resolve()
+            assert target.is_file(), f"{path.relative_to(CLIENT)} imports {name}, which is missing"
+            other = target.relative_to(CLIENT.resolve()).parts[0]
+            if other not in MAY_IMPORT[folder]:
+                wrong.append(f"{path.relative_to(CLIENT)} -> {target.relative_to(CLIENT.resolve())}")
+    assert wrong == [], f"imports against the client's layout: {wrong}"

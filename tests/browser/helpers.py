@@ -1,7 +1,7 @@
 """What the browser tests share: a fresh page, the HTTP API, and playing by clicking.
 
 The game page's hooks (data-testid, data-legal, data-busy) are documented at the top
-of src/ghostparty/web/static/js/table.js.
+of src/ghostparty/web/static/js/pages/table.js.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def test_pages_name_versioned_files_that_are_compressed_and_kept(base_url: str) 
     status, headers, body = _get(base_url, "/", **{"Accept-Encoding": "gzip"})
     assert status == 200 and headers["cache-control"] == "no-cache" and headers["etag"]
     html = gzip.decompress(body).decode() if headers.get("content-encoding") == "gzip" else body.decode()
-    scripts = re.findall(r'src="(/assets/([0-9a-f]{12})/js/lobby\.js)"', html)
+    scripts = re.findall(r'src="(/assets/([0-9a-f]{12})/js/pages/lobby\.js)"', html)
     assert scripts, html[:400]
     url, version = scripts[0]
     assert "/static/" not in html  # every link of the page is versioned
@@ -51,7 +51,7 @@ def test_pages_name_versioned_files_that_are_compressed_and_kept(base_url: str) 
     assert status == 200
     assert headers["cache-control"] == "public, max-age=31536000, immutable"
     assert headers["content-encoding"] == "gzip"
-    plain = _get(base_url, "/static/js/lobby.js")
+    plain = _get(base_url, "/static/js/pages/lobby.js")
     assert gzip.decompress(body) == plain[2]
     assert len(body) < len(plain[2]) / 2
     # The unversioned URL and a stale version are revalidated each time.

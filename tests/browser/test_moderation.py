@@ -238,7 +238,7 @@ def test_your_own_lines_offer_no_mute_block_or_report_in_any_window_of_yours(
     told = elsewhere.evaluate(  # the page's own i18n module (its versioned URL), its texts loaded
         """async (error) => {
           const page = document.querySelector('script[type=module]').src;
-          return (await import(new URL('i18n.js', page).href)).errorText(error);
+          return (await import(new URL('../lib/i18n.js', page).href)).errorText(error);
         }""",
         refused.json()["error"],
     )

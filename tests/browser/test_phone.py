@@ -1,7 +1,7 @@
 """The game on a phone: the portrait board, played by touch, and turning the phone.
 
 A phone held upright (390×844 CSS pixels, two device pixels each, touch) gets the tall
-board of js/layout.js: a gallery square is big enough to tap and nothing sticks out
+board of js/table/layout.js: a gallery square is big enough to tap and nothing sticks out
 sideways; the status and the buttons (roll) are docked to the bottom of the window, so
 nobody scrolls past the board to roll. Ann creates a table against a bot in the lobby and plays a few turns by
 tapping the board (glowing squares to place, roll, a guest then a glowing destination);

@@ -1,11 +1,11 @@
-// The pieces as the page shows them (src/ghostparty/web/static/js/animate.js): an update's
+// The pieces as the page shows them (src/ghostparty/web/static/js/table/animate.js): an update's
 // events played on the scene, and a full state laid over it while they play. Run by
 // `node --test tests/js/` (tests/test_js.py runs it under pytest).
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { play, Scene } from "../../src/ghostparty/web/static/js/animate.js";
+import { play, Scene } from "../../src/ghostparty/web/static/js/table/animate.js";
 
 /** A board that only records what it was asked to draw. */
 function fakeBoard() {

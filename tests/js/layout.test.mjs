@@ -1,4 +1,4 @@
-// The board's layout (src/ghostparty/web/static/js/layout.js): one algorithm chooses the
+// The board's layout (src/ghostparty/web/static/js/table/layout.js): one algorithm chooses the
 // ring for both shapes, landscape and a phone's portrait. The boards are the server's
 // GET /api/boards/{rules}, which tests/test_js.py writes to $GHOSTPARTY_BOARDS.
 
@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { test } from "node:test";
 
-import { boxOf, chooseRing, makeLayout } from "../../src/ghostparty/web/static/js/layout.js";
+import { boxOf, chooseRing, makeLayout } from "../../src/ghostparty/web/static/js/table/layout.js";
 
 const file = process.env.GHOSTPARTY_BOARDS;
 const boards = file ? JSON.parse(fs.readFileSync(file, "utf8")) : null;

@@ -1,4 +1,4 @@
-// The game page's reducer (src/ghostparty/web/static/js/state.js), without a browser:
+// The game page's reducer (src/ghostparty/web/static/js/table/state.js), without a browser:
 // run by `node --test tests/js/` (tests/test_js.py runs it under pytest).
 
 import assert from "node:assert/strict";
@@ -17,7 +17,7 @@ import {
   replayStates,
   showsOdds,
   skipsVersions,
-} from "../../src/ghostparty/web/static/js/state.js";
+} from "../../src/ghostparty/web/static/js/table/state.js";
 
 /** Freeze a value all the way down, so that any change to it throws. */
 function deepFreeze(value) {
