@@ -73,7 +73,7 @@ def say(ws: Any, text: str) -> dict[str, Any]:
 
 def finish(client: TestClient, table_id: str, tokens: dict[int, str]) -> None:
     """Play the table's human seats' first legal choice until the game is over."""
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
 
     async def play() -> None:
         for _ in range(10_000):

@@ -189,7 +189,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     with make_client(db_url, review_settings=CHEAP_REVIEWS) as stranger:
         seen = _walk(stranger)
         for table in seen.tables:  # the reviews the walk started (a GET of /review starts one)
-            stranger.portal.call(stranger.app.state.reviewer.wait, table)  # type: ignore[attr-defined]
+            stranger.portal.call(stranger.app.state.parts.reviewer.wait, table)  # type: ignore[attr-defined]
     return Played(db_url, lines, tables, seen)
 
 

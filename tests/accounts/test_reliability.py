@@ -32,7 +32,7 @@ def _seat_and_start(client: TestClient, csrf: str) -> tuple[str, str]:
 
 
 def _leave(client: TestClient, table_id: str, *, back: bool = False) -> None:
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
 
     async def leave() -> None:
         await service.play.set_away(table_id, 0, away=True, back=back)
@@ -41,7 +41,7 @@ def _leave(client: TestClient, table_id: str, *, back: bool = False) -> None:
 
 
 def _bots_finish(client: TestClient, table_id: str) -> None:
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     for _ in range(300):
         client.portal.call(service.idle)  # type: ignore[attr-defined]
         if client.get(f"/api/tables/{table_id}").json()["table"]["status"] == "over":
@@ -82,7 +82,7 @@ def test_a_player_back_before_the_end_finished_the_game() -> None:
 
 
 def test_records_refuse_bad_questions_and_floods(client: TestClient) -> None:
-    limiter = client.app.state.quotas.limiter  # type: ignore[attr-defined]
+    limiter = client.app.state.parts.quotas.limiter  # type: ignore[attr-defined]
     assert isinstance(limiter, MemoryLimiter)
     frozen = limiter.clock()
     limiter.clock = lambda: frozen  # no use given back while it runs (a slow, busy machine took 2 s)

@@ -63,7 +63,7 @@ def open_data_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[s
         table = client.post("/api/tables", json={"rules": "hugo", "seats": seats, "first_player": 0}).json()["table"]
         token = client.post(f"/api/tables/{table['id']}/join", json={"seat": 0, "name": "Gina"}).json()["token"]
         client.post(f"/api/tables/{table['id']}/start", json={"seat": 0, "token": token})
-        service, portal = client.app.state.service, client.portal  # type: ignore[attr-defined]
+        service, portal = client.app.state.parts.service, client.portal  # type: ignore[attr-defined]
         for _ in range(5000):
             portal.call(service.idle)
             state = portal.call(service.state, table["id"], {0: token})
