@@ -25,7 +25,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from ghostparty.server.opendata.export import export
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.store import SqlTables
 
 from .helpers import make_client
 from .test_rated import play_to_the_end
@@ -179,7 +179,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
         together = _game(client, "hugo", [ann, bob, "Hal"])
         for who in ("ann", "bob", "Hal"):
             tables.setdefault(who, []).append(together)
-    store = SqlStore(db_url)
+    store = SqlTables(db_url)
     try:
         (month,) = export(store.engine, folder / "out")
     finally:

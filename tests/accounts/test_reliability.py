@@ -15,7 +15,7 @@ from ghostparty.server.http.quotas import RECORD_READS
 from ghostparty.server.infra.limits import MemoryLimiter
 from ghostparty.server.quickmatch import service as quickmatch
 from ghostparty.server.quickmatch.matching import RELIABLE_AFTER, Waiting, propose
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
 from ghostparty.server.tables.play import game_result
 from ghostparty.server.tables.standings import record_result
 
@@ -100,7 +100,7 @@ def test_records_refuse_bad_questions_and_floods(client: TestClient) -> None:
 
 def _record_games(db_url: str, name: str, games: int, left: int) -> None:
     """``games`` finished games of ``name`` against a bot, the first ``left`` left to it."""
-    store = SqlStore(db_url)
+    store = SqlStores.open(db_url)
     accounts = store.accounts
     player = accounts.player_by_key(name_key(name))
     assert player is not None
@@ -108,9 +108,9 @@ def _record_games(db_url: str, name: str, games: int, left: int) -> None:
     for game in range(games):
         seats = (Seat(0, "human", name=name, player_id=player.id), Seat(1, "bot", bot="greedy"))
         table = Table(f"{name[:6]}{game}", "hugo", 2, seats, seed=game, status=OVER, winners=(1,), updated=when)
-        assert store.create(table)
+        assert store.tables.create(table)
         result = GameResult("hugo", False, (SeatResult(0, player.id, 20, 2, False, left=game < left),), when)
-        with store.engine.begin() as conn:
+        with store.database.engine.begin() as conn:
             record_result(conn, table.id, result)
     store.close()
 

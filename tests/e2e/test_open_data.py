@@ -86,7 +86,7 @@ def test_the_open_data_page_says_what_the_files_are_and_lists_them(
     """From the lobby's footer to the page: before any export it says there are no files
     yet (not a 404, not JSON); after one it lists the month's files, which download."""
     from ghostparty.server.opendata.export import export
-    from ghostparty.server.stores.sql import SqlStore
+    from ghostparty.server.tables.store import SqlTables
 
     base_url, db_url, out = open_data_site
     page = new_page(browser, speed="instant", bypass_csp=True)  # the CSP lets axe-core in
@@ -101,7 +101,7 @@ def test_the_open_data_page_says_what_the_files_are_and_lists_them(
     assert "pq.read_table" in page.get_by_test_id("snippet-pyarrow").inner_text()
     _no_missing_text(page)
 
-    store = SqlStore(db_url)
+    store = SqlTables(db_url)
     try:
         (month,) = export(store.engine, out)
     finally:

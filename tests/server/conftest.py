@@ -18,9 +18,8 @@ from sqlalchemy.exc import OperationalError
 
 from ghostparty.server.infra.db import metadata
 from ghostparty.server.infra.engine import database_url
-from ghostparty.server.stores.memory import MemoryStore
-from ghostparty.server.stores.sql import SqlStore
-from ghostparty.server.tables.store import Store
+from ghostparty.server.stores import MemoryStore
+from ghostparty.server.tables.store import SqlTables, Store
 
 POSTGRES = os.environ.get("GHOSTPARTY_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -65,8 +64,8 @@ def store_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]
 
 
 @pytest.fixture
-def store(store_url: str) -> Iterator[SqlStore]:
-    the_store = SqlStore(store_url)
+def store(store_url: str) -> Iterator[SqlTables]:
+    the_store = SqlTables(store_url)
     yield the_store
     the_store.close()
 
@@ -83,10 +82,10 @@ def any_store(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[Stor
     if request.param == "memory":
         the_store = MemoryStore()
     elif request.param == "sqlite":
-        the_store = SqlStore(f"sqlite:///{tmp_path}/games.db")
+        the_store = SqlTables(f"sqlite:///{tmp_path}/games.db")
     else:
         url = request.getfixturevalue("postgres_schema_url")
         empty_schema(url)
-        the_store = SqlStore(url)
+        the_store = SqlTables(url)
     yield the_store
     the_store.close()

@@ -9,8 +9,8 @@ from random import Random
 from typing import Any, TypeVar
 
 from ghostparty.server.bus.pubsub import MemoryPubSub
-from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import SeatSpec, TableService
+from ghostparty.server.tables.store import SqlTables
 from ghostparty.server.wire.protocol import Frame
 
 T = TypeVar("T")
@@ -27,7 +27,7 @@ def run(scenario: Callable[[], Awaitable[T]]) -> T:
 
 
 def service(url: str, *, seed: int = 1, pubsub: MemoryPubSub | None = None) -> TableService:
-    return TableService(SqlStore(url), pubsub or MemoryPubSub(), bot_delay=0.0, rng=Random(seed))
+    return TableService(SqlTables(url), pubsub or MemoryPubSub(), bot_delay=0.0, rng=Random(seed))
 
 
 async def close(svc: TableService) -> None:

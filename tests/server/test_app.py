@@ -18,7 +18,7 @@ from ghostparty.rules import GameRecord, position_to_dict
 from ghostparty.server.app import create_app
 from ghostparty.server.http.bodies import MAX_MESSAGE
 from ghostparty.server.http.parts import parts_of
-from ghostparty.server.stores.memory import MemoryStore
+from ghostparty.server.stores import MemoryStore
 from ghostparty.server.wiring import Settings
 
 Message = dict[str, Any]

@@ -270,9 +270,9 @@ def _review_of(seat_figures: dict[int, tuple[float, float]]) -> dict[str, Any]:
 def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url: str) -> None:
     from ghostparty.server.common.model import OVER, Seat, Table
     from ghostparty.server.reviews.store import StoredReview
-    from ghostparty.server.stores.sql import SqlStore
+    from ghostparty.server.stores import SqlStores
 
-    store = SqlStore(store_url)
+    store = SqlStores.open(store_url)
     try:
         when = datetime(2026, 11, 26, 12, tzinfo=UTC)
         ann = store.accounts.create_player("ann", "ann", "x", when)
@@ -287,7 +287,7 @@ def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url:
             ]
         ):
             seats = tuple(Seat(s, "human", name="x", player_id=i) for s, i in enumerate(ids))
-            assert store.create(Table(f"t{n}", rules, 2, seats, seed=n, status=OVER, version=9))
+            assert store.tables.create(Table(f"t{n}", rules, 2, seats, seed=n, status=OVER, version=9))
             review = _review_of({0: (90.0 - n, 1.0 + n), 1: (50.0, 9.0)})
             store.reviews.put(StoredReview(f"t{n}", REVIEW_VERSION, review, when.replace(hour=n), 1.5))
         store.reviews.put(StoredReview("t0", "old", _review_of({0: (1.0, 1.0)}), when.replace(hour=5), 1.0))
@@ -304,14 +304,14 @@ def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url:
 def test_a_profile_reads_the_players_reviews_through_the_api(sqlite_url: str) -> None:
     from ghostparty.server.common.model import OVER, Seat, Table
     from ghostparty.server.reviews.store import StoredReview
-    from ghostparty.server.stores.sql import SqlStore
+    from ghostparty.server.stores import SqlStores
 
-    store = SqlStore(sqlite_url)
+    store = SqlStores.open(sqlite_url)
     when = datetime(2026, 11, 26, 12, tzinfo=UTC)
     ann = store.accounts.create_player("Ann", "ann", "x", when)
     assert ann is not None
     for n in range(5):
-        assert store.create(
+        assert store.tables.create(
             Table(
                 f"t{n}",
                 "hugo",

@@ -1,13 +1,14 @@
 """The composition root: what a server instance is made of, made and closed in one place.
 
 :func:`running` is the application's lifespan: from :class:`Settings` (``create_app``'s
-arguments) it opens the store and the pub/sub (Redis, or in-process), makes the
-:class:`~ghostparty.server.tables.service.TableService` and, where the store keeps accounts and all else they
-need (:class:`~ghostparty.server.stores.capabilities.KeepsPlayers`), the parts that need them (accounts, API
-tokens, the Bot API, community and moderation, friends, quick-match, tournaments and
-their runner, the mailer), then the game reviewer; it keeps them as one typed
-:class:`~ghostparty.server.http.parts.Parts` (``app.state.parts``) for the routes, resumes or takes over the games under way, and on the way
-out closes everything in the reverse order.
+arguments) it opens the database once (the tables' store, :class:`~ghostparty.server.tables.store.SqlTables`, on a
+:class:`~ghostparty.server.infra.database.Database`) and the pub/sub (Redis, or in-process), makes the
+:class:`~ghostparty.server.tables.service.TableService` and, on a SQL database, each domain's store on it
+(:class:`~ghostparty.server.stores.SqlStores`) and the parts that need them (accounts, API tokens, the
+Bot API, community and moderation, friends, quick-match, tournaments and their runner,
+the mailer), then the game reviewer; it keeps them as one typed
+:class:`~ghostparty.server.http.parts.Parts` (``app.state.parts``) for the routes, resumes or takes
+over the games under way, and on the way out closes everything in the reverse order.
 """
 
 from __future__ import annotations
@@ -45,10 +46,9 @@ from ghostparty.server.mail.mailer import Mailer, start_mailer
 from ghostparty.server.quickmatch.service import QuickMatch
 from ghostparty.server.reviews.pool import Reviewer
 from ghostparty.server.reviews.store import MemoryReviews, ReviewStore
-from ghostparty.server.stores.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
 from ghostparty.server.tables.service import TableService, instance_name
-from ghostparty.server.tables.store import Store
+from ghostparty.server.tables.store import SqlTables, Store
 from ghostparty.server.tournaments.events import Recurring, load_events
 from ghostparty.server.tournaments.runner import TournamentRunner
 from ghostparty.server.tournaments.service import Tournaments
@@ -147,7 +147,7 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
     """The instance's parts, made and kept as ``app.state.parts`` for its lifetime."""
     the_store: Store
     if s.store is None:
-        the_store = await asyncio.to_thread(SqlStore, s.database_url or default_database_url())
+        the_store = await asyncio.to_thread(SqlTables, s.database_url or default_database_url())
     else:
         the_store = s.store
     clock = s.clock or now
@@ -185,20 +185,20 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
     catch_up = CatchUp(lambda ids: tables.read(tables.store.versions, ids), caught_up=service.metrics.caught_up.inc)
     # Alone, an update can't be lost without the whole process: nothing to look for.
     catching_up = asyncio.get_running_loop().create_task(catch_up.run()) if tables.shared else None
-    # Accounts only where the store keeps all their parts (capabilities.py): not in memory.
-    players = the_store if isinstance(the_store, KeepsPlayers) else None
-    hashing = Hashing(s.hasher, waiting=s.hash_queue) if players is not None else None
-    account_parts = _account_parts(players, service, the_pubsub, limiter, hashing, s) if players is not None else None
-    review_store: ReviewStore = the_store.reviews if isinstance(the_store, KeepsReviews) else MemoryReviews()
+    # Accounts only on a SQL database, where each domain makes its store: not in memory.
+    stores = SqlStores.on(the_store) if isinstance(the_store, SqlTables) else None
+    hashing = Hashing(s.hasher, waiting=s.hash_queue) if stores is not None else None
+    account_parts = _account_parts(stores, service, the_pubsub, limiter, hashing, s) if stores is not None else None
+    review_store: ReviewStore = stores.reviews if stores is not None else MemoryReviews()
     reviewer: Reviewer | RedisReviewer
-    if s.redis_url is not None and isinstance(the_store, ReachedByUrl) and the_store.url:
+    if s.redis_url is not None and stores is not None:
         # any instance's worker takes the job
         from ghostparty.server.reviews.queue import RedisReviewer
 
         reviewer = RedisReviewer(
             review_store,
             s.redis_url,
-            the_store.url,
+            stores.database.url,
             workers=s.review_workers,
             settings=s.review_settings,
             queue_name=s.review_queue,
@@ -255,7 +255,7 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
 
 
 def _account_parts(
-    players: KeepsPlayers,
+    players: SqlStores,
     service: TableService,
     pubsub: PubSub,
     limiter: Limiter,
@@ -297,7 +297,7 @@ def _account_parts(
         runner.recurring = Recurring(tournaments, load_events(s.tournament_events)).make
     runner.run(lambda: 0 in service.keeper.held, s.tournament_every)
     mailer = start_mailer(
-        players,
+        players.email,
         accounts,
         limiter,
         smtp_url=s.smtp_url,

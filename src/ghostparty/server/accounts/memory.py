@@ -1,4 +1,4 @@
-"""Players, sessions, results and ratings in this process's memory: :class:`~ghostparty.server.stores.memory.MemoryStore`'s.
+"""Players, sessions, results and ratings in this process's memory: :class:`~ghostparty.server.stores.MemoryStore`'s.
 
 :class:`MemoryAccounts` keeps :class:`~ghostparty.server.accounts.store.AccountStore`'s contract as
 :class:`~ghostparty.server.accounts.store.SqlAccounts` does (``tests/server/test_accounts_contract.py``

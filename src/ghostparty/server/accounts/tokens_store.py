@@ -3,14 +3,14 @@ secret's SHA-256 is kept, looked up by that hash (:mod:`ghostparty.server.accoun
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, insert, or_, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 
 from ghostparty.server.accounts.store import Player
+from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import api_tokens, players
 from ghostparty.server.infra.rows import utc
 
@@ -41,11 +41,11 @@ def _info(row: Any) -> TokenInfo:
 
 
 class SqlTokens:
-    """API tokens on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
+    """API tokens on a :class:`~ghostparty.server.infra.database.Database` (the one every store shares)."""
 
-    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
-        self.engine = engine
-        self._writing = writing
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+        self._writing = database.writing
 
     def create(
         self,
