@@ -5,8 +5,8 @@ No store here knows another domain: each domain makes its own SQL store on the o
 ``SqlTournaments(database)``, …), and :class:`SqlStores` only holds them side by side,
 with the one piece of glue between domains: deleting an account removes, in the same
 transaction, what moderation, email and friends keep of it (``SqlAccounts``'s
-``forget`` steps). :class:`MemoryStore` is the tables', accounts' and quick-match queue's
-memory stores behind one lock; it keeps no other domain's, so a server on it offers no
+``forget`` steps). :class:`MemoryStore` is the tables', accounts', quick-match queue's
+and API tokens' memory stores; it keeps no other domain's, so a server on it offers no
 accounts (``no_accounts``): account features are on exactly where a SQL database is.
 """
 
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ghostparty.server.accounts.memory import MemoryAccounts
 from ghostparty.server.accounts.store import SqlAccounts
+from ghostparty.server.accounts.tokens_memory import MemoryTokens
 from ghostparty.server.accounts.tokens_store import SqlTokens
 from ghostparty.server.botapi.store import SqlBots
 from ghostparty.server.common.model import GameResult
@@ -89,10 +90,10 @@ class SqlStores:
 
 
 class MemoryStore(MemoryTables):
-    """Tables, accounts and the quick-match queue in memory; a finished game is rated by
+    """Tables, accounts, the quick-match queue and API tokens in memory; a finished game is rated by
     :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
     within its save (``tests/server/test_accounts_contract.py`` holds the accounts and the
-    queue to the SQL stores' behaviour)."""
+    queue to the SQL stores' behaviour, ``tests/server/test_tokens_contract.py`` the tokens)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -100,6 +101,8 @@ class MemoryStore(MemoryTables):
         self.accounts = MemoryAccounts(self._lock, self._tables)
         #: The quick-match queue.
         self.queue = MemoryQueue()
+        #: Personal API tokens, of these accounts' players.
+        self.tokens = MemoryTokens(self.accounts)
 
     def _rate(self, table_id: str, result: GameResult) -> None:
         self.accounts.record(table_id, result)

@@ -59,6 +59,11 @@ class MemoryAccounts:
                 self._keep(Player(next(self._ids), bot_player_name(level), "bot", None, created), key)
             return self._by_key[key]
 
+    def player(self, player_id: int) -> Player | None:
+        """The player of that id, or ``None`` (for the memory tokens' look-ups)."""
+        with self._lock:
+            return self._players.get(player_id)
+
     def player_by_key(self, key: str) -> Player | None:
         with self._lock:
             found = self._by_key.get(key)
