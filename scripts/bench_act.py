@@ -34,10 +34,10 @@ from ghostparty.rules import ROLL, action_to_dict, legal_actions
 from ghostparty.server.app import tune_gc
 from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.http.sockets import Connection
-from ghostparty.server.stores.memory import MemoryStore
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import MemoryStore
 from ghostparty.server.tables.lobby import SeatSpec
 from ghostparty.server.tables.service import TableService
+from ghostparty.server.tables.store import SqlTables
 
 
 class _Socket:
@@ -117,7 +117,7 @@ class _Game:
 
 async def _round(store: str, tables: int, actions: int, seed: int, profile: cProfile.Profile | None) -> float:
     with tempfile.TemporaryDirectory() as folder:
-        the_store = MemoryStore() if store == "memory" else SqlStore(f"sqlite:///{Path(folder) / 'bench.db'}")
+        the_store = MemoryStore() if store == "memory" else SqlTables(f"sqlite:///{Path(folder) / 'bench.db'}")
         service = TableService(the_store, MemoryPubSub(), bot_delay=0)
         rng = random.Random(seed)
         warm = [0]

@@ -1,4 +1,4 @@
-"""The CPU one saved action costs the store: :meth:`SqlStore.save_many` in batches.
+"""The CPU one saved action costs the store: :meth:`SqlTables.save_many` in batches.
 
 200 four-seat tables under way; each round saves every table's next action (a table
 update and an action row, the seats unchanged, as play does), ``--batch`` changes per
@@ -21,7 +21,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from ghostparty.server.common.model import PLAYING, ActionRow, Change, Seat, Table
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.store import SqlTables
 
 T0 = datetime(2026, 11, 27, tzinfo=UTC)
 
@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--seats-every", type=int, default=0, help="every Nth change carries its seats (0: none)")
     args = parser.parse_args()
     url = f"sqlite:///{tempfile.mkdtemp()}/bench.db" if args.database == "sqlite" else args.database
-    store = SqlStore(url)
+    store = SqlTables(url)
     tag = f"{time.time_ns() % 10**7}"
     seats = tuple(Seat(s, "human", name=f"P{s}", token_hash="a" * 64) for s in range(4))
     tables = [

@@ -67,11 +67,11 @@ def test_the_cpu_of_a_server_at_an_address_is_read_from_its_metrics(sqlite_url: 
     with serving(app) as port:
         first, second = server_cpu(f"http://127.0.0.1:{port}"), server_cpu(f"http://127.0.0.1:{port}")
     assert first is not None and second is not None, "no CPU time read from /metrics"
-    assert first[0] == second[0] == app.state.service.instance
+    assert first[0] == second[0] == app.state.parts.service.instance
     assert 0 < first[1] <= second[1]
     token = "metrics-token-of-this-test"
     app = create_app(sqlite_url, bot_delay=0.0, metrics_token=token)
     with serving(app) as port:
         assert server_cpu(f"http://127.0.0.1:{port}") is None  # refused without the token
         found = server_cpu(f"http://127.0.0.1:{port}", token)
-    assert found is not None and found[0] == app.state.service.instance and found[1] > 0
+    assert found is not None and found[0] == app.state.parts.service.instance and found[1] > 0

@@ -63,7 +63,7 @@ def open_data_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[s
         table = client.post("/api/tables", json={"rules": "hugo", "seats": seats, "first_player": 0}).json()["table"]
         token = client.post(f"/api/tables/{table['id']}/join", json={"seat": 0, "name": "Gina"}).json()["token"]
         client.post(f"/api/tables/{table['id']}/start", json={"seat": 0, "token": token})
-        service, portal = client.app.state.service, client.portal  # type: ignore[attr-defined]
+        service, portal = client.app.state.parts.service, client.portal  # type: ignore[attr-defined]
         for _ in range(5000):
             portal.call(service.idle)
             state = portal.call(service.state, table["id"], {0: token})
@@ -86,7 +86,7 @@ def test_the_open_data_page_says_what_the_files_are_and_lists_them(
     """From the lobby's footer to the page: before any export it says there are no files
     yet (not a 404, not JSON); after one it lists the month's files, which download."""
     from ghostparty.server.opendata.export import export
-    from ghostparty.server.stores.sql import SqlStore
+    from ghostparty.server.tables.store import SqlTables
 
     base_url, db_url, out = open_data_site
     page = new_page(browser, speed="instant", bypass_csp=True)  # the CSP lets axe-core in
@@ -101,7 +101,7 @@ def test_the_open_data_page_says_what_the_files_are_and_lists_them(
     assert "pq.read_table" in page.get_by_test_id("snippet-pyarrow").inner_text()
     _no_missing_text(page)
 
-    store = SqlStore(db_url)
+    store = SqlTables(db_url)
     try:
         (month,) = export(store.engine, out)
     finally:

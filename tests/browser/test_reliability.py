@@ -16,7 +16,7 @@ import pytest
 
 from ghostparty.server.common.model import OVER, GameResult, Seat, SeatResult, Table
 from ghostparty.server.common.names import name_key
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
 from ghostparty.server.tables.standings import record_result
 from tests.fixtures.serving import serving
 
@@ -43,16 +43,16 @@ def base_url(database: str) -> Iterator[str]:
 
 def _record(database: str, games: int, left: int) -> None:
     """``games`` finished games of NAME against a bot, ``left`` of them left to it."""
-    store = SqlStore(database)
+    store = SqlStores.open(database)
     player = store.accounts.player_by_key(name_key(NAME))
     assert player is not None
     when = datetime(2026, 11, 20, tzinfo=UTC)
     for game in range(games):
         seats = (Seat(0, "human", name=NAME, player_id=player.id), Seat(1, "bot", bot="greedy"))
         table = Table(f"old{game}", "hugo", 2, seats, seed=game, status=OVER, winners=(1,), updated=when)
-        assert store.create(table)
+        assert store.tables.create(table)
         result = GameResult("hugo", False, (SeatResult(0, player.id, 20, 2, False, left=game < left),), when)
-        with store.engine.begin() as conn:
+        with store.database.engine.begin() as conn:
             record_result(conn, table.id, result)
     store.close()
 

@@ -254,15 +254,15 @@ def test_a_profile_shows_accuracy_and_pr_per_rule_set_with_a_trend(browser: Any,
     from ghostparty.server.common.model import OVER, Seat, Table
     from ghostparty.server.reviews.pool import REVIEW_VERSION
     from ghostparty.server.reviews.store import StoredReview
-    from ghostparty.server.stores.sql import SqlStore
+    from ghostparty.server.stores import SqlStores
 
-    store = SqlStore(f"sqlite:///{database}")  # the server's database, as another instance would write it
+    store = SqlStores.open(f"sqlite:///{database}")  # the server's database, as another instance would write it
     when = datetime(2026, 11, 26, 12, tzinfo=UTC)
     zoe = store.accounts.create_player("Zoe", "zoe", "x", when)
     assert zoe is not None
     for n in range(6):
         seats = (Seat(0, "human", name="Zoe", player_id=zoe.id), Seat(1, "bot", bot="random"))
-        assert store.create(Table(f"zoe{n}", "hugo", 2, seats, seed=n, status=OVER, version=9))
+        assert store.tables.create(Table(f"zoe{n}", "hugo", 2, seats, seed=n, status=OVER, version=9))
         review = {"players_review": [{"seat": 0, "accuracy": 50.0 + 8 * n, "pr": 12.0 - n}]}
         store.reviews.put(StoredReview(f"zoe{n}", REVIEW_VERSION, review, when.replace(hour=n), 1.0))
     store.close()

@@ -36,14 +36,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
 
 def call(app: Any, coroutine: Any) -> Any:
     """Run ``coroutine`` on the server's event loop and wait for its answer."""
-    loop = app.state.tournament_runner._task.get_loop()
+    loop = app.state.parts.accounts.tournament_runner._task.get_loop()
     return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=60)
 
 
 async def play_all(app: Any, tournament_id: str) -> int:
     from tests.fixtures.tables import play_humans
 
-    service, store = app.state.service, app.state.tournaments.store
+    service, store = app.state.parts.service, app.state.parts.accounts.tournaments.store
     played = 0
     for game in await asyncio.to_thread(store.games, tournament_id):
         if (await service.table(game.table_id))["table"]["status"] == "playing":
@@ -56,7 +56,7 @@ async def play_all(app: Any, tournament_id: str) -> int:
 def runner_held(app: Any) -> Iterator[None]:
     """No pass of the tournament runner meanwhile (it starts, pairs and records nothing):
     what a page shows of the tournament stays put while the test reads it."""
-    passing = app.state.tournament_runner._passing
+    passing = app.state.parts.accounts.tournament_runner._passing
 
     async def release() -> None:
         passing.release()
@@ -84,7 +84,7 @@ def test_an_arena_of_five_in_browsers_over_ten_minutes(browser: Any, server: tup
 
     base_url, app = server
     spec = Spec("arena", "hugo", 2, CLOCK.now + timedelta(minutes=1), minutes=10, turn_seconds=30)
-    row = call(app, app.state.tournaments.create(spec, None))
+    row = call(app, app.state.parts.accounts.tournaments.create(spec, None))
     url = f"{base_url}/tournaments/{row.id}"
 
     # the list shows it as upcoming
@@ -168,7 +168,7 @@ def test_axe_finds_nothing_serious_on_the_tournament_pages(browser: Any, server:
             {
                 "id": call(
                     app,
-                    app.state.tournaments.create(
+                    app.state.parts.accounts.tournaments.create(
                         Spec("swiss", "hugo", 4, CLOCK.now + timedelta(minutes=5), rounds=3), None
                     ),
                 ).id
@@ -246,7 +246,7 @@ def test_a_player_away_at_the_end_reads_why_and_comes_back_with_one_click(
 
     base_url, app = server
     spec = Spec("arena", "hugo", 2, CLOCK.now + timedelta(minutes=1), minutes=30, turn_seconds=30)
-    row = call(app, app.state.tournaments.create(spec, None))
+    row = call(app, app.state.parts.accounts.tournaments.create(spec, None))
     url = f"{base_url}/tournaments/{row.id}"
     pages = {}
     for name in ("Sam", "Bob"):
@@ -263,14 +263,14 @@ def test_a_player_away_at_the_end_reads_why_and_comes_back_with_one_click(
     state = api_get(base_url, f"/api/tournaments/{row.id}")
     (game,) = state["games"]
     sam = game["seats"].index("Sam")
-    (stored,) = call(app, asyncio.to_thread(app.state.tournaments.store.games, row.id))
+    (stored,) = call(app, asyncio.to_thread(app.state.parts.accounts.tournaments.store.games, row.id))
     bob_token = stored.tokens[stored.seats[1 - sam]]
 
     async def sam_away_bob_plays() -> None:
         from tests.fixtures.tables import play_humans
 
-        await app.state.service.play.set_away(game["table"], sam, away=True)
-        await play_humans(app.state.service, game["table"], {1 - sam: bob_token})
+        await app.state.parts.service.play.set_away(game["table"], sam, away=True)
+        await play_humans(app.state.parts.service, game["table"], {1 - sam: bob_token})
 
     call(app, sam_away_bob_plays())
     for page in pages.values():
@@ -325,7 +325,7 @@ def test_the_tournament_pages_fit_a_phone_in_every_language(browser: Any, server
     from ghostparty.server.tournaments.service import Spec
 
     base_url, app = server
-    tournaments = app.state.tournaments
+    tournaments = app.state.parts.accounts.tournaments
     for kind in ("swiss", "arena"):
         more = {"rounds": 3} if kind == "swiss" else {"minutes": 30}
         spec = Spec(kind, "midnight-party", 4, CLOCK.now + timedelta(minutes=5), turn_seconds=30, **more)

@@ -18,8 +18,8 @@ from starlette.testclient import TestClient
 from ghostparty.cli.main import cli
 from ghostparty.rules import OVER
 from ghostparty.server.app import create_app
-from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.live import rebuild
+from ghostparty.server.tables.store import SqlTables
 
 BOTS = [{"kind": "bot", "bot": "random"}] * 4
 HUMANS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
@@ -33,7 +33,7 @@ def admin(*args: str, code: int = 0) -> str:
 
 def consistent(url: str) -> dict[str, str]:
     """Every table of the store at ``url``, checked: its actions replay to its row."""
-    store = SqlStore(url)
+    store = SqlTables(url)
     try:
         found = {}
         for status in ("open", "playing", "over", "closed"):
@@ -53,7 +53,7 @@ def consistent(url: str) -> dict[str, str]:
 
 
 def actions(url: str) -> int:
-    store = SqlStore(url)
+    store = SqlTables(url)
     try:
         with store.engine.connect() as conn:
             return int(conn.exec_driver_sql("SELECT count(*) FROM gp_actions").scalar_one())
@@ -101,7 +101,7 @@ def test_a_backup_taken_while_games_are_played_restores_every_game(tmp_path: Pat
 
 def test_a_restore_refuses_what_is_not_a_backup_and_keeps_the_database(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/games.db"
-    SqlStore(url).close()
+    SqlTables(url).close()
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"not a database at all" * 100)
     output = admin("restore", str(junk), "--database", url, "--yes", code=1)
@@ -115,7 +115,7 @@ def test_postgresql_is_backed_up_with_pg_dump(tmp_path: Path) -> None:
     assert "pg_dump" in output
     url = f"sqlite:///{tmp_path}/g.db"
     assert "there is no database" in admin("backup", str(tmp_path / "copy.db"), "--database", url, code=1)
-    SqlStore(url).close()
+    SqlTables(url).close()
     assert "another file" in admin("backup", str(tmp_path / "g.db"), "--database", url, code=1)
 
 

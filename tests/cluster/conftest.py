@@ -358,9 +358,9 @@ def _cluster(
 
     # Instances started together on an empty database race to create its tables
     # (test_deploy.py's test of that): here the schema is made first.
-    from ghostparty.server.stores.sql import SqlStore
+    from ghostparty.server.tables.store import SqlTables
 
-    SqlStore(database).close()
+    SqlTables(database).close()
     through_proxy = make_url(database).set(host="127.0.0.1", port=db_proxy.port)
     cluster = Cluster(folder, through_proxy.render_as_string(hide_password=False), redis_server)
     try:

@@ -59,12 +59,12 @@ def _bot(client: TestClient, name: str) -> str:
 def test_the_stream_on_one_instance_hears_the_other(instances: tuple[TestClient, TestClient]) -> None:
     one, two = instances
     robo_token = {"Authorization": f"Bearer {_bot(one, 'Robo')}"}
-    robo = one.app.state.accounts.store.player_by_key(name_key("Robo"))  # type: ignore[attr-defined]
+    robo = one.app.state.parts.accounts.accounts.store.player_by_key(name_key("Robo"))  # type: ignore[attr-defined]
     heard: list[dict[str, Any]] = []
-    two.app.state.bots.poll = 60.0  # type: ignore[attr-defined]  # so game_start must come by the start's poke
+    two.app.state.parts.accounts.bots.poll = 60.0  # type: ignore[attr-defined]  # so game_start must come by the start's poke
 
     async def follow() -> None:  # the bot's stream, on instance two
-        async with contextlib.aclosing(two.app.state.bots.events(robo.id)) as lines:  # type: ignore[attr-defined]
+        async with contextlib.aclosing(two.app.state.parts.accounts.bots.events(robo.id)) as lines:  # type: ignore[attr-defined]
             async for line in lines:
                 if line.strip():
                     heard.append(json.loads(line))

@@ -34,7 +34,7 @@ def instances(redis_server: RedisServer, database: str) -> Iterator[tuple[TestCl
 
 def drop_updates_to_redis(client: TestClient) -> None:
     """From now on ``client``'s instance tells its own sockets of its changes, not Redis."""
-    hub = client.app.state.pubsub  # type: ignore[attr-defined]
+    hub = client.app.state.parts.pubsub  # type: ignore[attr-defined]
     publish = hub.publish
 
     async def local_only(channel: str, message: Any) -> None:
@@ -103,13 +103,13 @@ def test_a_client_of_another_instance_is_sent_the_state_an_update_lost_would_hav
     instances: tuple[TestClient, TestClient],
 ) -> None:
     one, two = instances
-    two.app.state.catch_up.every = 0.3  # type: ignore[attr-defined]
+    two.app.state.parts.catch_up.every = 0.3  # type: ignore[attr-defined]
     # Shards handed over publish their games again (keeping.py): another way to be told,
     # not this test's. They are shared out first; a round they moved in is played again.
-    keepers = [client.app.state.service.keeper for client in (one, two)]  # type: ignore[attr-defined]
+    keepers = [client.app.state.parts.service.keeper for client in (one, two)]  # type: ignore[attr-defined]
     wait_until(lambda: [len(k.held) for k in keepers] == [SHARDS // 2] * 2, 20, "the shards shared out")
     drop_updates_to_redis(one)
-    metrics = [client.app.state.service.metrics.caught_up for client in (one, two)]  # type: ignore[attr-defined]
+    metrics = [client.app.state.parts.service.metrics.caught_up for client in (one, two)]  # type: ignore[attr-defined]
     for _ in range(3):
         shards = [(set(k.held), k._losses) for k in keepers]
         caught_before = [m._value.get() for m in metrics]

@@ -28,7 +28,7 @@ from ghostparty.server.infra.engine import (
     STATEMENT_TIMEOUT,
     Watchdog,
 )
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.store import SqlTables
 
 from .client import create_table, request
 from .conftest import Cluster
@@ -71,17 +71,17 @@ def timed(call: Callable[[], Any], limit: float) -> tuple[float, BaseException |
 
 
 @pytest.fixture
-def proxied_store(database: str, db_proxy: TcpProxy) -> Iterator[SqlStore]:
+def proxied_store(database: str, db_proxy: TcpProxy) -> Iterator[SqlTables]:
     """A store on the test's database, through ``db_proxy``."""
-    SqlStore(database).close()  # the tables, made directly
+    SqlTables(database).close()  # the tables, made directly
     url = make_url(database).set(host="127.0.0.1", port=db_proxy.port)
-    store = SqlStore(url.render_as_string(hide_password=False))
+    store = SqlTables(url.render_as_string(hide_password=False))
     yield store
     store.close()
 
 
 def test_a_call_on_an_open_connection_fails_within_the_operation_bound(
-    proxied_store: SqlStore, db_proxy: TcpProxy
+    proxied_store: SqlTables, db_proxy: TcpProxy
 ) -> None:
     assert proxied_store.version("nope") is None  # a connection is open, in the pool
     asyncio.run(db_proxy.hold())
@@ -92,7 +92,7 @@ def test_a_call_on_an_open_connection_fails_within_the_operation_bound(
 
 
 def test_connecting_to_a_silent_database_fails_within_the_connect_timeout(
-    proxied_store: SqlStore, db_proxy: TcpProxy
+    proxied_store: SqlTables, db_proxy: TcpProxy
 ) -> None:
     proxied_store.engine.dispose()  # no connection open: the next call connects
     asyncio.run(db_proxy.hold())
@@ -101,7 +101,7 @@ def test_connecting_to_a_silent_database_fails_within_the_connect_timeout(
     assert took <= CONNECT_TIMEOUT + SLACK, took
 
 
-def test_the_first_call_once_the_database_answers_again_succeeds(proxied_store: SqlStore, db_proxy: TcpProxy) -> None:
+def test_the_first_call_once_the_database_answers_again_succeeds(proxied_store: SqlTables, db_proxy: TcpProxy) -> None:
     """No cool-down after the silence beyond half a second: the next call tries the
     database, and it answers."""
     assert proxied_store.version("nope") is None
@@ -117,7 +117,7 @@ def test_the_first_call_once_the_database_answers_again_succeeds(proxied_store: 
 def test_the_first_action_once_the_database_answers_again_is_applied(database: str, db_proxy: TcpProxy) -> None:
     """A request meanwhile answers ``unavailable``; the first action sent once the
     database answers again is applied (no cool-down beyond half a second refuses it)."""
-    SqlStore(database).close()  # the tables, made directly
+    SqlTables(database).close()  # the tables, made directly
     url = make_url(database).set(host="127.0.0.1", port=db_proxy.port).render_as_string(hide_password=False)
     with TestClient(create_app(url, bot_delay=0.0)) as client:
         table = {"rules": "hugo", "seats": [{"kind": "human"}, {"kind": "human"}], "first_player": 0}
@@ -140,7 +140,7 @@ def test_the_first_action_once_the_database_answers_again_is_applied(database: s
     assert after.json()["table"]["version"] == act["version"] + 1 and took < 1.0, (after.json(), took)
 
 
-def test_a_slow_statement_is_cancelled_by_the_server_and_its_connection_kept(proxied_store: SqlStore) -> None:
+def test_a_slow_statement_is_cancelled_by_the_server_and_its_connection_kept(proxied_store: SqlTables) -> None:
     with proxied_store.engine.connect() as conn:
         pid = conn.execute(text("SELECT pg_backend_pid()")).scalar()
         start = time.monotonic()
@@ -172,7 +172,7 @@ def test_the_watchdog_shuts_what_is_held_too_long_and_nothing_returned_in_time()
 
 
 def test_while_silent_one_call_tries_the_database_and_the_others_fail_at_once(
-    proxied_store: SqlStore, db_proxy: TcpProxy
+    proxied_store: SqlTables, db_proxy: TcpProxy
 ) -> None:
     """A circuit breaker: for a moment after a timeout every call fails at once (those
     queued behind it don't each try in turn), then one call at a time connects afresh

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from random import Random
 from typing import Any
 
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
 from ghostparty.server.tournaments.service import Spec, new_engine
 from ghostparty.server.tournaments.store import Entrant, TournamentRow
 from ghostparty.tournaments import Arena, from_json, to_json
@@ -33,7 +33,7 @@ def make_arena(database: str) -> str:
         "failover01", "arena", "hugo", 2, False, 30, spec.starts, 10, None, False, None, "test",
         "scheduled", None, to_json(engine), 0, moment, moment,
     )  # fmt: skip
-    store = SqlStore(database)
+    store = SqlStores.open(database)
     try:
         assert store.tournaments.create(row, [Entrant(p, p, moment, bot=True) for p in engine.players])
     finally:
@@ -42,7 +42,7 @@ def make_arena(database: str) -> str:
 
 
 def stored(database: str, tournament_id: str) -> tuple[Arena, list[Any]]:
-    store = SqlStore(database)
+    store = SqlStores.open(database)
     try:
         row = store.tournaments.get(tournament_id)
         assert row is not None

@@ -38,8 +38,8 @@ def wait_streaming(name: str) -> None:
     from ghostparty.server.common.names import name_key
 
     app = SERVER["app"]
-    player = app.state.accounts.store.player_by_key(name_key(name))
-    wait_for(lambda: player.id in app.state.bots.streams.open_here)
+    player = app.state.parts.accounts.accounts.store.player_by_key(name_key(name))
+    wait_for(lambda: player.id in app.state.parts.accounts.bots.streams.open_here)
 
 
 def in_thread(client: Client, games: int) -> threading.Thread:

@@ -17,6 +17,9 @@ from starlette.websockets import WebSocketDisconnect
 from ghostparty.rules import GameRecord, position_to_dict
 from ghostparty.server.app import create_app
 from ghostparty.server.http.bodies import MAX_MESSAGE
+from ghostparty.server.http.parts import parts_of
+from ghostparty.server.stores import MemoryStore
+from ghostparty.server.wiring import Settings
 
 Message = dict[str, Any]
 
@@ -76,6 +79,19 @@ RANDOM: Message = {"kind": "bot", "bot": "random"}
 
 
 # -- HTTP ----------------------------------------------------------------------------------
+
+
+def test_create_app_takes_settings_or_their_fields_and_names_an_unknown_one() -> None:
+    with pytest.raises(TypeError, match="tables_a_minute"):
+        create_app("sqlite://", tables_a_minute=3)
+    with pytest.raises(TypeError, match="not both"):
+        create_app(Settings(), seed=1)
+    with TestClient(create_app(Settings(store=MemoryStore(), bot_delay=0.0, seed=4))) as client:
+        parts = parts_of(client.app)  # type: ignore[arg-type]
+        assert parts.accounts is None  # a memory store keeps no accounts
+        assert client.post("/api/account/register", json={"name": "ann", "password": "x" * 12}).json()["error"][
+            "code"
+        ] == ("no_accounts")
 
 
 def test_lobby_over_http(client: TestClient) -> None:
@@ -325,13 +341,13 @@ def test_a_socket_opened_while_the_store_is_down_is_asked_to_come_back(
 ) -> None:
     """Not "no such table" (4404) but "try again later" (1013): the page reconnects."""
     table_id = create(client, [HUMAN, RANDOM])
-    store = client.app.state.service.store  # type: ignore[attr-defined]
+    store = client.app.state.parts.service.store  # type: ignore[attr-defined]
 
     def down(*_: object) -> None:
         raise OSError("connection refused")
 
     monkeypatch.setattr(store, "load", down)
-    client.app.state.service.core.tables.forget(table_id)  # type: ignore[attr-defined]
+    client.app.state.parts.service.core.tables.forget(table_id)  # type: ignore[attr-defined]
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         assert ws.receive_json()["code"] == "unavailable"
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -354,7 +370,7 @@ def test_a_hello_the_store_could_not_answer_is_said_again_at_the_next_sync(
     table_id = create(client, [HUMAN, RANDOM])
     token = join(client, table_id, 0, "Ann")
     client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     checked = service.held_seats
 
     async def away(*_: object) -> object:

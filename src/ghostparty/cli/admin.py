@@ -57,11 +57,11 @@ def tables_command(
     database: str | None, statuses: tuple[str, ...], rules: str | None, idle: float | None, limit: int, as_json: bool
 ) -> None:
     """List the store's tables, most recently changed first."""
-    from ghostparty.server.stores.sql import SqlStore
     from ghostparty.server.tables.operations import STATUSES, find_tables
+    from ghostparty.server.tables.store import SqlTables
     from ghostparty.server.wire.codec import table_view
 
-    store = SqlStore(_database(database))
+    store = SqlTables(_database(database))
     try:
         chosen = [s for s in STATUSES if s in statuses] if statuses else list(STATUSES)
         found = find_tables(store, chosen, rules=rules, idle_minutes=idle, limit=limit)
@@ -89,8 +89,8 @@ def tables_command(
 def close_command(table_id: str, reason: str, server: str | None, token: str | None, database: str | None) -> None:
     """Close an open table or a game under way: nobody may join or act any more."""
     from ghostparty.server.common.errors import ServiceError
-    from ghostparty.server.stores.sql import SqlStore
     from ghostparty.server.tables.operations import close_in_store, close_on_server
+    from ghostparty.server.tables.store import SqlTables
 
     try:
         if server is not None:
@@ -99,7 +99,7 @@ def close_command(table_id: str, reason: str, server: str | None, token: str | N
             version = close_on_server(server, token, table_id, reason)["version"]
             click.echo(f"closed table {table_id} on {server} (version {version}); its clients were told")
             return
-        store = SqlStore(_database(database))
+        store = SqlTables(_database(database))
         try:
             closed = close_in_store(store, table_id)
         finally:

@@ -20,10 +20,10 @@ import click
 def moderator(name: str, remove: bool, database: str | None) -> None:
     """Make the account NAME a moderator (or, with --remove, no longer one)."""
     from ghostparty.server.common.names import name_key
-    from ghostparty.server.stores.sql import SqlStore
+    from ghostparty.server.stores import SqlStores
     from ghostparty.server.wiring import default_database_url
 
-    store = SqlStore(database or default_database_url())
+    store = SqlStores.open(database or default_database_url())
     try:
         player = store.accounts.player_by_key(name_key(name))
         if player is None or player.kind != "user":

@@ -39,13 +39,13 @@ def export(out: Path, database: str | None, months: tuple[str, ...], progress: b
     ghostparty export --out open-data --month 2026-11     (the month under way, again)
     """
     try:
+        from ghostparty.server.infra.database import Database
         from ghostparty.server.opendata.export import export as write_export
         from ghostparty.server.opendata.export import finished_games
-        from ghostparty.server.stores.sql import SqlStore
     except ImportError as error:  # pyarrow, or the server's extras
         raise click.ClickException(f"{error}: pip install 'ghostparty[server,data]'") from None
     console = Console(highlight=False, stderr=True)
-    store = SqlStore(_database(database))
+    store = Database.open(_database(database))
     try:
         found = finished_games(store.engine)
         total = sum(len(ids) for month, ids in found.items() if not months or month in months)

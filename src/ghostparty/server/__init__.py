@@ -7,7 +7,7 @@ clients see it); :mod:`.bus` (the pub/sub between instances); :mod:`.tables` (th
 service, the authority: it knows no transport); :mod:`.accounts`; the other domains side by
 side, none importing another (:mod:`.community`, :mod:`.mail`, :mod:`.botapi`,
 :mod:`.quickmatch`, :mod:`.tournaments`, :mod:`.reviews`, :mod:`.opendata`); :mod:`.stores`
-(the stores put together) beside :mod:`.http` (the edge: what clients may send, the routes,
+(each domain's store side by side on one database) beside :mod:`.http` (the edge: what clients may send, the routes,
 the sockets); :mod:`.wiring` (every part of an instance made in one place) and :mod:`.app`
 (the Starlette application). docs/PROTOCOL.md is the contract with clients.
 """

@@ -10,12 +10,9 @@ import contextlib
 import gc
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from argon2 import PasswordHasher
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -27,9 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as ASGIMessage
 
 from ghostparty.bots import bot_names
-from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common.errors import ErrorCode
-from ghostparty.server.community.friends import InvitedHook
 from ghostparty.server.http.assets import ASSETS, STATIC
 from ghostparty.server.http.bearer import BearerAuth
 from ghostparty.server.http.bodies import BodyRefused
@@ -53,7 +48,6 @@ from ghostparty.server.http.routes.tokens import routes as token_routes
 from ghostparty.server.http.routes.tournaments import routes as tournament_routes
 from ghostparty.server.http.sockets import table_socket
 from ghostparty.server.tables.service import ServiceError
-from ghostparty.server.tables.store import Store
 from ghostparty.server.wire.codec import board_view
 from ghostparty.server.wiring import Settings, running
 
@@ -61,7 +55,7 @@ log = logging.getLogger("ghostparty.server")
 
 
 #: The environment variable through which ``ghostparty serve --workers N`` hands its
-#: settings (JSON: :func:`create_app`'s keyword arguments) to each worker process.
+#: settings (JSON: :class:`~ghostparty.server.wiring.Settings`' fields, :func:`create_app`'s keywords) to each worker process.
 SETTINGS_VARIABLE = "GHOSTPARTY_SERVE_SETTINGS"
 
 
@@ -93,98 +87,19 @@ def tune_gc() -> None:
     gc.set_threshold(20_000, 2, 100)
 
 
-def create_app(
-    database_url: str | None = None,
-    *,
-    store: Store | None = None,
-    pubsub: PubSub | None = None,
-    redis_url: str | None = None,
-    bot_delay: float = 0.5,
-    seed: int | None = None,
-    tables_per_minute: float = 30.0,
-    sockets_per_address: int = 20,
-    allowed_origins: Sequence[str] = (),
-    hasher: PasswordHasher | None = None,
-    hash_queue: int | None = None,
-    clock: Callable[[], datetime] | None = None,
-    metrics_token: str | None = None,
-    admin_token: str | None = None,
-    open_data: str | Path | None = None,
-    tournament_events: str | None = None,
-    tournament_every: float = 1.0,
-    smtp_url: str | None = None,
-    mail_from: str | None = None,
-    email_secret: str | None = None,
-    public_url: str | None = None,
-    remind_hours: float = 12,
-    on_invited: InvitedHook | None = None,
-    review_workers: int = 1,
-    review_settings: dict[str, Any] | None = None,
-    review_finished: bool = False,
-    review_queue: str = "ghostparty-reviews",
-) -> Starlette:
+def create_app(database_url: str | Settings | None = None, **options: Any) -> Starlette:
     """The whole server as an ASGI application.
 
-    ``database_url`` is any SQLAlchemy URL (``sqlite:///games.db``,
-    ``postgresql://user@host/db``), or give a ``store``; ``redis_url`` carries change
-    notices between server instances through Redis (else in-process, or give a
-    ``pubsub``); ``tables_per_minute`` is how many tables one address or account may
-    bring into being a minute (bursts of as many; ten times as many an hour: every limit
-    is in :mod:`ghostparty.server.http.quotas`); ``sockets_per_address`` how many WebSockets one address may
-    hold open on this instance; ``allowed_origins`` other sites' origins whose pages may
-    post here (:mod:`ghostparty.server.http.crosssite`); ``seed`` makes table ids,
-    seeds and tokens reproducible (tests only); ``hasher`` hashes passwords (Argon2id with
-    argon2-cffi's defaults, unless given: tests give a cheaper one), ``hash_queue`` how many
-    hashes may wait for a free hashing thread before more are refused
-    (:class:`~ghostparty.server.accounts.passwords.Hashing`); ``clock`` gives the
-    time to the tables' timers (tests move it). ``/metrics`` answers only this machine
-    unless a scraper brings ``metrics_token``; closing tables needs ``admin_token``
-    (:mod:`ghostparty.server.http.routes.ops`). ``open_data`` is the folder of ``ghostparty export``'s
-    files, served at ``/open-data`` (:mod:`ghostparty.server.http.routes.opendata`). ``tournament_events``
-    is a JSON file of recurring tournaments the runner makes, or ``"hourly"`` for the
-    built-in hourly 2-player hugo arena (:mod:`ghostparty.server.tournaments.events`); the runner
-    passes every ``tournament_every`` seconds. ``smtp_url`` turns email on (:mod:`ghostparty.server.mail.mailer`): addresses
-    sealed with keys of ``email_secret``, links to ``public_url``, "your move" reminders at
-    most every ``remind_hours`` per game.
-    ``on_invited`` is awaited with each invitation stored
-    (:mod:`ghostparty.server.community.friends`: the mailer's hook).
-    Games are reviewed in ``review_workers`` processes
-    (:mod:`ghostparty.server.reviews.pool`; ``review_settings``: the evaluator's, tests make it cheap): when
-    asked for, and with ``review_finished`` (``serve``'s default) every game this
-    instance ends, at once. With ``redis_url`` the jobs are rq jobs in Redis (queue
-    ``review_queue``), taken by any instance's ``review_workers`` worker processes
-    (:mod:`ghostparty.server.reviews.queue`).
+    Give its :class:`~ghostparty.server.wiring.Settings`, or their fields as keywords
+    (``create_app("sqlite:///games.db", redis_url=…)``; the first is ``database_url``):
+    that class says what each means. A name it doesn't have is a ``TypeError`` naming it.
     """
-
-    settings = Settings(
-        database_url=database_url,
-        store=store,
-        pubsub=pubsub,
-        redis_url=redis_url,
-        bot_delay=bot_delay,
-        seed=seed,
-        tables_per_minute=tables_per_minute,
-        sockets_per_address=sockets_per_address,
-        allowed_origins=allowed_origins,
-        hasher=hasher,
-        hash_queue=hash_queue,
-        clock=clock,
-        metrics_token=metrics_token,
-        admin_token=admin_token,
-        open_data=open_data,
-        tournament_events=tournament_events,
-        tournament_every=tournament_every,
-        smtp_url=smtp_url,
-        mail_from=mail_from,
-        email_secret=email_secret,
-        public_url=public_url,
-        remind_hours=remind_hours,
-        on_invited=on_invited,
-        review_workers=review_workers,
-        review_settings=review_settings,
-        review_finished=review_finished,
-        review_queue=review_queue,
-    )
+    if isinstance(database_url, Settings):
+        if options:
+            raise TypeError(f"create_app() takes Settings or keyword options, not both: {sorted(options)}")
+        settings = database_url
+    else:
+        settings = Settings(database_url=database_url, **options)
 
     def lifespan(app: Starlette) -> contextlib.AbstractAsyncContextManager[None]:
         return running(app, settings)
@@ -233,7 +148,7 @@ def create_app(
         exception_handlers=handlers,
         middleware=[
             Middleware(_SecurityHeaders),
-            Middleware(SameOrigin, allowed=allowed_origins),
+            Middleware(SameOrigin, allowed=settings.allowed_origins),
             Middleware(BearerAuth),
             # Parquet is compressed already (gzip files are left alone by default); a bot's
             # ndjson stream must reach it line by line, not held back by the compressor.

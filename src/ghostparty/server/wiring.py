@@ -1,13 +1,14 @@
 """The composition root: what a server instance is made of, made and closed in one place.
 
 :func:`running` is the application's lifespan: from :class:`Settings` (``create_app``'s
-arguments) it opens the store and the pub/sub (Redis, or in-process), makes the
-:class:`~ghostparty.server.tables.service.TableService` and, where the store keeps accounts and all else they
-need (:class:`~ghostparty.server.stores.capabilities.KeepsPlayers`), the parts that need them (accounts, API
-tokens, the Bot API, community and moderation, friends, quick-match, tournaments and
-their runner, the mailer), then the game reviewer; it puts each on
-``app.state`` for the routes, resumes or takes over the games under way, and on the way
-out closes everything in the reverse order.
+arguments) it opens the database once (the tables' store, :class:`~ghostparty.server.tables.store.SqlTables`, on a
+:class:`~ghostparty.server.infra.database.Database`) and the pub/sub (Redis, or in-process), makes the
+:class:`~ghostparty.server.tables.service.TableService` and, on a SQL database, each domain's store on it
+(:class:`~ghostparty.server.stores.SqlStores`) and the parts that need them (accounts, API tokens, the
+Bot API, community and moderation, friends, quick-match, tournaments and their runner,
+the mailer), then the game reviewer; it keeps them as one typed
+:class:`~ghostparty.server.http.parts.Parts` (``app.state.parts``) for the routes, resumes or takes
+over the games under way, and on the way out closes everything in the reverse order.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from random import Random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argon2 import PasswordHasher
 from starlette.applications import Starlette
@@ -37,20 +38,23 @@ from ghostparty.server.common.model import now
 from ghostparty.server.community.blocks import Community
 from ghostparty.server.community.friends import Friends, InvitedHook
 from ghostparty.server.community.moderation import Moderation
+from ghostparty.server.http.parts import AccountParts, Parts
 from ghostparty.server.http.quotas import Quotas
 from ghostparty.server.http.socket_limits import Sockets
 from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
-from ghostparty.server.mail.mailer import start_mailer
+from ghostparty.server.mail.mailer import Mailer, start_mailer
 from ghostparty.server.quickmatch.service import QuickMatch
 from ghostparty.server.reviews.pool import Reviewer
 from ghostparty.server.reviews.store import MemoryReviews, ReviewStore
-from ghostparty.server.stores.capabilities import KeepsPlayers, KeepsReviews, ReachedByUrl
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
 from ghostparty.server.tables.service import TableService, instance_name
-from ghostparty.server.tables.store import Store
+from ghostparty.server.tables.store import SqlTables, Store
 from ghostparty.server.tournaments.events import Recurring, load_events
 from ghostparty.server.tournaments.runner import TournamentRunner
 from ghostparty.server.tournaments.service import Tournaments
+
+if TYPE_CHECKING:
+    from ghostparty.server.reviews.queue import RedisReviewer
 
 log = logging.getLogger("ghostparty.server")
 
@@ -66,45 +70,87 @@ def default_database_url() -> str:
 
 @dataclass(frozen=True)
 class Settings:
-    """An instance's settings: :func:`~.app.create_app`'s arguments, which say what each means."""
+    """An instance's settings: :func:`~.app.create_app`'s options, each written here once.
 
+    ``ghostparty serve`` gives them from its command line (``--workers N`` hands them to
+    each worker as JSON: :func:`~.app.app_from_environment`); tests give a store, a clock,
+    a cheap hasher.
+    """
+
+    #: Any SQLAlchemy URL (``sqlite:///games.db``, ``postgresql://user@host/db``); a SQLite
+    #: file in the user's data folder if neither it nor ``store`` is given.
     database_url: str | None = None
+    #: The tables' store to use instead of opening ``database_url`` (tests: a memory store,
+    #: which keeps no accounts).
     store: Store | None = None
+    #: The pub/sub to use instead of Redis's or an in-process one.
     pubsub: PubSub | None = None
+    #: Redis, which carries change notices between server instances (else in-process), the
+    #: rate limits, presence, the shards' leases and the review queue.
     redis_url: str | None = None
+    #: Seconds a bot waits before it moves.
     bot_delay: float = 0.5
+    #: Makes table ids, seeds and tokens reproducible (tests only).
     seed: int | None = None
+    #: How many tables one address or account may bring into being a minute (bursts of as
+    #: many; ten times as many an hour: every limit is in :mod:`ghostparty.server.http.quotas`).
     tables_per_minute: float = 30.0
+    #: How many WebSockets one address may hold open on this instance.
     sockets_per_address: int = 20
+    #: Other sites' origins whose pages may post here (:mod:`ghostparty.server.http.crosssite`).
     allowed_origins: Sequence[str] = ()
+    #: Hashes passwords: Argon2id with argon2-cffi's defaults unless given (tests give a cheaper one).
     hasher: PasswordHasher | None = None
+    #: How many hashes may wait for a free hashing thread before more are refused
+    #: (:class:`~ghostparty.server.accounts.passwords.Hashing`).
     hash_queue: int | None = None
+    #: The time, for the tables' timers and everything dated (tests move it).
     clock: Callable[[], datetime] | None = None
+    #: ``/metrics`` answers only this machine unless a scraper brings this token.
     metrics_token: str | None = None
+    #: Closing tables needs this token (:mod:`ghostparty.server.http.routes.ops`).
     admin_token: str | None = None
+    #: The folder of ``ghostparty export``'s files, served at ``/open-data``
+    #: (:mod:`ghostparty.server.http.routes.opendata`).
     open_data: str | Path | None = None
+    #: A JSON file of recurring tournaments the runner makes, or ``"hourly"`` for the built-in
+    #: hourly 2-player hugo arena (:mod:`ghostparty.server.tournaments.events`).
     tournament_events: str | None = None
+    #: Seconds between the tournament runner's passes.
     tournament_every: float = 1.0
+    #: Turns email on (:mod:`ghostparty.server.mail.mailer`).
     smtp_url: str | None = None
+    #: The sender of the email.
     mail_from: str | None = None
+    #: Seals the stored addresses and signs the email's links (needed with ``smtp_url``).
     email_secret: str | None = None
+    #: Where the email's links lead.
     public_url: str | None = None
+    #: "Your move" reminders at most this often per game, in hours.
     remind_hours: float = 12
+    #: Awaited with each invitation stored (:mod:`ghostparty.server.community.friends`); by
+    #: default the mailer's, where email is on.
     on_invited: InvitedHook | None = None
+    #: Processes that review games (:mod:`ghostparty.server.reviews.pool`); with
+    #: ``redis_url`` the worker processes of the rq queue (:mod:`ghostparty.server.reviews.queue`).
     review_workers: int = 1
+    #: The review evaluator's settings (tests make it cheap).
     review_settings: dict[str, Any] | None = None
+    #: Review every game this instance ends, at once (``serve``'s default), not only when asked.
     review_finished: bool = False
+    #: The rq queue of the review jobs, with ``redis_url``.
     review_queue: str = "ghostparty-reviews"
 
 
 @contextlib.asynccontextmanager
 async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
-    """The instance's parts, made and put on ``app.state`` for its lifetime."""
+    """The instance's parts, made and kept as ``app.state.parts`` for its lifetime."""
     the_store: Store
     if s.store is None:
-        the_store = await asyncio.to_thread(SqlStore, s.database_url or default_database_url())
+        the_store = await asyncio.to_thread(SqlTables, s.database_url or default_database_url())
     else:
         the_store = s.store
+    clock = s.clock or now
     the_pubsub: PubSub
     instance = instance_name()
     shared: dict[str, Any] = {}
@@ -129,117 +175,53 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
         bot_delay=s.bot_delay,
         rng=Random(s.seed) if s.seed is not None else None,
         instance=instance,
-        clock=s.clock or now,
+        clock=clock,
         metrics=Metrics(),
         **shared,
     )
-    app.state.service = service
-    app.state.metrics_token = s.metrics_token or None
-    app.state.admin_token = s.admin_token or None
-    app.state.open_data = Path(s.open_data) if s.open_data is not None else None
-    app.state.allowed_origins = frozenset(s.allowed_origins)
     watching = asyncio.get_running_loop().create_task(service.metrics.watch_loop())
     limiter: Limiter = RedisLimiter(s.redis_url) if s.redis_url is not None else MemoryLimiter()
-    app.state.quotas = Quotas(limiter, s.tables_per_minute)
-    app.state.sockets = Sockets(s.sockets_per_address)
     tables = service.core.tables
-    app.state.catch_up = CatchUp(
-        lambda ids: tables.read(tables.store.versions, ids), caught_up=service.metrics.caught_up.inc
-    )
+    catch_up = CatchUp(lambda ids: tables.read(tables.store.versions, ids), caught_up=service.metrics.caught_up.inc)
     # Alone, an update can't be lost without the whole process: nothing to look for.
-    catching_up = asyncio.get_running_loop().create_task(app.state.catch_up.run()) if tables.shared else None
-    # Accounts only where the store keeps all their parts (capabilities.py): not in memory.
-    players = the_store if isinstance(the_store, KeepsPlayers) else None
-    hashing = Hashing(s.hasher, waiting=s.hash_queue) if players is not None else None
-    if players is not None:
-        app.state.accounts = Accounts(
-            players.accounts, limiter=limiter, hashing=hashing, seats_changed=service.seats_changed
-        )
-        app.state.tokens = ApiTokens(
-            players.tokens,
-            limiter,
-            the_pubsub,
-            clock=s.clock or now,
-        )
-        app.state.bots = BotApi(
-            players.bots,
-            service.lobby,
-            the_pubsub,
-            streams=StreamLeases(service.keeper.leases, instance),  # Redis's where it is shared
-            clock=s.clock or now,
-        )
-        service.lobby.started = app.state.bots.poke
-        service.lobby.bot_player = app.state.accounts.bot_player
-        service.lobby.account_named = app.state.accounts.named
-        community = Community(players.moderation, app.state.accounts)
-        service.lobby.rated_refusal = community.check_rated
-        app.state.community = community
-        app.state.friends = Friends(
-            players.friends,
-            community,
-            service,
-            on_invited=s.on_invited,
-            clock=s.clock or now,
-        )
-        app.state.moderation = Moderation(community, service.chat, seats_changed=service.seats_changed)
-        service.chat.refusal = community.chat_refusal
-        app.state.quick = QuickMatch(
-            players.queue,
-            service.lobby,
-            rating=app.state.accounts.shown_rating,
-            avoided=players.moderation.avoided,
-            finishing=players.accounts.reliability,
-        )
-        app.state.quick.run(lambda: 0 in service.keeper.held)
-        app.state.tournaments = Tournaments(
-            players.tournaments,
-            service.lobby,
-            the_pubsub,
-            rating=app.state.accounts.shown_rating,
-            is_bot=app.state.bots.is_bot,
-            clock=s.clock or now,
-        )
-        app.state.tournament_runner = TournamentRunner(app.state.tournaments)
-        if s.tournament_events is not None:
-            app.state.tournament_runner.recurring = Recurring(
-                app.state.tournaments, load_events(s.tournament_events)
-            ).make
-        app.state.tournament_runner.run(lambda: 0 in service.keeper.held, s.tournament_every)
-        app.state.mailer = start_mailer(
-            players,
-            app.state.accounts,
-            limiter,
-            smtp_url=s.smtp_url,
-            email_secret=s.email_secret,
-            mail_from=s.mail_from,
-            public_url=s.public_url,
-            remind_hours=s.remind_hours,
-            clock=s.clock or now,
-        )
-        if s.on_invited is None and app.state.mailer is not None:
-            app.state.friends.on_invited = _mail_invitation(app.state.mailer)
-    app.state.pubsub = the_pubsub
-    review_store: ReviewStore = the_store.reviews if isinstance(the_store, KeepsReviews) else MemoryReviews()
-    if s.redis_url is not None and isinstance(the_store, ReachedByUrl) and the_store.url:
+    catching_up = asyncio.get_running_loop().create_task(catch_up.run()) if tables.shared else None
+    # Accounts only on a SQL database, where each domain makes its store: not in memory.
+    stores = SqlStores.on(the_store) if isinstance(the_store, SqlTables) else None
+    hashing = Hashing(s.hasher, waiting=s.hash_queue) if stores is not None else None
+    account_parts = _account_parts(stores, service, the_pubsub, limiter, hashing, s) if stores is not None else None
+    review_store: ReviewStore = stores.reviews if stores is not None else MemoryReviews()
+    reviewer: Reviewer | RedisReviewer
+    if s.redis_url is not None and stores is not None:
         # any instance's worker takes the job
         from ghostparty.server.reviews.queue import RedisReviewer
 
-        app.state.reviewer = RedisReviewer(
+        reviewer = RedisReviewer(
             review_store,
             s.redis_url,
-            the_store.url,
+            stores.database.url,
             workers=s.review_workers,
             settings=s.review_settings,
             queue_name=s.review_queue,
         )
         if s.review_finished:
-            app.state.reviewer.start_workers()
+            reviewer.start_workers()
     else:
-        app.state.reviewer = Reviewer(
-            review_store, workers=s.review_workers, settings=s.review_settings, clock=s.clock or now
-        )
+        reviewer = Reviewer(review_store, workers=s.review_workers, settings=s.review_settings, clock=clock)
     if s.review_finished:
-        service.play.game_over = app.state.reviewer.game_over
+        service.play.game_over = reviewer.game_over
+    app.state.parts = Parts(
+        service=service,
+        pubsub=the_pubsub,
+        quotas=Quotas(limiter, s.tables_per_minute),
+        sockets=Sockets(s.sockets_per_address),
+        catch_up=catch_up,
+        reviewer=reviewer,
+        metrics_token=s.metrics_token or None,
+        admin_token=s.admin_token or None,
+        open_data=Path(s.open_data) if s.open_data is not None else None,
+        allowed_origins=frozenset(s.allowed_origins),
+        accounts=account_parts,
+    )
     if shared:
         await service.begin()  # takes over its share of the games under way
         log.info("instance %s keeps shards %s", instance, sorted(service.keeper.held))
@@ -254,12 +236,12 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
         watching.cancel()
         if catching_up is not None:
             catching_up.cancel()
-        app.state.reviewer.close()
-        if players is not None:
-            await app.state.quick.close()
-            await app.state.tournament_runner.close()
-            if app.state.mailer is not None:
-                await app.state.mailer.close()
+        reviewer.close()
+        if account_parts is not None:
+            await account_parts.quick.close()
+            await account_parts.tournament_runner.close()
+            if account_parts.mailer is not None:
+                await account_parts.mailer.close()
         await service.close()
         await service.presence.close()  # (its last announcements through the pub/sub)
         await the_pubsub.close()
@@ -272,7 +254,76 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
             the_store.close()
 
 
-def _mail_invitation(mailer: Any) -> InvitedHook:
+def _account_parts(
+    players: SqlStores,
+    service: TableService,
+    pubsub: PubSub,
+    limiter: Limiter,
+    hashing: Hashing | None,
+    s: Settings,
+) -> AccountParts:
+    """The account features over the stores that keep players, hooked into the tables."""
+    clock = s.clock or now
+    accounts = Accounts(players.accounts, limiter=limiter, hashing=hashing, seats_changed=service.seats_changed)
+    tokens = ApiTokens(players.tokens, limiter, pubsub, clock=clock)
+    bots = BotApi(
+        players.bots,
+        service.lobby,
+        pubsub,
+        streams=StreamLeases(service.keeper.leases, service.instance),  # Redis's where it is shared
+        clock=clock,
+    )
+    service.lobby.started = bots.poke
+    service.lobby.bot_player = accounts.bot_player
+    service.lobby.account_named = accounts.named
+    community = Community(players.moderation, accounts)
+    service.lobby.rated_refusal = community.check_rated
+    friends = Friends(players.friends, community, service, on_invited=s.on_invited, clock=clock)
+    moderation = Moderation(community, service.chat, seats_changed=service.seats_changed)
+    service.chat.refusal = community.chat_refusal
+    quick = QuickMatch(
+        players.queue,
+        service.lobby,
+        rating=accounts.shown_rating,
+        avoided=players.moderation.avoided,
+        finishing=players.accounts.reliability,
+    )
+    quick.run(lambda: 0 in service.keeper.held)
+    tournaments = Tournaments(
+        players.tournaments, service.lobby, pubsub, rating=accounts.shown_rating, is_bot=bots.is_bot, clock=clock
+    )
+    runner = TournamentRunner(tournaments)
+    if s.tournament_events is not None:
+        runner.recurring = Recurring(tournaments, load_events(s.tournament_events)).make
+    runner.run(lambda: 0 in service.keeper.held, s.tournament_every)
+    mailer = start_mailer(
+        players.email,
+        accounts,
+        limiter,
+        smtp_url=s.smtp_url,
+        email_secret=s.email_secret,
+        mail_from=s.mail_from,
+        public_url=s.public_url,
+        remind_hours=s.remind_hours,
+        clock=clock,
+    )
+    if s.on_invited is None and mailer is not None:
+        friends.on_invited = _mail_invitation(mailer)
+    return AccountParts(
+        accounts=accounts,
+        tokens=tokens,
+        bots=bots,
+        community=community,
+        moderation=moderation,
+        friends=friends,
+        quick=quick,
+        tournaments=tournaments,
+        tournament_runner=runner,
+        mailer=mailer,
+    )
+
+
+def _mail_invitation(mailer: Mailer) -> InvitedHook:
     """Friends' invitations by email: queued only for an invitee who confirmed an address
     and chose invitations (:meth:`ghostparty.server.mail.mailer.Mailer.invitation`)."""
 

@@ -1,12 +1,13 @@
-"""What every store that keeps accounts and the queue promises (capabilities.py), held
-against each one: :class:`MemoryStore`, :class:`SqlStore` on SQLite and on PostgreSQL
-(the ``any_store`` fixture)."""
+"""What every store of accounts and of the quick-match queue promises, held against each
+one: :class:`MemoryStore`'s, and those :class:`SqlStores` makes on a SQLite file and on
+PostgreSQL beside the tables' store (the ``any_store`` fixture)."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
 import pytest
 from argon2 import PasswordHasher
@@ -14,26 +15,39 @@ from starlette.testclient import TestClient
 
 from ghostparty.server.accounts.passwords import Hashing
 from ghostparty.server.accounts.service import Accounts
-from ghostparty.server.accounts.store import FORMER_PLAYER, RULE_SETS
+from ghostparty.server.accounts.store import FORMER_PLAYER, RULE_SETS, AccountStore
 from ghostparty.server.app import create_app
 from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.common.model import OVER, PLAYING, GameResult, Seat, SeatResult, Status, Table
 from ghostparty.server.common.names import name_key
 from ghostparty.server.common.ratings import BOT_LEVELS, NEW
 from ghostparty.server.quickmatch.matching import Waiting
-from ghostparty.server.stores.capabilities import KeepsAccounts, KeepsPlayers, capabilities
-from ghostparty.server.stores.memory import MemoryStore
-from ghostparty.server.stores.sql import SqlStore
-from ghostparty.server.tables.store import Store
+from ghostparty.server.quickmatch.store import QueueStore
+from ghostparty.server.stores import MemoryStore, SqlStores
+from ghostparty.server.tables.store import SqlTables, Store
 from tests.server.stores.test_store_contract import race
 
 T0 = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 
+class KeepsAccounts(Protocol):
+    """The accounts' and the queue's stores beside a tables' store."""
+
+    @property
+    def accounts(self) -> AccountStore: ...
+
+    @property
+    def queue(self) -> QueueStore: ...
+
+
 @pytest.fixture
 def keeper(any_store: Store) -> KeepsAccounts:
-    assert isinstance(any_store, KeepsAccounts), f"{type(any_store).__name__} keeps no accounts"
+    """The accounts and the queue kept with ``any_store``: its own in memory, each domain's
+    SQL store on its database."""
+    if isinstance(any_store, SqlTables):
+        return SqlStores.on(any_store)
+    assert isinstance(any_store, MemoryStore)
     return any_store
 
 
@@ -60,17 +74,16 @@ def finish(store: Store, table: Table, places: tuple[int, ...], *, rated: bool =
     assert store.save(replace(table, status=OVER, version=table.version + 1), table.version, result=result)
 
 
-# capabilities
+# where accounts are
 
 
-def test_every_store_keeps_accounts_and_only_the_sql_store_all_a_server_needs(any_store: Store) -> None:
-    found = capabilities(any_store)
-    assert "accounts" in found
-    if isinstance(any_store, SqlStore):
-        assert found == {"accounts", "players", "reviews", "save_many", "url"}
-    else:
-        assert found == {"accounts"}
-        assert not isinstance(any_store, KeepsPlayers)
+def test_each_domains_sql_store_is_on_the_tables_database(any_store: Store) -> None:
+    if not isinstance(any_store, SqlTables):
+        pytest.skip("a memory store keeps only accounts, the queue and tokens")
+    stores = SqlStores.on(any_store)
+    domains = (stores.accounts, stores.queue, stores.tokens, stores.bots, stores.friends, stores.moderation)
+    assert all(domain.engine is any_store.engine for domain in (*domains, stores.email, stores.tournaments))
+    assert stores.reviews.engine is stores.database.engine is any_store.engine
 
 
 def test_a_server_on_a_memory_store_offers_no_accounts() -> None:

@@ -59,7 +59,7 @@ def test_names_are_checked(client: TestClient, name: str, why: str) -> None:
 
 def test_names_are_unique_whatever_the_case_or_look_alike_letters(client: TestClient) -> None:
     register(client, "Paul")
-    with make_client(str(client.app.state.service.store.url)) as other:  # type: ignore[attr-defined]
+    with make_client(str(client.app.state.parts.service.store.url)) as other:  # type: ignore[attr-defined]
         for name in ("paul", "PAUL", "Pau1", "pa_ul"):
             response = other.post("/api/account/register", json={"name": name, "password": PASSWORD})
             assert response.status_code == 409 and error(response) == "name_taken", name

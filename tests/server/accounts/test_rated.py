@@ -21,7 +21,7 @@ def rated_table(client: TestClient, seats: list[dict[str, Any]] | None = None, r
 
 
 def play_to_the_end(client: TestClient, table_id: str, tokens: dict[int, str]) -> dict[str, Any]:
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     portal = client.portal  # type: ignore[attr-defined]
     for _ in range(5000):
         portal.call(service.idle)
@@ -61,7 +61,7 @@ def test_one_account_takes_one_seat_of_a_rated_table(client: TestClient) -> None
 def test_a_rated_game_against_a_bot_moves_the_rating_and_shows_on_the_profile_and_leaderboard(
     client: TestClient,
 ) -> None:
-    client.app.state.accounts.min_games = 1  # type: ignore[attr-defined]
+    client.app.state.parts.accounts.accounts.min_games = 1  # type: ignore[attr-defined]
     csrf = register(client, "ann")
     headers = {"X-CSRF-Token": csrf}
     before = client.get("/api/players/ann").json()
@@ -104,7 +104,7 @@ def test_a_rated_game_against_a_bot_moves_the_rating_and_shows_on_the_profile_an
     # another browser, logged in afresh, finds the history
     from tests.fixtures.accounts import PASSWORD, make_client
 
-    with make_client(str(client.app.state.service.store.url)) as other:  # type: ignore[attr-defined]
+    with make_client(str(client.app.state.parts.service.store.url)) as other:  # type: ignore[attr-defined]
         other.post("/api/account/login", json={"name": "ann", "password": PASSWORD})
         assert other.get("/api/players/ann").json()["games"][0]["table"] == table_id
     other = client.get("/api/leaderboard/midnight-party").json()
@@ -127,7 +127,7 @@ def test_a_player_who_leaves_a_rated_game_is_rated_on_the_result_the_bot_plays_o
         "token"
     ]
     client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     portal = client.portal  # type: ignore[attr-defined]
 
     async def leave() -> None:

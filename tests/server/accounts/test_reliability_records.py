@@ -15,7 +15,7 @@ from ghostparty.server.http.quotas import RECORD_READS
 from ghostparty.server.infra.limits import MemoryLimiter
 from ghostparty.server.quickmatch import service as quickmatch
 from ghostparty.server.quickmatch.matching import RELIABLE_AFTER, Waiting, propose
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
 from ghostparty.server.tables.play import game_result
 from ghostparty.server.tables.standings import record_result
 from tests.fixtures.accounts import error, make_client, register
@@ -32,7 +32,7 @@ def _seat_and_start(client: TestClient, csrf: str) -> tuple[str, str]:
 
 
 def _leave(client: TestClient, table_id: str, *, back: bool = False) -> None:
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
 
     async def leave() -> None:
         await service.play.set_away(table_id, 0, away=True, back=back)
@@ -41,7 +41,7 @@ def _leave(client: TestClient, table_id: str, *, back: bool = False) -> None:
 
 
 def _bots_finish(client: TestClient, table_id: str) -> None:
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     for _ in range(300):
         client.portal.call(service.idle)  # type: ignore[attr-defined]
         if client.get(f"/api/tables/{table_id}").json()["table"]["status"] == "over":
@@ -82,7 +82,7 @@ def test_a_player_back_before_the_end_finished_the_game() -> None:
 
 
 def test_records_refuse_bad_questions_and_floods(client: TestClient) -> None:
-    limiter = client.app.state.quotas.limiter  # type: ignore[attr-defined]
+    limiter = client.app.state.parts.quotas.limiter  # type: ignore[attr-defined]
     assert isinstance(limiter, MemoryLimiter)
     frozen = limiter.clock()
     limiter.clock = lambda: frozen  # no use given back while it runs (a slow, busy machine took 2 s)
@@ -100,7 +100,7 @@ def test_records_refuse_bad_questions_and_floods(client: TestClient) -> None:
 
 def _record_games(db_url: str, name: str, games: int, left: int) -> None:
     """``games`` finished games of ``name`` against a bot, the first ``left`` left to it."""
-    store = SqlStore(db_url)
+    store = SqlStores.open(db_url)
     accounts = store.accounts
     player = accounts.player_by_key(name_key(name))
     assert player is not None
@@ -108,9 +108,9 @@ def _record_games(db_url: str, name: str, games: int, left: int) -> None:
     for game in range(games):
         seats = (Seat(0, "human", name=name, player_id=player.id), Seat(1, "bot", bot="greedy"))
         table = Table(f"{name[:6]}{game}", "hugo", 2, seats, seed=game, status=OVER, winners=(1,), updated=when)
-        assert store.create(table)
+        assert store.tables.create(table)
         result = GameResult("hugo", False, (SeatResult(0, player.id, 20, 2, False, left=game < left),), when)
-        with store.engine.begin() as conn:
+        with store.database.engine.begin() as conn:
             record_result(conn, table.id, result)
     store.close()
 

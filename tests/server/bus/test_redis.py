@@ -16,8 +16,8 @@ import pytest
 
 from ghostparty.server.bus.envelope import KeeperNotice
 from ghostparty.server.bus.redis_pubsub import RedisPubSub
-from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
+from ghostparty.server.tables.store import SqlTables
 from tests.fixtures.tables import HUMAN, decode, run
 
 REDIS = os.environ.get("GHOSTPARTY_TEST_REDIS", "redis://127.0.0.1:6379/15")
@@ -44,7 +44,7 @@ def test_an_action_on_one_instance_reaches_the_clients_of_another(sqlite_url: st
     async def scenario() -> list[dict[str, Any]]:
         prefix = f"gp-test-{uuid.uuid4().hex[:8]}:"
         hubs = [RedisPubSub(REDIS, prefix=prefix), RedisPubSub(REDIS, prefix=prefix)]
-        one, two = (TableService(SqlStore(sqlite_url), hub, bot_delay=0, rng=Random(i)) for i, hub in enumerate(hubs))
+        one, two = (TableService(SqlTables(sqlite_url), hub, bot_delay=0, rng=Random(i)) for i, hub in enumerate(hubs))
         table = await one.create_table("hugo", [HUMAN, HUMAN], 0)
         table_id = table["id"]
         seen: list[dict[str, Any]] = []

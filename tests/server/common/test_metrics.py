@@ -144,12 +144,12 @@ def test_health_tells_a_stranger_only_that_the_instance_serves(sqlite_url: str) 
     time are the operator's, in ``/metrics``."""
     with server(sqlite_url, REMOTE) as client:
         response = client.get("/api/health")
-        instance = client.app.state.service.instance  # type: ignore[attr-defined]
+        instance = client.app.state.parts.service.instance  # type: ignore[attr-defined]
     assert response.status_code == 200 and response.json() == {"ok": True}
     assert instance.split(":")[1] not in response.text
     with server(sqlite_url) as client:
         found = scrape(client)
-        instance = client.app.state.service.instance  # type: ignore[attr-defined]
+        instance = client.app.state.parts.service.instance  # type: ignore[attr-defined]
     assert found[("ghostparty_instance", (("name", instance),))] == 1
     assert found[("process_cpu_seconds_total", ())] > 0
 
@@ -232,7 +232,7 @@ def test_the_dashboard_draws_only_metrics_that_exist() -> None:
 def test_store_and_pubsub_failures_are_counted(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     with server(sqlite_url) as client:
         table_id, token, version = started_against_a_bot(client)
-        service = client.app.state.service  # type: ignore[attr-defined]
+        service = client.app.state.parts.service  # type: ignore[attr-defined]
 
         def down(*_: object, **__: object) -> None:
             raise OSError("connection refused")

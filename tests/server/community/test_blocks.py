@@ -134,7 +134,7 @@ def test_quick_match_on_two_instances_never_seats_a_blocked_pair(db_url: str) ->
         second = play_now(two, bob)  # another instance, the same queue: never with Ann
         assert first["status"] == "waiting" and second["status"] == "waiting"
         for client in (one, two):  # however often either instance forms tables
-            client.portal.call(client.app.state.quick.form)  # type: ignore[attr-defined]
+            client.portal.call(client.app.state.parts.accounts.quick.form)  # type: ignore[attr-defined]
         assert one.post("/api/match/look", json={"ticket": first["ticket"]}).json()["status"] == "waiting"
         # two more players: each sits with one of them, never the two together
         dee = as_player(one, "Dee")

@@ -220,7 +220,7 @@ def test_an_accounts_deletion_takes_its_follows_and_invitations(client: TestClie
     assert deleted.status_code == 200, deleted.text
     assert client.get("/api/friends", headers=bob).json() == {"friends": []}
     assert invitations(client, bob) == []
-    store = client.app.state.friends.store  # type: ignore[attr-defined]
+    store = client.app.state.parts.accounts.friends.store  # type: ignore[attr-defined]
     with store.engine.connect() as conn:
         from sqlalchemy import text
 
@@ -231,7 +231,7 @@ def test_an_accounts_deletion_takes_its_follows_and_invitations(client: TestClie
 def test_following_is_limited_in_size(client: TestClient) -> None:
     ann = as_player(client, "Ann")
     as_player(client, "Bob")
-    store = client.app.state.friends.store  # type: ignore[attr-defined]
+    store = client.app.state.parts.accounts.friends.store  # type: ignore[attr-defined]
     from ghostparty.server.common.model import now
 
     assert store.follow(1, 2, now(), most=MAX_FOLLOWS)
@@ -253,7 +253,7 @@ def test_invitations_expire_and_the_hook_hears_each_one_stored(tmp_path: object)
         sent = client.post("/api/invitations", json={"name": "Bob", "table": table_id}, headers=ann)
         assert sent.status_code == 201
         assert [(i.inviter, i.invitee, i.table_id) for i in heard] == [("Ann", "Bob", table_id)]
-        friends = client.app.state.friends  # type: ignore[attr-defined]
+        friends = client.app.state.parts.accounts.friends  # type: ignore[attr-defined]
         real = friends.clock
         friends.clock = lambda: real() + timedelta(minutes=31)
         assert invitations(client, bob) == []

@@ -29,7 +29,8 @@ from sqlalchemy.exc import DatabaseError
 from ghostparty.server.common.model import PLAYING
 from ghostparty.server.infra.db import HEAD, audit, metadata, revision
 from ghostparty.server.infra.engine import database_url
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
+from ghostparty.server.tables.store import SqlTables
 
 # The first release's schema, as its ``metadata.create_all`` made it (frozen here).
 first = MetaData()
@@ -74,7 +75,7 @@ WHEN = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 
 
 def test_the_migrations_build_exactly_the_schema_of_the_code(store_url: str) -> None:
-    SqlStore(store_url).close()
+    SqlTables(store_url).close()
     engine = create_engine(database_url(store_url))
     with engine.connect() as conn:
         assert revision(conn) == HEAD
@@ -109,9 +110,9 @@ def test_a_database_of_the_first_release_opens_with_its_game_and_plays_on(store_
         )  # fmt: skip
     with engine.connect() as conn:
         assert revision(conn) is None
-    store = SqlStore(store_url)  # upgrades it
+    store = SqlStores.open(store_url)  # upgrades it
     try:
-        loaded = store.load("old1")
+        loaded = store.tables.load("old1")
         assert loaded is not None
         table, actions = loaded
         assert table.status == PLAYING and table.version == 3 and not table.rated
@@ -125,12 +126,12 @@ def test_a_database_of_the_first_release_opens_with_its_game_and_plays_on(store_
         assert revision(conn) == HEAD
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     engine.dispose()
-    SqlStore(store_url).close()  # opening it again changes nothing
+    SqlTables(store_url).close()  # opening it again changes nothing
 
 
 def test_the_audit_log_refuses_every_change_in_the_database(store_url: str) -> None:
     """Migration 0007's triggers: rows of gp_audit can be added, never changed or deleted."""
-    store = SqlStore(store_url)
+    store = SqlTables(store_url)
     try:
         row = {
             "at": datetime(2026, 11, 26, tzinfo=UTC),

@@ -119,7 +119,7 @@ def test_an_unconfirmed_address_gets_nothing_but_a_few_confirmations(inbox: Inbo
         assert more.status_code == 429
         assert other.post("/api/email/reset-request", json={"address": ADDRESS}).status_code == 202
         inbox.wait(3)
-        mailer = client.app.state.mailer  # type: ignore[attr-defined]
+        mailer = client.app.state.parts.accounts.mailer  # type: ignore[attr-defined]
         assert not client.portal.call(mailer.invitation, 1, "bob", "http://testserver/t/x")  # type: ignore[attr-defined]
         client.portal.call(mailer.outbox.send_due)  # type: ignore[attr-defined]
         assert len(inbox.messages) == 3 and all("confirm" in str(m["Subject"]) for m in inbox.messages)
@@ -137,7 +137,7 @@ def _turn_based_table(client: TestClient, csrf: str) -> str:
 
 
 def _remind(client: TestClient) -> int:
-    found: int = client.portal.call(client.app.state.mailer.remind)  # type: ignore[attr-defined]
+    found: int = client.portal.call(client.app.state.parts.accounts.mailer.remind)  # type: ignore[attr-defined]
     return found
 
 
@@ -178,7 +178,7 @@ def test_invitations_only_to_those_who_chose_them(inbox: Inbox, db_url: str) -> 
     with email_client(db_url, inbox.url) as client:
         csrf = register(client, "ann")
         confirmed(client, csrf, inbox)
-        mailer: Any = client.app.state.mailer  # type: ignore[attr-defined]
+        mailer: Any = client.app.state.parts.accounts.mailer  # type: ignore[attr-defined]
         player = client.get("/api/players/ann").json()
         assert player["name"] == "ann"
         ann_id = 1
@@ -247,7 +247,7 @@ def test_a_confirmed_address_given_again_sends_nothing_and_another_secret_reads_
         clock.now += timedelta(hours=1)
         assert _remind(other) == 1  # recorded, but nothing can be sent to an address it can't read
         assert other.post("/api/email/reset-request", json={"address": ADDRESS}).status_code == 202
-        other.portal.call(other.app.state.mailer.outbox.send_due)  # type: ignore[attr-defined]
+        other.portal.call(other.app.state.parts.accounts.mailer.outbox.send_due)  # type: ignore[attr-defined]
     assert len(inbox.messages) == 1  # the one confirmation
 
 

@@ -13,7 +13,7 @@ import pytest
 from ghostparty.server.mail.keys import EmailKeys
 from ghostparty.server.mail.outbox import BACKOFF, Outbox, SmtpSettings
 from ghostparty.server.mail.texts import compose
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
 from tests.fixtures.mail import SECRET, Inbox, free_port
 
 
@@ -25,7 +25,7 @@ class Clock:
         return self.now
 
 
-def _queue(store: SqlStore, keys: EmailKeys, clock: Clock) -> int:
+def _queue(store: SqlStores, keys: EmailKeys, clock: Clock) -> int:
     text = compose(
         "invitation", "en", sender="g@example.org", recipient="ann@example.org", name="Ann", inviter="Bob", link="x"
     )
@@ -33,7 +33,7 @@ def _queue(store: SqlStore, keys: EmailKeys, clock: Clock) -> int:
 
 
 def test_a_refused_message_is_tried_again_and_two_senders_send_it_once(inbox: Inbox, db_url: str) -> None:
-    store, keys, clock = SqlStore(db_url), EmailKeys(SECRET), Clock()
+    store, keys, clock = SqlStores.open(db_url), EmailKeys(SECRET), Clock()
     smtp = SmtpSettings.from_url(inbox.url)
     first, second = (Outbox(store.email, keys, smtp, clock=clock) for _ in range(2))
     _queue(store, keys, clock)
@@ -53,7 +53,7 @@ def test_a_refused_message_is_tried_again_and_two_senders_send_it_once(inbox: In
 
 def test_a_message_goes_out_byte_for_byte_as_it_was_composed(inbox: Inbox, tmp_path: Path) -> None:
     """Parsed and written again, its headers would be folded and encoded anew."""
-    store, keys, clock = SqlStore(f"sqlite:///{tmp_path}/games.db"), EmailKeys(SECRET), Clock()
+    store, keys, clock = SqlStores.open(f"sqlite:///{tmp_path}/games.db"), EmailKeys(SECRET), Clock()
     link = "https://ghosts.example.org/api/email/unsubscribe?token=7.invitations." + "x" * 43
     text = compose(
         "invitation",
@@ -73,7 +73,7 @@ def test_a_message_goes_out_byte_for_byte_as_it_was_composed(inbox: Inbox, tmp_p
 
 
 def test_a_message_that_never_goes_is_given_up_and_logged(db_url: str, caplog: pytest.LogCaptureFixture) -> None:
-    store, keys, clock = SqlStore(db_url), EmailKeys(SECRET), Clock()
+    store, keys, clock = SqlStores.open(db_url), EmailKeys(SECRET), Clock()
     nowhere = SmtpSettings.from_url(f"smtp://127.0.0.1:{free_port()}")  # nothing listens there
     outbox = Outbox(store.email, keys, nowhere, clock=clock, timeout=2)
     _queue(store, keys, clock)

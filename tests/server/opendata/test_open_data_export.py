@@ -19,7 +19,7 @@ from ghostparty.cli.main import cli
 from ghostparty.rules import Game, action_from_dict
 from ghostparty.server.http.routes.opendata import DOWNLOADS
 from ghostparty.server.opendata.export import KEY_FILE, export, finished_games, game_id, load_key
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.store import SqlTables
 from tests.fixtures.accounts import error, make_client, register
 from tests.server.accounts.test_rated import play_to_the_end, rated_table
 
@@ -63,7 +63,7 @@ def played(db_url: str) -> dict[str, str]:
 
 
 def _export(db_url: str, out: Path) -> list[Any]:
-    store = SqlStore(db_url)
+    store = SqlTables(db_url)
     try:
         return export(store.engine, out)
     finally:
@@ -78,7 +78,7 @@ def _by_table(db_url: str, out: Path, month: str) -> dict[str, dict[str, Any]]:
     """The month's games by their table's id (the files know only keyed ids: the key maps them)."""
     games = {game["id"]: game for game in _lines(out / f"ghostparty-games-{month}.ndjson.gz")}
     key = load_key(out)
-    store = SqlStore(db_url)
+    store = SqlTables(db_url)
     try:
         tables = [table for ids in finished_games(store.engine).values() for table in ids]
     finally:
@@ -228,7 +228,6 @@ def test_the_example_reads_a_servers_files_with_duckdb(db_url: str, played: dict
 def test_a_games_review_goes_out_with_it_where_one_was_computed(
     db_url: str, played: dict[str, str], tmp_path: Path
 ) -> None:
-    import contextlib
     from datetime import UTC, datetime
 
     from ghostparty.analysis.review import Evaluator, review_game
@@ -245,10 +244,10 @@ def test_a_games_review_goes_out_with_it_where_one_was_computed(
     for action in game["actions"]:
         replayed.push(action_from_dict(action))
     review = review_game(replayed.record(), evaluator=Evaluator(depth=1, horizon=0)).as_dict()
-    store = SqlStore(db_url)
+    store = SqlTables(db_url)
     try:
         stored = StoredReview(table_id, REVIEW_VERSION, review, datetime.now(UTC), 0.5)
-        SqlReviews(store.engine, contextlib.nullcontext()).put(stored)
+        SqlReviews(store.database).put(stored)
     finally:
         store.close()
 

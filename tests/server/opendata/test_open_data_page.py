@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from ghostparty.server.http.routes.opendata import wants_html
 from ghostparty.server.opendata.export import FORMAT, export
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.store import SqlTables
 from tests.fixtures.accounts import error, make_client
 from tests.server.accounts.test_rated import play_to_the_end
 
@@ -36,7 +36,7 @@ def _guest_game(client: TestClient, name: str) -> None:
 
 
 def _export(db_url: str, out: Path) -> None:
-    store = SqlStore(db_url)
+    store = SqlTables(db_url)
     try:
         export(store.engine, out)
     finally:

@@ -25,7 +25,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from ghostparty.server.opendata.export import export
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.store import SqlTables
 from tests.fixtures.accounts import make_client
 from tests.server.accounts.test_rated import play_to_the_end
 
@@ -178,7 +178,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
         together = _game(client, "hugo", [ann, bob, "Hal"])
         for who in ("ann", "bob", "Hal"):
             tables.setdefault(who, []).append(together)
-    store = SqlStore(db_url)
+    store = SqlTables(db_url)
     try:
         (month,) = export(store.engine, folder / "out")
     finally:
@@ -188,7 +188,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     with make_client(db_url, review_settings=CHEAP_REVIEWS) as stranger:
         seen = _walk(stranger)
         for table in seen.tables:  # the reviews the walk started (a GET of /review starts one)
-            stranger.portal.call(stranger.app.state.reviewer.wait, table)  # type: ignore[attr-defined]
+            stranger.portal.call(stranger.app.state.parts.reviewer.wait, table)  # type: ignore[attr-defined]
     return Played(db_url, lines, tables, seen)
 
 

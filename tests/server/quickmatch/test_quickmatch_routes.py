@@ -36,7 +36,7 @@ def test_two_strangers_pressing_play_now_land_at_one_table(client: TestClient) -
     assert table["status"] == "playing" and table["turn_seconds"] == 60 and not table["rated"]
     assert sorted(s["name"] for s in table["seats"]) == ["Ann", "Bob"]
     # the tokens hold the seats
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     state = client.portal.call(service.state, bob["table"], {bob["seat"]: bob["token"]})  # type: ignore[attr-defined]
     assert state["seats"] == [bob["seat"]]
     assert client.get("/api/match").json() == {"waiting": []}

@@ -9,7 +9,7 @@ from random import Random
 
 from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.quickmatch.service import STALE, QuickMatch
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
 from ghostparty.server.tables.service import TableService
 from tests.fixtures.tables import run
 
@@ -27,9 +27,9 @@ async def no_rating(player_id: int, rules: str) -> int:
 
 
 def instance(url: str, clock: Clock, seed: int) -> tuple[TableService, QuickMatch]:
-    store = SqlStore(url)
-    service = TableService(store, MemoryPubSub(), bot_delay=0.0, rng=Random(seed), clock=clock)
-    return service, QuickMatch(store.queue, service.lobby, rating=no_rating, clock=clock)
+    stores = SqlStores.open(url)
+    service = TableService(stores.tables, MemoryPubSub(), bot_delay=0.0, rng=Random(seed), clock=clock)
+    return service, QuickMatch(stores.queue, service.lobby, rating=no_rating, clock=clock)
 
 
 def test_two_instances_forming_at_once_seat_each_player_once(store_url: str) -> None:

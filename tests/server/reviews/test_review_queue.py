@@ -95,14 +95,14 @@ def test_one_instance_queues_the_review_another_serves_it_and_no_second_job_is_m
         assert seen <= {"queued", "running"}
         assert answer.json()["review"]["format"] == "ghostparty-review/1"
         assert first.get(f"/api/tables/{table_id}/review").json() == answer.json()
-        reviewer = first.app.state.reviewer  # type: ignore[attr-defined]
+        reviewer = first.app.state.parts.reviewer  # type: ignore[attr-defined]
         assert reviewer.queue.count == 0 and len(reviewer.queue.finished_job_registry) == 1
 
 
 def review_running(client: TestClient) -> tuple[str, Any]:
     """A finished game whose full review was asked for and is running now; the reviewer."""
     table_id = finished_game(client)
-    reviewer = client.app.state.reviewer  # type: ignore[attr-defined]
+    reviewer = client.app.state.parts.reviewer  # type: ignore[attr-defined]
     assert client.get(f"/api/tables/{table_id}/review").status_code == 202
     deadline = time.monotonic() + 60
     while (status := reviewer.status(table_id)) is None or status["status"] != "running":
@@ -133,7 +133,7 @@ def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_n
             and reviewer.queue.fetch_job(job_id(table_id)).get_status() == "queued"
         )
         with instance(sqlite_url, queue_name, seed=4, settings=full) as second:  # another instance's worker
-            second.app.state.reviewer.start_workers()  # type: ignore[attr-defined]  # it queues nothing itself
+            second.app.state.parts.reviewer.start_workers()  # type: ignore[attr-defined]  # it queues nothing itself
             deadline = time.monotonic() + 120
             while (answer := second.get(f"/api/tables/{table_id}/review")).status_code != 200:
                 assert time.monotonic() < deadline, answer.text

@@ -90,12 +90,12 @@ def test_a_finished_game_is_reviewed_once_stored_and_served_by_a_restarted_serve
     with server(sqlite_url) as client:  # stored: served at once, no job
         again = client.get(f"/api/tables/{table_id}/review")
         assert again.status_code == 200 and again.json()["review"] == review
-        assert client.app.state.reviewer.jobs == {}  # type: ignore[attr-defined]
+        assert client.app.state.parts.reviewer.jobs == {}  # type: ignore[attr-defined]
 
 
 def test_with_review_finished_a_game_is_reviewed_as_it_ends_unasked(sqlite_url: str) -> None:
     with server(sqlite_url, review_finished=True) as client:
-        reviewer = client.app.state.reviewer  # type: ignore[attr-defined]
+        reviewer = client.app.state.parts.reviewer  # type: ignore[attr-defined]
         table_id = finished_game(client)
         deadline = time.monotonic() + 60
         while reviewer.store.review(table_id) is None:
@@ -116,12 +116,12 @@ def test_games_under_way_unknown_tables_and_other_sites_get_no_review(sqlite_url
         table_id = finished_game(client)
         other_site = client.get(f"/api/tables/{table_id}/review", headers={"Sec-Fetch-Site": "cross-site"})
         assert other_site.status_code == 403 and other_site.json()["error"]["code"] == "cross_site"
-        assert client.app.state.reviewer.jobs == {}  # type: ignore[attr-defined]
+        assert client.app.state.parts.reviewer.jobs == {}  # type: ignore[attr-defined]
 
 
 def test_one_address_may_start_only_so_many_reviews_and_ask_only_so_often(sqlite_url: str) -> None:
     with server(sqlite_url) as client:
-        client.app.state.reviewer.max_jobs = 100  # type: ignore[attr-defined]
+        client.app.state.parts.reviewer.max_jobs = 100  # type: ignore[attr-defined]
         games = [finished_game(client) for _ in range(6)]
         first_read = time.monotonic()
         started = [client.get(f"/api/tables/{t}/review") for t in games]
@@ -129,7 +129,7 @@ def test_one_address_may_start_only_so_many_reviews_and_ask_only_so_often(sqlite
         refused = started[5]
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
         assert "5 game reviews" in refused.json()["error"]["message"] and "Retry-After" in refused.headers
-        assert set(client.app.state.reviewer.jobs) <= set(games[:5])  # type: ignore[attr-defined]
+        assert set(client.app.state.parts.reviewer.jobs) <= set(games[:5])  # type: ignore[attr-defined]
         # Polling is limited too: 120 reads a minute, a read's room coming back every 0.5 s
         # (limits.py counts like a leaky bucket): refused at the 115th read (6 came first),
         # give or take the reads that came back while these were made (a loaded machine).
@@ -204,7 +204,7 @@ def test_a_review_job_does_not_hold_the_event_loop(sqlite_url: str) -> None:
             assert client.get("/api/health").status_code == 200
             lags.append(time.perf_counter() - started)
             time.sleep(0.05)
-        assert table_id in client.app.state.reviewer.jobs  # type: ignore[attr-defined]
+        assert table_id in client.app.state.parts.reviewer.jobs  # type: ignore[attr-defined]
         assert sorted(lags)[len(lags) // 2] < 0.05, lags
 
 
@@ -217,7 +217,7 @@ def test_a_server_stopping_mid_review_stops_its_workers_at_once(
     with TestClient(create_app(sqlite_url, bot_delay=0.0, seed=5, tables_per_minute=1000)) as client:
         table_id = finished_game(client)
         client.get(f"/api/tables/{table_id}/review")  # a full-strength review: seconds of CPU
-        pool = client.app.state.reviewer._pool  # type: ignore[attr-defined]
+        pool = client.app.state.parts.reviewer._pool  # type: ignore[attr-defined]
         workers = list(pool._processes.values())
         assert workers and all(worker.is_alive() for worker in workers)
     deadline = time.monotonic() + 5
@@ -235,7 +235,7 @@ def test_stopping_puts_nothing_on_the_progress_queue(sqlite_url: str) -> None:
     with TestClient(create_app(sqlite_url, bot_delay=0.0, seed=5, tables_per_minute=1000)) as client:
         table_id = finished_game(client)
         client.get(f"/api/tables/{table_id}/review")
-        reviewer = client.app.state.reviewer  # type: ignore[attr-defined]
+        reviewer = client.app.state.parts.reviewer  # type: ignore[attr-defined]
         reports, listener = reviewer._queue, reviewer._listener
         assert listener is not None and listener.is_alive()
     listener.join(5)
@@ -271,9 +271,9 @@ def _review_of(seat_figures: dict[int, tuple[float, float]]) -> dict[str, Any]:
 def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url: str) -> None:
     from ghostparty.server.common.model import OVER, Seat, Table
     from ghostparty.server.reviews.store import StoredReview
-    from ghostparty.server.stores.sql import SqlStore
+    from ghostparty.server.stores import SqlStores
 
-    store = SqlStore(store_url)
+    store = SqlStores.open(store_url)
     try:
         when = datetime(2026, 11, 26, 12, tzinfo=UTC)
         ann = store.accounts.create_player("ann", "ann", "x", when)
@@ -288,7 +288,7 @@ def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url:
             ]
         ):
             seats = tuple(Seat(s, "human", name="x", player_id=i) for s, i in enumerate(ids))
-            assert store.create(Table(f"t{n}", rules, 2, seats, seed=n, status=OVER, version=9))
+            assert store.tables.create(Table(f"t{n}", rules, 2, seats, seed=n, status=OVER, version=9))
             review = _review_of({0: (90.0 - n, 1.0 + n), 1: (50.0, 9.0)})
             store.reviews.put(StoredReview(f"t{n}", REVIEW_VERSION, review, when.replace(hour=n), 1.5))
         store.reviews.put(StoredReview("t0", "old", _review_of({0: (1.0, 1.0)}), when.replace(hour=5), 1.0))
@@ -305,14 +305,14 @@ def test_a_players_reviewed_games_come_newest_first_on_both_databases(store_url:
 def test_a_profile_reads_the_players_reviews_through_the_api(sqlite_url: str) -> None:
     from ghostparty.server.common.model import OVER, Seat, Table
     from ghostparty.server.reviews.store import StoredReview
-    from ghostparty.server.stores.sql import SqlStore
+    from ghostparty.server.stores import SqlStores
 
-    store = SqlStore(sqlite_url)
+    store = SqlStores.open(sqlite_url)
     when = datetime(2026, 11, 26, 12, tzinfo=UTC)
     ann = store.accounts.create_player("Ann", "ann", "x", when)
     assert ann is not None
     for n in range(5):
-        assert store.create(
+        assert store.tables.create(
             Table(
                 f"t{n}",
                 "hugo",

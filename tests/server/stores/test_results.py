@@ -13,14 +13,15 @@ from sqlalchemy import func, select
 from ghostparty.server.common.model import OVER, PLAYING, ActionRow, Change, GameResult, Seat, SeatResult, Table
 from ghostparty.server.common.ratings import NEW
 from ghostparty.server.infra.db import ratings, results
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
+from ghostparty.server.tables.store import SqlTables
 
 WHEN = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
 
-def rated_table(store: SqlStore, table_id: str = "t1") -> tuple[Table, list[int]]:
+def rated_table(store: SqlTables, table_id: str = "t1") -> tuple[Table, list[int]]:
     """A rated two-person table at version 5, under way, and its players' ids."""
-    accounts = store.accounts
+    accounts = SqlStores.on(store).accounts
     ann = accounts.create_player("ann", "ann", "x", WHEN)
     bob = accounts.create_player("bob", "bob", "x", WHEN)
     assert ann is not None and bob is not None
@@ -39,14 +40,14 @@ def the_end(table: Table, ids: list[int]) -> Change:
     return Change(over, table.version, (ActionRow(0, 0, {"roll": 3}),), False, result)
 
 
-def counts(store: SqlStore) -> tuple[int, list[tuple[int, int]]]:
+def counts(store: SqlTables) -> tuple[int, list[tuple[int, int]]]:
     with store.engine.connect() as conn:
         kept = conn.execute(select(func.count()).select_from(results)).scalar_one()
         games = list(conn.execute(select(ratings.c.player_id, ratings.c.games).where(ratings.c.rules == "hugo")))
     return kept, sorted((row.player_id, row.games) for row in games)
 
 
-def test_the_end_of_a_rated_game_moves_the_ratings_once(store: SqlStore) -> None:
+def test_the_end_of_a_rated_game_moves_the_ratings_once(store: SqlTables) -> None:
     table, ids = rated_table(store)
     change = the_end(table, ids)
     assert store.save_many([change]) == [True]
@@ -60,14 +61,14 @@ def test_the_end_of_a_rated_game_moves_the_ratings_once(store: SqlStore) -> None
 
 
 def test_two_instances_ending_one_game_at_once_rate_it_once(store_url: str) -> None:
-    first, second = SqlStore(store_url), SqlStore(store_url)
+    first, second = SqlTables(store_url), SqlTables(store_url)
     try:
         table, ids = rated_table(first)
         change = the_end(table, ids)
         outcomes: list[bool] = []
         start = threading.Barrier(2)
 
-        def end(store: SqlStore) -> None:
+        def end(store: SqlTables) -> None:
             start.wait()
             outcomes.extend(store.save_many([change]))
 
@@ -85,7 +86,7 @@ def test_two_instances_ending_one_game_at_once_rate_it_once(store_url: str) -> N
 
 
 def test_a_failure_while_rating_leaves_nothing_half_done_and_the_retry_rates_once(
-    store: SqlStore, monkeypatch: pytest.MonkeyPatch
+    store: SqlTables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table, ids = rated_table(store)
     change = the_end(table, ids)
@@ -104,7 +105,7 @@ def test_a_failure_while_rating_leaves_nothing_half_done_and_the_retry_rates_onc
     assert counts(store) == (2, [(ids[0], 1), (ids[1], 1)])
 
 
-def test_ends_in_a_batch_with_other_games_actions_each_stand_alone(store: SqlStore) -> None:
+def test_ends_in_a_batch_with_other_games_actions_each_stand_alone(store: SqlTables) -> None:
     table, ids = rated_table(store)
     other = Table(
         "t2",

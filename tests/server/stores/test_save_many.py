@@ -1,4 +1,4 @@
-"""Group commit: :meth:`SqlStore.save_many` writes a batch of changes as one.
+"""Group commit: :meth:`SqlTables.save_many` writes a batch of changes as one.
 
 A batch is first written all at once (one statement each for the tables, the seats and
 the actions of every change); if any table moved on or any action's index is taken,
@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ghostparty.server.common.model import PLAYING, ActionRow, Change, Seat, Table
-from ghostparty.server.stores.memory import MemoryStore
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import MemoryStore
+from ghostparty.server.tables.store import SqlTables
 
 T0 = datetime(2026, 11, 27, 6, 0, tzinfo=UTC)
 _ids = itertools.count()
@@ -49,7 +49,7 @@ def step(table: Table, actions: int = 1, *, seat_name: str | None = None) -> Cha
     return Change(moved, table.version, rows, with_seats=seat_name is not None)
 
 
-def test_a_batch_is_kept_whole(store: SqlStore) -> None:
+def test_a_batch_is_kept_whole(store: SqlTables) -> None:
     tables = [new_table("w") for _ in range(3)]
     for table in tables:
         assert store.create(table)
@@ -59,7 +59,7 @@ def test_a_batch_is_kept_whole(store: SqlStore) -> None:
         assert store.load(change.table.id) == (change.table, list(change.new_actions))
 
 
-def test_a_stale_change_is_refused_alone_and_the_rest_kept(store: SqlStore) -> None:
+def test_a_stale_change_is_refused_alone_and_the_rest_kept(store: SqlTables) -> None:
     first, second, third = (new_table("s") for _ in range(3))
     for table in (first, second, third):
         assert store.create(table)
@@ -73,7 +73,7 @@ def test_a_stale_change_is_refused_alone_and_the_rest_kept(store: SqlStore) -> N
     assert store.load(third.id) == (changes[2].table, list(changes[2].new_actions))
 
 
-def test_a_taken_action_index_is_refused_alone_and_the_rest_kept(store: SqlStore) -> None:
+def test_a_taken_action_index_is_refused_alone_and_the_rest_kept(store: SqlTables) -> None:
     first, second = new_table("i"), new_table("i")
     for table in (first, second):
         assert store.create(table)
@@ -87,7 +87,7 @@ def test_a_taken_action_index_is_refused_alone_and_the_rest_kept(store: SqlStore
     assert store.load(second.id) == (fine.table, list(fine.new_actions))
 
 
-def test_two_changes_of_one_table_in_a_batch_follow_each_other(store: SqlStore) -> None:
+def test_two_changes_of_one_table_in_a_batch_follow_each_other(store: SqlTables) -> None:
     table = new_table("t")
     assert store.create(table)
     first = step(table)
@@ -107,7 +107,7 @@ _change = st.tuples(
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(_change, min_size=1, max_size=8))
 def test_a_batch_comes_out_as_its_changes_saved_one_by_one(
-    store: SqlStore, plan: list[tuple[int, str, int, bool, bool]]
+    store: SqlTables, plan: list[tuple[int, str, int, bool, bool]]
 ) -> None:
     model = MemoryStore()  # the same saves, one at a time
     tables = [new_table("h") for _ in range(4)]
@@ -133,7 +133,7 @@ def test_a_batch_comes_out_as_its_changes_saved_one_by_one(
         assert store.load(table.id) == model.load(table.id)
 
 
-def test_postgresql_writes_a_batch_of_distinct_tables_as_one_statement(store: SqlStore) -> None:
+def test_postgresql_writes_a_batch_of_distinct_tables_as_one_statement(store: SqlTables) -> None:
     """On PostgreSQL a batch of changes of distinct tables, seats and all (a join, a seat
     away), even of one change, is one statement, its own transaction (``_PG_SAVE_BATCH``);
     a batch with two changes of one table (each expecting the other's version) is
@@ -175,7 +175,7 @@ def test_postgresql_writes_a_batch_of_distinct_tables_as_one_statement(store: Sq
         assert [row.index for row in loaded[1]] == list(range(table.version))
 
 
-def test_one_stale_table_in_a_one_statement_batch_changes_nothing_of_it(store: SqlStore) -> None:
+def test_one_stale_table_in_a_one_statement_batch_changes_nothing_of_it(store: SqlTables) -> None:
     """The one statement checks every table before it writes any: a stale one (or an
     action index taken) leaves the batch to the change-by-change path, and the stale
     table as it was."""
@@ -192,7 +192,7 @@ def test_one_stale_table_in_a_one_statement_batch_changes_nothing_of_it(store: S
     assert kept is not None and kept[0] == step(tables[0]).table and len(kept[1]) == 1
 
 
-def test_postgresql_reads_versions_outside_a_transaction(store: SqlStore) -> None:
+def test_postgresql_reads_versions_outside_a_transaction(store: SqlTables) -> None:
     """On PostgreSQL a version read is one statement on a driver connection in autocommit
     (no transaction begun, so none to roll back: one round trip), and the connection goes
     back to the pool as it was lent: not in autocommit, no transaction open."""

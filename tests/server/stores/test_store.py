@@ -1,4 +1,4 @@
-"""What :class:`SqlStore` does beyond the contract every store keeps (that is
+"""What :class:`SqlTables` does beyond the contract every store keeps (that is
 ``test_store_contract.py``): what it kept outlives it, and several of it, as several
 server instances have, share one database safely."""
 
@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 from ghostparty.server.common.model import PLAYING, ActionRow, Seat, Table
 from ghostparty.server.infra.engine import database_url
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.tables.store import SqlTables
 
 from .test_store_contract import race
 
@@ -30,12 +30,12 @@ def test_a_postgresql_url_names_the_installed_driver() -> None:
 
 
 def test_what_was_kept_outlives_the_store(store_url: str) -> None:
-    first = SqlStore(store_url)
+    first = SqlTables(store_url)
     first.create(table())
     playing = table(status=PLAYING, version=1, first_player=0, to_move=1)
     assert first.save(playing, 0, [ActionRow(0, 0, {"place": "G12"})])
     first.close()
-    again = SqlStore(store_url)
+    again = SqlTables(store_url)
     try:
         assert again.load("abc") == (playing, [ActionRow(0, 0, {"place": "G12"})])
         assert again.list_tables(PLAYING) == [playing]
@@ -44,7 +44,7 @@ def test_what_was_kept_outlives_the_store(store_url: str) -> None:
 
 
 def test_two_instances_on_one_database_never_both_apply_a_change(store_url: str) -> None:
-    stores = [SqlStore(store_url), SqlStore(store_url)]
+    stores = [SqlTables(store_url), SqlTables(store_url)]
     try:
         assert stores[0].create(table())
         assert not stores[1].create(table())
@@ -68,7 +68,7 @@ def test_two_instances_on_one_database_never_both_apply_a_change(store_url: str)
 
 
 def test_times_come_back_in_utc_whatever_the_postgresql_time_zone(postgres_schema_url: str) -> None:
-    the_store = SqlStore(postgres_schema_url + "%20-ctimezone%3DEurope/Berlin")  # one more option
+    the_store = SqlTables(postgres_schema_url + "%20-ctimezone%3DEurope/Berlin")  # one more option
     try:
         table_id = uuid.uuid4().hex[:16]
         the_store.create(table(table_id))
@@ -88,7 +88,7 @@ def test_closing_waits_for_a_call_still_running_in_a_thread(postgres_schema_url:
 
     from sqlalchemy import text
 
-    the_store = SqlStore(postgres_schema_url)
+    the_store = SqlTables(postgres_schema_url)
     holding = threading.Event()
     kept: list[object] = []
 

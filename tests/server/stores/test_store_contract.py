@@ -1,7 +1,7 @@
 """What every :class:`~ghostparty.server.tables.store.Store` promises, held against each one.
 
-Every test runs on :class:`MemoryStore`, on :class:`SqlStore` over a SQLite file and on
-:class:`SqlStore` over PostgreSQL (the ``any_store`` fixture). The order of tables
+Every test runs on :class:`MemoryStore`, on :class:`SqlTables` over a SQLite file and on
+:class:`SqlTables` over PostgreSQL (the ``any_store`` fixture). The order of tables
 changed at the same instant is left open by the protocol, so no test depends on it.
 """
 
@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import pytest
 
 from ghostparty.server.common.model import CLOSED, OPEN, OVER, PLAYING, ActionRow, Seat, Status, Table, needs_keeper
-from ghostparty.server.stores.memory import MemoryStore
+from ghostparty.server.stores import MemoryStore
 from ghostparty.server.tables.store import Store
 
 T = TypeVar("T")

@@ -7,8 +7,8 @@ from random import Random
 from typing import Any
 
 from ghostparty.server.bus.pubsub import MemoryPubSub
-from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
+from ghostparty.server.tables.store import SqlTables
 from tests.fixtures.tables import HUMAN, bot, close, run
 
 
@@ -26,7 +26,7 @@ class Clock:
 
 
 def service(url: str, clock: Clock, **options: Any) -> TableService:
-    return TableService(SqlStore(url), MemoryPubSub(), bot_delay=0.0, rng=Random(3), clock=clock, **options)
+    return TableService(SqlTables(url), MemoryPubSub(), bot_delay=0.0, rng=Random(3), clock=clock, **options)
 
 
 async def seated(svc: TableService, seats: list[Any], **options: Any) -> tuple[str, dict[int, str]]:

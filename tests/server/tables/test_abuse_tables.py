@@ -77,7 +77,7 @@ def finished_table(client: TestClient) -> tuple[str, str]:
     table_id = client.post("/api/tables", json={**TWO, "first_player": 0}).json()["table"]["id"]
     token = client.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
     client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": token})
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     state = client.portal.call(play_humans, service, table_id, {0: token})  # type: ignore[attr-defined]
     assert state["table"]["status"] == "over"
     return table_id, token
@@ -156,7 +156,7 @@ def test_a_line_that_shows_nothing_or_covers_others_is_refused(client: TestClien
         hello(ws, {"0": token})
         answer = say(ws, text)
         assert answer["type"] == "error" and answer["code"] in ("bad_request", "too_large"), answer
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     assert client.portal.call(service.chat.lines, table_id, (0,)) == []  # type: ignore[attr-defined]
 
 
@@ -180,7 +180,7 @@ def test_many_sockets_of_one_seat_share_its_chat_limit(small: TestClient) -> Non
             ws.send_json({"type": "ping"})
             while ws.receive_json()["type"] != "pong":
                 pass
-        service = small.app.state.service  # type: ignore[attr-defined]
+        service = small.app.state.parts.service  # type: ignore[attr-defined]
         assert len(small.portal.call(service.chat.lines, table_id, (0,))) == 5  # type: ignore[attr-defined]
     finally:
         for s in sockets:
@@ -218,7 +218,7 @@ def test_spectators_chat_is_limited_per_address(client: TestClient) -> None:
             ws.send_json({"type": "ping"})
             while ws.receive_json()["type"] != "pong":
                 pass
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     assert len(client.portal.call(service.chat.lines, table_id, ())) == 5  # type: ignore[attr-defined]
 
 
@@ -227,7 +227,7 @@ def test_the_chat_kept_per_table_is_capped(client: TestClient, monkeypatch: pyte
 
     monkeypatch.setattr(chat, "MAX_KEPT", 3)
     table_id, token = seated(client)
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     for i in range(3):
         client.portal.call(lambda i=i: service.chat.say(table_id, (0,), "players", text=f"line {i}"))  # type: ignore[attr-defined]
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
@@ -271,6 +271,6 @@ def test_a_chat_flood_leaves_a_bystander_fast(client: TestClient) -> None:
             for s in sockets:
                 s.__exit__(None, None, None)
     assert max(times) < 1.0, times
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     kept = len(client.portal.call(service.chat.lines, table_id, (0,)))  # type: ignore[attr-defined]
     assert 5 <= kept <= 5 + (time.monotonic() - began) / 2 + 1  # the burst, then one each 2 s

@@ -122,7 +122,7 @@ def test_at_the_end_the_players_pages_read_the_spectators_chat(client: TestClien
     table_id = create(client, [HUMAN, {"kind": "bot", "bot": "random"}])
     ann = join(client, table_id, 0, "Ann")
     client.post(f"/api/tables/{table_id}/start", json={"seat": 0, "token": ann})
-    service = client.app.state.service  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     portal = client.portal  # type: ignore[attr-defined]
     with (
         client.websocket_connect(f"/ws/tables/{table_id}") as a,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ghostparty.server.common.model import ActionRow, Table
-from ghostparty.server.stores.memory import MemoryStore
+from ghostparty.server.stores import MemoryStore
 from ghostparty.server.tables.live import Tables
 from ghostparty.server.tables.service import ServiceError
 from tests.server.stores.test_store_contract import table

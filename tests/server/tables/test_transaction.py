@@ -13,8 +13,8 @@ import pytest
 from ghostparty.rules import action_from_dict, action_to_dict, legal_actions
 from ghostparty.server.bus.pubsub import MemoryPubSub
 from ghostparty.server.common.errors import ServiceError
-from ghostparty.server.stores.sql import SqlStore
 from ghostparty.server.tables.service import TableService
+from ghostparty.server.tables.store import SqlTables
 from ghostparty.server.tables.transaction import Draft
 from tests.fixtures.tables import HUMAN, close, decode, run
 
@@ -37,7 +37,7 @@ class Recording(MemoryPubSub):
 
 
 def _service(url: str, pubsub: MemoryPubSub, *, bot_delay: float = 0.0) -> TableService:
-    return TableService(SqlStore(url), pubsub, bot_delay=bot_delay, rng=Random(5))
+    return TableService(SqlTables(url), pubsub, bot_delay=bot_delay, rng=Random(5))
 
 
 async def _started(svc: TableService, players: int = 2) -> tuple[str, dict[int, str]]:

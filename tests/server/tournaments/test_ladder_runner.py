@@ -11,6 +11,7 @@ import pytest
 
 from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.http.edge import http_status
+from ghostparty.server.stores import SqlStores
 from ghostparty.server.tournaments.service import Spec
 from tests.fixtures.tables import run
 
@@ -50,7 +51,7 @@ def test_a_deals_rotations_share_its_seed_and_seat_0_starts(store_url: str) -> N
     async def scenario() -> None:
         service, tournaments, runner = instance(store_url, clock, 6)
 
-        robo = service.store.accounts.create_player("Robo", f"robo-{store_url[:5]}", "x", clock.now)
+        robo = SqlStores.on(service.store).accounts.create_player("Robo", f"robo-{store_url[:5]}", "x", clock.now)
         assert robo is not None
 
         async def is_bot(player_id: int) -> bool:

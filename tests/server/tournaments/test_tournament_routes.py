@@ -194,9 +194,9 @@ def test_a_finished_arena_gives_trophies_and_a_replayable_game(db_url: str, rate
     from tests.fixtures.tables import play_humans
 
     with make_client(db_url) as client:
-        tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
-        runner = client.app.state.tournament_runner  # type: ignore[attr-defined]
-        service = client.app.state.service  # type: ignore[attr-defined]
+        tournaments = client.app.state.parts.accounts.tournaments  # type: ignore[attr-defined]
+        runner = client.app.state.parts.accounts.tournament_runner  # type: ignore[attr-defined]
+        service = client.app.state.parts.service  # type: ignore[attr-defined]
         clock = {"now": datetime.now(UTC).replace(microsecond=0)}
         tournaments.clock = lambda: clock["now"]
         players = []
@@ -255,9 +255,9 @@ def _sam_away_at_the_end(client: TestClient) -> tuple[Any, dict[str, tuple[str, 
     from ghostparty.server.tournaments.service import Spec
     from tests.fixtures.tables import play_humans
 
-    tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
-    runner = client.app.state.tournament_runner  # type: ignore[attr-defined]
-    service = client.app.state.service  # type: ignore[attr-defined]
+    tournaments = client.app.state.parts.accounts.tournaments  # type: ignore[attr-defined]
+    runner = client.app.state.parts.accounts.tournament_runner  # type: ignore[attr-defined]
+    service = client.app.state.parts.service  # type: ignore[attr-defined]
     clock = {"now": datetime.now(UTC).replace(microsecond=0)}
     tournaments.clock = lambda: clock["now"]
     row = client.portal.call(
@@ -308,9 +308,9 @@ def test_a_player_away_at_a_games_end_is_told_and_comes_back_as_the_same_entrant
         me = client.post(f"{base}/me", json={"entry": entries["Sam"][1]}).json()
         assert me["active"] is True and me["away_in"] is None
         clock["now"] += timedelta(seconds=30)
-        runner = client.app.state.tournament_runner  # type: ignore[attr-defined]
+        runner = client.app.state.parts.accounts.tournament_runner  # type: ignore[attr-defined]
         client.portal.call(runner.step)  # type: ignore[attr-defined]
-        store = client.app.state.tournaments.store  # type: ignore[attr-defined]
+        store = client.app.state.parts.accounts.tournaments.store  # type: ignore[attr-defined]
         games = client.portal.call(asyncio.to_thread, store.games, row.id)  # type: ignore[attr-defined]
         assert len(games) == 2 and entries["Sam"][0] in games[1].seats  # paired again
 

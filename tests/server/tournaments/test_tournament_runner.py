@@ -12,7 +12,7 @@ from fractions import Fraction
 from random import Random
 
 from ghostparty.server.bus.pubsub import MemoryPubSub
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
 from ghostparty.server.tables.service import TableService
 from ghostparty.server.tournaments.runner import TournamentRunner
 from ghostparty.server.tournaments.service import Spec, Tournaments
@@ -34,10 +34,10 @@ async def rating(player_id: int, rules: str) -> int:
 
 
 def instance(url: str, clock: Clock, seed: int) -> tuple[TableService, Tournaments, TournamentRunner]:
-    store = SqlStore(url)
-    service = TableService(store, MemoryPubSub(), bot_delay=0.0, rng=Random(seed), clock=clock)
+    stores = SqlStores.open(url)
+    service = TableService(stores.tables, MemoryPubSub(), bot_delay=0.0, rng=Random(seed), clock=clock)
     tournaments = Tournaments(
-        store.tournaments, service.lobby, service.pubsub, rating=rating, clock=clock, rng=Random(seed)
+        stores.tournaments, service.lobby, service.pubsub, rating=rating, clock=clock, rng=Random(seed)
     )
     return service, tournaments, TournamentRunner(tournaments)
 

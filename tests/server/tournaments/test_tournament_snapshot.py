@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ghostparty.server.stores.sql import SqlStore
+from ghostparty.server.stores import SqlStores
 from ghostparty.server.tournaments import store as tournament_store
 from ghostparty.server.tournaments.store import RUNNING, SCHEDULED, Change, Entrant, GameRow, TournamentRow
 
@@ -47,7 +47,7 @@ def _entrant(number: int) -> Entrant:
 
 
 def test_a_change_between_the_reads_is_read_whole(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = SqlStore(store_url)
+    store = SqlStores.open(store_url)
     try:
         tournaments = store.tournaments
         assert tournaments.create(_row(), [ANN, BOB])
@@ -76,7 +76,7 @@ def test_a_change_between_the_reads_is_read_whole(store_url: str, monkeypatch: p
 
 
 def test_changes_that_keep_coming_give_the_last_reads(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = SqlStore(store_url)
+    store = SqlStores.open(store_url)
     try:
         tournaments = store.tournaments
         assert tournaments.create(_row(), [ANN, BOB])

@@ -1,4 +1,4 @@
-"""Players, sessions, results and ratings in this process's memory: :class:`~ghostparty.server.stores.memory.MemoryStore`'s.
+"""Players, sessions, results and ratings in this process's memory: :class:`~ghostparty.server.stores.MemoryStore`'s.
 
 :class:`MemoryAccounts` keeps :class:`~ghostparty.server.accounts.store.AccountStore`'s contract as
 :class:`~ghostparty.server.accounts.store.SqlAccounts` does (``tests/server/accounts/test_accounts_contract.py``
@@ -58,6 +58,11 @@ class MemoryAccounts:
             if key not in self._by_key:
                 self._keep(Player(next(self._ids), bot_player_name(level), "bot", None, created), key)
             return self._by_key[key]
+
+    def player(self, player_id: int) -> Player | None:
+        """The player of that id, or ``None`` (for the memory tokens' look-ups)."""
+        with self._lock:
+            return self._players.get(player_id)
 
     def player_by_key(self, key: str) -> Player | None:
         with self._lock:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.common.ratings import NEW, Rating, bot_player_name
+from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import api_tokens, players, ratings, results, seats, sessions, tables
 from ghostparty.server.infra.rows import utc
 from ghostparty.server.tables.standings import (
@@ -116,19 +116,14 @@ class AccountStore(Protocol):
 
 
 class SqlAccounts:
-    """Accounts on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
+    """Accounts on a :class:`~ghostparty.server.infra.database.Database` (the one every store shares)."""
 
-    def __init__(
-        self,
-        engine: Engine,
-        writing: contextlib.AbstractContextManager[Any] | None = None,
-        *,
-        forget: Sequence[Callable[[Connection, int], None]] = (),
-    ) -> None:
-        self.engine = engine
-        self._writing = writing if writing is not None else threading.Lock()
+    def __init__(self, database: Database, *, forget: Sequence[Callable[[Connection, int], None]] = ()) -> None:
+        self.engine = database.engine
+        self._writing = database.writing
         #: What the other domains keep of a player, removed in the transaction that deletes
-        #: the account (moderation, email, follows: given by :class:`~ghostparty.server.stores.sql.SqlStore`).
+        #: the account (moderation, email, follows: given by the composition root,
+        #: :class:`ghostparty.server.stores.SqlStores`).
         self._forget = tuple(forget)
 
     # -- players --------------------------------------------------------------------------

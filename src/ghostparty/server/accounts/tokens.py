@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ghostparty.server.accounts.store import Player
-from ghostparty.server.accounts.tokens_store import SqlTokens, TokenInfo
+from ghostparty.server.accounts.tokens_store import TokenInfo, TokenStore
 from ghostparty.server.bus.envelope import TokenRevoked
 from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
@@ -113,10 +113,10 @@ def check_token_name(name: object) -> str:
 
 
 class ApiTokens:
-    """Making, listing, revoking and checking tokens over a :class:`~ghostparty.server.accounts.tokens_store.SqlTokens`."""
+    """Making, listing, revoking and checking tokens over a :class:`~ghostparty.server.accounts.tokens_store.TokenStore`."""
 
     def __init__(
-        self, store: SqlTokens, limiter: Limiter, pubsub: PubSub, *, clock: Callable[[], datetime] = now
+        self, store: TokenStore, limiter: Limiter, pubsub: PubSub, *, clock: Callable[[], datetime] = now
     ) -> None:
         self.store = store
         self.limiter = limiter

@@ -1,16 +1,20 @@
 """Personal API tokens in the database (the same engine as the games'): only each
-secret's SHA-256 is kept, looked up by that hash (:mod:`ghostparty.server.accounts.tokens`)."""
+secret's SHA-256 is kept, looked up by that hash (:mod:`ghostparty.server.accounts.tokens`).
+
+:class:`TokenStore` is what a store of tokens promises; :class:`SqlTokens` keeps it in the
+database, :class:`~ghostparty.server.accounts.tokens_memory.MemoryTokens` in memory
+(``tests/server/test_tokens_contract.py`` holds both to it)."""
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import Engine, delete, func, insert, or_, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 
 from ghostparty.server.accounts.store import Player
+from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import api_tokens, players
 from ghostparty.server.infra.rows import utc
 
@@ -40,12 +44,42 @@ def _info(row: Any) -> TokenInfo:
     )
 
 
-class SqlTokens:
-    """API tokens on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
+class TokenStore(Protocol):
+    """Where API tokens are kept."""
 
-    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
-        self.engine = engine
-        self._writing = writing
+    def create(
+        self,
+        player_id: int,
+        token_hash: str,
+        name: str,
+        scopes: tuple[str, ...],
+        created: datetime,
+        expires: datetime | None,
+        most: int,
+    ) -> TokenInfo | None:
+        """A new token, unless the player already has ``most`` (then ``None``), counted
+        and kept at once; the player's tokens expired by ``created`` are deleted first."""
+
+    def of_player(self, player_id: int) -> list[TokenInfo]:
+        """The player's tokens, newest first (expired ones included, until deleted)."""
+
+    def revoke(self, player_id: int, token_id: int) -> bool:
+        """Delete one of the player's tokens; whether there was one."""
+
+    def look_up(self, token_hash: str, now: datetime) -> tuple[TokenInfo, Player, str] | None:
+        """The unexpired token with this hash, its owner (without a password hash) and
+        the hash as stored, or ``None``."""
+
+    def touch(self, token_id: int, now: datetime) -> None:
+        """Note that the token was used now."""
+
+
+class SqlTokens:
+    """API tokens on a :class:`~ghostparty.server.infra.database.Database` (the one every store shares)."""
+
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+        self._writing = database.writing
 
     def create(
         self,

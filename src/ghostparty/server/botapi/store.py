@@ -3,22 +3,21 @@ invitations of people to seats that they may accept."""
 
 from __future__ import annotations
 
-import contextlib
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import Engine, delete, exists, insert, select, update
+from sqlalchemy import delete, exists, insert, select, update
 
 from ghostparty.server.common.model import OPEN
+from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import bot_invitations, players, results, seats, tables
 
 
 class SqlBots:
-    """Bot accounts on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
+    """Bot accounts on a :class:`~ghostparty.server.infra.database.Database` (the one every store shares)."""
 
-    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
-        self.engine = engine
-        self._writing = writing
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+        self._writing = database.writing
 
     def is_bot(self, player_id: int) -> bool:
         with self.engine.connect() as conn:

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.common.model import OPEN, PLAYING
+from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import follows, invitations, players, seats, tables
 from ghostparty.server.infra.rows import utc
 
@@ -44,11 +45,11 @@ class Sitting:
 
 
 class SqlFriends:
-    """Follows and invitations on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
+    """Follows and invitations on a :class:`~ghostparty.server.infra.database.Database` (the one every store shares)."""
 
-    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
-        self.engine = engine
-        self._writing = writing
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+        self._writing = database.writing
 
     # -- follows --------------------------------------------------------------------------
 

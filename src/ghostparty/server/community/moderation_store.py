@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, insert, or_, select, update
+from sqlalchemy import Connection, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import audit, blocks, chat, mutes, players, reports, roles, seats, tables
 from ghostparty.server.infra.rows import utc
 
@@ -43,11 +44,11 @@ class Standing:
 
 
 class SqlModeration:
-    """Moderation on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
+    """Moderation on a :class:`~ghostparty.server.infra.database.Database` (the one every store shares)."""
 
-    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
-        self.engine = engine
-        self._writing = writing
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+        self._writing = database.writing
 
     # -- blocks and mutes ---------------------------------------------------------------
 

@@ -29,9 +29,10 @@ from starlette.requests import HTTPConnection
 from starlette.routing import Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ghostparty.server.accounts.tokens import ApiTokens, Bearer
+from ghostparty.server.accounts.tokens import Bearer
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.http.edge import close_message, error_body, http_status
+from ghostparty.server.http.parts import account_parts_of
 from ghostparty.server.http.quotas import address_of
 
 #: The scope key under which the authenticated token is kept.
@@ -186,9 +187,7 @@ class BearerAuth:
             return
         if need == "session":
             raise ServiceError(ErrorCode.SESSION_ONLY, "this route takes no API token: use the page, logged in")
-        tokens: ApiTokens | None = getattr(scope["app"].state, "tokens", None)
-        if tokens is None:
-            raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
+        tokens = account_parts_of(scope["app"]).tokens
         bearer = await tokens.authenticate(token, address_of(HTTPConnection(scope)))
         if need != "public" and not bearer.allows(need):
             given = " ".join(bearer.token.scopes)

@@ -1,27 +1,19 @@
-"""Who a request is from (the session cookie, or an API token: :mod:`ghostparty.server.http.bearer`) and the
-account services it reaches; shared by the routes of every domain."""
+"""Who a request is from (the session cookie, or an API token: :mod:`ghostparty.server.http.bearer`); shared
+by the routes of every domain (the parts they reach: :mod:`ghostparty.server.http.parts`)."""
 
 from __future__ import annotations
 
 from starlette.requests import Request
 
-from ghostparty.server.accounts.service import Accounts
 from ghostparty.server.accounts.store import Player
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-from ghostparty.server.community.blocks import Community
 from ghostparty.server.http.bearer import bearer_of
-from ghostparty.server.http.quotas import Quotas, address_of
+from ghostparty.server.http.parts import parts_of
+from ghostparty.server.http.quotas import address_of
 from ghostparty.server.infra.limits import Limit
 
 COOKIE = "gp_session"
 CSRF_HEADER = "x-csrf-token"
-
-
-def accounts_of(request: Request) -> Accounts:
-    accounts: Accounts | None = getattr(request.app.state, "accounts", None)
-    if accounts is None:
-        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
-    return accounts
 
 
 async def current(request: Request, *, changing: bool) -> tuple[Player, str] | None:
@@ -37,22 +29,16 @@ async def current(request: Request, *, changing: bool) -> tuple[Player, str] | N
     if bearer is not None:
         return bearer.player, ""
     token = request.cookies.get(COOKIE)
-    if not token or getattr(request.app.state, "accounts", None) is None:
+    parts = parts_of(request).accounts
+    if not token or parts is None:
         return None
-    accounts = accounts_of(request)
+    accounts = parts.accounts
     player = await accounts.session(token)
     if player is None:
         return None
     if changing and not accounts.csrf_ok(token, request.headers.get(CSRF_HEADER)):
         raise ServiceError(ErrorCode.CSRF, "this request needs the page's X-CSRF-Token header (reload the page)")
     return player, token
-
-
-def community_of(request: Request) -> Community:
-    found: Community | None = getattr(request.app.state, "community", None)
-    if found is None:
-        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
-    return found
 
 
 async def counted_player(
@@ -68,8 +54,9 @@ async def counted_player(
     address; ``login_required`` (401, saying ``refusal``) for a guest, counted per address
     all the same."""
     found = await current(request, changing=changing)
-    quotas: Quotas = request.app.state.quotas
-    await quotas.use(kind, limits, address_of(request), found[0].id if found is not None else None, address_limits)
+    await parts_of(request).quotas.use(
+        kind, limits, address_of(request), found[0].id if found is not None else None, address_limits
+    )
     if found is None:
         raise ServiceError(ErrorCode.LOGIN_REQUIRED, refusal)
     return found[0]

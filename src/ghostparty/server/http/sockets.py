@@ -20,13 +20,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ghostparty.server.accounts.tokens import revoked_channel
 from ghostparty.server.bus.envelope import OVERFLOW, Chat, GameEnded, Message, TokenRevoked
-from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, RateLimited, StoreUnavailable
 from ghostparty.server.common.outbound import Outbound
 from ghostparty.server.http.bearer import bearer_of
 from ghostparty.server.http.bodies import MAX_MESSAGE
 from ghostparty.server.http.edge import close_socket
+from ghostparty.server.http.parts import Parts, account_parts_of, parts_of
 from ghostparty.server.http.quotas import Quotas, address_of
 from ghostparty.server.http.schemas import (
     Hello,
@@ -39,7 +39,7 @@ from ghostparty.server.http.schemas import (
     problem,
 )
 from ghostparty.server.http.session import COOKIE
-from ghostparty.server.http.socket_limits import BURST, RATE, STATE_BURST, STATE_RATE, RateLimit, Sockets
+from ghostparty.server.http.socket_limits import BURST, RATE, STATE_BURST, STATE_RATE, RateLimit
 from ghostparty.server.http.ws_protocol import SEND_TEXT
 from ghostparty.server.tables.chat import chat_channel
 from ghostparty.server.tables.service import ServiceError, TableService
@@ -336,10 +336,8 @@ class Connection:
 
 
 async def table_socket(websocket: WebSocket) -> None:
-    service: TableService = websocket.app.state.service
-    pubsub: PubSub = websocket.app.state.pubsub
-    table_id = websocket.path_params["table_id"]
-    sockets: Sockets = websocket.app.state.sockets
+    parts = parts_of(websocket)
+    sockets = parts.sockets
     with sockets.opened(address_of(websocket)) as allowed:
         await websocket.accept()
         if not allowed:
@@ -347,14 +345,15 @@ async def table_socket(websocket: WebSocket) -> None:
             await websocket.send_text(dumps(outbound.error(ErrorCode.TOO_MANY_CONNECTIONS, message)))
             await close_socket(websocket, ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from this address")
             return
-        await _serve(websocket, service, pubsub, table_id)
+        await _serve(websocket, parts, websocket.path_params["table_id"])
 
 
-async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, table_id: str) -> None:
-    connection = Connection(websocket, service, table_id, websocket.app.state.quotas)
-    community = getattr(websocket.app.state, "community", None)
+async def _serve(websocket: WebSocket, parts: Parts, table_id: str) -> None:
+    service, pubsub = parts.service, parts.pubsub
+    connection = Connection(websocket, service, table_id, parts.quotas)
     bearer = bearer_of(websocket)
-    if community is not None:
+    if parts.accounts is not None:
+        community = parts.accounts.community
         if bearer is not None:
             connection.viewer = (bearer.player.id, bearer.player.name)
         else:
@@ -379,13 +378,13 @@ async def _serve(websocket: WebSocket, service: TableService, pubsub: PubSub, ta
     try:
         async with contextlib.AsyncExitStack() as stack:
             await stack.enter_async_context(pubsub.listen(table_id, connection.deliver))
-            stack.enter_context(websocket.app.state.catch_up.watching(table_id, connection))
+            stack.enter_context(parts.catch_up.watching(table_id, connection))
             await stack.enter_async_context(pubsub.listen(chat_channel(table_id), connection.deliver_chat))
             if bearer is not None:
-                connection.limit = stack.enter_context(websocket.app.state.sockets.token_limit(bearer.token.id))
+                connection.limit = stack.enter_context(parts.sockets.token_limit(bearer.token.id))
                 await stack.enter_async_context(pubsub.listen(revoked_channel(bearer.token.id), revoked))
                 if bearer.token.expires is not None:
-                    left = (bearer.token.expires - websocket.app.state.tokens.clock()).total_seconds()
+                    left = (bearer.token.expires - account_parts_of(websocket).tokens.clock()).total_seconds()
                     expiry = asyncio.get_running_loop().call_later(max(0.0, left), token_gone, "expired")
             await connection.receive()
     except (WebSocketDisconnect, WebSocketDisconnected, OSError):

@@ -20,7 +20,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from ghostparty.server.accounts.service import Accounts
 from ghostparty.server.accounts.store import Player
@@ -324,15 +324,8 @@ class Mailer:
         self.outbox.wake()
 
 
-class KeepsEmail(Protocol):
-    """A store that keeps email (a server's with accounts does)."""
-
-    @property
-    def email(self) -> SqlEmail: ...
-
-
 def start_mailer(
-    store: KeepsEmail,
+    email: SqlEmail,
     accounts: Accounts,
     limiter: Limiter,
     *,
@@ -351,9 +344,9 @@ def start_mailer(
     from ghostparty.server.mail.outbox import SmtpSettings
 
     keys = EmailKeys(email_secret)
-    outbox = Outbox(store.email, keys, SmtpSettings.from_url(smtp_url, mail_from), clock=clock)
+    outbox = Outbox(email, keys, SmtpSettings.from_url(smtp_url, mail_from), clock=clock)
     mailer = Mailer(
-        store.email,
+        email,
         keys,
         accounts,
         outbox,

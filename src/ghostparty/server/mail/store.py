@@ -9,16 +9,16 @@ after. Several instances share the outbox: a message is claimed with a lease by 
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, delete, insert, or_, select, update
+from sqlalchemy import Connection, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.common.model import TURN_BASED_FROM
+from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import email_tokens, emails, outbox, players, reminders, seats, tables
 from ghostparty.server.infra.rows import utc
 
@@ -64,11 +64,11 @@ def forget_email(conn: Connection, player_id: int) -> None:
 
 
 class SqlEmail:
-    """Email on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
+    """Email on a :class:`~ghostparty.server.infra.database.Database` (the one every store shares)."""
 
-    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
-        self.engine = engine
-        self._writing = writing
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+        self._writing = database.writing
 
     # -- addresses ----------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The quick-match queue in this process's memory: :class:`~ghostparty.server.stores.memory.MemoryStore`'s.
+"""The quick-match queue in this process's memory: :class:`~ghostparty.server.stores.MemoryStore`'s.
 
 It keeps :class:`~ghostparty.server.quickmatch.store.QueueStore`'s contract as :class:`~ghostparty.server.quickmatch.store.SqlQueue`
 does (``tests/server/accounts/test_accounts_contract.py`` holds both to it): what a ticket keeps

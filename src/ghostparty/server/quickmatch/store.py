@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 
+from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import queue
 from ghostparty.server.infra.rows import utc
 from ghostparty.server.quickmatch.matching import Waiting
@@ -53,11 +53,11 @@ class QueueStore(Protocol):
 
 
 class SqlQueue:
-    """The queue on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
+    """The queue on a :class:`~ghostparty.server.infra.database.Database` (the one every store shares)."""
 
-    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
-        self.engine = engine
-        self._writing = writing
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+        self._writing = database.writing
 
     def add(self, ticket: str, name: str, entry: Waiting) -> None:
         """Put a player in the queue; a registered player's earlier ticket is replaced."""

@@ -1,5 +1,5 @@
 """Game reviews kept with their games (table ``gp_reviews``, migration 0010), or in this
-process's memory for a :class:`~ghostparty.server.stores.memory.MemoryStore`'s server.
+process's memory for a :class:`~ghostparty.server.stores.MemoryStore`'s server.
 
 A review is written once, when its job is done (:mod:`ghostparty.server.reviews.pool`), and read by any
 instance; a player's recent reviews (the games where one of their seats was theirs) feed
@@ -7,14 +7,14 @@ the profile's accuracy and PR per rule set (:mod:`ghostparty.server.http.routes.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import delete, insert, select
 
+from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import reviews, seats, tables
 from ghostparty.server.infra.rows import utc
 
@@ -56,9 +56,9 @@ class ReviewStore(Protocol):
 class SqlReviews:
     """Reviews in the store's database."""
 
-    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
-        self.engine = engine
-        self._writing = writing
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+        self._writing = database.writing
 
     def review(self, table_id: str) -> StoredReview | None:
         with self.engine.connect() as conn:
@@ -102,7 +102,7 @@ class SqlReviews:
 
 
 class MemoryReviews:
-    """Reviews in this process (a server on a :class:`~ghostparty.server.stores.memory.MemoryStore`:
+    """Reviews in this process (a server on a :class:`~ghostparty.server.stores.MemoryStore`:
     no accounts, so no player has reviews to list)."""
 
     def __init__(self) -> None:

@@ -127,6 +127,7 @@ def store_review(database_url: str, stored: Any, sleep: Callable[[float], None] 
     bounded, :mod:`ghostparty.server.infra.engine`); any other error is raised."""
     from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
+    from ghostparty.server.infra.database import Database
     from ghostparty.server.infra.engine import database_url as with_driver
     from ghostparty.server.infra.engine import make_engine
     from ghostparty.server.reviews.store import SqlReviews
@@ -138,7 +139,7 @@ def store_review(database_url: str, stored: Any, sleep: Callable[[float], None] 
     try:
         while True:
             try:
-                SqlReviews(engine, contextlib.nullcontext()).put(stored)
+                SqlReviews(Database(engine, contextlib.nullcontext())).put(stored)
             except DBAPIError as error:
                 if not (isinstance(error, OperationalError | InterfaceError) or error.connection_invalidated):
                     raise

@@ -4,7 +4,7 @@ whose games may be forgotten when they stop.
 :class:`MemoryTables` keeps the :class:`~ghostparty.server.tables.store.Store` contract as
 :class:`~ghostparty.server.tables.store.SqlTables` does (``tests/server/stores/test_store_contract.py``
 holds both to it), so that code tried on one behaves the same on the other.
-:class:`~ghostparty.server.stores.memory.MemoryStore` adds accounts and the quick-match queue.
+:class:`~ghostparty.server.stores.MemoryStore` adds accounts and the quick-match queue.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class MemoryTables:
     action comes back a list; an action that isn't JSON is refused with ``TypeError``).
 
     :meth:`list_tables` lists tables changed at the same instant by id; the protocol
-    leaves that order open (:class:`~ghostparty.server.stores.sql.SqlStore` has none).
+    leaves that order open (:class:`~ghostparty.server.tables.store.SqlTables` has none).
     """
 
     #: Every call is a little work under a lock: the service makes it on its event loop.
@@ -47,7 +47,7 @@ class MemoryTables:
 
     def _rate(self, table_id: str, result: GameResult) -> None:
         """Rate a finished game, under the lock, before anything of its save changes
-        (:class:`~ghostparty.server.stores.memory.MemoryStore`'s accounts do; here the result
+        (:class:`~ghostparty.server.stores.MemoryStore`'s accounts do; here the result
         is only kept)."""
 
     def create(self, table: Table) -> bool:
@@ -92,7 +92,7 @@ class MemoryTables:
         with_seats: bool = True,
         result: GameResult | None = None,
     ) -> bool:
-        """As :meth:`SqlStore.save`; a ``result`` is kept with the table, and rated
+        """As :meth:`SqlTables.save <ghostparty.server.tables.store.SqlTables.save>`; a ``result`` is kept with the table, and rated
         (:meth:`_rate`)."""
         rows = [(row.index, row.seat, json.dumps(row.action)) for row in new_actions]  # before anything changes
         indices = [index for index, _, _ in rows]

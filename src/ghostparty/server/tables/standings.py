@@ -2,7 +2,7 @@
 leaderboards.
 
 :func:`record_result` runs inside the transaction that saves a game's last action (see
-:meth:`~ghostparty.server.stores.sql.SqlStore.save_many`): the result rows and the rating
+:meth:`~ghostparty.server.tables.store.SqlTables.save_many`): the result rows and the rating
 changes are committed with the end of the game or not at all, and since that save is a
 compare-and-set on the table's version, a game is rated exactly once, whichever server
 instance ends it and whenever it restarts.

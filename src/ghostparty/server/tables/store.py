@@ -9,27 +9,22 @@ an action to the same version of a game.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import threading
-import time
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from sqlalchemy import Engine, bindparam, false, func, insert, or_, select, text, update
+from sqlalchemy import Engine, bindparam, false, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.common.model import PLAYING, ActionRow, Change, ChatLine, GameResult, Seat, Status, Table
-from ghostparty.server.infra.db import actions, migrate, seats, tables
+from ghostparty.server.infra.database import Database
+from ghostparty.server.infra.db import actions, seats, tables
 from ghostparty.server.infra.db import chat as chat_lines
-from ghostparty.server.infra.engine import database_url, make_engine, without_statement_timeout
 from ghostparty.server.infra.rows import Compiled, action_row, changed_row, seat_of_row, seat_row, table_of_row, utc
 from ghostparty.server.infra.writer import Writes
 from ghostparty.server.tables.standings import record_result
 
-#: Seconds :meth:`SqlTables.close` waits for connections still lent out.
-CLOSE_WAIT = 5.0
 #: Tables per statement of :meth:`SqlTables.versions` on SQLite (a bound parameter each).
 VERSIONS_AT_ONCE = 500
 
@@ -101,34 +96,24 @@ class Store(Protocol):
 
 @runtime_checkable
 class SavesMany(Protocol):
-    """A store that saves many games' changes in one transaction."""
+    """A store that saves many games' changes in one transaction (:mod:`ghostparty.server.tables.live`
+    batches them)."""
 
     def save_many(self, changes: Sequence[Change]) -> list[bool]:
         """``save`` for each change, each all or nothing on its own."""
 
 
 class SqlTables:
-    """A :class:`Store` on any SQLAlchemy database URL: the engine, migrated, and the
-    tables' rows on it (each domain's store shares the engine: :class:`ghostparty.server.stores.sql.SqlStore`)."""
+    """A :class:`Store` on a SQL database (:class:`~ghostparty.server.infra.database.Database`,
+    or any SQLAlchemy URL, which opens one): the tables' rows on its engine, which each
+    domain's store shares."""
 
-    def __init__(self, url: str, *, echo: bool = False) -> None:
-        self.url = database_url(url)
-        sqlite = self.url.startswith("sqlite")
-        self.embedded = sqlite
-        # Every wait on the database bounded (engine.py): a silent database answers
-        # StoreUnavailable within seconds instead of hanging the call.
-        self.engine: Engine
-        self.engine, self._watchdog = make_engine(self.url, echo=echo)
-        # SQLite lets one writer in at a time and makes the others sleep and retry; taking
-        # turns here instead keeps the waits short and fair. Other databases lock rows.
-        self._writing: contextlib.AbstractContextManager[Any] = threading.Lock() if sqlite else contextlib.nullcontext()
-        with self.engine.begin() as conn:
-            without_statement_timeout(conn)  # waiting for another instance's migrations may take long
-            if self.engine.dialect.name == "postgresql":  # instances starting together take turns
-                conn.execute(text("SELECT pg_advisory_xact_lock(7412019)"))
-            migrate(conn)
-        if self._watchdog is not None:
-            self._watchdog.start()
+    def __init__(self, database: Database | str, *, echo: bool = False) -> None:
+        self.database = database if isinstance(database, Database) else Database.open(database, echo=echo)
+        self.url = self.database.url
+        self.embedded = self.database.embedded
+        self.engine: Engine = self.database.engine
+        self._writing = self.database.writing
         # Every action's and new table's writes, through the driver (writer.py).
         self._writes = Writes(self.engine, self._writing)
         self._version = Compiled(
@@ -313,18 +298,10 @@ class SqlTables:
             return {str(status): int(count) for status, count in rows}
 
     def close(self) -> None:
-        """Close every connection, once the calls still running in worker threads (a
-        cancelled task's call runs on) have given theirs back, for at most
-        :data:`CLOSE_WAIT` seconds: one given back to a disposed pool would never be
-        closed (psycopg's ``ResourceWarning`` when it is collected)."""
+        """Stop writing and close the database (:meth:`Database.close
+        <ghostparty.server.infra.database.Database.close>`)."""
         self._writes.close()
-        deadline = time.monotonic() + CLOSE_WAIT
-        checked_out = getattr(self.engine.pool, "checkedout", lambda: 0)
-        while checked_out() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        if self._watchdog is not None:
-            self._watchdog.close()
-        self.engine.dispose()
+        self.database.close()
 
 
 class _ChangedMeanwhile(Exception):

@@ -7,7 +7,6 @@ tournament are told apart."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -17,6 +16,7 @@ from sqlalchemy import Connection, Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.common.text import skeleton
+from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import tournament_entrants, tournament_games, tournaments
 from ghostparty.server.infra.rows import utc
 
@@ -122,11 +122,11 @@ def _row(r: Any) -> TournamentRow:
 
 
 class SqlTournaments:
-    """The tournaments on a :class:`~ghostparty.server.stores.sql.SqlStore`'s engine."""
+    """The tournaments on a :class:`~ghostparty.server.infra.database.Database` (the one every store shares)."""
 
-    def __init__(self, engine: Engine, writing: contextlib.AbstractContextManager[Any]) -> None:
-        self.engine = engine
-        self._writing = writing
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+        self._writing = database.writing
 
     def create(self, row: TournamentRow, entrants: Sequence[Entrant] = ()) -> bool:
         """Keep a new tournament; ``False`` if its id (or recurring name and start) is taken."""

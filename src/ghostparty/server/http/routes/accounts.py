@@ -10,15 +10,15 @@ from starlette.routing import Route
 
 from ghostparty.server.accounts.service import SESSION_DAYS
 from ghostparty.server.accounts.store import Player, Profile
-from ghostparty.server.accounts.tokens import ApiTokens
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.ratings import provisional, shown
 from ghostparty.server.http.bearer import bearer_of
 from ghostparty.server.http.bodies import json_body
-from ghostparty.server.http.quotas import RECORD_READS, Quotas, address_of
+from ghostparty.server.http.parts import account_parts_of, accounts_of, parts_of
+from ghostparty.server.http.quotas import RECORD_READS, address_of
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.schemas import Credentials, HeldSeats, NewPassword, Password
-from ghostparty.server.http.session import COOKIE, accounts_of, current
+from ghostparty.server.http.session import COOKIE, current
 from ghostparty.server.tables.standings import Reliability
 from ghostparty.server.wire.codec import time_text
 
@@ -53,11 +53,10 @@ async def account(request: Request) -> Response:
     if found is None:
         return JSONResponse({"player": None})
     player, token = found
-    community = getattr(request.app.state, "community", None)
-    moderator = community is not None and (await community.standing(player.id)).moderator
+    parts = account_parts_of(request)  # a session or a token: accounts are on
+    moderator = (await parts.community.standing(player.id)).moderator
     bearer = bearer_of(request)
-    bots = getattr(request.app.state, "bots", None)
-    shown_player = {**_player_json(player), "bot_account": bots is not None and await bots.is_bot(player.id)}
+    shown_player = {**_player_json(player), "bot_account": await parts.bots.is_bot(player.id)}
     if bearer is not None:  # a program's token: no CSRF token (it needs none), its scopes
         return JSONResponse({"player": shown_player, "moderator": moderator, "scopes": bearer.token.scopes})
     return JSONResponse({"player": shown_player, "csrf": accounts_of(request).csrf(token), "moderator": moderator})
@@ -96,11 +95,10 @@ async def change_password(request: Request) -> Response:
 async def delete_account(request: Request) -> Response:
     player, session = await _required(request)
     body = await json_body(request, Password)
-    tokens: ApiTokens | None = getattr(request.app.state, "tokens", None)
-    held = await tokens.of_player(player) if tokens is not None else []
-    await accounts_of(request).delete(player, session, body.password)
-    if tokens is not None:  # its tokens went with it: their sockets close
-        await tokens.closed([token.id for token in held])
+    parts = account_parts_of(request)
+    held = await parts.tokens.of_player(player)
+    await parts.accounts.delete(player, session, body.password)
+    await parts.tokens.closed([token.id for token in held])  # its tokens went with it: their sockets close
     return _signed_out()
 
 
@@ -123,9 +121,8 @@ async def player_profile(request: Request) -> Response:
     profile = await accounts_of(request).profile(request.path_params["name"], found[0] if found else None)
     own = found is not None and found[0].id == profile.player.id
     data = profile_json(profile, own=own)
-    bots = getattr(request.app.state, "bots", None)
     # a bot account (docs/PROTOCOL.md, Bot API): its name shows with a BOT tag
-    data["bot_account"] = bots is not None and await bots.is_bot(profile.player.id)
+    data["bot_account"] = await account_parts_of(request).bots.is_bot(profile.player.id)
     return JSONResponse(data)
 
 
@@ -196,19 +193,20 @@ async def records(request: Request) -> Response:
     """``GET /api/records?players=a&players=b``: how often each registered person finished
     their games (for a table's seats); guests, bots and unknown names are left out."""
     found = await current(request, changing=False)
-    quotas: Quotas = request.app.state.quotas
-    await quotas.use("records", RECORD_READS, address_of(request), found[0].id if found is not None else None)
+    await parts_of(request).quotas.use(
+        "records", RECORD_READS, address_of(request), found[0].id if found is not None else None
+    )
     names = request.query_params.getlist("players")
     if not names or len(names) > MAX_RECORD_NAMES:
         raise ServiceError(ErrorCode.BAD_REQUEST, f"name 1 to {MAX_RECORD_NAMES} players: ?players=NAME&players=NAME")
     if any(not 1 <= len(name) <= 40 for name in names):
         raise ServiceError(ErrorCode.BAD_REQUEST, "a player's name has 1 to 40 characters")
-    counted = await accounts_of(request).reliability(names)
-    bots = getattr(request.app.state, "bots", None)
+    parts = account_parts_of(request)
+    counted = await parts.accounts.reliability(names)
     answer = {
         "players": {name: reliability_json(record) for name, record in counted.items()},
         # bot accounts among the names: pages tag them BOT (docs/PROTOCOL.md, Bot API)
-        "bots": await bots.bot_names(names) if bots is not None else [],
+        "bots": await parts.bots.bot_names(names),
     }
     return JSONResponse(answer)
 

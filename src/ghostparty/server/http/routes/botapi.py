@@ -31,7 +31,8 @@ from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.names import name_key
 from ghostparty.server.http.bearer import bearer_of
 from ghostparty.server.http.bodies import json_body
-from ghostparty.server.http.quotas import Quotas, address_of
+from ghostparty.server.http.parts import account_parts_of, parts_of
+from ghostparty.server.http.quotas import address_of
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.schemas import BecomeBot, BotAnswer, BotInvitation
 from ghostparty.server.http.session import current
@@ -50,13 +51,6 @@ INVITES = (Limit(20, 600, "at most 20 invitations to bots in 10 minutes"),)
 ANSWERS = (Limit(60, 600, "at most 60 answers to invitations in 10 minutes"),)
 
 
-def bots_of(request: Request) -> BotApi:
-    found: BotApi | None = getattr(request.app.state, "bots", None)
-    if found is None:
-        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
-    return found
-
-
 async def _player(request: Request, *, changing: bool) -> Player:
     found = await current(request, changing=changing)
     if found is None:
@@ -65,8 +59,7 @@ async def _player(request: Request, *, changing: bool) -> Player:
 
 
 async def _use(request: Request, kind: str, limits: tuple[Limit, ...], player: Player) -> None:
-    quotas: Quotas = request.app.state.quotas
-    await quotas.use(kind, limits, address_of(request), player.id)
+    await parts_of(request).quotas.use(kind, limits, address_of(request), player.id)
 
 
 class LeasedStream(StreamingResponse):
@@ -86,7 +79,7 @@ class LeasedStream(StreamingResponse):
 
 
 async def become_bot(request: Request) -> Response:
-    bots = bots_of(request)
+    bots = account_parts_of(request).bots
     player = await _player(request, changing=True)
     await json_body(request, BecomeBot)
     await _use(request, "become-bot", BECOME, player)
@@ -95,7 +88,7 @@ async def become_bot(request: Request) -> Response:
 
 
 async def stream(request: Request) -> Response:
-    bots = bots_of(request)
+    bots = account_parts_of(request).bots
     player = await _player(request, changing=False)
     await bots.require_bot(player.id)
     await _use(request, "bot-stream", STREAMS, player)
@@ -112,10 +105,10 @@ async def stream(request: Request) -> Response:
         async with contextlib.AsyncExitStack() as stack:
             if bearer is not None:  # a revoked or expired token ends the stream at once
                 await stack.enter_async_context(
-                    request.app.state.pubsub.listen(revoked_channel(bearer.token.id), revoked)
+                    parts_of(request).pubsub.listen(revoked_channel(bearer.token.id), revoked)
                 )
                 if bearer.token.expires is not None:
-                    left = (bearer.token.expires - request.app.state.tokens.clock()).total_seconds()
+                    left = (bearer.token.expires - account_parts_of(request).tokens.clock()).total_seconds()
                     handle = asyncio.get_running_loop().call_later(max(0.0, left), gone.set)
                     stack.callback(handle.cancel)
             async for line in lines:
@@ -125,12 +118,12 @@ async def stream(request: Request) -> Response:
 
 
 async def invite(request: Request) -> Response:
-    bots = bots_of(request)
+    bots = account_parts_of(request).bots
     player = await _player(request, changing=True)
     body = await json_body(request, BotInvitation)
     await _use(request, "bot-invite", INVITES, player)
     bot_id, bot_name = await bots.bot_named(name_key(request.path_params["name"]))
-    service: TableService = request.app.state.service
+    service: TableService = parts_of(request).service
     view = (await service.table(body.table))["table"]
     mine = await bots.open_seats_of(player.id)
     if view["status"] != "open" or body.table not in mine:
@@ -153,7 +146,7 @@ async def invite(request: Request) -> Response:
 async def _invitation(request: Request) -> tuple[BotApi, Player, str, int]:
     """The bot answering, the table and the seat of a standing invitation to it (404
     ``unknown_invitation`` without one), once its answers are counted."""
-    bots = bots_of(request)
+    bots = account_parts_of(request).bots
     player = await _player(request, changing=True)
     body = await json_body(request, BotAnswer)
     await bots.require_bot(player.id)
@@ -165,7 +158,7 @@ async def _invitation(request: Request) -> tuple[BotApi, Player, str, int]:
 
 async def accept(request: Request) -> Response:
     bots, player, table_id, seat = await _invitation(request)
-    service: TableService = request.app.state.service
+    service: TableService = parts_of(request).service
     # The lobby's join passes the check every seating does (a ban from rated play).
     _token, table = await service.join(table_id, seat, None, (player.id, player.name))
     await bots.answered(player.id, table_id, seat)

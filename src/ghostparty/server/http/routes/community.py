@@ -16,9 +16,10 @@ from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.community.blocks import report_text
 from ghostparty.server.http.bodies import json_body
 from ghostparty.server.http.moderation_schemas import BlockRequest, MuteRequest, ReportRequest
+from ghostparty.server.http.parts import account_parts_of
 from ghostparty.server.http.quotas import LIST_CHANGES, LIST_READS, REPORTS, REPORTS_ADDRESS
 from ghostparty.server.http.responses import JSONResponse
-from ghostparty.server.http.session import community_of, counted_player
+from ghostparty.server.http.session import counted_player
 from ghostparty.server.infra.limits import Limit
 
 
@@ -32,7 +33,7 @@ async def player_for(
 ) -> Player:
     """The logged-in player, after counting this use of ``kind`` for them and their
     address; ``login_required`` (401) for a guest (counted per address all the same)."""
-    community_of(request)
+    account_parts_of(request)  # no_accounts without them
     return await counted_player(
         request,
         kind,
@@ -45,13 +46,13 @@ async def player_for(
 
 async def list_blocks(request: Request) -> Response:
     player = await player_for(request, "lists", LIST_READS, changing=False)
-    return JSONResponse({"blocked": await community_of(request).blocked(player)})
+    return JSONResponse({"blocked": await account_parts_of(request).community.blocked(player)})
 
 
 async def change_block(request: Request) -> Response:
     player = await player_for(request, "list-changes", LIST_CHANGES, changing=True)
     body = await json_body(request, BlockRequest)
-    community = community_of(request)
+    community = account_parts_of(request).community
     if body.blocked:
         name = await community.block(player, body.name, body.table, body.line)
     elif body.name is None:
@@ -64,13 +65,15 @@ async def change_block(request: Request) -> Response:
 
 async def list_mutes(request: Request) -> Response:
     player = await player_for(request, "lists", LIST_READS, changing=False)
-    return JSONResponse({"muted": await community_of(request).mutes(player, request.path_params["table_id"])})
+    return JSONResponse(
+        {"muted": await account_parts_of(request).community.mutes(player, request.path_params["table_id"])}
+    )
 
 
 async def change_mute(request: Request) -> Response:
     player = await player_for(request, "list-changes", LIST_CHANGES, changing=True)
     body = await json_body(request, MuteRequest)
-    muted = await community_of(request).mute(
+    muted = await account_parts_of(request).community.mute(
         player, request.path_params["table_id"], body.channel, body.name, body.muted
     )
     return JSONResponse({"muted": muted})
@@ -80,7 +83,7 @@ async def report(request: Request) -> Response:
     body = await json_body(request, ReportRequest)
     report_text(body.reason, body.text)  # words refused cost nothing; the rest is counted first
     player = await player_for(request, "reports", REPORTS, changing=True, address_limits=REPORTS_ADDRESS)
-    found = await community_of(request).report(
+    found = await account_parts_of(request).community.report(
         player, body.reason, body.text, table=body.table, line=body.line, name=body.name
     )
     return JSONResponse({"report": found}, status_code=201)

@@ -23,9 +23,10 @@ from ghostparty.server.bus.pubsub import Message, PubSub
 from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.ids import whole_number
-from ghostparty.server.community.friends import Friends, invitations_channel
+from ghostparty.server.community.friends import invitations_channel
 from ghostparty.server.http.bodies import json_body
 from ghostparty.server.http.edge import close_socket
+from ghostparty.server.http.parts import account_parts_of, parts_of
 from ghostparty.server.http.quotas import (
     FOLLOW_CHANGES,
     FRIEND_READS,
@@ -55,13 +56,6 @@ class InviteRequest(Model):
     table: Annotated[str, StringConstraints(min_length=1, max_length=16)]
 
 
-def friends_of(request: Request | WebSocket) -> Friends:
-    found: Friends | None = getattr(request.app.state, "friends", None)
-    if found is None:
-        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
-    return found
-
-
 async def player_for(
     request: Request,
     kind: str,
@@ -72,7 +66,7 @@ async def player_for(
 ) -> Player:
     """The logged-in player, after counting this use of ``kind`` for them and their
     address; ``login_required`` (401) for a guest (counted per address all the same)."""
-    friends_of(request)
+    account_parts_of(request)  # no_accounts without them
     return await counted_player(
         request,
         kind,
@@ -85,20 +79,20 @@ async def player_for(
 
 async def list_friends(request: Request) -> Response:
     player = await player_for(request, "friends", FRIEND_READS, changing=False)
-    return JSONResponse({"friends": await friends_of(request).friends(player)})
+    return JSONResponse({"friends": await account_parts_of(request).friends.friends(player)})
 
 
 async def following(request: Request) -> Response:
     """Whether the reader follows the player named in the path (their profile's button)."""
     player = await player_for(request, "friends", FRIEND_READS, changing=False)
     name = request.path_params["name"]
-    return JSONResponse({"name": name, "following": await friends_of(request).follows(player, name)})
+    return JSONResponse({"name": name, "following": await account_parts_of(request).friends.follows(player, name)})
 
 
 async def change_follow(request: Request) -> Response:
     player = await player_for(request, "follows", FOLLOW_CHANGES, changing=True)
     body = await json_body(request, FollowRequest)
-    friends = friends_of(request)
+    friends = account_parts_of(request).friends
     if body.following:
         name = await friends.follow(player, body.name)
     else:
@@ -108,13 +102,13 @@ async def change_follow(request: Request) -> Response:
 
 async def list_invitations(request: Request) -> Response:
     player = await player_for(request, "friends", FRIEND_READS, changing=False)
-    return JSONResponse({"invitations": await friends_of(request).received(player)})
+    return JSONResponse({"invitations": await account_parts_of(request).friends.received(player)})
 
 
 async def invite(request: Request) -> Response:
     body = await json_body(request, InviteRequest)
     player = await player_for(request, "invites", INVITES, changing=True, address_limits=INVITES_ADDRESS)
-    sent = await friends_of(request).invite(player, body.name, body.table)
+    sent = await account_parts_of(request).friends.invite(player, body.name, body.table)
     return JSONResponse({"invitation": sent}, status_code=201)
 
 
@@ -128,13 +122,13 @@ def _invitation_id(request: Request) -> int:
 
 async def accept(request: Request) -> Response:
     player = await player_for(request, "answers", INVITATION_ANSWERS, changing=True)
-    seat, token, table = await friends_of(request).accept(player, _invitation_id(request))
+    seat, token, table = await account_parts_of(request).friends.accept(player, _invitation_id(request))
     return JSONResponse({"seat": seat, "token": token, "table": table})
 
 
 async def decline(request: Request) -> Response:
     player = await player_for(request, "answers", INVITATION_ANSWERS, changing=True)
-    await friends_of(request).decline(player, _invitation_id(request))
+    await account_parts_of(request).friends.decline(player, _invitation_id(request))
     return JSONResponse({"declined": True})
 
 
@@ -143,11 +137,11 @@ async def lobby_socket(websocket: WebSocket) -> None:
     as their invitations change, on any instance (then it asks ``GET /api/invitations``).
     The client sends nothing (a message closes the socket: 1008). Counted with the
     table sockets per address."""
-    sockets: Sockets = websocket.app.state.sockets
+    sockets: Sockets = parts_of(websocket).sockets
     with sockets.opened(address_of(websocket)) as allowed:
         await websocket.accept()
-        community = getattr(websocket.app.state, "community", None)
-        viewer = await community.viewer(websocket.cookies.get(COOKIE)) if community is not None else None
+        account_parts = parts_of(websocket).accounts
+        viewer = await account_parts.community.viewer(websocket.cookies.get(COOKIE)) if account_parts else None
         refusal = None
         if not allowed:
             refusal = (ErrorCode.TOO_MANY_CONNECTIONS, f"at most {sockets.most} connections from one address")
@@ -158,7 +152,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
             await close_socket(websocket, refusal[0])
             return
         assert viewer is not None
-        pubsub: PubSub = websocket.app.state.pubsub
+        pubsub: PubSub = parts_of(websocket).pubsub
 
         async def deliver(_message: Message) -> None:  # a notice, or OVERFLOW: ask again either way
             await websocket.send_text(dumps(outbound.invitations()))

@@ -13,10 +13,11 @@ from starlette.routing import Route
 from ghostparty.server.accounts.store import Player
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.http.bodies import json_body, raw_body
+from ghostparty.server.http.parts import account_parts_of, accounts_of, parts_of
 from ghostparty.server.http.quotas import address_of
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.schemas import Model
-from ghostparty.server.http.session import accounts_of, current
+from ghostparty.server.http.session import current
 from ghostparty.server.mail.mailer import Mailer
 
 Short = Annotated[str, StringConstraints(max_length=300)]
@@ -44,7 +45,9 @@ class ResetIn(Model):
 
 
 def mailer_of(request: Request) -> Mailer:
-    mailer: Mailer | None = getattr(request.app.state, "mailer", None)
+    """The mailer; ``email_off`` where the server sends no email."""
+    account_parts = parts_of(request).accounts
+    mailer = account_parts.mailer if account_parts is not None else None
     if mailer is None:
         raise ServiceError(ErrorCode.EMAIL_OFF, "this server sends no email (it was started without --smtp)")
     return mailer
@@ -60,9 +63,10 @@ async def _player(request: Request, *, changing: bool) -> Player:
 
 async def email_status(request: Request) -> Response:
     player = await _player(request, changing=False)
-    if getattr(request.app.state, "mailer", None) is None:
+    mailer = account_parts_of(request).mailer
+    if mailer is None:
         return JSONResponse({"enabled": False})
-    return JSONResponse(await mailer_of(request).status(player, address_of(request)))
+    return JSONResponse(await mailer.status(player, address_of(request)))
 
 
 async def set_address(request: Request) -> Response:

@@ -15,7 +15,6 @@ import ghostparty.server.http.ids  # noqa: F401 (registers the {name:id} path co
 from ghostparty.server.accounts.store import Player
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.ids import whole_number
-from ghostparty.server.community.moderation import Moderation
 from ghostparty.server.http.bodies import json_body
 from ghostparty.server.http.moderation_schemas import (
     BanRequest,
@@ -24,22 +23,17 @@ from ghostparty.server.http.moderation_schemas import (
     RenameRequest,
     TimeoutRequest,
 )
+from ghostparty.server.http.parts import account_parts_of, parts_of
 from ghostparty.server.http.quotas import MODERATOR_ACTIONS, MODERATOR_READS, Quotas, address_of
 from ghostparty.server.http.responses import JSONResponse
-from ghostparty.server.http.session import community_of, current
-
-
-def moderation_of(request: Request) -> Moderation:
-    community_of(request)  # 501 without accounts
-    found: Moderation = request.app.state.moderation
-    return found
+from ghostparty.server.http.session import current
 
 
 async def moderator(request: Request, *, changing: bool) -> Player:
     """The moderator making the request, counted first; 403 for anyone else."""
-    moderation = moderation_of(request)
+    moderation = account_parts_of(request).moderation
     found = await current(request, changing=changing)
-    quotas: Quotas = request.app.state.quotas
+    quotas: Quotas = parts_of(request).quotas
     limits = MODERATOR_ACTIONS if changing else MODERATOR_READS
     await quotas.use("moderation", limits, address_of(request), found[0].id if found is not None else None)
     return await moderation.require(found[0] if found is not None else None)
@@ -47,7 +41,7 @@ async def moderator(request: Request, *, changing: bool) -> Player:
 
 async def queue(request: Request) -> Response:
     await moderator(request, changing=False)
-    return JSONResponse({"reports": await moderation_of(request).queue()})
+    return JSONResponse({"reports": await account_parts_of(request).moderation.queue()})
 
 
 async def audit(request: Request) -> Response:
@@ -58,27 +52,27 @@ async def audit(request: Request) -> Response:
         raise ServiceError(
             ErrorCode.BAD_REQUEST, f"before must be an audit entry's id (a whole number), not {before!r}"
         )
-    return JSONResponse({"entries": await moderation_of(request).audit(number)})
+    return JSONResponse({"entries": await account_parts_of(request).moderation.audit(number)})
 
 
 async def timeout(request: Request) -> Response:
     mod = await moderator(request, changing=True)
     body = await json_body(request, TimeoutRequest)
-    until = await moderation_of(request).timeout(mod, body.name, body.minutes, body.reason)
+    until = await account_parts_of(request).moderation.timeout(mod, body.name, body.minutes, body.reason)
     return JSONResponse({"name": body.name, "until": until})
 
 
 async def ban(request: Request) -> Response:
     mod = await moderator(request, changing=True)
     body = await json_body(request, BanRequest)
-    until = await moderation_of(request).ban(mod, body.name, body.what, body.days, body.reason)
+    until = await account_parts_of(request).moderation.ban(mod, body.name, body.what, body.days, body.reason)
     return JSONResponse({"name": body.name, "what": body.what, "until": until})
 
 
 async def remove_line(request: Request) -> Response:
     mod = await moderator(request, changing=True)
     body = await json_body(request, RemoveLineRequest)
-    await moderation_of(request).remove_line(mod, body.table, body.line, body.reason)
+    await account_parts_of(request).moderation.remove_line(mod, body.table, body.line, body.reason)
     return JSONResponse({"removed": body.line})
 
 
@@ -86,14 +80,16 @@ async def close(request: Request) -> Response:
     mod = await moderator(request, changing=True)
     body = await json_body(request, CloseRequest)
     report_id = request.path_params["report_id"]
-    await moderation_of(request).close(mod, report_id, body.reason)
+    await account_parts_of(request).moderation.close(mod, report_id, body.reason)
     return JSONResponse({"closed": report_id})
 
 
 async def rename(request: Request) -> Response:
     mod = await moderator(request, changing=True)
     body = await json_body(request, RenameRequest)
-    return JSONResponse({"name": await moderation_of(request).rename(mod, body.name, body.new_name, body.reason)})
+    return JSONResponse(
+        {"name": await account_parts_of(request).moderation.rename(mod, body.name, body.new_name, body.reason)}
+    )
 
 
 routes = [

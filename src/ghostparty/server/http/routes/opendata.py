@@ -21,10 +21,11 @@ from starlette.routing import Route
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.http.assets import ASSETS
 from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.parts import accounts_of, parts_of
 from ghostparty.server.http.quotas import LIST_CHANGES, LIST_READS, Quotas, address_of
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.schemas import OpenDataChoice
-from ghostparty.server.http.session import accounts_of, current
+from ghostparty.server.http.session import current
 from ghostparty.server.infra.limits import Limit
 from ghostparty.server.opendata.export import FORMAT, SERVED
 
@@ -35,14 +36,14 @@ PARQUET = "application/vnd.apache.parquet"
 
 
 def _folder(request: Request) -> Path:
-    folder: Path | None = getattr(request.app.state, "open_data", None)
+    folder = parts_of(request).open_data
     if folder is None:
         raise ServiceError(ErrorCode.NO_OPEN_DATA, "this server publishes no open game data")
     return folder
 
 
 async def _counted(request: Request) -> None:
-    quotas: Quotas = request.app.state.quotas
+    quotas: Quotas = parts_of(request).quotas
     await quotas.use("open-data", DOWNLOADS, address_of(request), None)
 
 
@@ -111,7 +112,7 @@ async def open_data_choice(request: Request) -> Response:
     the open game data (``{"opt_out": true}``: a pseudonym stands for it from the next export)."""
     changing = request.method == "POST"
     found = await current(request, changing=changing)
-    quotas: Quotas = request.app.state.quotas
+    quotas: Quotas = parts_of(request).quotas
     limits = LIST_CHANGES if changing else LIST_READS
     await quotas.use("open-data-choice", limits, address_of(request), found[0].id if found is not None else None)
     if found is None:

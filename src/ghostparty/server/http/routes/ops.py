@@ -24,6 +24,7 @@ from ghostparty.server.bus.leases import SHARDS
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.common.metrics import Metrics
 from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.parts import parts_of
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.schemas import CloseTable
 from ghostparty.server.http.socket_limits import Sockets
@@ -56,7 +57,7 @@ def from_this_machine(connection: HTTPConnection) -> bool:
 
 
 async def metrics(request: Request) -> Response:
-    token: str | None = request.app.state.metrics_token
+    token: str | None = parts_of(request).metrics_token
     if token is not None:
         if not bearer_matches(request, token):
             raise ServiceError(
@@ -68,8 +69,8 @@ async def metrics(request: Request) -> Response:
             "the metrics are served only to this machine's loopback address, not through a proxy; "
             "give `ghostparty serve --metrics-token` to let a scraper elsewhere in",
         )
-    service: TableService = request.app.state.service
-    sockets: Sockets = request.app.state.sockets
+    service: TableService = parts_of(request).service
+    sockets: Sockets = parts_of(request).sockets
     meter: Metrics = service.metrics
     meter.held(service.keeper.held, SHARDS)
     outage = service.keeper.outage_since
@@ -81,7 +82,8 @@ async def metrics(request: Request) -> Response:
         "outage": 0.0 if outage is None else max(0.0, service.keeper.clock() - outage),
     }
     meter.info.labels(service.instance).set(1)
-    quick = getattr(request.app.state, "quick", None)
+    account_parts = parts_of(request).accounts
+    quick = account_parts.quick if account_parts is not None else None
     tables = service.core.tables
 
     async def counts() -> tuple[dict[str, int], int | None]:
@@ -95,13 +97,13 @@ async def metrics(request: Request) -> Response:
 
 async def close_table(request: Request) -> Response:
     """Close a table (an operator's, with the admin token): its clients are told."""
-    token: str | None = request.app.state.admin_token
+    token: str | None = parts_of(request).admin_token
     if token is None:
         raise ServiceError(ErrorCode.NOT_FOUND, "this server has no admin token (ghostparty serve --admin-token)")
     if not bearer_matches(request, token):
         raise ServiceError(ErrorCode.FORBIDDEN, "closing a table needs the admin token: Authorization: Bearer <token>")
     body = await json_body(request, CloseTable)
-    service: TableService = request.app.state.service
+    service: TableService = parts_of(request).service
     table = await service.close_table(request.path_params["table_id"], body.reason)
     return JSONResponse({"table": table})
 

@@ -20,10 +20,10 @@ from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import OVER
 from ghostparty.server.common.names import name_key
 from ghostparty.server.http.crosssite import cross_site
+from ghostparty.server.http.parts import accounts_of, parts_of
 from ghostparty.server.http.quotas import REVIEW_READS, REVIEWS_STARTED, Quotas, address_of
 from ghostparty.server.http.responses import JSONResponse
-from ghostparty.server.http.session import accounts_of, current
-from ghostparty.server.reviews.pool import Reviewer
+from ghostparty.server.http.session import current
 from ghostparty.server.reviews.store import SeatReview
 from ghostparty.server.tables.service import TableService
 
@@ -31,16 +31,11 @@ from ghostparty.server.tables.service import TableService
 PROFILE_GAMES = 20
 
 
-def reviewer_of(request: Request) -> Reviewer:
-    reviewer: Reviewer = request.app.state.reviewer
-    return reviewer
-
-
 async def _counted(request: Request) -> tuple[str, int | None]:
     """The address and account of the request, one read counted for both."""
     found = await current(request, changing=False)
     address, player_id = address_of(request), found[0].id if found is not None else None
-    quotas: Quotas = request.app.state.quotas
+    quotas: Quotas = parts_of(request).quotas
     await quotas.use("review_reads", REVIEW_READS, address, player_id)
     return address, player_id
 
@@ -49,20 +44,20 @@ async def table_review(request: Request) -> Response:
     """200 with the stored review, or 202 with the job's status and progress."""
     address, player_id = await _counted(request)
     table_id = request.path_params["table_id"]
-    service: TableService = request.app.state.service
-    quotas: Quotas = request.app.state.quotas
+    service: TableService = parts_of(request).service
+    quotas: Quotas = parts_of(request).quotas
 
     async def record() -> dict[str, Any]:
         live = await service.core.tables.get(table_id, fresh=True)
         if live.game is None or live.table.status != OVER:
             raise ServiceError(ErrorCode.NOT_OVER, "only a finished game can be reviewed")
-        reason = cross_site(request.headers, getattr(request.app.state, "allowed_origins", ()))
+        reason = cross_site(request.headers, parts_of(request).allowed_origins)
         if reason is not None:  # a GET, but one that spends seconds of CPU: not for another site's page
             raise ServiceError(ErrorCode.CROSS_SITE, f"a review is started only from this site's pages ({reason})")
         await quotas.use("reviews", REVIEWS_STARTED, address, player_id)
         return live.game.record().to_dict()
 
-    answer = await reviewer_of(request).review(table_id, record)
+    answer = await parts_of(request).reviewer.review(table_id, record)
     return JSONResponse(answer, status_code=200 if answer["status"] == "done" else 202)
 
 
@@ -75,7 +70,7 @@ async def player_reviews(request: Request) -> Response:
     player = await in_thread(accounts.store.player_by_key, key) if 1 <= len(name) <= 40 else None
     if player is None:
         raise ServiceError(ErrorCode.UNKNOWN_PLAYER, f"no player {name!r}")
-    seats = await in_thread(reviewer_of(request).store.of_player, player.id, PROFILE_GAMES)
+    seats = await in_thread(parts_of(request).reviewer.store.of_player, player.id, PROFILE_GAMES)
     return JSONResponse({"name": player.name, "games": PROFILE_GAMES, "rules": review_stats(seats)})
 
 

@@ -13,6 +13,7 @@ from starlette.routing import Route
 from ghostparty.rules import GameRecord, InvalidRecord
 from ghostparty.server.common.errors import ErrorCode
 from ghostparty.server.http.bodies import MAX_DEPTH, MAX_RECORD, json_body, nesting, raw_body, require_json
+from ghostparty.server.http.parts import parts_of
 from ghostparty.server.http.quotas import REPLAYS, Quotas, address_of
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.schemas import Act, Again, CreateTable, Join, SeatToken
@@ -22,7 +23,7 @@ from ghostparty.server.tables.service import SeatSpec, ServiceError, TableServic
 
 
 def _service(request: Request) -> TableService:
-    service: TableService = request.app.state.service
+    service: TableService = parts_of(request).service
     return service
 
 
@@ -31,7 +32,7 @@ async def list_tables(request: Request) -> Response:
 
 
 def _quotas(request: Request) -> Quotas:
-    quotas: Quotas = request.app.state.quotas
+    quotas: Quotas = parts_of(request).quotas
     return quotas
 
 
@@ -125,8 +126,8 @@ async def _replays(request: Request, player_id: int | None) -> None:
 async def replay_table(request: Request) -> Response:
     found = await current(request, changing=False)
     await _replays(request, found[0].id if found is not None else None)
-    community = getattr(request.app.state, "community", None)
-    hidden = await community.hidden(found[0].id) if found is not None and community is not None else frozenset()
+    account_parts = parts_of(request).accounts
+    hidden = await account_parts.community.hidden(found[0].id) if found and account_parts else frozenset()
     return JSONResponse(await _service(request).replay(request.path_params["table_id"], hidden))
 
 

@@ -15,10 +15,11 @@ from starlette.routing import Route
 
 import ghostparty.server.http.ids  # noqa: F401 (registers the {name:id} path convertor)
 from ghostparty.server.accounts.store import Player
-from ghostparty.server.accounts.tokens import CHANGES, CHANGES_ADDRESS, MOST, READS, SCOPES, ApiTokens
+from ghostparty.server.accounts.tokens import CHANGES, CHANGES_ADDRESS, MOST, READS, SCOPES
 from ghostparty.server.accounts.tokens_store import TokenInfo
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.http.bodies import json_body
+from ghostparty.server.http.parts import account_parts_of, parts_of
 from ghostparty.server.http.quotas import Quotas, address_of
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.schemas import NewToken
@@ -27,19 +28,12 @@ from ghostparty.server.infra.limits import Limit
 from ghostparty.server.wire.codec import time_text
 
 
-def tokens_of(request: Request) -> ApiTokens:
-    found: ApiTokens | None = getattr(request.app.state, "tokens", None)
-    if found is None:
-        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server keeps no accounts (it has no database)")
-    return found
-
-
 async def _owner(request: Request, kind: str, limits: tuple[Limit, ...], *, changing: bool) -> Player:
     """The logged-in player, after counting this use for them and their address;
     ``login_required`` (401) for a guest (counted per address all the same)."""
-    tokens_of(request)
+    account_parts_of(request)  # no_accounts without them
     found = await current(request, changing=changing)
-    quotas: Quotas = request.app.state.quotas
+    quotas: Quotas = parts_of(request).quotas
     address_limits = CHANGES_ADDRESS if changing else None
     await quotas.use(kind, limits, address_of(request), found[0].id if found is not None else None, address_limits)
     if found is None:
@@ -60,21 +54,21 @@ def token_json(info: TokenInfo) -> dict[str, Any]:
 
 async def list_tokens(request: Request) -> Response:
     player = await _owner(request, "token-reads", READS, changing=False)
-    listed = await tokens_of(request).of_player(player)
+    listed = await account_parts_of(request).tokens.of_player(player)
     return JSONResponse({"tokens": [token_json(info) for info in listed], "scopes": list(SCOPES), "most": MOST})
 
 
 async def create_token(request: Request) -> Response:
     player = await _owner(request, "token-changes", CHANGES, changing=True)
     body = await json_body(request, NewToken)
-    info, secret = await tokens_of(request).create(player, body.name, body.scopes, body.days)
+    info, secret = await account_parts_of(request).tokens.create(player, body.name, body.scopes, body.days)
     return JSONResponse({"token": token_json(info), "secret": secret}, status_code=201)
 
 
 async def revoke_token(request: Request) -> Response:
     player = await _owner(request, "token-changes", CHANGES, changing=True)
     token_id = request.path_params["token_id"]
-    await tokens_of(request).revoke(player, token_id)
+    await account_parts_of(request).tokens.revoke(player, token_id)
     return JSONResponse({"revoked": token_id})
 
 

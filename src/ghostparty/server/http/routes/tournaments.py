@@ -15,7 +15,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
@@ -24,6 +24,7 @@ from ghostparty.server.common import outbound
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.http.bodies import json_body
 from ghostparty.server.http.edge import close_socket
+from ghostparty.server.http.parts import account_parts_of, accounts_of, parts_of
 from ghostparty.server.http.quotas import (
     TOURNAMENT_CHANGES,
     TOURNAMENT_CREATES,
@@ -41,24 +42,24 @@ from ghostparty.server.tournaments.views import current as current_table
 from ghostparty.server.tournaments.views import results_csv, summary, trophies, view
 from ghostparty.tournaments import from_json
 
+#: What a server without a database answers.
+NO_TOURNAMENTS = "this server has no database: it can't keep tournaments"
 
-def of(request: Request | WebSocket) -> Tournaments:
-    found: Tournaments | None = getattr(request.app.state, "tournaments", None)
-    if found is None:
-        raise ServiceError(ErrorCode.NO_ACCOUNTS, "this server has no database: it can't keep tournaments")
-    return found
+
+def _tournaments(connection: HTTPConnection) -> Tournaments:
+    return account_parts_of(connection, NO_TOURNAMENTS).tournaments
 
 
 async def _who(request: Request, limits: tuple[Limit, ...], *, changing: bool) -> tuple[int, str] | None:
     found = await current(request, changing=changing)
     player = (found[0].id, found[0].name) if found is not None else None
-    await request.app.state.quotas.use("tournaments", limits, address_of(request), player[0] if player else None)
+    await parts_of(request).quotas.use("tournaments", limits, address_of(request), player[0] if player else None)
     return player
 
 
 async def listing(request: Request) -> Response:
     await _who(request, TOURNAMENT_READS, changing=False)
-    store = of(request).store
+    store = _tournaments(request).store
     upcoming = await in_thread(store.listing, (SCHEDULED,), 50)
     running = await in_thread(store.listing, (RUNNING,), 50)
     over = await in_thread(store.listing, (FINISHED, CANCELLED), 30, newest_first=True)
@@ -95,12 +96,12 @@ async def create(request: Request) -> Response:
         body.bots,
         tuple(body.house) if body.house is not None else HOUSE if body.kind == "ladder" else (),
     )
-    check(spec, of(request).clock())  # impossible settings: a 400 that takes no use of the limit
-    await request.app.state.quotas.use(
+    check(spec, _tournaments(request).clock())  # impossible settings: a 400 that takes no use of the limit
+    await parts_of(request).quotas.use(
         "tournament-creates", TOURNAMENT_CREATES, address_of(request), player[0], TOURNAMENT_CREATES_ADDRESS
     )
-    await request.app.state.service.lobby.may_sit(player[0], rated=spec.rated)  # a ban from rated play
-    row = await of(request).create(spec, player)
+    await parts_of(request).service.lobby.may_sit(player[0], rated=spec.rated)  # a ban from rated play
+    row = await _tournaments(request).create(spec, player)
     assert row is not None
     return JSONResponse(summary(row), status_code=201)
 
@@ -137,16 +138,16 @@ async def _view(tournaments: Tournaments, tournament_id: str) -> dict[str, Any]:
 
 async def state(request: Request) -> Response:
     await _who(request, TOURNAMENT_READS, changing=False)
-    return JSONResponse(await _view(of(request), request.path_params["tournament_id"]))
+    return JSONResponse(await _view(_tournaments(request), request.path_params["tournament_id"]))
 
 
 async def join(request: Request) -> Response:
     body = await json_body(request, TournamentJoin)
     player = await _who(request, TOURNAMENT_CHANGES, changing=True)
-    tournaments = of(request)
+    tournaments = _tournaments(request)
     tournament_id = request.path_params["tournament_id"]
     if player is not None:  # the check every seating passes (a moderator's ban from rated play)
-        await request.app.state.service.lobby.may_sit(player[0], rated=(await tournaments.get(tournament_id)).rated)
+        await parts_of(request).service.lobby.may_sit(player[0], rated=(await tournaments.get(tournament_id)).rated)
     entrant, entry = await tournaments.join(tournament_id, player, body.name, body.entry)
     return JSONResponse({"entrant": entrant, "entry": entry}, status_code=201)
 
@@ -154,7 +155,7 @@ async def join(request: Request) -> Response:
 async def leave(request: Request) -> Response:
     body = await json_body(request, TournamentEntry)
     player = await _who(request, TOURNAMENT_CHANGES, changing=True)
-    await of(request).leave(request.path_params["tournament_id"], player, body.entry)
+    await _tournaments(request).leave(request.path_params["tournament_id"], player, body.entry)
     return JSONResponse({"left": True})
 
 
@@ -162,7 +163,7 @@ async def me(request: Request) -> Response:
     """The asker's entry and current table (its seat token), if they entered."""
     body = await json_body(request, TournamentEntry)
     player = await _who(request, TOURNAMENT_READS, changing=True)
-    tournaments = of(request)
+    tournaments = _tournaments(request)
     tournament_id = request.path_params["tournament_id"]
     entrant = await tournaments.whom(tournament_id, player, body.entry)
     if entrant is None:
@@ -177,7 +178,7 @@ async def table_tournament(request: Request) -> Response:
     it (its points, who forfeited); ``{"tournament": null}`` for any other table."""
     await _who(request, TOURNAMENT_READS, changing=False)
     table_id = request.path_params["table_id"]
-    tournaments = of(request)
+    tournaments = _tournaments(request)
     tournament_id = await in_thread(tournaments.store.of_table, table_id)
     if tournament_id is None:
         return JSONResponse({"tournament": None, "game": None})
@@ -189,7 +190,7 @@ async def table_tournament(request: Request) -> Response:
 async def cancel(request: Request) -> Response:
     body = await json_body(request, TournamentCancel)
     player = await _who(request, TOURNAMENT_CHANGES, changing=True)
-    await of(request).cancel(request.path_params["tournament_id"], player, body.reason)
+    await _tournaments(request).cancel(request.path_params["tournament_id"], player, body.reason)
     return JSONResponse({"cancelled": True})
 
 
@@ -198,7 +199,7 @@ async def results(request: Request) -> Response:
     tournament_id = request.path_params["tournament_id"]
     if request.path_params["format"] not in ("csv", "json"):
         raise ServiceError(ErrorCode.NOT_FOUND, "results come as results.csv or results.json")
-    data = await _view(of(request), tournament_id)
+    data = await _view(_tournaments(request), tournament_id)
     if request.path_params["format"] == "csv":
         headers = {"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.csv"'}
         return Response(results_csv(data), media_type="text/csv; charset=utf-8", headers=headers)
@@ -210,8 +211,8 @@ async def results(request: Request) -> Response:
 
 async def player_trophies(request: Request) -> Response:
     await _who(request, TOURNAMENT_READS, changing=False)
-    profile = await request.app.state.accounts.profile(request.path_params["name"], None)
-    tournaments = of(request)
+    profile = await accounts_of(request).profile(request.path_params["name"], None)
+    tournaments = _tournaments(request)
     rows = await in_thread(tournaments.store.entered, profile.player.id)
     entrants = {r.id: await in_thread(tournaments.store.entrants, r.id) for r in rows}
     return JSONResponse({"trophies": trophies(rows, entrants, profile.player.id)})
@@ -220,7 +221,7 @@ async def player_trophies(request: Request) -> Response:
 async def tournament_socket(websocket: WebSocket) -> None:
     """The tournament's state now and after every change (``{"type": "tournament", …}``)."""
     tournament_id = websocket.path_params["tournament_id"]
-    sockets = websocket.app.state.sockets
+    sockets = parts_of(websocket).sockets
     with sockets.opened(address_of(websocket)) as allowed:
         await websocket.accept()
         if not allowed:
@@ -229,7 +230,7 @@ async def tournament_socket(websocket: WebSocket) -> None:
             await close_socket(websocket, ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from this address")
             return
         try:
-            tournaments = of(websocket)
+            tournaments = _tournaments(websocket)
             await websocket.send_text(json.dumps(outbound.tournament(await _view(tournaments, tournament_id))))
         except ServiceError as error:
             await websocket.send_text(
@@ -250,7 +251,7 @@ async def tournament_socket(websocket: WebSocket) -> None:
                 await websocket.send_text(json.dumps(outbound.tournament(data)))
                 await asyncio.sleep(0.5)  # at most two states a second, however busy
 
-        async with websocket.app.state.pubsub.listen(channel(tournament_id), heard):
+        async with parts_of(websocket).pubsub.listen(channel(tournament_id), heard):
             sender = asyncio.create_task(send())
             try:
                 while True:

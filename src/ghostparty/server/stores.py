@@ -1,0 +1,108 @@
+"""The stores an instance opens, put together by the composition root (:mod:`ghostparty.server.wiring`).
+
+No store here knows another domain: each domain makes its own SQL store on the one
+:class:`~ghostparty.server.infra.database.Database` (``SqlAccounts(database)``,
+``SqlTournaments(database)``, …), and :class:`SqlStores` only holds them side by side,
+with the one piece of glue between domains: deleting an account removes, in the same
+transaction, what moderation, email and friends keep of it (``SqlAccounts``'s
+``forget`` steps). :class:`MemoryStore` is the tables', accounts', quick-match queue's
+and API tokens' memory stores; it keeps no other domain's, so a server on it offers no
+accounts (``no_accounts``): account features are on exactly where a SQL database is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ghostparty.server.accounts.memory import MemoryAccounts
+from ghostparty.server.accounts.store import SqlAccounts
+from ghostparty.server.accounts.tokens_memory import MemoryTokens
+from ghostparty.server.accounts.tokens_store import SqlTokens
+from ghostparty.server.botapi.store import SqlBots
+from ghostparty.server.common.model import GameResult
+from ghostparty.server.community.friends_store import SqlFriends, forget_follows
+from ghostparty.server.community.moderation_store import SqlModeration, forget_player
+from ghostparty.server.infra.database import Database
+from ghostparty.server.mail.store import SqlEmail, forget_email
+from ghostparty.server.quickmatch.memory import MemoryQueue
+from ghostparty.server.quickmatch.store import SqlQueue
+from ghostparty.server.reviews.store import SqlReviews
+from ghostparty.server.tables.memory import MemoryTables
+from ghostparty.server.tables.store import SqlTables
+from ghostparty.server.tournaments.store import SqlTournaments
+
+
+@dataclass(frozen=True)
+class SqlStores:
+    """One SQL database's stores, each made by its own domain's package on the database."""
+
+    #: Tables, seats, actions and chat: the service's :class:`~ghostparty.server.tables.store.Store`.
+    tables: SqlTables
+    #: Players, sessions, results and ratings.
+    accounts: SqlAccounts
+    #: The quick-match queue.
+    queue: SqlQueue
+    #: Personal API tokens.
+    tokens: SqlTokens
+    #: Bot accounts and their seats.
+    bots: SqlBots
+    #: Follows and invitations.
+    friends: SqlFriends
+    #: Blocks, mutes, reports, moderators and the audit log.
+    moderation: SqlModeration
+    #: Addresses, link tokens, the outbox and reminders.
+    email: SqlEmail
+    #: Tournaments, their entrants and games.
+    tournaments: SqlTournaments
+    #: The games' reviews.
+    reviews: SqlReviews
+
+    @classmethod
+    def open(cls, url: str) -> SqlStores:
+        """The stores on the database at ``url`` (opened, and migrated to this version)."""
+        return cls.on(SqlTables(url))
+
+    @classmethod
+    def on(cls, tables: SqlTables) -> SqlStores:
+        """Every domain's store on the database of ``tables``."""
+        database = tables.database
+        return cls(
+            tables=tables,
+            accounts=SqlAccounts(database, forget=(forget_player, forget_email, forget_follows)),
+            queue=SqlQueue(database),
+            tokens=SqlTokens(database),
+            bots=SqlBots(database),
+            friends=SqlFriends(database),
+            moderation=SqlModeration(database),
+            email=SqlEmail(database),
+            tournaments=SqlTournaments(database),
+            reviews=SqlReviews(database),
+        )
+
+    @property
+    def database(self) -> Database:
+        """The database they share."""
+        return self.tables.database
+
+    def close(self) -> None:
+        """Close the tables' store and, with it, the database."""
+        self.tables.close()
+
+
+class MemoryStore(MemoryTables):
+    """Tables, accounts, the quick-match queue and API tokens in memory; a finished game is rated by
+    :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
+    within its save (``tests/server/test_accounts_contract.py`` holds the accounts and the
+    queue to the SQL stores' behaviour, ``tests/server/test_tokens_contract.py`` the tokens)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: Players, sessions, results and ratings, sharing this store's lock and tables.
+        self.accounts = MemoryAccounts(self._lock, self._tables)
+        #: The quick-match queue.
+        self.queue = MemoryQueue()
+        #: Personal API tokens, of these accounts' players.
+        self.tokens = MemoryTokens(self.accounts)
+
+    def _rate(self, table_id: str, result: GameResult) -> None:
+        self.accounts.record(table_id, result)
