@@ -16,26 +16,26 @@ from typing import TYPE_CHECKING
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection
 
-from ghostparty.server.accounts.service import Accounts
-from ghostparty.server.accounts.tokens import ApiTokens
-from ghostparty.server.botapi.api import BotApi
-from ghostparty.server.bus.catchup import CatchUp
-from ghostparty.server.bus.pubsub import PubSub
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-from ghostparty.server.community.blocks import Community
-from ghostparty.server.community.friends import Friends
-from ghostparty.server.community.moderation import Moderation
-from ghostparty.server.http.quotas import Quotas
-from ghostparty.server.http.socket_limits import Sockets
-from ghostparty.server.mail.mailer import Mailer
-from ghostparty.server.quickmatch.service import QuickMatch
-from ghostparty.server.reviews.pool import Reviewer
-from ghostparty.server.tables.service import TableService
-from ghostparty.server.tournaments.runner import TournamentRunner
-from ghostparty.server.tournaments.service import Tournaments
 
 if TYPE_CHECKING:
+    from ghostparty.server.accounts.service import Accounts
+    from ghostparty.server.accounts.tokens import ApiTokens
+    from ghostparty.server.botapi.api import BotApi
+    from ghostparty.server.bus.catchup import CatchUp
+    from ghostparty.server.bus.pubsub import PubSub
+    from ghostparty.server.community.blocks import Community
+    from ghostparty.server.community.friends import Friends
+    from ghostparty.server.community.moderation import Moderation
+    from ghostparty.server.http.quotas import Quotas
+    from ghostparty.server.http.socket_limits import Sockets
+    from ghostparty.server.mail.mailer import Mailer
+    from ghostparty.server.quickmatch.service import QuickMatch
+    from ghostparty.server.reviews.pool import Reviewer
     from ghostparty.server.reviews.queue import RedisReviewer
+    from ghostparty.server.tables.service import TableService
+    from ghostparty.server.tournaments.runner import TournamentRunner
+    from ghostparty.server.tournaments.service import Tournaments
 
 #: What a server without a database answers a route of the account features.
 NO_ACCOUNTS = "this server keeps no accounts (it has no database)"
