@@ -202,3 +202,10 @@ def test_pruning_deletes_what_expired_before(keeper: KeepsFriends, tables: Store
     assert keeper.friends.invitation(early) is None
     assert keeper.friends.invitation(late) is not None
     assert keeper.friends.prune(T0 + timedelta(minutes=2)) == 0
+
+
+def test_following_an_account_that_doesnt_exist_keeps_nothing(keeper: KeepsFriends) -> None:
+    ann = player(keeper, "Ann")
+    assert keeper.friends.follow(ann, ann + 1000, T0, 10)
+    assert not keeper.friends.follows(ann, ann + 1000)
+    assert keeper.friends.following(ann) == []

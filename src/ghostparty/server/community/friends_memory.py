@@ -56,13 +56,16 @@ class MemoryFriends:
     # -- follows --------------------------------------------------------------------------
 
     def follow(self, follower: int, followed: int, now: datetime, most: int) -> bool:
+        # Following an account that doesn't exist keeps nothing, as a database's foreign keys refuse it.
+        both = self._name(follower) is not None and self._name(followed) is not None
         with self._lock:
             mine = self._follows.setdefault(follower, {})
             if followed in mine:
                 return True
             if len(mine) >= most:
                 return False
-            mine[followed] = now
+            if both:
+                mine[followed] = now
         return True
 
     def unfollow(self, follower: int, followed: int) -> None:
