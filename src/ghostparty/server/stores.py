@@ -5,9 +5,10 @@ No store here knows another domain: each domain makes its own SQL store on the o
 ``SqlTournaments(database)``, …), and :class:`SqlStores` only holds them side by side,
 with the one piece of glue between domains: deleting an account removes, in the same
 transaction, what moderation, email and friends keep of it (``SqlAccounts``'s
-``forget`` steps). :class:`MemoryStore` is the tables', accounts', quick-match queue's
-and API tokens' memory stores; it keeps no other domain's, so a server on it offers no
-accounts (``no_accounts``): account features are on exactly where a SQL database is.
+``forget`` steps). :class:`MemoryStore` is the tables', accounts', quick-match queue's,
+API tokens', friends' and moderation's memory stores; it keeps no other domain's, so a
+server on it offers no accounts (``no_accounts``): account features are on exactly where
+a SQL database is.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from ghostparty.server.accounts.tokens_memory import MemoryTokens
 from ghostparty.server.accounts.tokens_store import SqlTokens
 from ghostparty.server.botapi.store import SqlBots
 from ghostparty.server.common.model import GameResult
+from ghostparty.server.community.friends_memory import MemoryFriends
 from ghostparty.server.community.friends_store import SqlFriends, forget_follows
+from ghostparty.server.community.moderation_memory import MemoryModeration
 from ghostparty.server.community.moderation_store import SqlModeration, forget_player
 from ghostparty.server.infra.database import Database
 from ghostparty.server.mail.store import SqlEmail, forget_email
@@ -90,10 +93,12 @@ class SqlStores:
 
 
 class MemoryStore(MemoryTables):
-    """Tables, accounts, the quick-match queue and API tokens in memory; a finished game is rated by
-    :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
-    within its save (``tests/server/test_accounts_contract.py`` holds the accounts and the
-    queue to the SQL stores' behaviour, ``tests/server/test_tokens_contract.py`` the tokens)."""
+    """Tables, accounts, the quick-match queue, API tokens, friends and moderation in memory; a
+    finished game is rated by :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
+    within its save (``tests/server/accounts/test_accounts_contract.py`` holds the accounts and the
+    queue to the SQL stores' behaviour, ``tests/server/accounts/test_tokens_contract.py`` the tokens,
+    ``tests/server/community/test_friends_contract.py`` the follows and invitations,
+    ``tests/server/community/test_moderation_contract.py`` moderation)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -103,6 +108,10 @@ class MemoryStore(MemoryTables):
         self.queue = MemoryQueue()
         #: Personal API tokens, of these accounts' players.
         self.tokens = MemoryTokens(self.accounts)
+        #: Follows and invitations, of these accounts' players at these tables.
+        self.friends = MemoryFriends(self.accounts, self._lock, self._tables)
+        #: Blocks, mutes, roles, sanctions, reports and the audit log, of these players and tables.
+        self.moderation = MemoryModeration(self.accounts, self)
 
     def _rate(self, table_id: str, result: GameResult) -> None:
         self.accounts.record(table_id, result)

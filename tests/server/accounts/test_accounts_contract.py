@@ -79,7 +79,7 @@ def finish(store: Store, table: Table, places: tuple[int, ...], *, rated: bool =
 
 def test_each_domains_sql_store_is_on_the_tables_database(any_store: Store) -> None:
     if not isinstance(any_store, SqlTables):
-        pytest.skip("a memory store keeps only accounts, the queue and tokens")
+        pytest.skip("a memory store has no database for its domains to share")
     stores = SqlStores.on(any_store)
     domains = (stores.accounts, stores.queue, stores.tokens, stores.bots, stores.friends, stores.moderation)
     assert all(domain.engine is any_store.engine for domain in (*domains, stores.email, stores.tournaments))

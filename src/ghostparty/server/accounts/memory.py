@@ -91,6 +91,20 @@ class MemoryAccounts:
                 del self._players[player_id]
         return sorted({table_id for table_id, _ in changed})
 
+    def rename(self, player_id: int, name: str, key: str) -> list[str] | None:
+        """The account's new name, on its seats too (for the memory moderation); the tables
+        whose seats changed, or ``None`` (nothing changed) if ``key`` is another player's."""
+        with self._lock:
+            if self._by_key.get(key, player_id) != player_id:
+                return None
+            found = self._players.get(player_id)
+            if found is not None:
+                self._by_key = {k: v for k, v in self._by_key.items() if v != player_id}
+                self._keep(replace(found, name=name), key)
+            seated = [t.id for t in self._tables.values() if any(seat.player_id == player_id for seat in t.seats)]
+            self._change_seats(lambda table, seat: seat.player_id == player_id, lambda seat: replace(seat, name=name))
+        return seated
+
     def rating(self, player_id: int, rules: str) -> Rating:
         return self.rating_and_games(player_id, rules)[0]
 

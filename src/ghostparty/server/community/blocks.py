@@ -22,7 +22,7 @@ from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.common.names import name_key
 from ghostparty.server.common.text import problem
-from ghostparty.server.community.moderation_store import SqlModeration, Standing
+from ghostparty.server.community.moderation_store import ModerationStore, Standing
 from ghostparty.server.tables.chat import clean_text
 
 #: The reasons a report may give (the client words them: ``report.reason.<key>``).
@@ -67,9 +67,9 @@ def time_text(when: datetime) -> str:
 
 
 class Community:
-    """Blocks, mutes and reports over a :class:`~ghostparty.server.community.moderation_store.SqlModeration`."""
+    """Blocks, mutes and reports over a :class:`~ghostparty.server.community.moderation_store.ModerationStore`."""
 
-    def __init__(self, store: SqlModeration, accounts: Accounts, *, clock: Callable[[], datetime] = now) -> None:
+    def __init__(self, store: ModerationStore, accounts: Accounts, *, clock: Callable[[], datetime] = now) -> None:
         self.store = store
         self.accounts = accounts
         self.clock = clock

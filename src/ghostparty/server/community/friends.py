@@ -28,7 +28,7 @@ from ghostparty.server.bus.envelope import InvitationsChanged
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.common.model import OPEN, Table, now
 from ghostparty.server.community.blocks import Community, time_text
-from ghostparty.server.community.friends_store import Invitation, SqlFriends
+from ghostparty.server.community.friends_store import FriendStore, Invitation
 from ghostparty.server.tables.service import TableService
 
 log = logging.getLogger("ghostparty.server")
@@ -73,11 +73,11 @@ def free_seat(table: Table) -> int | None:
 
 
 class Friends:
-    """Follows and invitations over a :class:`~ghostparty.server.community.friends_store.SqlFriends`."""
+    """Follows and invitations over a :class:`~ghostparty.server.community.friends_store.FriendStore`."""
 
     def __init__(
         self,
-        store: SqlFriends,
+        store: FriendStore,
         community: Community,
         service: TableService,
         *,

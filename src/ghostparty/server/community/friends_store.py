@@ -1,4 +1,8 @@
-"""Follows and invitations in the database (the same engine as the games'; migration 0008)."""
+"""Follows and invitations in the database (the same engine as the games'; migration 0008).
+
+:class:`FriendStore` is what a store of follows and invitations promises; :class:`SqlFriends`
+keeps it in the database, :class:`~ghostparty.server.community.friends_memory.MemoryFriends`
+in memory (``tests/server/community/test_friends_contract.py`` holds both to it)."""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -42,6 +46,40 @@ class Sitting:
     status: str
     rules: str
     players: int
+
+
+class FriendStore(Protocol):
+    """Where follows and invitations are kept."""
+
+    def follow(self, follower: int, followed: int, now: datetime, most: int) -> bool:
+        """Follow (again: nothing changes); ``False`` if ``follower`` already follows ``most``."""
+
+    def unfollow(self, follower: int, followed: int) -> None:
+        """Stop following (nothing if ``follower`` didn't follow ``followed``)."""
+
+    def following(self, follower: int) -> list[tuple[int, str]]:
+        """(id, current name) of the accounts ``follower`` follows, by name."""
+
+    def follows(self, follower: int, followed: int) -> bool:
+        """Whether ``follower`` follows ``followed``."""
+
+    def sittings(self, ids: Sequence[int]) -> list[Sitting]:
+        """The seats of the players ``ids`` at tables open or under way, newest tables first."""
+
+    def invite(self, inviter: int, invitee: int, table_id: str, now: datetime, expires: datetime) -> int:
+        """Keep an open invitation (one per inviter, invitee and table: asking again renews it); its id."""
+
+    def invitation(self, invitation_id: int) -> Invitation | None:
+        """The invitation of that id, whatever its status, or ``None``."""
+
+    def received(self, invitee: int, now: datetime, most: int) -> list[Invitation]:
+        """``invitee``'s open invitations to tables still open, not expired, newest first (``most`` of them)."""
+
+    def answer(self, invitation_id: int, status: str) -> bool:
+        """Mark an open invitation ``accepted`` or ``declined``; ``False`` if it wasn't open."""
+
+    def prune(self, before: datetime) -> int:
+        """Delete invitations that expired before ``before``; how many."""
 
 
 class SqlFriends:

@@ -1,7 +1,11 @@
 """Blocks, per-table mutes, moderators, sanctions, reports and the audit log in the
 database (the same engine as the games'). Every moderator action is written with its
 audit row in one transaction; nothing here updates or deletes an audit row, and the
-database's triggers (migration 0007) refuse it from anywhere else."""
+database's triggers (migration 0007) refuse it from anywhere else.
+
+:class:`ModerationStore` is what a store of moderation promises; :class:`SqlModeration`
+keeps it in the database, :class:`~ghostparty.server.community.moderation_memory.MemoryModeration`
+in memory (``tests/server/community/test_moderation_contract.py`` holds both to it)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import contextlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -41,6 +45,69 @@ class Standing:
     chat_reason: str | None = None
     rated_until: datetime | None = None
     rated_reason: str | None = None
+
+
+class ModerationStore(Protocol):
+    """Where blocks, mutes, roles, sanctions, reports and the audit log are kept.
+
+    A row (a chat line, a report, an audit entry) has the columns of its table
+    (``gp_chat``, ``gp_reports``, ``gp_audit``) as attributes."""
+
+    def block(self, blocker: int, blocked: int, now: datetime) -> None:
+        """Block a player (again, or an account that doesn't exist: nothing changes)."""
+
+    def unblock(self, blocker: int, blocked: int) -> None:
+        """Stop blocking (nothing if ``blocker`` didn't block ``blocked``)."""
+
+    def blocked(self, blocker: int) -> list[tuple[int, str]]:
+        """(id, current name) of the players ``blocker`` blocked, by name."""
+
+    def avoided(self, ids: Iterable[int]) -> dict[int, frozenset[int]]:
+        """Per player of ``ids``: the others of ``ids`` they blocked or who blocked them."""
+
+    def mutes(self, player: int, table_id: str) -> list[str]:
+        """The writers ``player`` muted at the table, sorted."""
+
+    def set_mute(self, player: int, table_id: str, writer: str, muted: bool) -> bool:
+        """Mute or unmute a writer at a table; ``False`` if there is no such table."""
+
+    def standing(self, player: int) -> Standing:
+        """The player's role and sanctions (a plain :class:`Standing` if none)."""
+
+    def set_moderator(self, player: int, on: bool) -> None:
+        """Make the player a moderator or not (the operator's command: not in the audit log)."""
+
+    def sanction(self, player: int, what: str, until: datetime, reason: str, entry: Audit, now: datetime) -> None:
+        """Out of ``what`` ("chat" or "rated") until ``until``, with the reason shown; audited."""
+
+    def line(self, table_id: str, line_id: int) -> Any:
+        """The chat line's row (removed or not), or ``None``."""
+
+    def around(self, table_id: str, line_id: int, each_side: int) -> list[dict[str, Any]]:
+        """The line and up to ``each_side`` lines not removed before and after it, as evidence."""
+
+    def remove_line(self, table_id: str, line_id: int, entry: Audit, now: datetime) -> None:
+        """Mark a chat line removed (out of the table's chat); audited."""
+
+    def rename(self, player: int, name: str, key: str, entry: Audit, now: datetime) -> list[str] | None:
+        """The account's new name (also on its seats and chat lines), audited; the tables whose
+        seats changed, or ``None`` (nothing changed) if the name's key is another's."""
+
+    def add_report(self, values: dict[str, Any]) -> int | None:
+        """The new open report's id; ``None`` (nothing added) if it names a table there is none of."""
+
+    def report(self, report_id: int) -> Any:
+        """The report's row, or ``None``."""
+
+    def open_reports(self, limit: int) -> list[tuple[Any, int]]:
+        """The open reports, each with how many distinct players reported its target while
+        open: most reported first, then the oldest."""
+
+    def close_report(self, report_id: int, entry: Audit, now: datetime) -> bool:
+        """Close an open report, audited; ``False`` (nothing audited) if it isn't open."""
+
+    def audit_log(self, limit: int, before: int | None = None) -> Sequence[Any]:
+        """The newest ``limit`` audit rows (with ids below ``before``), newest first."""
 
 
 class SqlModeration:

@@ -4,7 +4,7 @@ whose games may be forgotten when they stop.
 :class:`MemoryTables` keeps the :class:`~ghostparty.server.tables.store.Store` contract as
 :class:`~ghostparty.server.tables.store.SqlTables` does (``tests/server/stores/test_store_contract.py``
 holds both to it), so that code tried on one behaves the same on the other.
-:class:`~ghostparty.server.stores.MemoryStore` adds accounts and the quick-match queue.
+:class:`~ghostparty.server.stores.MemoryStore` adds the other domains' memory stores.
 """
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ class MemoryTables:
         self.results: dict[str, GameResult] = {}
         self._chat: dict[str, list[ChatLine]] = {}
         self._chat_id = 0
+        #: The ids of the chat lines a moderator removed (kept, out of :meth:`chat`).
+        self._removed: set[int] = set()
 
     def _rate(self, table_id: str, result: GameResult) -> None:
         """Rate a finished game, under the lock, before anything of its save changes
@@ -144,7 +146,27 @@ class MemoryTables:
 
     def chat(self, table_id: str, limit: int = 500) -> list[ChatLine]:
         with self._lock:
-            return list(self._chat.get(table_id, [])[-limit:]) if limit > 0 else []
+            shown = [line for line in self._chat.get(table_id, []) if line.id not in self._removed]
+        return shown[-limit:] if limit > 0 else []
+
+    def chat_lines(self, table_id: str) -> list[tuple[ChatLine, bool]]:
+        """Every chat line of the table, oldest first, with whether it was removed (for the memory moderation)."""
+        with self._lock:
+            return [(line, line.id in self._removed) for line in self._chat.get(table_id, [])]
+
+    def remove_chat(self, table_id: str, line_id: int) -> None:
+        """Take a line out of the table's chat (a moderator removed it); it stays among :meth:`chat_lines`."""
+        with self._lock:
+            if any(line.id == line_id for line in self._chat.get(table_id, [])):
+                self._removed.add(line_id)
+
+    def rename_in_chat(self, player_id: int, name: str) -> None:
+        """Give the account's chat lines its new name."""
+        with self._lock:
+            for table_id, lines in self._chat.items():
+                self._chat[table_id] = [
+                    replace(line, name=name) if line.player_id == player_id else line for line in lines
+                ]
 
     def series(self, first: str) -> list[Table]:
         """The tables of the series that began with table ``first``, in order."""
