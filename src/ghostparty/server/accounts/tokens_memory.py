@@ -2,7 +2,7 @@
 
 :class:`MemoryTokens` keeps :class:`~ghostparty.server.accounts.tokens_store.TokenStore`'s
 contract as :class:`~ghostparty.server.accounts.tokens_store.SqlTokens` does
-(``tests/server/test_tokens_contract.py`` holds both to it); its owners are the memory
+(``tests/server/accounts/test_tokens_contract.py`` holds both to it); its owners are the memory
 accounts' players.
 """
 

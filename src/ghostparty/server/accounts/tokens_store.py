@@ -3,7 +3,7 @@ secret's SHA-256 is kept, looked up by that hash (:mod:`ghostparty.server.accoun
 
 :class:`TokenStore` is what a store of tokens promises; :class:`SqlTokens` keeps it in the
 database, :class:`~ghostparty.server.accounts.tokens_memory.MemoryTokens` in memory
-(``tests/server/test_tokens_contract.py`` holds both to it)."""
+(``tests/server/accounts/test_tokens_contract.py`` holds both to it)."""
 
 from __future__ import annotations
 
