@@ -6,9 +6,9 @@ No store here knows another domain: each domain makes its own SQL store on the o
 with the one piece of glue between domains: deleting an account removes, in the same
 transaction, what moderation, email and friends keep of it (``SqlAccounts``'s
 ``forget`` steps). :class:`MemoryStore` is the tables', accounts', quick-match queue's,
-API tokens', friends' and moderation's memory stores; it keeps no other domain's, so a
-server on it offers no accounts (``no_accounts``): account features are on exactly where
-a SQL database is.
+API tokens', friends', moderation's and bot accounts' memory stores; it keeps no other
+domain's, so a server on it offers no accounts (``no_accounts``): account features are on
+exactly where a SQL database is.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ghostparty.server.accounts.memory import MemoryAccounts
 from ghostparty.server.accounts.store import SqlAccounts
 from ghostparty.server.accounts.tokens_memory import MemoryTokens
 from ghostparty.server.accounts.tokens_store import SqlTokens
+from ghostparty.server.botapi.memory import MemoryBots
 from ghostparty.server.botapi.store import SqlBots
 from ghostparty.server.common.model import GameResult
 from ghostparty.server.community.friends_memory import MemoryFriends
@@ -93,12 +94,13 @@ class SqlStores:
 
 
 class MemoryStore(MemoryTables):
-    """Tables, accounts, the quick-match queue, API tokens, friends and moderation in memory; a
-    finished game is rated by :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
+    """Tables, accounts, the quick-match queue, API tokens, friends, moderation and bot
+    accounts in memory; a finished game is rated by :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
     within its save (``tests/server/accounts/test_accounts_contract.py`` holds the accounts and the
     queue to the SQL stores' behaviour, ``tests/server/accounts/test_tokens_contract.py`` the tokens,
     ``tests/server/community/test_friends_contract.py`` the follows and invitations,
-    ``tests/server/community/test_moderation_contract.py`` moderation)."""
+    ``tests/server/community/test_moderation_contract.py`` moderation,
+    ``tests/server/botapi/test_bots_contract.py`` the bot accounts)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -112,6 +114,8 @@ class MemoryStore(MemoryTables):
         self.friends = MemoryFriends(self.accounts, self._lock, self._tables)
         #: Blocks, mutes, roles, sanctions, reports and the audit log, of these players and tables.
         self.moderation = MemoryModeration(self.accounts, self)
+        #: Bot accounts and invitations, sharing this store's lock, tables and accounts.
+        self.bots = MemoryBots(self._lock, self._tables, self.accounts)
 
     def _rate(self, table_id: str, result: GameResult) -> None:
         self.accounts.record(table_id, result)

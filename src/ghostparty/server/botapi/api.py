@@ -37,7 +37,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from ghostparty.server.botapi.store import SqlBots
+from ghostparty.server.botapi.store import BotStore
 from ghostparty.server.botapi.streams import StreamLease, StreamLeases
 from ghostparty.server.bus.envelope import BotInvitation, Poke
 from ghostparty.server.bus.pubsub import Message, PubSub
@@ -65,11 +65,11 @@ def bot_channel(player_id: int) -> str:
 
 
 class BotApi:
-    """Bot accounts and their streams over a :class:`~ghostparty.server.botapi.store.SqlBots`."""
+    """Bot accounts and their streams over a :class:`~ghostparty.server.botapi.store.BotStore`."""
 
     def __init__(
         self,
-        store: SqlBots,
+        store: BotStore,
         lobby: Lobby,
         pubsub: PubSub,
         *,

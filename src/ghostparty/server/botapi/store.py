@@ -1,15 +1,57 @@
 """Bot accounts in the database: which accounts are bots, the seats they hold, and the
-invitations of people to seats that they may accept."""
+invitations of people to seats that they may accept.
+
+:class:`BotStore` is what a store of bot accounts promises; :class:`SqlBots` keeps it in the
+database, :class:`~ghostparty.server.botapi.memory.MemoryBots` in memory
+(``tests/server/botapi/test_bots_contract.py`` holds both to it)."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
 from sqlalchemy import delete, exists, insert, select, update
 
 from ghostparty.server.common.model import OPEN
 from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import bot_invitations, players, results, seats, tables
+
+
+class BotStore(Protocol):
+    """Where bot accounts and the invitations of bots to seats are kept."""
+
+    def is_bot(self, player_id: int) -> bool:
+        """Whether the account is a bot account."""
+
+    def make_bot(self, player_id: int) -> bool:
+        """Make a person's account a bot account for good; ``False`` (and nothing changed)
+        if it holds or held any seat or has any result."""
+
+    def bot_named(self, key: str) -> tuple[int, str] | None:
+        """(id, name) of the bot account whose name has this look-alike key."""
+
+    def bot_keys(self, keys: list[str]) -> set[str]:
+        """Those of the look-alike ``keys`` that are bot accounts' names."""
+
+    def bots_among(self, player_ids: list[int]) -> set[int]:
+        """Those of ``player_ids`` that are bot accounts."""
+
+    def held_seats(self, player_id: int) -> list[tuple[str, int, str, str]]:
+        """(table id, seat, status, rules) of the account's seats at open and running tables,
+        oldest table first."""
+
+    def invite(self, table_id: str, seat: int, bot_id: int, inviter_id: int, now: datetime, expires: datetime) -> None:
+        """Keep the invitation of the bot to ``seat`` of ``table_id`` (asking again renews it)."""
+
+    def invited(self, table_id: str, seat: int, bot_id: int, now: datetime) -> bool:
+        """Whether the bot has an invitation to that seat that stands: not expired, the
+        table open, and its inviter still seated there."""
+
+    def answered(self, table_id: str, seat: int, bot_id: int) -> None:
+        """The bot accepted or declined that invitation: it stands no more."""
+
+    def prune(self, before: datetime) -> int:
+        """Delete the invitations that expired before ``before``; how many."""
 
 
 class SqlBots:
