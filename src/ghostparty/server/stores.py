@@ -6,9 +6,9 @@ No store here knows another domain: each domain makes its own SQL store on the o
 with the one piece of glue between domains: deleting an account removes, in the same
 transaction, what moderation, email and friends keep of it (``SqlAccounts``'s
 ``forget`` steps). :class:`MemoryStore` is the tables', accounts', quick-match queue's,
-API tokens', friends', moderation's and bot accounts' memory stores; it keeps no other
-domain's, so a server on it offers no accounts (``no_accounts``): account features are on
-exactly where a SQL database is.
+API tokens', friends', moderation's, bot accounts' and tournaments' memory stores; it
+keeps no other domain's, so a server on it offers no accounts (``no_accounts``): account
+features are on exactly where a SQL database is.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from ghostparty.server.quickmatch.store import SqlQueue
 from ghostparty.server.reviews.store import SqlReviews
 from ghostparty.server.tables.memory import MemoryTables
 from ghostparty.server.tables.store import SqlTables
+from ghostparty.server.tournaments.memory import MemoryTournaments
 from ghostparty.server.tournaments.store import SqlTournaments
 
 
@@ -94,13 +95,14 @@ class SqlStores:
 
 
 class MemoryStore(MemoryTables):
-    """Tables, accounts, the quick-match queue, API tokens, friends, moderation and bot
-    accounts in memory; a finished game is rated by :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
+    """Tables, accounts, the quick-match queue, API tokens, friends, moderation, bot
+    accounts and tournaments in memory; a finished game is rated by :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
     within its save (``tests/server/accounts/test_accounts_contract.py`` holds the accounts and the
     queue to the SQL stores' behaviour, ``tests/server/accounts/test_tokens_contract.py`` the tokens,
     ``tests/server/community/test_friends_contract.py`` the follows and invitations,
     ``tests/server/community/test_moderation_contract.py`` moderation,
-    ``tests/server/botapi/test_bots_contract.py`` the bot accounts)."""
+    ``tests/server/botapi/test_bots_contract.py`` the bot accounts,
+    ``tests/server/tournaments/test_tournaments_contract.py`` the tournaments)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -116,6 +118,8 @@ class MemoryStore(MemoryTables):
         self.moderation = MemoryModeration(self.accounts, self)
         #: Bot accounts and invitations, sharing this store's lock, tables and accounts.
         self.bots = MemoryBots(self._lock, self._tables, self.accounts)
+        #: Tournaments, their entrants and games (at these tables, of these accounts).
+        self.tournaments = MemoryTournaments(self._lock, self._tables, self.accounts)
 
     def _rate(self, table_id: str, result: GameResult) -> None:
         self.accounts.record(table_id, result)

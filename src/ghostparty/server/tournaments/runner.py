@@ -47,7 +47,6 @@ from ghostparty.server.tournaments.store import (
     Change,
     GameRow,
     TournamentRow,
-    table_statuses,
 )
 from ghostparty.tournaments import Arena, Ladder, Swiss, to_json
 
@@ -251,7 +250,7 @@ class TournamentRunner:
         games = [g for g in await in_thread(self.t.store.games, tournament_id) if not g.recorded]
         if not games:
             return
-        statuses = await in_thread(table_statuses, self.t.store.engine, [g.table_id for g in games])
+        statuses = await in_thread(self.t.store.table_statuses, [g.table_id for g in games])
         results: dict[str, tuple[list[int], dict[str, int]]] = {}
         for game in games:
             status = statuses.get(game.table_id)

@@ -33,8 +33,8 @@ from ghostparty.server.tournaments.store import (
     SCHEDULED,
     Change,
     Entrant,
-    SqlTournaments,
     TournamentRow,
+    TournamentStore,
 )
 from ghostparty.tournaments import (
     Arena,
@@ -201,7 +201,7 @@ class Tournaments:
 
     def __init__(
         self,
-        store: SqlTournaments,
+        store: TournamentStore,
         lobby: Lobby,
         pubsub: PubSub,
         *,
@@ -270,7 +270,7 @@ class Tournaments:
         self, tournament_id: str, step: Callable[[TournamentRow, Engine], Change | None]
     ) -> tuple[TournamentRow, Change | None]:
         """Apply ``step`` (``None``: nothing to change) to the stored tournament, in turn
-        with every other change of it (:meth:`.SqlTournaments.apply`). An engine refusal
+        with every other change of it (:meth:`.TournamentStore.apply`). An engine refusal
         is a 400 naming it; a new entrant whose name reads like another's, ``name_taken``."""
 
         def locked(row: TournamentRow) -> Change | None:

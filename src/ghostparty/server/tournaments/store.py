@@ -3,14 +3,18 @@ tournament is made with its row locked (:meth:`SqlTournaments.apply`: changes on
 instance take turns, none is refused for a race it lost) and raises its version; a
 compare-and-set on the version (:meth:`SqlTournaments.change`) refuses a change made
 from a stale read, so nothing is lost or counted twice. Entrants' names within a
-tournament are told apart."""
+tournament are told apart.
+
+:class:`TournamentStore` is what a store of tournaments promises; :class:`SqlTournaments`
+keeps it in the database, :class:`~ghostparty.server.tournaments.memory.MemoryTournaments`
+in memory (``tests/server/tournaments/test_tournaments_contract.py`` holds both to it)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from sqlalchemy import Connection, Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -119,6 +123,45 @@ def _row(r: Any) -> TournamentRow:
         if data[key] is not None:
             data[key] = utc(data[key])
     return TournamentRow(**data)
+
+
+class TournamentStore(Protocol):
+    """Where tournaments, their entrants and games are kept."""
+
+    def create(self, row: TournamentRow, entrants: Sequence[Entrant] = ()) -> bool:
+        """Keep a new tournament; ``False`` if its id (or recurring name and start) is taken."""
+
+    def get(self, tournament_id: str) -> TournamentRow | None:
+        """The tournament of that id, or ``None``."""
+
+    def listing(self, statuses: Sequence[str], limit: int = 50, *, newest_first: bool = False) -> list[TournamentRow]:
+        """Up to ``limit`` tournaments of those statuses, by their start (latest first if ``newest_first``)."""
+
+    def entrants(self, tournament_id: str) -> list[Entrant]:
+        """The tournament's entrants, in the order they joined."""
+
+    def games(self, tournament_id: str) -> list[GameRow]:
+        """The tournament's games, in the order they started."""
+
+    def of_table(self, table_id: str) -> str | None:
+        """The id of the tournament whose game is played at ``table_id``, if any."""
+
+    def snapshot(self, tournament_id: str) -> Snapshot | None:
+        """The tournament's row, entrants and games as of one version; ``None`` if there is none by that id."""
+
+    def entered(self, player_id: int, limit: int = 100) -> list[TournamentRow]:
+        """The finished tournaments ``player_id`` entered, newest first (for trophies)."""
+
+    def change(self, tournament_id: str, expected_version: int, change: Change, moment: datetime) -> bool:
+        """Apply ``change`` if the stored version is still ``expected_version`` (all or
+        nothing); ``False`` if another change came first or a key of it is taken."""
+
+    def apply(self, tournament_id: str, step: Callable[[TournamentRow], Change | None], moment: datetime) -> Applied:
+        """Read the tournament and store what ``step`` makes of it, in turn with every other
+        change of it; an error ``step`` raises undoes nothing stored and goes to the caller."""
+
+    def table_statuses(self, table_ids: Sequence[str]) -> dict[str, str]:
+        """The status of each of ``table_ids`` that is a table (a light read the runner makes every pass)."""
 
 
 class SqlTournaments:
@@ -233,6 +276,10 @@ class SqlTournaments:
         except (_ChangedMeanwhile, IntegrityError):
             return Applied(read, change, stored=False)
         return Applied(read, change)
+
+    def table_statuses(self, table_ids: Sequence[str]) -> dict[str, str]:
+        """The status of each of ``table_ids`` (:func:`table_statuses` on this store's engine)."""
+        return table_statuses(self.engine, table_ids)
 
 
 def _write(conn: Connection, tournament_id: str, expected_version: int, change: Change, moment: datetime) -> None:
