@@ -6,9 +6,9 @@ No store here knows another domain: each domain makes its own SQL store on the o
 with the one piece of glue between domains: deleting an account removes, in the same
 transaction, what moderation, email and friends keep of it (``SqlAccounts``'s
 ``forget`` steps). :class:`MemoryStore` is the tables', accounts', quick-match queue's,
-API tokens', friends', moderation's, bot accounts' and tournaments' memory stores; it
-keeps no other domain's, so a server on it offers no accounts (``no_accounts``): account
-features are on exactly where a SQL database is.
+API tokens', friends', moderation's, bot accounts', tournaments' and email's memory
+stores; it keeps no other domain's, so a server on it offers no accounts (``no_accounts``):
+account features are on exactly where a SQL database is.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ghostparty.server.community.friends_store import SqlFriends, forget_follows
 from ghostparty.server.community.moderation_memory import MemoryModeration
 from ghostparty.server.community.moderation_store import SqlModeration, forget_player
 from ghostparty.server.infra.database import Database
+from ghostparty.server.mail.memory import MemoryEmail
 from ghostparty.server.mail.store import SqlEmail, forget_email
 from ghostparty.server.quickmatch.memory import MemoryQueue
 from ghostparty.server.quickmatch.store import SqlQueue
@@ -96,13 +97,14 @@ class SqlStores:
 
 class MemoryStore(MemoryTables):
     """Tables, accounts, the quick-match queue, API tokens, friends, moderation, bot
-    accounts and tournaments in memory; a finished game is rated by :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
+    accounts, tournaments and email in memory; a finished game is rated by :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
     within its save (``tests/server/accounts/test_accounts_contract.py`` holds the accounts and the
     queue to the SQL stores' behaviour, ``tests/server/accounts/test_tokens_contract.py`` the tokens,
     ``tests/server/community/test_friends_contract.py`` the follows and invitations,
     ``tests/server/community/test_moderation_contract.py`` moderation,
     ``tests/server/botapi/test_bots_contract.py`` the bot accounts,
-    ``tests/server/tournaments/test_tournaments_contract.py`` the tournaments)."""
+    ``tests/server/tournaments/test_tournaments_contract.py`` the tournaments,
+    ``tests/server/mail/test_email_contract.py`` the email)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -120,6 +122,8 @@ class MemoryStore(MemoryTables):
         self.bots = MemoryBots(self._lock, self._tables, self.accounts)
         #: Tournaments, their entrants and games (at these tables, of these accounts).
         self.tournaments = MemoryTournaments(self._lock, self._tables, self.accounts)
+        #: Addresses, link tokens, the outbox and reminders, of these accounts' players.
+        self.email = MemoryEmail(self._lock, self._tables, self.accounts)
 
     def _rate(self, table_id: str, result: GameResult) -> None:
         self.accounts.record(table_id, result)

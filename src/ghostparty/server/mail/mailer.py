@@ -29,7 +29,7 @@ from ghostparty.server.common.model import now
 from ghostparty.server.infra.limits import Limit, Limiter, Use, take_or_refuse
 from ghostparty.server.mail.keys import KINDS, EmailKeys, token_hash
 from ghostparty.server.mail.outbox import Outbox
-from ghostparty.server.mail.store import Address, Due, SqlEmail
+from ghostparty.server.mail.store import Address, Due, EmailStore
 from ghostparty.server.mail.texts import checked_address, compose, language_of, lookup_form, masked
 
 log = logging.getLogger("ghostparty.email")
@@ -56,11 +56,11 @@ _BAD_LINK = "this link is not valid (any more): ask for a new one"
 
 
 class Mailer:
-    """Email over a :class:`~ghostparty.server.mail.store.SqlEmail`; mail goes out through ``outbox``."""
+    """Email over a :class:`~ghostparty.server.mail.store.EmailStore`; mail goes out through ``outbox``."""
 
     def __init__(
         self,
-        store: SqlEmail,
+        store: EmailStore,
         keys: EmailKeys,
         accounts: Accounts,
         outbox: Outbox,
@@ -325,7 +325,7 @@ class Mailer:
 
 
 def start_mailer(
-    email: SqlEmail,
+    email: EmailStore,
     accounts: Accounts,
     limiter: Limiter,
     *,

@@ -24,7 +24,7 @@ import aiosmtplib
 from ghostparty.server.common.errors import in_thread
 from ghostparty.server.common.model import now
 from ghostparty.server.mail.keys import EmailKeys
-from ghostparty.server.mail.store import Queued, SqlEmail
+from ghostparty.server.mail.store import EmailStore, Queued
 
 log = logging.getLogger("ghostparty.email")
 
@@ -79,7 +79,7 @@ class Outbox:
 
     def __init__(
         self,
-        store: SqlEmail,
+        store: EmailStore,
         keys: EmailKeys,
         smtp: SmtpSettings,
         *,

@@ -5,6 +5,10 @@ Nothing here sees an address in clear: :mod:`ghostparty.server.mail.keys` seals 
 after. Several instances share the outbox: a message is claimed with a lease by an
 ``UPDATE … WHERE`` that only one of them can win, and the reminders of a game by an
 ``INSERT`` or ``UPDATE`` of its row that only one can make.
+
+:class:`EmailStore` is what a store of email promises; :class:`SqlEmail` keeps it in the
+database, :class:`~ghostparty.server.mail.memory.MemoryEmail` in memory
+(``tests/server/mail/test_email_contract.py`` holds both to it).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -61,6 +65,68 @@ def forget_email(conn: Connection, player_id: int) -> None:
     """Remove everything of email a player has (their account is deleted)."""
     for table in (emails, email_tokens, outbox, reminders):
         conn.execute(delete(table).where(table.c.player_id == player_id))
+
+
+class EmailStore(Protocol):
+    """Where players' addresses, link tokens, the outbox and the reminders sent are kept."""
+
+    def address(self, player_id: int) -> Address | None:
+        """The player's address, confirmed or not."""
+
+    def by_lookup(self, lookup: str) -> tuple[Address, str] | None:
+        """A confirmed address of that hash and its player's name."""
+
+    def set_address(self, player_id: int, sealed: str, lookup: str, language: str, now: datetime) -> bool:
+        """A new, unconfirmed address for the player (its choices kept); ``False`` if another
+        account confirmed it (another's unconfirmed claim to it is dropped)."""
+
+    def choose(self, player_id: int, chosen: dict[str, bool | str]) -> bool:
+        """Change the player's choices (reminders, invitations, language); ``False`` if no address."""
+
+    def remove(self, player_id: int) -> None:
+        """The player's address and links go; what the outbox holds for them is not sent."""
+
+    def add_token(
+        self, hashed: str, player_id: int, purpose: str, expires: datetime, now: datetime, lookup: str | None = None
+    ) -> None:
+        """Keep a one-time link's token (those expired by ``now`` are deleted first)."""
+
+    def token_owner(self, hashed: str, purpose: str, now: datetime) -> str | None:
+        """The name of the player of a current token (it stays unused)."""
+
+    def use_token(self, hashed: str, purpose: str, now: datetime) -> int | None:
+        """The player of a current token, which is used up; ``None`` if there is none (a
+        confirmation confirms its address if it is still the player's, a reset ends the
+        player's other links)."""
+
+    def enqueue(self, player_id: int | None, kind: str, sealed_message: str, now: datetime) -> int:
+        """Queue a message to be sent from ``now`` on; its id."""
+
+    def claim(self, now: datetime, lease_until: datetime, most: int = 20) -> list[Queued]:
+        """Messages due to be sent, held by this caller until ``lease_until`` (each by one caller only)."""
+
+    def sent(self, message_id: int, now: datetime) -> None:
+        """Sent: the message itself is dropped (it held links), its row kept as a record."""
+
+    def failed(self, message_id: int, error: str, next_try: datetime | None) -> None:
+        """A try failed: tried again at ``next_try``, or given up (``None``)."""
+
+    def prune(self, before: datetime) -> None:
+        """Forget sent and failed messages created before ``before``, and old reminders."""
+
+    def counts(self) -> dict[str, int]:
+        """Messages by status (tests, the operator)."""
+
+    def due_reminders(self, waited_since: datetime, last_before: datetime, most: int = 1000) -> list[Due]:
+        """Turn-based games whose mover (an account with a confirmed address and reminders
+        on) has been to move since before ``waited_since`` and had no reminder of the game
+        since ``last_before``."""
+
+    def mark_reminded(self, table_id: str, player_id: int, now: datetime, last_before: datetime) -> bool:
+        """Record a reminder of the game; ``False`` if another instance just did."""
+
+    def player_names(self, ids: Sequence[int]) -> dict[int, str]:
+        """The names of those of ``ids`` that are players."""
 
 
 class SqlEmail:
