@@ -76,6 +76,9 @@ class SqlReviews:
             "cpu_seconds": stored.cpu_seconds,
         }
         with self._writing, self.engine.begin() as conn:
+            # The game's row locked first: reviews of one game stored at once (two
+            # workers, two instances) take turns instead of both inserting after the delete.
+            conn.execute(select(tables.c.id).where(tables.c.id == stored.table_id).with_for_update())
             conn.execute(delete(reviews).where(reviews.c.table_id == stored.table_id))
             conn.execute(insert(reviews).values(**values))
 
