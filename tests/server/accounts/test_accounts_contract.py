@@ -25,7 +25,7 @@ from ghostparty.server.quickmatch.matching import Waiting
 from ghostparty.server.quickmatch.store import QueueStore
 from ghostparty.server.stores import MemoryStore, SqlStores
 from ghostparty.server.tables.store import SqlTables, Store
-from tests.server.stores.test_store_contract import race
+from tests.server.tables.test_store_contract import race
 
 T0 = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)

@@ -17,7 +17,7 @@ from ghostparty.server.common.names import name_key
 from ghostparty.server.community.friends_store import FriendStore, Sitting
 from ghostparty.server.stores import MemoryStore, SqlStores
 from ghostparty.server.tables.store import SqlTables, Store
-from tests.server.stores.test_store_contract import race
+from tests.server.tables.test_store_contract import race
 
 T0 = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 LATER = T0 + timedelta(minutes=30)

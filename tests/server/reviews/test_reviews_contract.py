@@ -13,7 +13,7 @@ from ghostparty.server.common.model import OVER, Seat, Table
 from ghostparty.server.reviews.store import MemoryReviews, ReviewStore, StoredReview
 from ghostparty.server.stores import MemoryStore, SqlStores
 from ghostparty.server.tables.store import SqlTables, Store
-from tests.server.stores.test_store_contract import race
+from tests.server.tables.test_store_contract import race
 
 T0 = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 

@@ -13,7 +13,7 @@ from ghostparty.server.common.model import ActionRow, Table
 from ghostparty.server.stores import MemoryStore
 from ghostparty.server.tables.live import Tables
 from ghostparty.server.tables.service import ServiceError
-from tests.server.stores.test_store_contract import table
+from tests.server.tables.test_store_contract import table
 
 
 class CountingStore(MemoryStore):

@@ -28,7 +28,7 @@ from ghostparty.server.tournaments.store import (
     TournamentRow,
     TournamentStore,
 )
-from tests.server.stores.test_store_contract import race
+from tests.server.tables.test_store_contract import race
 
 T0 = datetime(2026, 11, 27, 15, 0, tzinfo=UTC)
 ANN = Entrant("gann", "Ann", T0)

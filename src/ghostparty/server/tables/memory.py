@@ -2,7 +2,7 @@
 whose games may be forgotten when they stop.
 
 :class:`MemoryTables` keeps the :class:`~ghostparty.server.tables.store.Store` contract as
-:class:`~ghostparty.server.tables.store.SqlTables` does (``tests/server/stores/test_store_contract.py``
+:class:`~ghostparty.server.tables.store.SqlTables` does (``tests/server/tables/test_store_contract.py``
 holds both to it), so that code tried on one behaves the same on the other.
 :class:`~ghostparty.server.stores.MemoryStore` adds the other domains' memory stores.
 """
