@@ -170,6 +170,28 @@ def test_a_ban_from_rated_play_holds_on_every_way_to_a_rated_seat(client: TestCl
     assert quick.status_code == 403 and error(quick) == "rated_banned"
 
 
+def test_a_ban_from_rated_play_takes_a_waiting_player_out_of_the_rated_queue(client: TestClient, db_url: str) -> None:
+    """Bob waits for a rated game; banned meanwhile, he is no longer matched (Ann, joining,
+    keeps waiting) and his page's next look says why."""
+    ann, bob, mona = (as_player(client, name) for name in ("Ann", "Bob", "Mona"))
+    appoint(db_url, "Mona")
+    wanted = {"rules": "hugo", "players": 2, "rated": True}
+    waiting = client.post("/api/match", json=wanted, headers=bob)
+    assert waiting.status_code == 201 and waiting.json()["status"] == "waiting", waiting.text
+    ban = {"name": "Bob", "what": "rated", "days": 7, "reason": "dodging games"}
+    assert client.post("/api/moderation/ban", json=ban, headers=mona).status_code == 200
+    joined = client.post("/api/match", json=wanted, headers=ann)
+    assert joined.status_code == 201 and joined.json()["status"] == "waiting", joined.text  # not seated with Bob
+    looked = client.post("/api/match/look", json={"ticket": waiting.json()["ticket"]}, headers=bob)
+    assert looked.status_code == 403 and error(looked) == "rated_banned", looked.text
+    assert (
+        client.post("/api/match/look", json={"ticket": joined.json()["ticket"]}, headers=ann).json()["status"]
+        == "waiting"
+    )
+    counts = client.get("/api/match").json()["waiting"]
+    assert [c["count"] for c in counts if c["rated"]] == [1]
+
+
 def test_a_moderator_renames_an_offensive_name_everywhere(client: TestClient, db_url: str) -> None:
     ann, bob = as_player(client, "Ann"), as_player(client, "Badword")
     mod = as_player(client, "Mona")

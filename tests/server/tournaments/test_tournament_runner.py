@@ -190,3 +190,44 @@ def test_two_runners_racing_seat_nobody_twice_and_count_no_game_twice(store_url:
                 service.store.close()
 
     run(scenario)
+
+
+def test_an_entrant_banned_from_rated_play_is_withdrawn_before_the_next_pairing(store_url: str) -> None:
+    """A rated Swiss: Bob, banned by a moderator after he entered, is paired no more; the
+    others play on (the lobby's one check, Lobby.may_sit, holds for the runner too)."""
+    from ghostparty.server.common.errors import ErrorCode, ServiceError
+
+    clock = Clock()
+    banned: set[int] = set()
+
+    async def refuse(player_id: int) -> None:
+        if player_id in banned:
+            raise ServiceError(ErrorCode.RATED_BANNED, "banned from rated games for 7 days: dodging games")
+
+    async def scenario() -> None:
+        service, tournaments, runner = instance(store_url, clock, 5)
+        service.lobby.rated_refusal = refuse
+        accounts = SqlStores.on(service.core.tables.store).accounts
+        try:
+            spec = Spec("swiss", "hugo", 2, clock.now + timedelta(minutes=5), turn_seconds=30, rounds=2, rated=True)
+            row = await tournaments.create(spec, None)
+            assert row is not None
+            ids = {}
+            for name in ("Ann", "Bob", "Cyd", "Dan", "Eve"):
+                player = accounts.create_player(name, name.lower(), "x", clock.now)
+                assert player is not None
+                ids[name] = player.id
+                await tournaments.join(row.id, (player.id, name), None)
+            banned.add(ids["Bob"])
+            clock.now += timedelta(minutes=5)
+            await runner.step()
+            games = await asyncio.to_thread(tournaments.store.games, row.id)
+            seated = [e for g in games for e in g.seats]
+            assert len(games) == 2 and f"p{ids['Bob']}" not in seated, seated
+            engine = from_json((await tournaments.get(row.id)).state)
+            assert not engine.players[f"p{ids['Bob']}"].active
+            assert sum(1 for p in engine.players.values() if p.active) == 4
+        finally:
+            await service.close()
+
+    run(scenario)

@@ -43,6 +43,10 @@ FILL_BOT = "greedy"
 TURN_SECONDS = 60
 
 
+#: Refused tickets remembered for their next look, at most (the oldest forgotten first).
+MAX_REFUSED = 1000
+
+
 def ticket_hash(ticket: str) -> str:
     return hashlib.sha256(ticket.encode()).hexdigest()
 
@@ -75,6 +79,9 @@ class QuickMatch:
         self.clock = clock
         self._forming = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        #: Tickets taken out of the queue by a ban from rated play while they waited, with
+        #: the ban's words: their next look says why (on this instance; elsewhere, gone).
+        self._refused: dict[str, str] = {}
 
     def run(self, keeps: Callable[[], bool], every: float = 1.0) -> None:
         """Form tables every ``every`` seconds while ``keeps()`` (this instance keeps
@@ -144,6 +151,9 @@ class QuickMatch:
 
     async def look(self, ticket: str) -> dict[str, Any]:
         """Where a ticket stands: waiting (for how long, the ratings it accepts) or seated."""
+        refused = self._refused.pop(ticket_hash(ticket), None)
+        if refused is not None:
+            raise ServiceError(ErrorCode.RATED_BANNED, refused)
         found = await in_thread(self.queue.look, ticket_hash(ticket), self.clock())
         if found is None:
             raise ServiceError(ErrorCode.UNKNOWN_TICKET, "no such ticket: it was seated long ago, or left the queue")
@@ -176,7 +186,7 @@ class QuickMatch:
                 self.queue.waiting, now - timedelta(seconds=STALE), now - timedelta(seconds=FORGET)
             )
             names = {t.waiting.ticket: t.name for t in tickets}
-            waiting = [t.waiting for t in tickets]
+            waiting = await self._without_banned([t.waiting for t in tickets])
             if self.avoided is not None:
                 ids = [w.player_id for w in waiting if w.player_id is not None]
                 avoid = await in_thread(self.avoided, ids)
@@ -193,6 +203,26 @@ class QuickMatch:
                 except (ServiceError, StoreUnavailable) as error:
                     log.warning("could not form a quick-match table: %s", error)
             return formed
+
+    async def _without_banned(self, waiting: list[Waiting]) -> list[Waiting]:
+        """``waiting`` less the rated tickets of accounts banned from rated play since they
+        joined (:meth:`~ghostparty.server.tables.lobby.Lobby.may_sit`, the check every way
+        to a seat passes), which leave the queue."""
+        kept = []
+        for entry in waiting:
+            if entry.rated and entry.player_id is not None:
+                try:
+                    await self.lobby.may_sit(entry.player_id, rated=True)
+                except ServiceError as error:
+                    if error.code != ErrorCode.RATED_BANNED:
+                        raise
+                    if await in_thread(self.queue.leave, entry.ticket):
+                        if len(self._refused) >= MAX_REFUSED:
+                            self._refused.pop(next(iter(self._refused)))
+                        self._refused[entry.ticket] = error.message
+                    continue
+            kept.append(entry)
+        return kept
 
     async def _seat(self, group: Group, names: dict[str, str]) -> int:
         people = [(names[m.ticket], m.player_id) for m in group.members]

@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
-from ghostparty.server.common.errors import ServiceError, StoreUnavailable, in_thread
+from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
 from ghostparty.server.common.model import OPEN, OVER, Seat
 from ghostparty.server.common.ratings import places
 from ghostparty.server.tables.live import LiveTable
@@ -110,11 +111,31 @@ class TournamentRunner:
         await self._record(tournament_id)
         row = await self.t.get(tournament_id)
         moment = self.t.clock()
+        if row.rated and row.status in ACTIVE:
+            await self._withdraw_banned(row, moment)
         if row.status == SCHEDULED and moment >= row.starts:
             await self.t.update(tournament_id, lambda r, e: self._begin(r, e, moment))
         row = await self.t.get(tournament_id)
         if row.status == RUNNING:
             await self._pair(row, moment)
+
+    async def _withdraw_banned(self, row: TournamentRow, moment: datetime) -> None:
+        """Withdraw from a rated tournament the entrants a moderator has banned from rated
+        play since they entered (:meth:`~ghostparty.server.tables.lobby.Lobby.may_sit`, the
+        check every way to a seat passes): they are paired no more; a game under way
+        still finishes and counts."""
+        players = _engine(row).players
+        for entrant in await in_thread(self.t.store.entrants, row.id):
+            known = players.get(entrant.entrant)
+            if entrant.player_id is None or known is None or not known.active:
+                continue
+            try:
+                await self.lobby.may_sit(entrant.player_id, rated=True)
+            except ServiceError as error:
+                if error.code != ErrorCode.RATED_BANNED:
+                    raise
+                log.info("tournament %s: %s withdrawn (banned from rated play)", row.id, entrant.name)
+                await self.t.update(row.id, functools.partial(_withdrawn, entrant=entrant.entrant, moment=moment))
 
     # starting and ending ---------------------------------------------------------------
 
@@ -315,3 +336,14 @@ def _ending(row: TournamentRow, engine: Engine, now: float) -> Change | None:
     if row.status != RUNNING or not isinstance(engine, Arena) or not engine.finished(now):
         return None
     return Change(row.state, FINISHED, row.reason, None)
+
+
+def _withdrawn(row: TournamentRow, engine: Engine, entrant: str, moment: datetime) -> Change | None:
+    """``entrant`` paired no more (nothing if the tournament is over meanwhile)."""
+    if row.status not in ACTIVE:
+        return None
+    if isinstance(engine, Arena):
+        engine.leave(entrant, stamp(moment))
+    else:
+        engine.withdraw(entrant)
+    return Change(to_json(engine), row.status, row.reason, row.round_at)
