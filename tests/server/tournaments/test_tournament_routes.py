@@ -13,7 +13,10 @@ from starlette.testclient import TestClient
 
 from tests.fixtures.accounts import error, make_client, register
 
-SOON = (datetime.now(UTC) + timedelta(minutes=10)).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+def soon() -> str:
+    """Ten minutes from now (when the test runs, not when the module was collected)."""
+    return (datetime.now(UTC) + timedelta(minutes=10)).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def arena(**more: Any) -> dict[str, Any]:
@@ -21,7 +24,7 @@ def arena(**more: Any) -> dict[str, Any]:
         "kind": "arena",
         "rules": "hugo",
         "table_size": 2,
-        "starts": SOON,
+        "starts": soon(),
         "minutes": 30,
         "turn_seconds": 30,
         **more,
