@@ -112,8 +112,17 @@ def brier(predictions: list[tuple[float, ...]], shares: list[list[float]]) -> fl
     return sum(errors) / len(errors)
 
 
+def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson interval of a share won out of ``n`` seats (a tie's 1/k counted as
+    such; seats of one position are not independent, so it is a little narrow)."""
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def reliability(predictions: list[tuple[float, ...]], shares: list[list[float]]) -> list[list[float]]:
-    """Per bin of predicted chance: [mean predicted, mean share won, seats]."""
+    """Per bin of predicted chance: [mean predicted, mean share won, seats, low, high],
+    the last two the share's 95 % interval (:func:`wilson`)."""
     sums = [[0.0, 0.0, 0.0] for _ in range(BINS)]
     for pred, share in zip(predictions, shares, strict=True):
         for p, y in zip(pred, share, strict=True):
@@ -121,7 +130,17 @@ def reliability(predictions: list[tuple[float, ...]], shares: list[list[float]])
             row[0] += p
             row[1] += y
             row[2] += 1
-    return [[round(s[0] / s[2], 4), round(s[1] / s[2], 4), int(s[2])] for s in sums if s[2]]
+    table = []
+    for total, won, n in sums:
+        if n:
+            low, high = wilson(won / n, int(n))
+            table.append([round(total / n, 4), round(won / n, 4), int(n), round(low, 4), round(high, 4)])
+    return table
+
+
+def missed(table: list[list[float]]) -> int:
+    """Bins whose mean prediction lies outside the 95 % interval of the share won there."""
+    return sum(1 for mean, _, _, low, high in table if not low <= mean <= high)
 
 
 def main() -> int:
@@ -131,10 +150,14 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=4, help="positions drawn per game")
     parser.add_argument("--search", type=int, default=0, help="held-out positions to score the searching evaluator on")
     parser.add_argument("--depth", type=int, default=None, help="the evaluator's search depth (default: the review's)")
+    parser.add_argument(
+        "--search-players", default="2,3,4,5,6,7,8", help="the player counts --search scores (comma-separated)"
+    )
     parser.add_argument("--figure", type=Path, default=None, help="where to draw the reliability diagrams")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
     started = time.process_time()
+    searched = {int(n) for n in args.search_players.split(",") if n.strip()}
     betas: dict[str, dict[str, float]] = {}
     held_out: dict[str, dict[str, object]] = {}
     panels: dict[tuple[str, int], dict[str, list[list[float]]]] = {}
@@ -151,7 +174,8 @@ def main() -> int:
                 "brier_uniform": round(brier(uniform, held.shares), 5),
                 "reliability_leaf": reliability(predicted, held.shares),
             }
-            if args.search and players in (2, 4):
+            report["bins_missed_leaf"] = missed(report["reliability_leaf"])  # type: ignore[arg-type]
+            if args.search and players in searched:
                 report.update(score_search(rules, players, held, beta, args.search, args.depth, panels))
             panels.setdefault((rules, players), {})["leaf"] = report["reliability_leaf"]  # type: ignore[assignment]
             held_out.setdefault(rules, {})[str(players)] = report
@@ -201,6 +225,7 @@ def score_search(
         "brier_leaf_same_positions": round(brier(leaf, shares), 5),
         "search_ms_per_position": round(1000 * seconds / len(chosen), 1),
         "reliability_search": table,
+        "bins_missed_search": missed(table),
     }
 
 
@@ -217,7 +242,9 @@ def draw(panels: dict[tuple[str, int], dict[str, list[list[float]]]], path: Path
         for name, style in (("leaf", "o-"), ("search", "s-")):
             table = panels[key].get(name)
             if table:
-                ax.plot([r[0] for r in table], [r[1] for r in table], style, markersize=4, label=name)
+                errors = [[r[1] - r[3] for r in table], [r[4] - r[1] for r in table]]
+                xs, ys = [r[0] for r in table], [r[1] for r in table]
+                ax.errorbar(xs, ys, yerr=errors, fmt=style, markersize=4, capsize=2, label=name)
         ax.set_title(f"{key[0]}, {key[1]} players", fontsize=10)
         ax.set_xlabel("predicted win chance")
         ax.set_xlim(0, 1)
