@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 import pytest
 from argon2 import PasswordHasher
@@ -15,46 +15,27 @@ from starlette.testclient import TestClient
 
 from ghostparty.server.accounts.passwords import Hashing
 from ghostparty.server.accounts.service import Accounts
-from ghostparty.server.accounts.store import FORMER_PLAYER, RULE_SETS, AccountStore
+from ghostparty.server.accounts.store import FORMER_PLAYER, RULE_SETS
 from ghostparty.server.app import create_app
 from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.common.model import OVER, PLAYING, GameResult, Seat, SeatResult, Status, Table
 from ghostparty.server.common.names import name_key
 from ghostparty.server.common.ratings import BOT_LEVELS, NEW
 from ghostparty.server.quickmatch.matching import Waiting
-from ghostparty.server.quickmatch.store import QueueStore
 from ghostparty.server.stores import MemoryStore, SqlStores
 from ghostparty.server.tables.store import SqlTables, Store
+from tests.fixtures.stores import new_player
 from tests.server.tables.test_store_contract import race
+
+if TYPE_CHECKING:
+    from tests.fixtures.stores import Domains
 
 T0 = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 
-class KeepsAccounts(Protocol):
-    """The accounts' and the queue's stores beside a tables' store."""
-
-    @property
-    def accounts(self) -> AccountStore: ...
-
-    @property
-    def queue(self) -> QueueStore: ...
-
-
-@pytest.fixture
-def keeper(any_store: Store) -> KeepsAccounts:
-    """The accounts and the queue kept with ``any_store``: its own in memory, each domain's
-    SQL store on its database."""
-    if isinstance(any_store, SqlTables):
-        return SqlStores.on(any_store)
-    assert isinstance(any_store, MemoryStore)
-    return any_store
-
-
-def player(store: KeepsAccounts, name: str) -> int:
-    made = store.accounts.create_player(name, name_key(name), f"$argon2id$hash-of-{name}", T0)
-    assert made is not None
-    return made.id
+def player(keeper: Domains, name: str) -> int:
+    return new_player(keeper, name, T0)
 
 
 def game(store: Store, table_id: str, *player_ids: int | None, status: Status = PLAYING) -> Table:
@@ -96,7 +77,7 @@ def test_a_server_on_a_memory_store_offers_no_accounts() -> None:
 # players
 
 
-def test_names_that_read_alike_are_one_account(keeper: KeepsAccounts) -> None:
+def test_names_that_read_alike_are_one_account(keeper: Domains) -> None:
     first = keeper.accounts.create_player("Ann_1", name_key("Ann_1"), "h1", T0)
     assert first is not None
     for alike in ("ann-l", "ANNL", "Ann_l"):
@@ -107,12 +88,12 @@ def test_names_that_read_alike_are_one_account(keeper: KeepsAccounts) -> None:
     assert (other.name, other.kind, other.password_hash, other.created) == ("Bob", "user", "h3", T0)
 
 
-def test_racing_registrations_of_one_name_make_one_account(keeper: KeepsAccounts) -> None:
+def test_racing_registrations_of_one_name_make_one_account(keeper: Domains) -> None:
     made = race(6, lambda i: keeper.accounts.create_player(f"Zoe{'_' * i}", name_key("Zoe"), f"h{i}", T0))
     assert sum(found is not None for found in made) == 1
 
 
-def test_the_store_keeps_the_hash_it_is_given_and_accounts_give_it_a_hash(keeper: KeepsAccounts) -> None:
+def test_the_store_keeps_the_hash_it_is_given_and_accounts_give_it_a_hash(keeper: Domains) -> None:
     accounts = Accounts(keeper.accounts, hashing=Hashing(CHEAP, threads=1))
     password = "correct horse battery staple"
     made, _ = asyncio.run(accounts.register("Ann", password, "127.0.0.1"))
@@ -132,7 +113,7 @@ def test_the_store_keeps_the_hash_it_is_given_and_accounts_give_it_a_hash(keeper
     assert keeper.accounts.player_by_key("ann") == replace(made, password_hash="$argon2id$other")
 
 
-def test_a_bot_level_is_one_player_made_on_first_use(keeper: KeepsAccounts) -> None:
+def test_a_bot_level_is_one_player_made_on_first_use(keeper: Domains) -> None:
     person = player(keeper, "greedy-bot")  # a person may not take the name, but the store keys bots apart
     first = keeper.accounts.bot_player("greedy", T0)
     assert first != person
@@ -142,7 +123,7 @@ def test_a_bot_level_is_one_player_made_on_first_use(keeper: KeepsAccounts) -> N
     assert bot is not None and (bot.id, bot.name, bot.kind, bot.password_hash) == (first, "greedy-bot", "bot", None)
 
 
-def test_a_new_player_is_rated_as_new_in_every_rule_set(keeper: KeepsAccounts) -> None:
+def test_a_new_player_is_rated_as_new_in_every_rule_set(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     for rules in RULE_SETS:
         assert keeper.accounts.rating_and_games(ann, rules) == (NEW, 0)
@@ -152,7 +133,7 @@ def test_a_new_player_is_rated_as_new_in_every_rule_set(keeper: KeepsAccounts) -
 # sessions
 
 
-def test_a_session_opens_until_it_expires_or_ends(keeper: KeepsAccounts) -> None:
+def test_a_session_opens_until_it_expires_or_ends(keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     end = T0 + timedelta(days=30)
     keeper.accounts.create_session("s1", ann, T0, end)
@@ -170,7 +151,7 @@ def test_a_session_opens_until_it_expires_or_ends(keeper: KeepsAccounts) -> None
     assert bobs is not None and bobs.id == bob
 
 
-def test_the_open_data_opt_out_is_kept_per_player(keeper: KeepsAccounts) -> None:
+def test_the_open_data_opt_out_is_kept_per_player(keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     assert not keeper.accounts.open_data_opt_out(ann)
     keeper.accounts.set_open_data_opt_out(ann, True)
@@ -183,7 +164,7 @@ def test_the_open_data_opt_out_is_kept_per_player(keeper: KeepsAccounts) -> None
 
 
 def test_a_guest_seat_becomes_the_players_only_with_its_token_at_a_table_under_way(
-    any_store: Store, keeper: KeepsAccounts
+    any_store: Store, keeper: Domains
 ) -> None:
     ann = keeper.accounts.create_player("Ann", "ann", "h", T0)
     assert ann is not None
@@ -203,7 +184,7 @@ def test_a_guest_seat_becomes_the_players_only_with_its_token_at_a_table_under_w
     assert again is not None and again[0].seats[0].player_id == ann.id
 
 
-def test_a_rated_game_moves_its_players_ratings_once(any_store: Store, keeper: KeepsAccounts) -> None:
+def test_a_rated_game_moves_its_players_ratings_once(any_store: Store, keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     finish(any_store, game(any_store, "g1", ann, bob), (1, 2))
     won, lost = keeper.accounts.rating_and_games(ann, "hugo"), keeper.accounts.rating_and_games(bob, "hugo")
@@ -221,7 +202,7 @@ def test_a_rated_game_moves_its_players_ratings_once(any_store: Store, keeper: K
     assert [(g["table_id"], g["won"], g["rated"]) for g in profile.games] == [("g2", False, False), ("g1", True, True)]
 
 
-def test_reliability_counts_the_games_left_to_a_bot(any_store: Store, keeper: KeepsAccounts) -> None:
+def test_reliability_counts_the_games_left_to_a_bot(any_store: Store, keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     finish(any_store, game(any_store, "g1", ann, bob), (1, 2), rated=False, left=0)
     finish(any_store, game(any_store, "g2", ann, bob), (1, 2), rated=False)
@@ -234,9 +215,7 @@ def test_reliability_counts_the_games_left_to_a_bot(any_store: Store, keeper: Ke
     }
 
 
-def test_the_leaderboard_ranks_players_with_enough_games_and_every_bot_level(
-    any_store: Store, keeper: KeepsAccounts
-) -> None:
+def test_the_leaderboard_ranks_players_with_enough_games_and_every_bot_level(any_store: Store, keeper: Domains) -> None:
     ann, bob, cy = player(keeper, "Ann"), player(keeper, "Bob"), player(keeper, "Cy")
     finish(any_store, game(any_store, "g1", ann, bob), (1, 2))
     board = keeper.accounts.leaderboard("hugo", 1)
@@ -250,7 +229,7 @@ def test_the_leaderboard_ranks_players_with_enough_games_and_every_bot_level(
     assert cy in [pid for pid, *_ in keeper.accounts.leaderboard("hugo", 0)]
 
 
-def test_a_deleted_account_leaves_its_seats_and_results_without_it(any_store: Store, keeper: KeepsAccounts) -> None:
+def test_a_deleted_account_leaves_its_seats_and_results_without_it(any_store: Store, keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     finish(any_store, game(any_store, "g1", ann, bob), (1, 2))
     game(any_store, "g2", ann, None)
@@ -276,7 +255,7 @@ def waiting(ticket: str, joined: datetime, player_id: int | None = None, **chang
     return replace(entry, **changes)  # type: ignore[arg-type]
 
 
-def test_the_queue_lists_the_waiting_first_come_first(keeper: KeepsAccounts) -> None:
+def test_the_queue_lists_the_waiting_first_come_first(keeper: Domains) -> None:
     queue = keeper.queue
     queue.add("b", "Bob", waiting("b", T0 + timedelta(seconds=2)))
     queue.add("a", "Ann", waiting("a", T0 + timedelta(seconds=1)))
@@ -292,7 +271,7 @@ def test_the_queue_lists_the_waiting_first_come_first(keeper: KeepsAccounts) -> 
     assert sorted(w.ticket for w in queue.all_waiting()) == ["a", "b", "c"]
 
 
-def test_a_ticket_keeps_what_a_queue_row_keeps(keeper: KeepsAccounts) -> None:
+def test_a_ticket_keeps_what_a_queue_row_keeps(keeper: Domains) -> None:
     given = waiting("other", T0, player_id=None, avoid=frozenset({4}), finishes=0.5, bot=True)
     keeper.queue.add("mine", "Ann", given)
     found = keeper.queue.look("mine", T0)
@@ -300,7 +279,7 @@ def test_a_ticket_keeps_what_a_queue_row_keeps(keeper: KeepsAccounts) -> None:
     assert found.waiting == replace(given, ticket="mine", avoid=frozenset(), finishes=None)
 
 
-def test_a_players_new_ticket_replaces_their_waiting_one(keeper: KeepsAccounts) -> None:
+def test_a_players_new_ticket_replaces_their_waiting_one(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     keeper.queue.add("a1", "Ann", waiting("a1", T0, ann))
     keeper.queue.add("g", "guest", waiting("g", T0))
@@ -313,7 +292,7 @@ def test_a_players_new_ticket_replaces_their_waiting_one(keeper: KeepsAccounts) 
     assert seated is not None and seated.table_id == "t1"
 
 
-def test_tickets_are_seated_all_or_none(keeper: KeepsAccounts) -> None:
+def test_tickets_are_seated_all_or_none(keeper: Domains) -> None:
     queue = keeper.queue
     for ticket in ("a", "b", "c"):
         queue.add(ticket, ticket.upper(), waiting(ticket, T0))
@@ -328,7 +307,7 @@ def test_tickets_are_seated_all_or_none(keeper: KeepsAccounts) -> None:
     assert queue.leave("c") and not queue.leave("c")
 
 
-def test_of_racing_claims_of_one_ticket_exactly_one_wins(keeper: KeepsAccounts) -> None:
+def test_of_racing_claims_of_one_ticket_exactly_one_wins(keeper: Domains) -> None:
     keeper.queue.add("a", "Ann", waiting("a", T0))
     won = race(6, lambda i: keeper.queue.claim({"a": (f"t{i}", 0, "k")}))
     assert won.count(True) == 1
@@ -336,7 +315,7 @@ def test_of_racing_claims_of_one_ticket_exactly_one_wins(keeper: KeepsAccounts) 
     assert found is not None and found.table_id == f"t{won.index(True)}"
 
 
-def test_a_page_that_stops_asking_leaves_and_a_seated_ticket_is_forgotten_later(keeper: KeepsAccounts) -> None:
+def test_a_page_that_stops_asking_leaves_and_a_seated_ticket_is_forgotten_later(keeper: Domains) -> None:
     queue = keeper.queue
     queue.add("old", "Old", waiting("old", T0))
     queue.add("kept", "Kept", waiting("kept", T0))

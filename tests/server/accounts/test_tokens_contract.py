@@ -5,47 +5,23 @@ SQLite file and on PostgreSQL (the ``any_store`` fixture)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import TYPE_CHECKING
 
-import pytest
-
-from ghostparty.server.accounts.store import AccountStore
-from ghostparty.server.accounts.tokens_store import TokenStore
-from ghostparty.server.common.names import name_key
-from ghostparty.server.stores import MemoryStore, SqlStores
-from ghostparty.server.tables.store import SqlTables, Store
+from tests.fixtures.stores import new_player
 from tests.server.tables.test_store_contract import race
+
+if TYPE_CHECKING:
+    from tests.fixtures.stores import Domains
 
 T0 = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 READ = ("read",)
 
 
-class KeepsTokens(Protocol):
-    """The accounts' and the tokens' stores beside a tables' store."""
-
-    @property
-    def accounts(self) -> AccountStore: ...
-
-    @property
-    def tokens(self) -> TokenStore: ...
+def player(keeper: Domains, name: str) -> int:
+    return new_player(keeper, name, T0)
 
 
-@pytest.fixture
-def keeper(any_store: Store) -> KeepsTokens:
-    """The tokens kept with ``any_store``: its own in memory, the domain's SQL store on its database."""
-    if isinstance(any_store, SqlTables):
-        return SqlStores.on(any_store)
-    assert isinstance(any_store, MemoryStore)
-    return any_store
-
-
-def player(keeper: KeepsTokens, name: str) -> int:
-    made = keeper.accounts.create_player(name, name_key(name), f"$argon2id$hash-of-{name}", T0)
-    assert made is not None
-    return made.id
-
-
-def test_a_new_token_is_listed_newest_first_without_its_secret(keeper: KeepsTokens) -> None:
+def test_a_new_token_is_listed_newest_first_without_its_secret(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     first = keeper.tokens.create(ann, "h1", "laptop", READ, T0, None, 10)
     second = keeper.tokens.create(
@@ -62,7 +38,7 @@ def test_a_new_token_is_listed_newest_first_without_its_secret(keeper: KeepsToke
     assert keeper.tokens.of_player(player(keeper, "Bob")) == []
 
 
-def test_a_player_holds_at_most_so_many_and_expired_ones_make_room(keeper: KeepsTokens) -> None:
+def test_a_player_holds_at_most_so_many_and_expired_ones_make_room(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     short = keeper.tokens.create(ann, "h1", "short", READ, T0, T0 + timedelta(hours=1), 2)
     assert short is not None
@@ -74,14 +50,14 @@ def test_a_player_holds_at_most_so_many_and_expired_ones_make_room(keeper: Keeps
     assert [token.name for token in keeper.tokens.of_player(ann)] == ["third", "long"]
 
 
-def test_racing_creations_never_pass_the_most(keeper: KeepsTokens) -> None:
+def test_racing_creations_never_pass_the_most(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     made = race(6, lambda i: keeper.tokens.create(ann, f"h{i}", f"t{i}", READ, T0, None, 3))
     assert sum(token is not None for token in made) == 3
     assert len(keeper.tokens.of_player(ann)) == 3
 
 
-def test_a_token_is_found_by_its_hash_with_its_owner_until_it_expires(keeper: KeepsTokens) -> None:
+def test_a_token_is_found_by_its_hash_with_its_owner_until_it_expires(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     made = keeper.tokens.create(ann, "hash-1", "laptop", READ, T0, T0 + timedelta(hours=2), 10)
     assert made is not None
@@ -94,7 +70,7 @@ def test_a_token_is_found_by_its_hash_with_its_owner_until_it_expires(keeper: Ke
     assert keeper.tokens.look_up("hash-2", T0) is None
 
 
-def test_a_token_is_revoked_only_by_its_owner_and_once(keeper: KeepsTokens) -> None:
+def test_a_token_is_revoked_only_by_its_owner_and_once(keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     made = keeper.tokens.create(ann, "h1", "laptop", READ, T0, None, 10)
     assert made is not None
@@ -105,7 +81,7 @@ def test_a_token_is_revoked_only_by_its_owner_and_once(keeper: KeepsTokens) -> N
     assert keeper.tokens.look_up("h1", T0) is None and keeper.tokens.of_player(ann) == []
 
 
-def test_a_use_is_noted(keeper: KeepsTokens) -> None:
+def test_a_use_is_noted(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     made = keeper.tokens.create(ann, "h1", "laptop", READ, T0, None, 10)
     assert made is not None

@@ -6,44 +6,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import TYPE_CHECKING
 
-import pytest
-
-from ghostparty.server.accounts.store import AccountStore
-from ghostparty.server.botapi.store import BotStore
 from ghostparty.server.common.model import OVER, PLAYING, Seat, Table
 from ghostparty.server.common.names import name_key
-from ghostparty.server.stores import MemoryStore, SqlStores
-from ghostparty.server.tables.store import SqlTables, Store
+from ghostparty.server.tables.store import Store
+from tests.fixtures.stores import new_player
+
+if TYPE_CHECKING:
+    from tests.fixtures.stores import Domains
 
 T0 = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 LATER = T0 + timedelta(minutes=10)
 
 
-class KeepsBots(Protocol):
-    """The accounts' and the bots' stores beside a tables' store."""
-
-    @property
-    def accounts(self) -> AccountStore: ...
-
-    @property
-    def bots(self) -> BotStore: ...
-
-
-@pytest.fixture
-def keeper(any_store: Store) -> KeepsBots:
-    """The bot accounts kept with ``any_store``: its own in memory, the domain's SQL store on its database."""
-    if isinstance(any_store, SqlTables):
-        return SqlStores.on(any_store)
-    assert isinstance(any_store, MemoryStore)
-    return any_store
-
-
-def player(keeper: KeepsBots, name: str) -> int:
-    made = keeper.accounts.create_player(name, name_key(name), f"$argon2id$hash-of-{name}", T0)
-    assert made is not None
-    return made.id
+def player(keeper: Domains, name: str) -> int:
+    return new_player(keeper, name, T0)
 
 
 def table(table_id: str, *player_ids: int | None, created: datetime = T0, **changes: object) -> Table:
@@ -56,7 +34,7 @@ def table(table_id: str, *player_ids: int | None, created: datetime = T0, **chan
     return replace(made, **changes)  # type: ignore[arg-type]
 
 
-def test_a_persons_account_becomes_a_bot_account(any_store: Store, keeper: KeepsBots) -> None:
+def test_a_persons_account_becomes_a_bot_account(any_store: Store, keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann_Bot"), player(keeper, "Bob")
     assert not keeper.bots.is_bot(ann)
     assert keeper.bots.bot_named(name_key("Ann_Bot")) is None
@@ -71,7 +49,7 @@ def test_a_persons_account_becomes_a_bot_account(any_store: Store, keeper: Keeps
     assert keeper.bots.bots_among([]) == set()
 
 
-def test_an_account_that_held_a_seat_never_becomes_a_bot_account(any_store: Store, keeper: KeepsBots) -> None:
+def test_an_account_that_held_a_seat_never_becomes_a_bot_account(any_store: Store, keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     assert any_store.create(table("t1", ann, None, status=OVER))
     assert not keeper.bots.make_bot(ann)
@@ -80,14 +58,14 @@ def test_an_account_that_held_a_seat_never_becomes_a_bot_account(any_store: Stor
 
 
 def test_a_rated_bot_levels_player_or_an_unknown_id_is_not_made_a_bot_account(
-    any_store: Store, keeper: KeepsBots
+    any_store: Store, keeper: Domains
 ) -> None:
     level = keeper.accounts.bot_player("greedy", T0)
     assert keeper.bots.make_bot(level) and not keeper.bots.is_bot(level)
     assert keeper.bots.make_bot(999) and not keeper.bots.is_bot(999)
 
 
-def test_a_deleted_bot_account_is_a_bot_no_more(any_store: Store, keeper: KeepsBots) -> None:
+def test_a_deleted_bot_account_is_a_bot_no_more(any_store: Store, keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     assert keeper.bots.make_bot(ann)
     keeper.accounts.delete_player(ann)
@@ -95,7 +73,7 @@ def test_a_deleted_bot_account_is_a_bot_no_more(any_store: Store, keeper: KeepsB
     assert keeper.bots.bot_keys(["ann"]) == set() and keeper.bots.bots_among([ann]) == set()
 
 
-def test_held_seats_are_those_at_open_and_running_tables_oldest_first(any_store: Store, keeper: KeepsBots) -> None:
+def test_held_seats_are_those_at_open_and_running_tables_oldest_first(any_store: Store, keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     assert any_store.create(table("late", None, ann, created=T0 + timedelta(hours=2), status=PLAYING))
     assert any_store.create(table("early", ann, bob, created=T0))
@@ -105,7 +83,7 @@ def test_held_seats_are_those_at_open_and_running_tables_oldest_first(any_store:
     assert keeper.bots.held_seats(player(keeper, "Cy")) == []
 
 
-def test_an_invitation_stands_until_it_expires_or_is_answered(any_store: Store, keeper: KeepsBots) -> None:
+def test_an_invitation_stands_until_it_expires_or_is_answered(any_store: Store, keeper: Domains) -> None:
     ann, bot, other = player(keeper, "Ann"), player(keeper, "Robo"), player(keeper, "Other")
     assert any_store.create(table("t1", ann, None))
     keeper.bots.invite("t1", 1, bot, ann, T0, LATER)
@@ -122,7 +100,7 @@ def test_an_invitation_stands_until_it_expires_or_is_answered(any_store: Store, 
 
 
 def test_an_invitation_stands_only_while_the_table_is_open_and_its_inviter_seated(
-    any_store: Store, keeper: KeepsBots
+    any_store: Store, keeper: Domains
 ) -> None:
     ann, bob, bot = player(keeper, "Ann"), player(keeper, "Bob"), player(keeper, "Robo")
     assert any_store.create(table("open", ann, None))
@@ -137,7 +115,7 @@ def test_an_invitation_stands_only_while_the_table_is_open_and_its_inviter_seate
     assert not keeper.bots.invited("open", 1, bot, T0)
 
 
-def test_expired_invitations_are_pruned_and_counted(any_store: Store, keeper: KeepsBots) -> None:
+def test_expired_invitations_are_pruned_and_counted(any_store: Store, keeper: Domains) -> None:
     ann, bot, gone = player(keeper, "Ann"), player(keeper, "Robo"), player(keeper, "Gone")
     assert any_store.create(table("t1", ann, None, None, None, players=4))
     keeper.bots.invite("t1", 1, bot, ann, T0, T0 + timedelta(minutes=1))

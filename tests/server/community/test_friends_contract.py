@@ -7,50 +7,30 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 import pytest
 
-from ghostparty.server.accounts.store import AccountStore
 from ghostparty.server.common.model import OPEN, OVER, PLAYING, Seat, Status, Table
-from ghostparty.server.common.names import name_key
-from ghostparty.server.community.friends_store import FriendStore, Sitting
-from ghostparty.server.stores import MemoryStore, SqlStores
-from ghostparty.server.tables.store import SqlTables, Store
+from ghostparty.server.community.friends_store import Sitting
+from ghostparty.server.tables.store import Store
+from tests.fixtures.stores import new_player
 from tests.server.tables.test_store_contract import race
+
+if TYPE_CHECKING:
+    from tests.fixtures.stores import Domains
 
 T0 = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 LATER = T0 + timedelta(minutes=30)
 
 
-class KeepsFriends(Protocol):
-    """The accounts' and the friends' stores beside a tables' store."""
-
-    @property
-    def accounts(self) -> AccountStore: ...
-
-    @property
-    def friends(self) -> FriendStore: ...
-
-
-@pytest.fixture
-def keeper(any_store: Store) -> KeepsFriends:
-    """The friends kept with ``any_store``: its own in memory, the domain's SQL store on its database."""
-    if isinstance(any_store, SqlTables):
-        return SqlStores.on(any_store)
-    assert isinstance(any_store, MemoryStore)
-    return any_store
+def player(keeper: Domains, name: str) -> int:
+    return new_player(keeper, name, T0)
 
 
 @pytest.fixture
 def tables(any_store: Store) -> Store:
     return any_store
-
-
-def player(keeper: KeepsFriends, name: str) -> int:
-    made = keeper.accounts.create_player(name, name_key(name), f"$argon2id$hash-of-{name}", T0)
-    assert made is not None
-    return made.id
 
 
 def seated(
@@ -73,7 +53,7 @@ def seated(
 # -- follows ------------------------------------------------------------------------------
 
 
-def test_follows_are_one_way_listed_by_name_and_undone(keeper: KeepsFriends) -> None:
+def test_follows_are_one_way_listed_by_name_and_undone(keeper: Domains) -> None:
     ann, bob, cid = player(keeper, "Ann"), player(keeper, "Bob"), player(keeper, "Cid")
     assert keeper.friends.follow(ann, cid, T0, 10)
     assert keeper.friends.follow(ann, bob, T0, 10)
@@ -87,7 +67,7 @@ def test_follows_are_one_way_listed_by_name_and_undone(keeper: KeepsFriends) -> 
     assert not keeper.friends.follows(ann, bob)
 
 
-def test_following_again_changes_nothing_even_at_the_most(keeper: KeepsFriends) -> None:
+def test_following_again_changes_nothing_even_at_the_most(keeper: Domains) -> None:
     ann, bob, cid = player(keeper, "Ann"), player(keeper, "Bob"), player(keeper, "Cid")
     assert keeper.friends.follow(ann, bob, T0, 1)
     assert keeper.friends.follow(ann, bob, LATER, 1)  # again: true, though at the most
@@ -97,7 +77,7 @@ def test_following_again_changes_nothing_even_at_the_most(keeper: KeepsFriends) 
     assert keeper.friends.follow(ann, cid, T0, 1)  # room again
 
 
-def test_racing_follows_of_one_player_keep_one_follow(keeper: KeepsFriends) -> None:
+def test_racing_follows_of_one_player_keep_one_follow(keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     assert race(6, lambda _: keeper.friends.follow(ann, bob, T0, 10)) == [True] * 6
     assert keeper.friends.following(ann) == [(bob, "Bob")]
@@ -106,7 +86,7 @@ def test_racing_follows_of_one_player_keep_one_follow(keeper: KeepsFriends) -> N
 # -- sittings -----------------------------------------------------------------------------
 
 
-def test_sittings_are_the_seats_at_open_and_playing_tables_newest_first(keeper: KeepsFriends, tables: Store) -> None:
+def test_sittings_are_the_seats_at_open_and_playing_tables_newest_first(keeper: Domains, tables: Store) -> None:
     ann, bob, cid = player(keeper, "Ann"), player(keeper, "Bob"), player(keeper, "Cid")
     seated(tables, "old", {0: ann}, OPEN, T0 + timedelta(minutes=1))
     seated(tables, "new", {1: ann, 2: bob}, PLAYING, T0 + timedelta(minutes=2))
@@ -125,7 +105,7 @@ def test_sittings_are_the_seats_at_open_and_playing_tables_newest_first(keeper: 
 # -- invitations --------------------------------------------------------------------------
 
 
-def test_an_invitation_is_kept_open_with_both_names(keeper: KeepsFriends, tables: Store) -> None:
+def test_an_invitation_is_kept_open_with_both_names(keeper: Domains, tables: Store) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     seated(tables, "t1", {0: ann})
     made = keeper.friends.invite(ann, bob, "t1", T0, LATER)
@@ -139,7 +119,7 @@ def test_an_invitation_is_kept_open_with_both_names(keeper: KeepsFriends, tables
     assert keeper.friends.invitation(made + 1000) is None
 
 
-def test_inviting_again_renews_the_one_invitation(keeper: KeepsFriends, tables: Store) -> None:
+def test_inviting_again_renews_the_one_invitation(keeper: Domains, tables: Store) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     seated(tables, "t1", {0: ann})
     first = keeper.friends.invite(ann, bob, "t1", T0, LATER)
@@ -153,9 +133,7 @@ def test_inviting_again_renews_the_one_invitation(keeper: KeepsFriends, tables: 
     assert [i.id for i in keeper.friends.received(bob, T0, 10)] == [first]
 
 
-def test_received_leaves_out_answered_expired_and_not_open_tables_newest_first(
-    keeper: KeepsFriends, tables: Store
-) -> None:
+def test_received_leaves_out_answered_expired_and_not_open_tables_newest_first(keeper: Domains, tables: Store) -> None:
     ann, bob, cid, dee = (player(keeper, name) for name in ("Ann", "Bob", "Cid", "Dee"))
     seated(tables, "t1", {0: ann})
     seated(tables, "t2", {0: cid})
@@ -172,7 +150,7 @@ def test_received_leaves_out_answered_expired_and_not_open_tables_newest_first(
     assert keeper.friends.received(bob, LATER, 10) == []  # all expired
 
 
-def test_an_invitation_is_answered_once(keeper: KeepsFriends, tables: Store) -> None:
+def test_an_invitation_is_answered_once(keeper: Domains, tables: Store) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     seated(tables, "t1", {0: ann})
     made = keeper.friends.invite(ann, bob, "t1", T0, LATER)
@@ -183,7 +161,7 @@ def test_an_invitation_is_answered_once(keeper: KeepsFriends, tables: Store) -> 
     assert not keeper.friends.answer(made + 1000, "accepted")
 
 
-def test_racing_answers_of_one_invitation_let_one_through(keeper: KeepsFriends, tables: Store) -> None:
+def test_racing_answers_of_one_invitation_let_one_through(keeper: Domains, tables: Store) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     seated(tables, "t1", {0: ann})
     made = keeper.friends.invite(ann, bob, "t1", T0, LATER)
@@ -191,7 +169,7 @@ def test_racing_answers_of_one_invitation_let_one_through(keeper: KeepsFriends, 
     assert sum(answers) == 1
 
 
-def test_pruning_deletes_what_expired_before(keeper: KeepsFriends, tables: Store) -> None:
+def test_pruning_deletes_what_expired_before(keeper: Domains, tables: Store) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     seated(tables, "t1", {0: ann})
     seated(tables, "t2", {0: ann})
@@ -204,7 +182,7 @@ def test_pruning_deletes_what_expired_before(keeper: KeepsFriends, tables: Store
     assert keeper.friends.prune(T0 + timedelta(minutes=2)) == 0
 
 
-def test_following_an_account_that_doesnt_exist_keeps_nothing(keeper: KeepsFriends) -> None:
+def test_following_an_account_that_doesnt_exist_keeps_nothing(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     assert keeper.friends.follow(ann, ann + 1000, T0, 10)
     assert not keeper.friends.follows(ann, ann + 1000)

@@ -6,51 +6,32 @@ PostgreSQL (the ``any_store`` fixture)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ghostparty.server.accounts.store import AccountStore
 from ghostparty.server.common.model import ChatLine, Seat, Table
 from ghostparty.server.common.names import name_key
-from ghostparty.server.community.moderation_store import Audit, ModerationStore, Standing
+from ghostparty.server.community.moderation_store import Audit, Standing
 from ghostparty.server.infra.rows import utc
-from ghostparty.server.stores import MemoryStore, SqlStores
-from ghostparty.server.tables.store import SqlTables, Store
+from ghostparty.server.tables.store import Store
+from tests.fixtures.stores import new_player
 from tests.server.tables.test_store_contract import race
+
+if TYPE_CHECKING:
+    from tests.fixtures.stores import Domains
 
 T0 = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 LATER = T0 + timedelta(minutes=30)
 
 
-class KeepsModeration(Protocol):
-    """The accounts' and moderation's stores beside a tables' store."""
-
-    @property
-    def accounts(self) -> AccountStore: ...
-
-    @property
-    def moderation(self) -> ModerationStore: ...
-
-
-@pytest.fixture
-def keeper(any_store: Store) -> KeepsModeration:
-    """Moderation kept with ``any_store``: its own in memory, the domain's SQL store on its database."""
-    if isinstance(any_store, SqlTables):
-        return SqlStores.on(any_store)
-    assert isinstance(any_store, MemoryStore)
-    return any_store
+def player(keeper: Domains, name: str) -> int:
+    return new_player(keeper, name, T0)
 
 
 @pytest.fixture
 def tables(any_store: Store) -> Store:
     return any_store
-
-
-def player(keeper: KeepsModeration, name: str) -> int:
-    made = keeper.accounts.create_player(name, name_key(name), f"$argon2id$hash-of-{name}", T0)
-    assert made is not None
-    return made.id
 
 
 def a_table(tables: Store, table_id: str, players: dict[int, int] | None = None) -> None:
@@ -79,7 +60,7 @@ def entry(moderator: int, action: str, target: int | None = None, **detail: Any)
 # -- blocks and mutes ---------------------------------------------------------------------
 
 
-def test_blocks_are_listed_by_name_and_undone(keeper: KeepsModeration) -> None:
+def test_blocks_are_listed_by_name_and_undone(keeper: Domains) -> None:
     ann, bob, cid = player(keeper, "Ann"), player(keeper, "Bob"), player(keeper, "Cid")
     keeper.moderation.block(ann, cid, T0)
     keeper.moderation.block(ann, bob, T0)
@@ -91,20 +72,20 @@ def test_blocks_are_listed_by_name_and_undone(keeper: KeepsModeration) -> None:
     assert keeper.moderation.blocked(ann) == [(cid, "Cid")]
 
 
-def test_blocking_an_account_that_doesnt_exist_keeps_nothing(keeper: KeepsModeration) -> None:
+def test_blocking_an_account_that_doesnt_exist_keeps_nothing(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     keeper.moderation.block(ann, ann + 1000, T0)
     assert keeper.moderation.blocked(ann) == []
     assert keeper.moderation.avoided([ann, ann + 1000]) == {}
 
 
-def test_racing_blocks_of_one_player_keep_one(keeper: KeepsModeration) -> None:
+def test_racing_blocks_of_one_player_keep_one(keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     race(6, lambda _: keeper.moderation.block(ann, bob, T0))
     assert keeper.moderation.blocked(ann) == [(bob, "Bob")]
 
 
-def test_avoided_pairs_go_both_ways_among_those_asked_about(keeper: KeepsModeration) -> None:
+def test_avoided_pairs_go_both_ways_among_those_asked_about(keeper: Domains) -> None:
     ann, bob, cid, dee = (player(keeper, name) for name in ("Ann", "Bob", "Cid", "Dee"))
     keeper.moderation.block(ann, bob, T0)
     keeper.moderation.block(cid, ann, T0)
@@ -119,7 +100,7 @@ def test_avoided_pairs_go_both_ways_among_those_asked_about(keeper: KeepsModerat
     assert keeper.moderation.avoided(iter([ann, bob])) == {ann: frozenset({bob}), bob: frozenset({ann})}
 
 
-def test_mutes_are_kept_per_player_and_table(keeper: KeepsModeration, tables: Store) -> None:
+def test_mutes_are_kept_per_player_and_table(keeper: Domains, tables: Store) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     a_table(tables, "t1")
     a_table(tables, "t2")
@@ -138,7 +119,7 @@ def test_mutes_are_kept_per_player_and_table(keeper: KeepsModeration, tables: St
 # -- roles and sanctions ------------------------------------------------------------------
 
 
-def test_a_standing_starts_plain_and_roles_are_not_audited(keeper: KeepsModeration) -> None:
+def test_a_standing_starts_plain_and_roles_are_not_audited(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     assert keeper.moderation.standing(ann) == Standing()
     assert keeper.moderation.standing(ann + 1000) == Standing()
@@ -149,7 +130,7 @@ def test_a_standing_starts_plain_and_roles_are_not_audited(keeper: KeepsModerati
     assert list(keeper.moderation.audit_log(10)) == []
 
 
-def test_sanctions_keep_until_when_and_why_and_are_audited(keeper: KeepsModeration) -> None:
+def test_sanctions_keep_until_when_and_why_and_are_audited(keeper: Domains) -> None:
     mona, bob = player(keeper, "Mona"), player(keeper, "Bob")
     keeper.moderation.set_moderator(bob, True)
     keeper.moderation.sanction(bob, "chat", LATER, "insults", entry(mona, "timeout", bob, what="chat"), T0)
@@ -167,9 +148,7 @@ def test_sanctions_keep_until_when_and_why_and_are_audited(keeper: KeepsModerati
 # -- chat lines ---------------------------------------------------------------------------
 
 
-def test_a_line_is_found_removed_or_not_and_a_removed_one_leaves_the_chat(
-    keeper: KeepsModeration, tables: Store
-) -> None:
+def test_a_line_is_found_removed_or_not_and_a_removed_one_leaves_the_chat(keeper: Domains, tables: Store) -> None:
     mona, bob = player(keeper, "Mona"), player(keeper, "Bob")
     a_table(tables, "t1")
     kept = say(tables, "t1", "Ann", "hello")
@@ -200,7 +179,7 @@ def test_a_line_is_found_removed_or_not_and_a_removed_one_leaves_the_chat(
     assert [row.action for row in keeper.moderation.audit_log(10)] == ["remove_line"]
 
 
-def test_the_evidence_is_the_line_and_those_around_it_not_removed(keeper: KeepsModeration, tables: Store) -> None:
+def test_the_evidence_is_the_line_and_those_around_it_not_removed(keeper: Domains, tables: Store) -> None:
     mona = player(keeper, "Mona")
     a_table(tables, "t1")
     a_table(tables, "t2")
@@ -227,7 +206,7 @@ def test_the_evidence_is_the_line_and_those_around_it_not_removed(keeper: KeepsM
 # -- names --------------------------------------------------------------------------------
 
 
-def test_a_rename_reaches_the_seats_and_chat_lines_and_is_audited(keeper: KeepsModeration, tables: Store) -> None:
+def test_a_rename_reaches_the_seats_and_chat_lines_and_is_audited(keeper: Domains, tables: Store) -> None:
     mona, bob = player(keeper, "Mona"), player(keeper, "Bob")
     a_table(tables, "t1", {0: bob})
     a_table(tables, "t2", {1: bob})
@@ -245,7 +224,7 @@ def test_a_rename_reaches_the_seats_and_chat_lines_and_is_audited(keeper: KeepsM
     assert [row.action for row in keeper.moderation.audit_log(10)] == ["rename"]
 
 
-def test_a_rename_to_a_name_taken_changes_nothing(keeper: KeepsModeration, tables: Store) -> None:
+def test_a_rename_to_a_name_taken_changes_nothing(keeper: Domains, tables: Store) -> None:
     mona, bob = player(keeper, "Mona"), player(keeper, "Bob")
     a_table(tables, "t1", {0: bob})
     assert keeper.moderation.rename(bob, "MONA", name_key("MONA"), entry(mona, "rename", bob), T0) is None
@@ -266,7 +245,7 @@ def report(reporter: int, target: int | None, target_name: str, **more: Any) -> 
     return values | {"reason": "insults", "text": "rude", "evidence": [], "created": T0} | more
 
 
-def test_a_report_is_kept_open_with_what_it_was_given(keeper: KeepsModeration, tables: Store) -> None:
+def test_a_report_is_kept_open_with_what_it_was_given(keeper: Domains, tables: Store) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     a_table(tables, "t1")
     evidence = [{"id": 3, "text": "rude", "reported": True}]
@@ -285,13 +264,13 @@ def test_a_report_is_kept_open_with_what_it_was_given(keeper: KeepsModeration, t
     assert keeper.moderation.report(made + 1000) is None
 
 
-def test_a_report_naming_no_table_is_refused(keeper: KeepsModeration) -> None:
+def test_a_report_naming_no_table_is_refused(keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     assert keeper.moderation.add_report(report(ann, bob, "Bob", table_id="nope")) is None
     assert keeper.moderation.open_reports(10) == []
 
 
-def test_the_queue_puts_the_most_reported_first_then_the_oldest(keeper: KeepsModeration) -> None:
+def test_the_queue_puts_the_most_reported_first_then_the_oldest(keeper: Domains) -> None:
     ann, bob, cid, dee = (player(keeper, name) for name in ("Ann", "Bob", "Cid", "Dee"))
     on_dee = keeper.moderation.add_report(report(ann, dee, "Dee"))
     guest_1 = keeper.moderation.add_report(report(ann, None, "Guest"))
@@ -315,7 +294,7 @@ def test_the_queue_puts_the_most_reported_first_then_the_oldest(keeper: KeepsMod
     assert [(row.id, count) for row, count in queue][-2:] == [(on_dee, 1), (on_cid_2, 1)]
 
 
-def test_a_report_is_closed_once_and_audited_once(keeper: KeepsModeration) -> None:
+def test_a_report_is_closed_once_and_audited_once(keeper: Domains) -> None:
     mona, bob = player(keeper, "Mona"), player(keeper, "Bob")
     made = keeper.moderation.add_report(report(mona, bob, "Bob"))
     assert made is not None
@@ -328,7 +307,7 @@ def test_a_report_is_closed_once_and_audited_once(keeper: KeepsModeration) -> No
     assert (audited.action, audited.detail) == ("close", {"report": made})
 
 
-def test_racing_closes_of_one_report_let_one_through(keeper: KeepsModeration) -> None:
+def test_racing_closes_of_one_report_let_one_through(keeper: Domains) -> None:
     mona, bob = player(keeper, "Mona"), player(keeper, "Bob")
     made = keeper.moderation.add_report(report(mona, bob, "Bob"))
     assert made is not None
@@ -340,7 +319,7 @@ def test_racing_closes_of_one_report_let_one_through(keeper: KeepsModeration) ->
 # -- the audit log ------------------------------------------------------------------------
 
 
-def test_the_audit_log_is_newest_first_by_pages(keeper: KeepsModeration) -> None:
+def test_the_audit_log_is_newest_first_by_pages(keeper: Domains) -> None:
     mona, bob = player(keeper, "Mona"), player(keeper, "Bob")
     for n in range(5):
         keeper.moderation.sanction(bob, "chat", LATER, "r", entry(mona, "timeout", bob, n=n), T0 + timedelta(seconds=n))

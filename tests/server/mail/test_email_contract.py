@@ -6,48 +6,26 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-import pytest
-
-from ghostparty.server.accounts.store import AccountStore
 from ghostparty.server.common.model import PLAYING, TURN_BASED_FROM, Seat, Table
-from ghostparty.server.common.names import name_key
-from ghostparty.server.mail.store import Address, Due, EmailStore, Queued
-from ghostparty.server.stores import MemoryStore, SqlStores
-from ghostparty.server.tables.store import SqlTables, Store
+from ghostparty.server.mail.store import Address, Due, Queued
+from ghostparty.server.tables.store import Store
+from tests.fixtures.stores import new_player
 from tests.server.tables.test_store_contract import race
+
+if TYPE_CHECKING:
+    from tests.fixtures.stores import Domains
 
 T0 = datetime(2026, 11, 22, 3, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)
 
 
-class KeepsEmail(Protocol):
-    """The accounts' and the email's stores beside a tables' store."""
-
-    @property
-    def accounts(self) -> AccountStore: ...
-
-    @property
-    def email(self) -> EmailStore: ...
+def player(keeper: Domains, name: str) -> int:
+    return new_player(keeper, name, T0)
 
 
-@pytest.fixture
-def keeper(any_store: Store) -> KeepsEmail:
-    """The email kept with ``any_store``: its own in memory, the domain's SQL store on its database."""
-    if isinstance(any_store, SqlTables):
-        return SqlStores.on(any_store)
-    assert isinstance(any_store, MemoryStore)
-    return any_store
-
-
-def player(keeper: KeepsEmail, name: str) -> int:
-    made = keeper.accounts.create_player(name, name_key(name), f"$argon2id$hash-of-{name}", T0)
-    assert made is not None
-    return made.id
-
-
-def confirmed(keeper: KeepsEmail, player_id: int, lookup: str, **chosen: Any) -> None:
+def confirmed(keeper: Domains, player_id: int, lookup: str, **chosen: Any) -> None:
     """Give the player a confirmed address of that lookup, with ``chosen``."""
     assert keeper.email.set_address(player_id, f"sealed-{lookup}", lookup, "en", T0)
     keeper.email.add_token(f"confirm-{lookup}", player_id, "confirm", T0 + HOUR, T0, lookup)
@@ -59,7 +37,7 @@ def confirmed(keeper: KeepsEmail, player_id: int, lookup: str, **chosen: Any) ->
 # addresses
 
 
-def test_an_address_is_kept_unconfirmed_until_its_link_is_used(keeper: KeepsEmail) -> None:
+def test_an_address_is_kept_unconfirmed_until_its_link_is_used(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     assert keeper.email.address(ann) is None
     assert keeper.email.set_address(ann, "sealed-1", "look-1", "de", T0)
@@ -71,7 +49,7 @@ def test_an_address_is_kept_unconfirmed_until_its_link_is_used(keeper: KeepsEmai
     assert keeper.email.by_lookup("look-2") is None
 
 
-def test_choices_are_kept_when_the_address_changes(keeper: KeepsEmail) -> None:
+def test_choices_are_kept_when_the_address_changes(keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     confirmed(keeper, ann, "look-1", reminders=True, invitations=True)
     assert keeper.email.choose(ann, {"language": "de"})
@@ -82,7 +60,7 @@ def test_choices_are_kept_when_the_address_changes(keeper: KeepsEmail) -> None:
     assert keeper.email.token_owner("pending", "confirm", T0) is None  # the old address's links go
 
 
-def test_an_address_another_confirmed_is_refused_and_an_unconfirmed_claim_dropped(keeper: KeepsEmail) -> None:
+def test_an_address_another_confirmed_is_refused_and_an_unconfirmed_claim_dropped(keeper: Domains) -> None:
     ann, bob, cy = player(keeper, "Ann"), player(keeper, "Bob"), player(keeper, "Cy")
     confirmed(keeper, ann, "look-a")
     assert keeper.email.set_address(bob, "sealed-b", "look-b", "en", T0)
@@ -96,7 +74,7 @@ def test_an_address_another_confirmed_is_refused_and_an_unconfirmed_claim_droppe
     assert keeper.email.address(cy) == Address(cy, "sealed-b", "look-b", False, False, False, "en")
 
 
-def test_a_removed_address_takes_its_links_and_queued_mail_along(keeper: KeepsEmail) -> None:
+def test_a_removed_address_takes_its_links_and_queued_mail_along(keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     confirmed(keeper, ann, "look-a")
     keeper.email.add_token("reset", ann, "reset", T0 + HOUR, T0)
@@ -114,7 +92,7 @@ def test_a_removed_address_takes_its_links_and_queued_mail_along(keeper: KeepsEm
 # one-time tokens
 
 
-def test_a_token_is_current_until_it_expires_and_used_once(keeper: KeepsEmail) -> None:
+def test_a_token_is_current_until_it_expires_and_used_once(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     keeper.email.add_token("t1", ann, "reset", T0 + HOUR, T0)
     assert keeper.email.token_owner("t1", "reset", T0) == "Ann"
@@ -126,7 +104,7 @@ def test_a_token_is_current_until_it_expires_and_used_once(keeper: KeepsEmail) -
     assert keeper.email.use_token("t1", "reset", T0) is None
 
 
-def test_a_reset_ends_the_players_other_links(keeper: KeepsEmail) -> None:
+def test_a_reset_ends_the_players_other_links(keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     assert keeper.email.set_address(ann, "sealed-a", "look-a", "en", T0)
     keeper.email.add_token("r1", ann, "reset", T0 + HOUR, T0)
@@ -139,7 +117,7 @@ def test_a_reset_ends_the_players_other_links(keeper: KeepsEmail) -> None:
     assert keeper.email.token_owner("b1", "reset", T0) == "Bob"
 
 
-def test_racing_uses_of_a_token_use_it_once(keeper: KeepsEmail) -> None:
+def test_racing_uses_of_a_token_use_it_once(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     keeper.email.add_token("t1", ann, "reset", T0 + HOUR, T0)
     used = race(6, lambda i: keeper.email.use_token("t1", "reset", T0))
@@ -149,7 +127,7 @@ def test_racing_uses_of_a_token_use_it_once(keeper: KeepsEmail) -> None:
 # the outbox
 
 
-def test_messages_are_claimed_in_turn_and_held_until_their_lease_ends(keeper: KeepsEmail) -> None:
+def test_messages_are_claimed_in_turn_and_held_until_their_lease_ends(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     later = keeper.email.enqueue(ann, "reset", "m-later", T0 + timedelta(minutes=1))
     first = keeper.email.enqueue(None, "report", "m-first", T0)
@@ -163,7 +141,7 @@ def test_messages_are_claimed_in_turn_and_held_until_their_lease_ends(keeper: Ke
     assert keeper.email.counts() == {"queued": 2}
 
 
-def test_a_message_is_sent_or_tried_again_or_given_up(keeper: KeepsEmail) -> None:
+def test_a_message_is_sent_or_tried_again_or_given_up(keeper: Domains) -> None:
     sent, retried, dropped = (keeper.email.enqueue(None, "report", f"m{i}", T0) for i in range(3))
     assert len(keeper.email.claim(T0, T0 + HOUR)) == 3
     keeper.email.sent(sent, T0)
@@ -178,7 +156,7 @@ def test_a_message_is_sent_or_tried_again_or_given_up(keeper: KeepsEmail) -> Non
     assert keeper.email.counts() == {"queued": 1}
 
 
-def test_racing_claims_hand_each_message_out_once(keeper: KeepsEmail) -> None:
+def test_racing_claims_hand_each_message_out_once(keeper: Domains) -> None:
     made = {keeper.email.enqueue(None, "report", f"m{i}", T0) for i in range(12)}
     claimed = race(4, lambda i: keeper.email.claim(T0, T0 + HOUR))
     ids = [queued.id for batch in claimed for queued in batch]
@@ -205,7 +183,7 @@ def turn_based(table_id: str, player_id: int, *, updated: datetime = T0, **seat:
     )
 
 
-def test_reminders_are_due_for_a_waiting_mover_who_wants_them(any_store: Store, keeper: KeepsEmail) -> None:
+def test_reminders_are_due_for_a_waiting_mover_who_wants_them(any_store: Store, keeper: Domains) -> None:
     ann, bob, cy, dee = (player(keeper, name) for name in ("Ann", "Bob", "Cy", "Dee"))
     confirmed(keeper, ann, "look-a", reminders=True)
     confirmed(keeper, bob, "look-b")  # reminders off
@@ -231,7 +209,7 @@ def test_reminders_are_due_for_a_waiting_mover_who_wants_them(any_store: Store, 
     assert keeper.email.due_reminders(T0, last_before) == []  # nobody waited since before T0
 
 
-def test_a_reminder_is_marked_once_until_the_last_is_old(any_store: Store, keeper: KeepsEmail) -> None:
+def test_a_reminder_is_marked_once_until_the_last_is_old(any_store: Store, keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     assert any_store.create(turn_based("t1", ann))
     assert keeper.email.mark_reminded("t1", ann, T0, T0)
@@ -244,7 +222,7 @@ def test_a_reminder_is_marked_once_until_the_last_is_old(any_store: Store, keepe
     assert keeper.email.mark_reminded("t1", ann, T0 + 2 * HOUR, T0)
 
 
-def test_racing_reminders_of_one_game_mark_it_once(any_store: Store, keeper: KeepsEmail) -> None:
+def test_racing_reminders_of_one_game_mark_it_once(any_store: Store, keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     assert any_store.create(turn_based("t1", ann))
     first = race(6, lambda i: keeper.email.mark_reminded("t1", ann, T0, T0))
@@ -256,13 +234,13 @@ def test_racing_reminders_of_one_game_mark_it_once(any_store: Store, keeper: Kee
 # accounts
 
 
-def test_player_names_are_those_of_players_there(keeper: KeepsEmail) -> None:
+def test_player_names_are_those_of_players_there(keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     assert keeper.email.player_names([ann, bob, 999]) == {ann: "Ann", bob: "Bob"}
     assert keeper.email.player_names([]) == {}
 
 
-def test_a_deleted_account_leaves_no_email(any_store: Store, keeper: KeepsEmail) -> None:
+def test_a_deleted_account_leaves_no_email(any_store: Store, keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     confirmed(keeper, ann, "look-a", reminders=True)
     keeper.email.add_token("reset", ann, "reset", T0 + HOUR, T0)

@@ -7,15 +7,12 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ghostparty.server.accounts.store import AccountStore
 from ghostparty.server.common.model import PLAYING, Seat, Table
-from ghostparty.server.common.names import name_key
-from ghostparty.server.stores import MemoryStore, SqlStores
-from ghostparty.server.tables.store import SqlTables, Store
+from ghostparty.server.tables.store import Store
 from ghostparty.server.tournaments.store import (
     CANCELLED,
     FINISHED,
@@ -26,32 +23,20 @@ from ghostparty.server.tournaments.store import (
     Entrant,
     GameRow,
     TournamentRow,
-    TournamentStore,
 )
+from tests.fixtures.stores import new_player
 from tests.server.tables.test_store_contract import race
+
+if TYPE_CHECKING:
+    from tests.fixtures.stores import Domains
 
 T0 = datetime(2026, 11, 27, 15, 0, tzinfo=UTC)
 ANN = Entrant("gann", "Ann", T0)
 BOB = Entrant("gbob", "Bob", T0 + timedelta(seconds=1))
 
 
-class KeepsTournaments(Protocol):
-    """The accounts' and the tournaments' stores beside a tables' store."""
-
-    @property
-    def accounts(self) -> AccountStore: ...
-
-    @property
-    def tournaments(self) -> TournamentStore: ...
-
-
-@pytest.fixture
-def keeper(any_store: Store) -> KeepsTournaments:
-    """The tournaments kept with ``any_store``: its own in memory, the domain's SQL store on its database."""
-    if isinstance(any_store, SqlTables):
-        return SqlStores.on(any_store)
-    assert isinstance(any_store, MemoryStore)
-    return any_store
+def player(keeper: Domains, name: str) -> int:
+    return new_player(keeper, name, T0)
 
 
 def tournament(tournament_id: str = "tour1", **changes: Any) -> TournamentRow:
@@ -78,12 +63,6 @@ def tournament(tournament_id: str = "tour1", **changes: Any) -> TournamentRow:
     return replace(row, **changes)
 
 
-def player(keeper: KeepsTournaments, name: str) -> int:
-    made = keeper.accounts.create_player(name, name_key(name), f"$argon2id$hash-of-{name}", T0)
-    assert made is not None
-    return made.id
-
-
 def table(any_store: Store, table_id: str) -> str:
     seats = (Seat(0, "human", name="Ann"), Seat(1, "human", name="Bob"))
     assert any_store.create(Table(id=table_id, rules="hugo", players=2, seats=seats, seed=1, created=T0, updated=T0))
@@ -101,7 +80,7 @@ def joined(number: int, name: str | None = None) -> Entrant:
 # create and read
 
 
-def test_a_created_tournament_reads_as_it_was_given(keeper: KeepsTournaments) -> None:
+def test_a_created_tournament_reads_as_it_was_given(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     row = tournament(creator_id=ann, round_at=T0 + timedelta(minutes=5), recurring="hourly", rounds=3)
     assert keeper.tournaments.create(row, [BOB, ANN])
@@ -114,7 +93,7 @@ def test_a_created_tournament_reads_as_it_was_given(keeper: KeepsTournaments) ->
     assert keeper.tournaments.entrants("nope") == [] and keeper.tournaments.games("nope") == []
 
 
-def test_a_taken_id_or_recurring_start_is_refused(keeper: KeepsTournaments) -> None:
+def test_a_taken_id_or_recurring_start_is_refused(keeper: Domains) -> None:
     assert keeper.tournaments.create(tournament(recurring="hourly"), [ANN])
     assert not keeper.tournaments.create(tournament(creator="Bob"), [BOB])
     assert not keeper.tournaments.create(tournament("tour2", recurring="hourly"))
@@ -125,13 +104,13 @@ def test_a_taken_id_or_recurring_start_is_refused(keeper: KeepsTournaments) -> N
     assert keeper.tournaments.entrants("tour1") == [ANN] and keeper.tournaments.get("tour2") is None
 
 
-def test_of_racing_creates_of_one_recurring_start_exactly_one_wins(keeper: KeepsTournaments) -> None:
+def test_of_racing_creates_of_one_recurring_start_exactly_one_wins(keeper: Domains) -> None:
     made = race(6, lambda i: keeper.tournaments.create(tournament(f"tour{i}", recurring="hourly")))
     assert made.count(True) == 1, made
     assert [row.id for row in keeper.tournaments.listing([SCHEDULED])] == [f"tour{made.index(True)}"]
 
 
-def test_listing_is_by_status_and_start(keeper: KeepsTournaments) -> None:
+def test_listing_is_by_status_and_start(keeper: Domains) -> None:
     hours = {"a": (3, SCHEDULED), "b": (1, SCHEDULED), "c": (2, RUNNING), "d": (0, FINISHED), "e": (4, CANCELLED)}
     for tournament_id, (hour, status) in hours.items():
         assert keeper.tournaments.create(tournament(tournament_id, starts=T0 + timedelta(hours=hour), status=status))
@@ -146,7 +125,7 @@ def test_listing_is_by_status_and_start(keeper: KeepsTournaments) -> None:
 # compare-and-set
 
 
-def test_a_change_raises_the_version_and_a_stale_one_is_refused(keeper: KeepsTournaments) -> None:
+def test_a_change_raises_the_version_and_a_stale_one_is_refused(keeper: Domains) -> None:
     assert keeper.tournaments.create(tournament(), [ANN])
     moment = T0 + timedelta(minutes=1)
     started = Change('{"round": 1}', RUNNING, None, T0 + timedelta(minutes=2), entrant=BOB)
@@ -167,7 +146,7 @@ def test_a_change_raises_the_version_and_a_stale_one_is_refused(keeper: KeepsTou
     )
 
 
-def test_of_racing_changes_from_one_version_exactly_one_wins(keeper: KeepsTournaments) -> None:
+def test_of_racing_changes_from_one_version_exactly_one_wins(keeper: Domains) -> None:
     assert keeper.tournaments.create(tournament())
     won = race(6, lambda i: keeper.tournaments.change("tour1", 0, Change(f'{{"by": {i}}}', RUNNING), T0))
     assert won.count(True) == 1, won
@@ -175,7 +154,7 @@ def test_of_racing_changes_from_one_version_exactly_one_wins(keeper: KeepsTourna
     assert row is not None and (row.version, row.state) == (1, f'{{"by": {won.index(True)}}}')
 
 
-def test_games_are_kept_with_their_tables_and_recorded_once(any_store: Store, keeper: KeepsTournaments) -> None:
+def test_games_are_kept_with_their_tables_and_recorded_once(any_store: Store, keeper: Domains) -> None:
     assert keeper.tournaments.create(tournament(), [ANN, BOB])
     assert keeper.tournaments.create(tournament("tour2"))
     late, early = game("g2", table(any_store, "t2"), 5), game("g1", table(any_store, "t1"), 1)
@@ -201,7 +180,7 @@ def test_games_are_kept_with_their_tables_and_recorded_once(any_store: Store, ke
     assert keeper.tournaments.games("tour2") == [] and keeper.tournaments.of_table("t3") is None
 
 
-def test_what_is_handed_out_is_not_the_stores_own(any_store: Store, keeper: KeepsTournaments) -> None:
+def test_what_is_handed_out_is_not_the_stores_own(any_store: Store, keeper: Domains) -> None:
     assert keeper.tournaments.create(tournament())
     given = game("g1", table(any_store, "t1"))
     assert keeper.tournaments.change("tour1", 0, Change("{}", RUNNING, new_games=[given]), T0)
@@ -213,7 +192,7 @@ def test_what_is_handed_out_is_not_the_stores_own(any_store: Store, keeper: Keep
     assert keeper.tournaments.games("tour1") == [game("g1", "t1")]
 
 
-def test_table_statuses_are_those_of_the_tables_there(any_store: Store, keeper: KeepsTournaments) -> None:
+def test_table_statuses_are_those_of_the_tables_there(any_store: Store, keeper: Domains) -> None:
     table(any_store, "t1")
     seats = (Seat(0, "human", name="Ann"), Seat(1, "human", name="Bob"))
     assert any_store.create(Table("t2", "hugo", 2, seats, 1, status=PLAYING, created=T0, updated=T0))
@@ -234,7 +213,7 @@ def entering(entrant: Entrant) -> Any:
     return step
 
 
-def test_apply_stores_what_the_step_makes_of_the_latest_row(keeper: KeepsTournaments) -> None:
+def test_apply_stores_what_the_step_makes_of_the_latest_row(keeper: Domains) -> None:
     assert keeper.tournaments.create(tournament(), [ANN])
     moment = T0 + timedelta(minutes=3)
     applied = keeper.tournaments.apply("tour1", entering(joined(1)), moment)
@@ -247,7 +226,7 @@ def test_apply_stores_what_the_step_makes_of_the_latest_row(keeper: KeepsTournam
     assert keeper.tournaments.get("tour1") == latest
 
 
-def test_a_step_that_raises_stores_nothing(keeper: KeepsTournaments) -> None:
+def test_a_step_that_raises_stores_nothing(keeper: Domains) -> None:
     assert keeper.tournaments.create(tournament())
 
     def refuse(row: TournamentRow) -> Change:
@@ -259,7 +238,7 @@ def test_a_step_that_raises_stores_nothing(keeper: KeepsTournaments) -> None:
     assert keeper.tournaments.apply("tour1", entering(joined(1)), T0).stored  # the row isn't left locked
 
 
-def test_a_new_entrant_whose_name_reads_like_anothers_is_not_stored(keeper: KeepsTournaments) -> None:
+def test_a_new_entrant_whose_name_reads_like_anothers_is_not_stored(keeper: Domains) -> None:
     assert keeper.tournaments.create(tournament(), [ANN])
     applied = keeper.tournaments.apply("tour1", entering(joined(1, "ANN")), T0)
     assert (applied.stored, applied.taken) == (False, "Ann")
@@ -268,7 +247,7 @@ def test_a_new_entrant_whose_name_reads_like_anothers_is_not_stored(keeper: Keep
     assert keeper.tournaments.entrants("tour1") == [ANN] and keeper.tournaments.get("tour1") == tournament()
 
 
-def test_joins_at_once_are_all_stored_one_after_another(keeper: KeepsTournaments) -> None:
+def test_joins_at_once_are_all_stored_one_after_another(keeper: Domains) -> None:
     assert keeper.tournaments.create(tournament())
     applied = race(8, lambda i: keeper.tournaments.apply("tour1", entering(joined(i)), T0))
     assert all(done.stored for done in applied), applied
@@ -281,7 +260,7 @@ def test_joins_at_once_are_all_stored_one_after_another(keeper: KeepsTournaments
 # accounts
 
 
-def test_finished_tournaments_entered_are_listed_newest_first(keeper: KeepsTournaments) -> None:
+def test_finished_tournaments_entered_are_listed_newest_first(keeper: Domains) -> None:
     ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
     mine = Entrant(f"p{ann}", "Ann", T0, player_id=ann)
     for number, status in enumerate([FINISHED, FINISHED, RUNNING, FINISHED]):
@@ -292,7 +271,7 @@ def test_finished_tournaments_entered_are_listed_newest_first(keeper: KeepsTourn
     assert keeper.tournaments.entered(bob) == []
 
 
-def test_a_deleted_account_leaves_its_entries_and_tournaments_nameless(keeper: KeepsTournaments) -> None:
+def test_a_deleted_account_leaves_its_entries_and_tournaments_nameless(keeper: Domains) -> None:
     ann = player(keeper, "Ann")
     mine = Entrant(f"p{ann}", "Ann", T0, player_id=ann)
     assert keeper.tournaments.create(tournament(status=FINISHED, creator_id=ann), [mine, BOB])
