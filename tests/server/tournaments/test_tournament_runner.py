@@ -229,5 +229,6 @@ def test_an_entrant_banned_from_rated_play_is_withdrawn_before_the_next_pairing(
             assert sum(1 for p in engine.players.values() if p.active) == 4
         finally:
             await service.close()
+            service.store.close()
 
     run(scenario)
