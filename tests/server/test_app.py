@@ -402,9 +402,14 @@ def test_a_server_restart_mid_game_loses_nothing(sqlite_url: str) -> None:
         before = client.get(f"/api/tables/{table_id}").json()
         record = client.get(f"/api/tables/{table_id}/record").json()
     with server(sqlite_url, seed=2) as client:
+        # The resumed bot may act at once (no delay): what was kept is the start of what
+        # is there now, and where nothing was added yet the position is the same.
         after = client.get(f"/api/tables/{table_id}").json()
-        assert after["position"] == before["position"]
-        assert client.get(f"/api/tables/{table_id}/record").json() == record
+        kept = client.get(f"/api/tables/{table_id}/record").json()
+        assert kept["start"] == record["start"]
+        assert kept["actions"][: len(record["actions"])] == record["actions"]
+        if len(kept["actions"]) == len(record["actions"]):  # read after the position: none came between
+            assert after["position"] == before["position"]
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             ws.send_json({"type": "hello", "tokens": {"0": token}})
             version = -1
