@@ -10,32 +10,10 @@ import pytest
 
 from ghostparty.server.stores import SqlStores
 from ghostparty.server.tournaments import store as tournament_store
-from ghostparty.server.tournaments.store import RUNNING, SCHEDULED, Change, Entrant, GameRow, TournamentRow
+from ghostparty.server.tournaments.store import RUNNING, SCHEDULED, Change, Entrant, GameRow
+from tests.server.tournaments.test_tournaments_contract import tournament
 
 T0 = datetime(2026, 11, 27, 15, 0, tzinfo=UTC)
-
-
-def _row(tournament_id: str = "tour1") -> TournamentRow:
-    return TournamentRow(
-        id=tournament_id,
-        kind="arena",
-        rules="hugo",
-        table_size=2,
-        rated=False,
-        turn_seconds=30,
-        starts=T0,
-        minutes=30,
-        rounds=None,
-        bots=False,
-        creator_id=None,
-        creator="Ann",
-        status=SCHEDULED,
-        reason=None,
-        state="{}",
-        version=0,
-        created=T0,
-        updated=T0,
-    )
 
 
 ANN = Entrant("gann", "Ann", T0)
@@ -50,7 +28,7 @@ def test_a_change_between_the_reads_is_read_whole(store_url: str, monkeypatch: p
     store = SqlStores.open(store_url)
     try:
         tournaments = store.tournaments
-        assert tournaments.create(_row(), [ANN, BOB])
+        assert tournaments.create(tournament(), [ANN, BOB])
         assert tournaments.snapshot("nope") is None
         first = tournaments.snapshot("tour1")
         assert first is not None
@@ -79,7 +57,7 @@ def test_changes_that_keep_coming_give_the_last_reads(store_url: str, monkeypatc
     store = SqlStores.open(store_url)
     try:
         tournaments = store.tournaments
-        assert tournaments.create(_row(), [ANN, BOB])
+        assert tournaments.create(tournament(), [ANN, BOB])
         read_games = tournament_store._games
         version = [0]
 
