@@ -180,6 +180,32 @@ def test_the_socket_sends_the_state_and_every_change(client: TestClient) -> None
         assert denied.value.status_code == 403 and denied.value.json()["error"]["code"] == "cross_site"
 
 
+def test_a_state_that_cannot_be_read_closes_the_socket_for_a_fresh_start(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not a socket that stays open and silent: the page reconnects and reads the state anew."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from ghostparty.server.common.errors import ErrorCode, ServiceError
+    from ghostparty.server.http.routes import tournaments
+
+    async def failing(*_: object) -> Any:
+        raise ServiceError(ErrorCode.SERVER_BUSY, "the database is busy")
+
+    csrf = register(client, "ann")
+    made = create(client, csrf)
+    with client.websocket_connect(f"/ws/tournaments/{made['id']}") as socket:
+        assert socket.receive_json()["entrants"] == 0
+        with monkeypatch.context() as patched:
+            patched.setattr(tournaments, "_view", failing)
+            client.post(f"/api/tournaments/{made['id']}/join", json={}, headers={"X-CSRF-Token": csrf})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_json()
+        assert closed.value.code == 1011
+    with client.websocket_connect(f"/ws/tournaments/{made['id']}") as socket:
+        assert socket.receive_json()["entrants"] == 1
+
+
 def test_sockets_are_limited_per_address(db_url: str) -> None:
     with make_client(db_url, sockets_per_address=2) as client:
         csrf = register(client, "ann")

@@ -116,6 +116,7 @@ POLICY = 1008
 CLOSE_CODE: Mapping[ErrorCode, int] = {
     ErrorCode.UNKNOWN_TABLE: 4404,
     ErrorCode.UNKNOWN_TOURNAMENT: 4404,
+    ErrorCode.SERVER_ERROR: 1011,
     **dict.fromkeys((ErrorCode.BUSY, ErrorCode.SERVER_BUSY, ErrorCode.UNAVAILABLE), 1013),
 }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from datetime import datetime
 from typing import Any
 
@@ -41,6 +42,8 @@ from ghostparty.server.tournaments.store import CANCELLED, FINISHED, RUNNING, SC
 from ghostparty.server.tournaments.views import current as current_table
 from ghostparty.server.tournaments.views import results_csv, summary, trophies, view
 from ghostparty.tournaments import from_json
+
+_log = logging.getLogger(__name__)
 
 #: What a server without a database answers.
 NO_TOURNAMENTS = "this server has no database: it can't keep tournaments"
@@ -231,12 +234,8 @@ async def tournament_socket(websocket: WebSocket) -> None:
             return
         try:
             tournaments = _tournaments(websocket)
-            await websocket.send_text(json.dumps(outbound.tournament(await _view(tournaments, tournament_id))))
         except ServiceError as error:
-            await websocket.send_text(
-                json.dumps(outbound.error(error.code, error.message, error.retry_after, error.details))
-            )
-            await close_socket(websocket, error.code)
+            await _refuse(websocket, error)
             return
         changed = asyncio.Event()
 
@@ -251,19 +250,40 @@ async def tournament_socket(websocket: WebSocket) -> None:
                 await websocket.send_text(json.dumps(outbound.tournament(data)))
                 await asyncio.sleep(0.5)  # at most two states a second, however busy
 
+        # Listening before the first state is read: a change between the two is sent again,
+        # never lost.
         async with parts_of(websocket).pubsub.listen(channel(tournament_id), heard):
-            sender = asyncio.create_task(send())
             try:
-                while True:
-                    received = await websocket.receive()
-                    if received["type"] == "websocket.disconnect":
-                        break
-            except (WebSocketDisconnect, WebSocketDisconnected, OSError):
-                pass
-            finally:
-                sender.cancel()
+                await websocket.send_text(json.dumps(outbound.tournament(await _view(tournaments, tournament_id))))
+            except ServiceError as error:
+                await _refuse(websocket, error)
+                return
+            sender = asyncio.create_task(send())
+            receiver = asyncio.create_task(_until_closed(websocket))
+            await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
+            for task in (sender, receiver):
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await sender
+                    await task
+            failed = sender.exception() if sender.done() and not sender.cancelled() else None
+            if failed is not None and not isinstance(failed, (WebSocketDisconnect, WebSocketDisconnected, OSError)):
+                # A state that could not be read or sent ends the socket, never its updates
+                # alone: the page reconnects and reads the state afresh.
+                _log.warning("tournament socket %s: %r", tournament_id, failed)
+                with contextlib.suppress(Exception):
+                    await close_socket(websocket, ErrorCode.SERVER_ERROR, "the tournament's state could not be read")
+
+
+async def _refuse(websocket: WebSocket, error: ServiceError) -> None:
+    await websocket.send_text(json.dumps(outbound.error(error.code, error.message, error.retry_after, error.details)))
+    await close_socket(websocket, error.code)
+
+
+async def _until_closed(websocket: WebSocket) -> None:
+    """Read (and drop) what the client sends until it closes."""
+    with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected, OSError):
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass
 
 
 _ID = "/api/tournaments/{tournament_id}"
