@@ -1,4 +1,4 @@
-"""What the emails say, in English and German, and how an address is checked.
+"""What the emails say, in every language of the client, and how an address is checked.
 
 Every message is plain text with a link, built here as 7-bit RFC 5322 text with its
 language in ``Content-Language``, and carries RFC 8058's one-click unsubscribe headers
@@ -11,87 +11,37 @@ them: "this wasn't me").
 
 from __future__ import annotations
 
+import functools
+import json
 from email.headerregistry import BaseHeader, HeaderRegistry, UnstructuredHeader
 from email.message import EmailMessage
 from email.policy import Policy, default
 from email.utils import formatdate, make_msgid
+from importlib import resources
 
 from email_validator import EmailNotValidError, validate_email
 
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 
-LANGUAGES = ("en", "de")
+#: The client's language files (``static/i18n/<code>.json``): the e-mails' texts are their
+#: ``mail.*`` keys, so that a language is translated in one place for the pages and the mails.
+_I18N = resources.files("ghostparty.web").joinpath("static", "i18n")
 
-_TEXTS: dict[str, dict[str, tuple[str, str]]] = {
-    "confirm": {
-        "en": (
-            "Ghost Party: confirm your email address",
-            "Hello {name},\n\nplease confirm that this address is yours by opening this link"
-            " (valid for {hours} hours):\n\n{link}\n\nIf you didn't ask for this, ignore this email:"
-            " nothing more will be sent here.",
-        ),
-        "de": (
-            "Ghost Party: Bestätige deine E-Mail-Adresse",
-            "Hallo {name},\n\nbitte bestätige, dass diese Adresse dir gehört, mit diesem Link"
-            " (gültig für {hours} Stunden):\n\n{link}\n\nWenn du das nicht angefordert hast, ignoriere"
-            " diese E-Mail: Es kommt nichts weiter an diese Adresse.",
-        ),
-    },
-    "reset": {
-        "en": (
-            "Ghost Party: set a new password",
-            "Hello {name},\n\nsomeone (we hope you) asked to set a new password for your account."
-            " Open this link to choose one (valid once, for {hours} hours); all your sessions"
-            " end:\n\n{link}\n\nIf it wasn't you, ignore this email: your password stays as it is.",
-        ),
-        "de": (
-            "Ghost Party: Neues Passwort festlegen",
-            "Hallo {name},\n\njemand (hoffentlich du) möchte ein neues Passwort für dein Konto"
-            " festlegen. Öffne diesen Link, um eines zu wählen (einmal gültig, {hours} Stunden lang);"
-            " alle deine Sitzungen enden:\n\n{link}\n\nWarst du es nicht, ignoriere diese E-Mail:"
-            " Dein Passwort bleibt, wie es ist.",
-        ),
-    },
-    "reminder": {
-        "en": (
-            "Ghost Party: it's your move ({rules})",
-            "Hello {name},\n\nit's your move in your turn-based game of {rules}. Your deadline:"
-            " {deadline}.\n\nTo the table: {link}",
-        ),
-        "de": (
-            "Ghost Party: Du bist am Zug ({rules})",
-            "Hallo {name},\n\ndu bist in deiner Partie {rules} mit langer Bedenkzeit am Zug."
-            " Deine Frist: {deadline}.\n\nZum Tisch: {link}",
-        ),
-    },
-    "invitation": {
-        "en": (
-            "Ghost Party: {inviter} invites you to a game",
-            "Hello {name},\n\n{inviter} invites you to a game of Ghost Party.\n\nTo the table: {link}",
-        ),
-        "de": (
-            "Ghost Party: {inviter} lädt dich zu einer Partie ein",
-            "Hallo {name},\n\n{inviter} lädt dich zu einer Partie Ghost Party ein.\n\nZum Tisch: {link}",
-        ),
-    },
-}
 
-_FOOTER = {
-    "en": "\n\n--\nYou get these emails because you chose {what} on your Ghost Party account."
-    " Unsubscribe with one click: {unsubscribe}\n",
-    "de": "\n\n--\nDu bekommst diese E-Mails, weil du in deinem Ghost-Party-Konto {what} gewählt hast."
-    " Mit einem Klick abbestellen: {unsubscribe}\n",
-}
-_WHAT = {
-    "en": {"reminders": "“your move” reminders", "invitations": "invitations from friends"},
-    "de": {"reminders": "Erinnerungen „Du bist am Zug“", "invitations": "Einladungen von Freunden"},
-}
-_FOOTER_ALL = {
-    "en": "\n\n--\nThis address was given for a Ghost Party account. Never email it again (the address"
-    " is removed from the account) with one click: {unsubscribe}\n",
-    "de": "\n\n--\nDiese Adresse wurde für ein Ghost-Party-Konto angegeben. Nie wieder E-Mails an sie (die"
-    " Adresse wird aus dem Konto entfernt), mit einem Klick: {unsubscribe}\n",
-}
+@functools.cache
+def _catalog(language: str) -> dict[str, str]:
+    data = json.loads(_I18N.joinpath(f"{language}.json").read_text(encoding="utf-8"))
+    return {key: text for key, text in data.items() if key.startswith("mail.")}
+
+
+#: The languages e-mails are written in: every language of the client.
+LANGUAGES = tuple(sorted(entry.name.removesuffix(".json") for entry in _I18N.iterdir() if entry.name.endswith(".json")))
+
+
+def _text(language: str, key: str) -> str:
+    return _catalog(language)[f"mail.{key}"]
+
+
 #: What each kind of email's unsubscribe link turns off: a choice, or the address (``all``).
 CHOICE = {"reminder": "reminders", "invitation": "invitations", "confirm": "all", "reset": "all"}
 
@@ -157,7 +107,7 @@ def compose(
 ) -> str:
     """The whole message of ``kind`` in ``language``, RFC 5322 text; ``unsubscribe`` is
     (the page's link, shown in the text; the one-click link, in the headers)."""
-    subject, body = _TEXTS[kind][language]
+    subject, body = _text(language, f"{kind}.subject"), _text(language, f"{kind}.body")
     text = body.format(**fields)
     message = EmailMessage(policy=_POLICY)
     message["From"] = sender
@@ -169,9 +119,10 @@ def compose(
     if unsubscribe is not None:
         page, one_click = unsubscribe
         if CHOICE[kind] == "all":
-            text += _FOOTER_ALL[language].format(unsubscribe=page)
+            text += _text(language, "footer_all").format(unsubscribe=page)
         else:
-            text += _FOOTER[language].format(what=_WHAT[language][CHOICE[kind]], unsubscribe=page)
+            what = _text(language, f"what.{CHOICE[kind]}")
+            text += _text(language, "footer").format(what=what, unsubscribe=page)
         message["List-Unsubscribe"] = f"<{one_click}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(text)
