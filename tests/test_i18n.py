@@ -29,11 +29,26 @@ def test_english_and_german_are_there() -> None:
     assert {"en", "de"} <= set(LANGUAGES)
 
 
+#: The plural categories a language's counted texts need for whole numbers up to a
+#: million, from CLDR's plural rules (what ``Intl.PluralRules(code).select(n)`` answers in
+#: the browser): English's ``one`` and ``other`` unless listed here.
+PLURALS = {"pl": ("one", "few", "many", "other")}
+
+
+def _counted(english: dict[str, str]) -> set[str]:
+    """The keys counted with ``tn``: English has ``key.one`` and ``key.other``."""
+    return {key.removesuffix(".other") for key in english if key.endswith(".other") and key[:-6] + ".one" in english}
+
+
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_a_language_has_exactly_the_english_keys(code: str) -> None:
+    """Besides the plural forms English lacks (Polish ``few`` and ``many``), where it needs them."""
     english, other = _load("en"), _load(code)
-    assert sorted(set(english) - set(other)) == [], f"{code}.json lacks keys"
-    assert sorted(set(other) - set(english)) == [], f"{code}.json has keys English doesn't"
+    counted = _counted(english)
+    needed = PLURALS.get(code, ("one", "other"))
+    expected = set(english) | {f"{key}.{category}" for key in counted for category in needed}
+    assert sorted(expected - set(other)) == [], f"{code}.json lacks keys"
+    assert sorted(set(other) - expected) == [], f"{code}.json has keys English doesn't (nor its plural forms)"
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
@@ -41,7 +56,8 @@ def test_no_empty_text_and_the_same_placeholders(code: str) -> None:
     english, other = _load("en"), _load(code)
     for key, text in other.items():
         assert isinstance(text, str) and text.strip(), f"{code}.json: {key} is empty"
-        assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(english[key])), f"{code}.json: {key}"
+        source = english.get(key) or english[key.rpartition(".")[0] + ".other"]  # a plural form English lacks
+        assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(source)), f"{code}.json: {key}"
         assert "⟦" not in text
 
 
