@@ -56,17 +56,21 @@ def screenshot_path(name: str, tmp_path: Path) -> Path:
     return (DOCS if os.environ.get(SCREENSHOTS_ENV) == "1" else tmp_path) / name
 
 
-def new_page(browser: Any, *, speed: str, viewport: tuple[int, int] = (1280, 860), **device: Any) -> Any:
-    """A page in a fresh context (its own localStorage), English, animation speed preset.
+def new_page(
+    browser: Any, *, speed: str, lang: str | None = "en", viewport: tuple[int, int] = (1280, 860), **device: Any
+) -> Any:
+    """A page in a fresh context (its own localStorage), animation speed preset.
 
-    ``device`` goes to the context as it is: ``device_scale_factor``, ``is_mobile``,
-    ``has_touch`` for a phone. ``page.errors`` collects the page's uncaught errors.
+    ``lang``: the language every load starts in (``None``: the page's own choice, kept
+    across loads, as a browser does). ``device`` goes to the context as it is:
+    ``device_scale_factor``, ``is_mobile``, ``has_touch`` for a phone. ``page.errors``
+    collects the page's uncaught errors.
     """
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, locale="en-US", **device)
-    context.add_init_script(
-        f"localStorage.setItem('ghostparty:speed', {json.dumps(json.dumps(speed))});"
-        "localStorage.setItem('ghostparty:lang', '\"en\"');" + WATCH_SOCKETS
-    )
+    script = f"localStorage.setItem('ghostparty:speed', {json.dumps(json.dumps(speed))});"
+    if lang is not None:
+        script += f"localStorage.setItem('ghostparty:lang', {json.dumps(json.dumps(lang))});"
+    context.add_init_script(script + WATCH_SOCKETS)
     page = context.new_page()
     page.set_default_timeout(20000)
     errors: list[str] = []

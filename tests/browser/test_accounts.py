@@ -285,3 +285,31 @@ def test_a_guest_at_a_rated_table_is_led_to_log_in(browser: Any, base_url: str) 
     assert page.get_by_test_id("join-0").count() == 0
     assert not page.errors
     page.context.close()
+
+
+def test_the_language_chosen_on_one_device_follows_the_account_to_another(browser: Any, base_url: str) -> None:
+    phone = new_page(browser, speed="off", lang=None)
+    answer = phone.request.post(f"{base_url}/api/account/register", data={"name": "Polyglot", "password": PASSWORD})
+    assert answer.status == 201, answer.text()
+    phone.goto(base_url + "/")
+    phone.get_by_test_id("account-link").wait_for()
+    assert phone.evaluate("document.documentElement.lang") == "en"
+    with phone.expect_navigation():
+        phone.get_by_test_id("language").select_option("de")
+    phone.get_by_test_id("account-link").wait_for()
+    assert phone.evaluate("document.documentElement.lang") == "de"
+    assert phone.request.get(f"{base_url}/api/account/language").json() == {"language": "de"}
+
+    laptop = new_page(browser, speed="off", lang=None)  # another browser: its own storage, English by its settings
+    laptop.goto(base_url + "/")
+    laptop.get_by_test_id("login-link").wait_for()
+    assert laptop.evaluate("document.documentElement.lang") == "en"
+    answer = laptop.request.post(f"{base_url}/api/account/login", data={"name": "Polyglot", "password": PASSWORD})
+    assert answer.status == 200, answer.text()
+    laptop.goto(base_url + "/")
+    laptop.wait_for_function("() => document.documentElement.lang === 'de'")
+    laptop.get_by_test_id("account-link").wait_for()
+    assert laptop.get_by_test_id("leaderboard-link").inner_text() == "Rangliste"
+    for page in (phone, laptop):
+        assert not page.errors, page.errors
+        page.context.close()

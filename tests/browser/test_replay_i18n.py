@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import replay_positions
+from .helpers import new_page, replay_positions
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
@@ -35,16 +35,7 @@ STATIC = _static()
 
 def _page(browser: Any, *, lang: str | None = "en", speed: str = "off") -> Any:
     """A fresh page (own storage) in a language, with the animation speed preset."""
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
-    script = f"localStorage.setItem('ghostparty:speed', {json.dumps(json.dumps(speed))});"
-    if lang is not None:
-        script += f"localStorage.setItem('ghostparty:lang', {json.dumps(json.dumps(lang))});"
-    context.add_init_script(script)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
+    return new_page(browser, speed=speed, lang=lang)
 
 
 def _api(base_url: str, path: str, body: Any = None) -> Any:

@@ -25,7 +25,8 @@ from starlette.types import Message as ASGIMessage
 
 from ghostparty.bots import bot_names
 from ghostparty.server.common.errors import ErrorCode
-from ghostparty.server.http.assets import ASSETS, STATIC
+from ghostparty.server.common.languages import offered
+from ghostparty.server.http.assets import ASSETS
 from ghostparty.server.http.bearer import BearerAuth
 from ghostparty.server.http.bodies import BodyRefused
 from ghostparty.server.http.crosssite import SameOrigin
@@ -226,17 +227,8 @@ async def bots(request: Request) -> Response:
 
 
 async def languages(request: Request) -> Response:
-    """The client's languages: one file per language, ``static/i18n/<code>.json``, whose
-    ``language.name`` key names it in that language."""
-    found = []
-    for path in sorted((STATIC / "i18n").glob("*.json")):
-        try:
-            name = json.loads(path.read_text(encoding="utf-8")).get("language.name", path.stem)
-        except (OSError, ValueError, AttributeError):
-            log.warning("skipped the unreadable language file %s", path)
-            continue
-        found.append({"code": path.stem, "name": name})
-    return JSONResponse({"languages": found})
+    """The client's languages (:func:`ghostparty.server.common.languages.offered`)."""
+    return JSONResponse({"languages": offered()})
 
 
 async def _service_error(request: Request, error: Exception) -> Response:

@@ -160,6 +160,19 @@ def test_the_open_data_opt_out_is_kept_per_player(keeper: Domains) -> None:
     assert not keeper.accounts.open_data_opt_out(ann)
 
 
+def test_the_language_is_kept_per_player_and_forgotten_with_the_account(keeper: Domains) -> None:
+    ann, bob = player(keeper, "Ann"), player(keeper, "Bob")
+    assert keeper.accounts.language(ann) is None
+    keeper.accounts.set_language(ann, "pl")
+    keeper.accounts.set_language(bob, "de")
+    keeper.accounts.set_language(bob, "fr")
+    assert (keeper.accounts.language(ann), keeper.accounts.language(bob)) == ("pl", "fr")
+    keeper.accounts.set_language(ann, None)
+    assert keeper.accounts.language(ann) is None
+    keeper.accounts.delete_player(bob)
+    assert keeper.accounts.language(bob) is None
+
+
 # seats, results and ratings
 
 

@@ -195,3 +195,42 @@ def test_bad_bodies_get_a_clear_error(client: TestClient) -> None:
     assert client.post("/api/account/seats", json={"seats": []}).status_code == 401
     assert error(client.get("/api/players/nobody")) == "unknown_player"
     assert error(client.get("/api/leaderboard/chess")) == "unknown_rules"
+
+
+def test_the_language_is_the_accounts_on_every_device(client: TestClient) -> None:
+    assert error(client.get("/api/account/language")) == "login_required"
+    csrf = register(client, "Ann")
+    assert client.get("/api/account/language").json() == {"language": None}
+    assert client.get("/api/account").json()["player"]["language"] is None
+    chosen = client.post("/api/account/language", json={"language": "de"}, headers={"X-CSRF-Token": csrf})
+    assert chosen.status_code == 200 and chosen.json() == {"language": "de"}
+    other_device = TestClient(client.app)  # its own cookies
+    assert other_device.post("/api/account/login", json={"name": "Ann", "password": PASSWORD}).status_code == 200
+    assert other_device.get("/api/account").json()["player"]["language"] == "de"
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [({"language": "xx"}, "bad_request"), ({"language": 7}, "bad_request"), ({}, "bad_request"), ("de", "bad_request")],
+)
+def test_a_language_not_offered_is_refused(client: TestClient, body: object, code: str) -> None:
+    csrf = register(client, "Ann")
+    answer = client.post("/api/account/language", json=body, headers={"X-CSRF-Token": csrf})
+    assert answer.status_code == 400 and error(answer) == code, answer.text
+    assert client.get("/api/account/language").json() == {"language": None}
+
+
+def test_language_changes_are_refused_cross_site_without_csrf_and_over_the_limit(client: TestClient) -> None:
+    csrf = register(client, "Ann")
+    evil = client.post(
+        "/api/account/language",
+        json={"language": "de"},
+        headers={"X-CSRF-Token": csrf, "Origin": "http://evil.example"},
+    )
+    assert evil.status_code == 403 and error(evil) == "cross_site"
+    assert error(client.post("/api/account/language", json={"language": "de"})) == "csrf"
+    codes = [
+        client.post("/api/account/language", json={"language": "de"}, headers={"X-CSRF-Token": csrf}).status_code
+        for _ in range(12)
+    ]
+    assert codes[:10] == [200] * 10 and codes[10:] == [429, 429]

@@ -270,3 +270,12 @@ def test_a_confirmations_unsubscribe_removes_that_address_only(inbox: Inbox, db_
         assert client.get("/api/account/email").json()["address"] is None
         token = link(second, "/email/confirm#").split("#", 1)[1]
         assert client.post("/api/email/confirm", json={"token": token}).status_code == 404
+
+
+def test_the_emails_follow_the_language_the_account_chooses(inbox: Inbox, db_url: str) -> None:
+    with email_client(db_url, inbox.url) as client:
+        csrf = register(client, "ann")
+        confirmed(client, csrf, inbox)
+        assert client.get("/api/account/email").json()["language"] == "en"
+        client.post("/api/account/language", json={"language": "de"}, headers={"x-csrf-token": csrf})
+        assert client.get("/api/account/email").json()["language"] == "de"

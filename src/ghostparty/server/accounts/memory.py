@@ -33,6 +33,7 @@ class MemoryAccounts:
         self._players: dict[int, Player] = {}
         self._by_key: dict[str, int] = {}
         self._opt_out: set[int] = set()
+        self._languages: dict[int, str] = {}
         #: (player id, rules) -> (rating, rated games).
         self._ratings: dict[tuple[int, str], tuple[Rating, int]] = {}
         #: Session hash -> (player id, expires).
@@ -86,6 +87,7 @@ class MemoryAccounts:
                 if row["player_id"] == player_id:
                     row["player_id"] = None
             self._opt_out.discard(player_id)
+            self._languages.pop(player_id, None)
             if player_id in self._players:
                 self._by_key = {k: v for k, v in self._by_key.items() if v != player_id}
                 del self._players[player_id]
@@ -146,6 +148,17 @@ class MemoryAccounts:
                 self._opt_out.add(player_id)
             elif not opt_out:
                 self._opt_out.discard(player_id)
+
+    def language(self, player_id: int) -> str | None:
+        with self._lock:
+            return self._languages.get(player_id)
+
+    def set_language(self, player_id: int, language: str | None) -> None:
+        with self._lock:
+            if language is None:
+                self._languages.pop(player_id, None)
+            elif player_id in self._players:
+                self._languages[player_id] = language
 
     # -- seats ----------------------------------------------------------------------------
 

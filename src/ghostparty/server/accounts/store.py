@@ -95,6 +95,12 @@ class AccountStore(Protocol):
     def set_open_data_opt_out(self, player_id: int, opt_out: bool) -> None:
         """Keep whether the player keeps their name out of the open game data."""
 
+    def language(self, player_id: int) -> str | None:
+        """The language the player chose (on any device), ``None`` if none yet."""
+
+    def set_language(self, player_id: int, language: str | None) -> None:
+        """Keep the language the player chose (``None``: forget it)."""
+
     def link_seats(self, player: Player, held: Sequence[tuple[str, int, str]]) -> list[tuple[str, int]]:
         """Make the guest seats held (table id, seat, token hash) the player's: only seats of
         open or running tables whose token matches and that no account holds yet."""
@@ -235,6 +241,15 @@ class SqlAccounts:
     def set_open_data_opt_out(self, player_id: int, opt_out: bool) -> None:
         with self._writing, self.engine.begin() as conn:
             conn.execute(update(players).where(players.c.id == player_id).values(open_data_opt_out=opt_out))
+
+    def language(self, player_id: int) -> str | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(players.c.language).where(players.c.id == player_id)).scalar()
+        return str(found) if found is not None else None
+
+    def set_language(self, player_id: int, language: str | None) -> None:
+        with self._writing, self.engine.begin() as conn:
+            conn.execute(update(players).where(players.c.id == player_id).values(language=language))
 
     def end_sessions(self, player_id: int) -> None:
         with self._writing, self.engine.begin() as conn:

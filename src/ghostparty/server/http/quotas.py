@@ -38,6 +38,11 @@ REPORTS_ADDRESS = (
 LIST_CHANGES = (Limit(30, 60, "at most 30 blocks or mutes a minute"),)
 #: Reading one's own lists (blocks, a table's mutes).
 LIST_READS = (Limit(120, 60, "blocks and mutes are asked for too often"),)
+#: Changes of an account's language (``POST /api/account/language``), per account and per address.
+LANGUAGE_CHOICES = (
+    Limit(10, 60, "at most 10 language changes a minute"),
+    Limit(60, 3600, "at most 60 language changes an hour"),
+)
 #: Questions about players' records (a table page asks once for its seats).
 RECORD_READS = (Limit(120, 60, "players' records are asked for too often"),)
 #: Replays, of a finished table or of an uploaded record: each is worked out anew (10–30 ms

@@ -167,6 +167,12 @@ class OpenDataChoice(Model):
     opt_out: bool
 
 
+class LanguageChoice(Model):
+    """The language a player chose: a code of ``GET /api/languages``, or ``None`` to forget it."""
+
+    language: Annotated[str, StringConstraints(min_length=2, max_length=16)] | None
+
+
 # -- quick-match --------------------------------------------------------------------------
 
 

@@ -116,6 +116,8 @@ players = SqlTable(
     Column("open_data_opt_out", Boolean, nullable=False, server_default=false()),
     #: 0015: a bot account (:mod:`ghostparty.server.botapi.api`), made so for good; it plays through its token.
     Column("bot_account", Boolean, nullable=False, server_default=false()),
+    #: 0018: the language the player chose (a code of :mod:`ghostparty.server.common.languages`); ``None``: not yet.
+    Column("language", String(16)),
 )
 
 sessions = SqlTable(
@@ -465,7 +467,7 @@ bot_invitations = SqlTable(
 
 
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0017"
+HEAD = "0018"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

@@ -25,12 +25,13 @@ from typing import Any
 from ghostparty.server.accounts.service import Accounts
 from ghostparty.server.accounts.store import Player
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
+from ghostparty.server.common.languages import language_of
 from ghostparty.server.common.model import now
 from ghostparty.server.infra.limits import Limit, Limiter, Use, take_or_refuse
 from ghostparty.server.mail.keys import KINDS, EmailKeys, token_hash
 from ghostparty.server.mail.outbox import Outbox
 from ghostparty.server.mail.store import Address, Due, EmailStore
-from ghostparty.server.mail.texts import checked_address, compose, language_of, lookup_form, masked
+from ghostparty.server.mail.texts import checked_address, compose, lookup_form, masked
 
 log = logging.getLogger("ghostparty.email")
 

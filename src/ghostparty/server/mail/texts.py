@@ -11,35 +11,23 @@ them: "this wasn't me").
 
 from __future__ import annotations
 
-import functools
-import json
 from email.headerregistry import BaseHeader, HeaderRegistry, UnstructuredHeader
 from email.message import EmailMessage
 from email.policy import Policy, default
 from email.utils import formatdate, make_msgid
-from importlib import resources
 
 from email_validator import EmailNotValidError, validate_email
 
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-
-#: The client's language files (``static/i18n/<code>.json``): the e-mails' texts are their
-#: ``mail.*`` keys, so that a language is translated in one place for the pages and the mails.
-_I18N = resources.files("ghostparty.web").joinpath("static", "i18n")
-
-
-@functools.cache
-def _catalog(language: str) -> dict[str, str]:
-    data = json.loads(_I18N.joinpath(f"{language}.json").read_text(encoding="utf-8"))
-    return {key: text for key, text in data.items() if key.startswith("mail.")}
-
+from ghostparty.server.common.languages import catalog, codes
 
 #: The languages e-mails are written in: every language of the client.
-LANGUAGES = tuple(sorted(entry.name.removesuffix(".json") for entry in _I18N.iterdir() if entry.name.endswith(".json")))
+LANGUAGES = codes()
 
 
 def _text(language: str, key: str) -> str:
-    return _catalog(language)[f"mail.{key}"]
+    """A ``mail.*`` text of the client's language file (:mod:`~ghostparty.server.common.languages`)."""
+    return catalog(language)[f"mail.{key}"]
 
 
 #: What each kind of email's unsubscribe link turns off: a choice, or the address (``all``).
@@ -60,12 +48,6 @@ _HEADERS = HeaderRegistry()
 _HEADERS.map_to_type("list-unsubscribe", _Verbatim)
 #: RFC 5322 text: 7-bit (no SMTPUTF8 is needed), folded at 78 where it can be.
 _POLICY = default.clone(header_factory=_HEADERS)
-
-
-def language_of(given: object) -> str:
-    """One of :data:`LANGUAGES`: ``given``'s first two letters if known, else English."""
-    code = given[:2].lower() if isinstance(given, str) else ""
-    return code if code in LANGUAGES else "en"
 
 
 def checked_address(address: object) -> str:

@@ -10,14 +10,15 @@ from starlette.routing import Route
 
 from ghostparty.server.accounts.service import SESSION_DAYS
 from ghostparty.server.accounts.store import Player, Profile
-from ghostparty.server.common.errors import ErrorCode, ServiceError
+from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
+from ghostparty.server.common.languages import codes
 from ghostparty.server.common.ratings import provisional, shown
 from ghostparty.server.http.bearer import bearer_of
 from ghostparty.server.http.bodies import json_body
 from ghostparty.server.http.parts import account_parts_of, accounts_of, parts_of
-from ghostparty.server.http.quotas import RECORD_READS, address_of
+from ghostparty.server.http.quotas import LANGUAGE_CHOICES, RECORD_READS, address_of
 from ghostparty.server.http.responses import JSONResponse
-from ghostparty.server.http.schemas import Credentials, HeldSeats, NewPassword, Password
+from ghostparty.server.http.schemas import Credentials, HeldSeats, LanguageChoice, NewPassword, Password
 from ghostparty.server.http.session import COOKIE, current
 from ghostparty.server.tables.standings import Reliability
 from ghostparty.server.wire.codec import time_text
@@ -56,7 +57,11 @@ async def account(request: Request) -> Response:
     parts = account_parts_of(request)  # a session or a token: accounts are on
     moderator = (await parts.community.standing(player.id)).moderator
     bearer = bearer_of(request)
-    shown_player = {**_player_json(player), "bot_account": await parts.bots.is_bot(player.id)}
+    shown_player = {
+        **_player_json(player),
+        "bot_account": await parts.bots.is_bot(player.id),
+        "language": await in_thread(parts.accounts.store.language, player.id),
+    }
     if bearer is not None:  # a program's token: no CSRF token (it needs none), its scopes
         return JSONResponse({"player": shown_player, "moderator": moderator, "scopes": bearer.token.scopes})
     return JSONResponse({"player": shown_player, "csrf": accounts_of(request).csrf(token), "moderator": moderator})
@@ -255,8 +260,34 @@ async def leaderboard(request: Request) -> Response:
     )
 
 
+async def language(request: Request) -> Response:
+    """``GET``/``POST /api/account/language``: the language the player chose, kept for every
+    device they log in on (``{"language": "de"}``; ``null``: none chosen yet) and the one
+    their e-mails are written in."""
+    changing = request.method == "POST"
+    found = await current(request, changing=changing)
+    await parts_of(request).quotas.use(
+        "language", LANGUAGE_CHOICES if changing else RECORD_READS, address_of(request), found[0].id if found else None
+    )
+    if found is None:
+        raise ServiceError(ErrorCode.LOGIN_REQUIRED, "log in first: a guest's language is kept by the browser")
+    parts = account_parts_of(request)
+    store = parts.accounts.store
+    if changing:
+        chosen = (await json_body(request, LanguageChoice)).language
+        if chosen is not None and chosen not in codes():
+            raise ServiceError(
+                ErrorCode.BAD_REQUEST, f"no language {chosen!r}: one of {', '.join(codes())} was expected"
+            )
+        await in_thread(store.set_language, found[0].id, chosen)
+        if chosen is not None and parts.mailer is not None:  # the e-mails follow (if there is an address)
+            await in_thread(parts.mailer.store.choose, found[0].id, {"language": chosen})
+    return JSONResponse({"language": await in_thread(store.language, found[0].id)})
+
+
 routes = [
     Route("/api/account", account, methods=["GET"]),
+    Route("/api/account/language", language, methods=["GET", "POST"]),
     Route("/api/account/register", register, methods=["POST"]),
     Route("/api/account/login", login, methods=["POST"]),
     Route("/api/account/logout", logout, methods=["POST"]),

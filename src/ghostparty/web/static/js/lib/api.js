@@ -125,6 +125,7 @@ export const api = {
   becomeBot: () => request("POST", "/api/account/bot", { irreversible: true }),
   openData: () => request("GET", "/api/account/open-data"),
   setOpenData: (optOut) => request("POST", "/api/account/open-data", { opt_out: optOut }),
+  setAccountLanguage: (language) => request("POST", "/api/account/language", { language }),
   openDataIndex: () => request("GET", "/api/open-data"),
   tokens: () => request("GET", "/api/account/tokens"),
   createToken: (body) => request("POST", "/api/account/tokens", body),

@@ -177,11 +177,37 @@ export function applyI18n(root = document) {
   }
 }
 
-/** Choose a language: remembered, then the page reloads in it. */
-export function setLanguage(next) {
+/** Choose a language: remembered (by the account too, through the listeners: they may
+ * take a moment, at most two seconds), then the page reloads in it. */
+export async function setLanguage(next) {
   store(next);
-  for (const listener of listeners) listener(next);
+  const told = Promise.allSettled([...listeners].map((listener) => listener(next)));
+  await Promise.race([told, new Promise((resolve) => setTimeout(resolve, 2000))]);
   location.reload();
+}
+
+/** The language an account chose on another device: taken (and the page reloaded in it)
+ * unless this browser has it already. False if nothing changed: also where the browser
+ * keeps no choice (private mode) or took this one already in this tab, so that a page
+ * never reloads in a loop. */
+export function adoptLanguage(chosen) {
+  if (!chosen || chosen === stored() || !languages.some((language) => language.code === chosen)) return false;
+  const ADOPTED = "ghostparty:lang-adopted";
+  try {
+    if (sessionStorage.getItem(ADOPTED) === chosen) return false;
+    sessionStorage.setItem(ADOPTED, chosen);
+  } catch {
+    return false;
+  }
+  store(chosen);
+  if (stored() !== chosen) return false;
+  location.reload();
+  return true;
+}
+
+/** The language this browser chose, or null if it never did (then navigator.languages decide). */
+export function chosenLanguage() {
+  return stored();
 }
 
 export function onLanguageChange(listener) {

@@ -6,9 +6,9 @@
 // (a moderator's: the queue of reports), player-link
 // (a seat's name linked to a profile, data-player).
 
-import { account } from "./api.js";
+import { account, api } from "./api.js";
 import { el } from "./dom.js";
-import { errorText, retryAfter, t, tOr } from "./i18n.js";
+import { adoptLanguage, chosenLanguage, errorText, onLanguageChange, retryAfter, t, tOr } from "./i18n.js";
 
 /** The logged-in player ({name, created}), or null for a guest or when the server cannot say. */
 export async function currentPlayer() {
@@ -47,8 +47,24 @@ export function accountNav(player, moderator = false) {
 export async function mountAccountNav() {
   const answer = await account().catch(() => ({ player: null }));
   const player = answer.player ?? null;
+  if (player && followAccountLanguage(player)) return player; // the page reloads in the account's language
   document.getElementById("account-slot")?.replaceWith(accountNav(player, Boolean(answer.moderator)));
   return player;
+}
+
+let following = false;
+
+/** An account's language is one for all its devices: the one it chose elsewhere is taken
+ * here (true: the page reloads in it); one chosen here before it had any becomes its own;
+ * and every choice made here is told to it. */
+function followAccountLanguage(player) {
+  if (player.language && adoptLanguage(player.language)) return true;
+  if (!player.language && chosenLanguage()) api.setAccountLanguage(chosenLanguage()).catch(() => null);
+  if (!following) {
+    following = true;
+    onLanguageChange((code) => api.setAccountLanguage(code).catch(() => null));
+  }
+  return false;
 }
 
 /** A seat's name, linked to the profile when a registered player (or a rated bot) sits there. */
