@@ -108,3 +108,20 @@ def test_rules_summary_cites_sections_that_exist() -> None:
     for ref in refs:
         for part in ref.split("–"):
             assert part in sections, f"§{part} is not a section of RULES.md"
+
+
+PHYSICAL = re.compile(
+    r"\b(?:margin|padding|border)-(?:left|right)\s*:|text-align:\s*(?:left|right)\b|float:\s*(?:left|right)\b"
+)
+
+
+def test_the_style_sheets_assume_no_writing_direction() -> None:
+    """Logical properties (``margin-inline-start``, ``text-align: start``): a language written
+    right to left lays the pages out mirrored without a style sheet of its own."""
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted((STATIC / "css").glob("*.css"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if PHYSICAL.search(line)
+    ]
+    assert found == []
