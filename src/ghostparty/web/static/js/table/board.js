@@ -325,6 +325,9 @@ export class BoardView {
       node.classList.toggle("selected", loc === selected);
       node.classList.toggle("holds-source", holders.has(loc));
       mark(node, places.has(loc) ? "place" : dests.has(loc) ? "dest" : null);
+      // In the same step as data-legal, not only when the words follow (board-words.js):
+      // a location glows and takes a press at once.
+      node.setAttribute("aria-disabled", places.has(loc) || dests.has(loc) || sources.has(loc) ? "false" : "true");
     }
     this.root.classList.toggle("picking", places.size + sources.size + dests.size > 0);
     // The tab stop moves to the first place or destination (once a guest is chosen, to
