@@ -33,6 +33,7 @@ from ghostparty.server.http.crosssite import SameOrigin
 from ghostparty.server.http.edge import http_status
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.routes.accounts import routes as account_routes
+from ghostparty.server.http.routes.app_shell import routes as app_shell_routes
 from ghostparty.server.http.routes.botapi import NDJSON
 from ghostparty.server.http.routes.botapi import routes as bot_routes
 from ghostparty.server.http.routes.community import routes as community_routes
@@ -117,6 +118,7 @@ def create_app(database_url: str | Settings | None = None, **options: Any) -> St
         Route("/email/{what:str}", _page("email.html")),
         Route("/assets/{version}/{path:path}", ASSETS.asset),
         Mount("/static", app=ASSETS.plain, name="static"),
+        *app_shell_routes,
         Route("/api/health", health),
         Route("/api/boards/{rules}", boards),
         Route("/api/bots", bots),

@@ -63,15 +63,25 @@ async function fetchJson(path) {
   return response.json();
 }
 
+/** The languages to try without the server's list: the remembered one, the browser's, English. */
+export function offlineCandidates(remembered, preferred) {
+  const codes = [remembered, ...(preferred ?? []).map((tag) => String(tag).toLowerCase().split("-")[0]), FALLBACK];
+  const valid = codes.filter((one) => typeof one === "string" && /^[a-z]{2,3}(-[a-z0-9]+)?$/.test(one));
+  return [...new Set(valid)].map((one) => ({ code: one, name: one }));
+}
+
 /** Load the list of languages and the chosen language's strings. */
 export async function initI18n() {
+  let listed = false;
+  const preferred = navigator.languages?.length ? navigator.languages : [navigator.language];
   try {
     const answer = await fetchJson("/api/languages");
-    if (Array.isArray(answer.languages) && answer.languages.length) languages = answer.languages;
+    if (Array.isArray(answer.languages) && answer.languages.length) [languages, listed] = [answer.languages, true];
   } catch {
-    // Offline or an old server: English only.
+    // Offline (the service worker keeps the language files, not the list) or an old
+    // server: the remembered or the browser's language if its file loads, else English.
+    languages = offlineCandidates(stored(), preferred);
   }
-  const preferred = navigator.languages?.length ? navigator.languages : [navigator.language];
   code = pickLanguage(languages, stored(), preferred);
   try {
     strings = await fetchJson(languageFile(code));
@@ -79,6 +89,7 @@ export async function initI18n() {
     code = FALLBACK;
     strings = await fetchJson(languageFile(FALLBACK)).catch(() => ({}));
   }
+  if (!listed) languages = [{ code, name: strings["language.name"] ?? code }];
   document.documentElement.lang = code;
   document.documentElement.dataset.lang = code;
   return code;

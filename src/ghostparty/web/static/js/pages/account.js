@@ -13,6 +13,7 @@
 // (what just happened).
 // ?next=/path comes back to that page of this site after logging in.
 
+import { startAppShell } from "../lib/app-shell.js";
 import { account, api } from "../lib/api.js";
 import { showBlocks } from "../account/blocks.js";
 import { showBotAccount } from "../account/bot-account.js";
@@ -164,6 +165,7 @@ async function deleteAccount(event) {
 
 async function main() {
   await initI18n();
+  startAppShell();
   applyI18n();
   $("lang-slot").replaceWith(languageSwitch());
   $("login-form").addEventListener("submit", login);

@@ -10,6 +10,7 @@
 // reset-set with reset-password, reset-password2, reset-save, reset-error;
 // unsubscribe with unsubscribe-button, unsubscribe-error.
 
+import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
 import { applyI18n, initI18n, languageSwitch, t } from "../lib/i18n.js";
 import { accountError } from "../lib/session.js";
@@ -93,6 +94,7 @@ async function main() {
   // a link opened over this very page changes only the fragment: read it afresh
   window.addEventListener("hashchange", () => location.reload());
   await initI18n();
+  startAppShell();
   applyI18n();
   $("lang-slot").replaceWith(languageSwitch());
   const what = location.pathname.split("/")[2] ?? "";

@@ -9,6 +9,7 @@
 // you-row (the viewer's row below the top ones when not among them); leaderboard-note,
 // you-note, negative-note (what a rating below zero means, shown when there is one).
 
+import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
 import { el, fill } from "../lib/dom.js";
 import { applyI18n, initI18n, languageSwitch, t, tn } from "../lib/i18n.js";
@@ -137,6 +138,7 @@ async function show(rules, bots, push) {
 
 async function main() {
   await initI18n();
+  startAppShell();
   applyI18n();
   $("lang-slot").replaceWith(languageSwitch());
   const bots = () => $("leaderboard").dataset.bots === "true";

@@ -11,6 +11,7 @@
 // rematch-fill ("bot" or "empty": who takes the seat of one who doesn't play again);
 // the Friends card (js/account/friends.js).
 
+import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
 import { el, fill, toast } from "../lib/dom.js";
 import { FriendsCard } from "../account/friends.js";
@@ -183,6 +184,7 @@ function renderAbsentBot() {
 
 async function main() {
   await initI18n();
+  startAppShell();
   applyI18n();
   $("lang-slot").replaceWith(rulesHelpButton(() => document.querySelector("input[name=rules]:checked")?.value ?? "hugo"), languageSwitch());
   const players = $("players");

@@ -10,6 +10,7 @@
 // did, above the queue); audit-table with audit-row (data-action,
 // data-target).
 
+import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
 import { el, fill } from "../lib/dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tOr } from "../lib/i18n.js";
@@ -141,6 +142,7 @@ async function refresh() {
 
 async function main() {
   await initI18n();
+  startAppShell();
   applyI18n();
   document.getElementById("lang-slot")?.replaceWith(languageSwitch());
   await mountAccountNav();

@@ -8,6 +8,7 @@
 // sums-link, index-link; licence; choose-link; snippet-pyarrow, snippet-duckdb (their
 // YYYY-MM the newest month's when there is one).
 
+import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
 import { el, fill } from "../lib/dom.js";
 import { applyI18n, currentLanguage, errorText, initI18n, languageSwitch, t } from "../lib/i18n.js";
@@ -64,6 +65,7 @@ async function show() {
 
 async function main() {
   await initI18n();
+  startAppShell();
   applyI18n();
   $("lang-slot").replaceWith(languageSwitch());
   await mountAccountNav();

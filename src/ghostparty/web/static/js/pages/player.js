@@ -11,6 +11,7 @@
 // player-actions (another player's page, logged in: player-actions.js; a guest: follow-login);
 // review-card (accuracy and PR from the game reviews: review-profile.js).
 
+import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
 import { el, fill, svg } from "../lib/dom.js";
 import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "../lib/i18n.js";
@@ -248,6 +249,7 @@ async function showTrophies(name) {
 
 async function main() {
   await initI18n();
+  startAppShell();
   applyI18n();
   $("lang-slot").replaceWith(languageSwitch());
   const name = pageName();

@@ -21,6 +21,7 @@
 //   chat           the game's chat, read-only (js/chat/chat.js; hidden when nobody wrote)
 //   review         a finished table's game review (js/replay/review.js: its own hooks); none for an upload
 
+import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
 import { play, Scene } from "../table/animate.js";
 import { openBoard, watchPortrait } from "../table/board.js";
@@ -336,6 +337,7 @@ function setupChrome() {
 
 async function main() {
   await initI18n();
+  startAppShell();
   applyI18n();
   setupChrome();
   const parts = location.pathname.split("/");

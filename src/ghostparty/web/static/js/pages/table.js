@@ -42,6 +42,7 @@
 //                in their place (js/tournament/tournament-end.js); table-name has data-series-index;
 //                notify-button asks for notifications (turn-based tables, js/lobby/turns.js)
 
+import { startAppShell } from "../lib/app-shell.js";
 import { playAgain, renderAgain, renderSeries, takeSeatsAgain } from "../table/again.js";
 import { api, TableSocket } from "../lib/api.js";
 import { play, Scene } from "../table/animate.js";
@@ -366,6 +367,7 @@ let invite = null; // an open table's "Invite a friend" (js/table/invite.js)
 
 async function main() {
   await initI18n();
+  startAppShell();
   setupChrome(tableId, { rules: () => S.table?.rules ?? "hugo", start, speed: page.speed, setSpeed: (value) => (page.speed = value), timer });
   chat = new ChatPanel($("chat"), { send: (message) => socket.send(message), name: () => S.account?.name ?? (loadName() || null), tableId });
   notifyButton($("notify-button"));

@@ -6,6 +6,7 @@
 // (data-id, data-status) and its tournament-link; create-form, create-submit,
 // create-error, create-login (a guest's "log in to create").
 
+import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
 import { el, fill } from "../lib/dom.js";
 import { applyI18n, initI18n, languageSwitch, t } from "../lib/i18n.js";
@@ -76,6 +77,7 @@ async function create(event) {
 
 async function main() {
   await initI18n();
+  startAppShell();
   applyI18n();
   $("lang-slot").replaceWith(languageSwitch());
   const viewer = await mountAccountNav();

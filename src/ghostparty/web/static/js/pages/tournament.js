@@ -13,6 +13,7 @@
 // with game-item (data-game, data-finished) and its game-link; podium with podium-place
 // (data-place, data-name); results-csv, results-json; cancel-form, cancel.
 
+import { startAppShell } from "../lib/app-shell.js";
 import { api, account } from "../lib/api.js";
 import { el, fill } from "../lib/dom.js";
 import { applyI18n, initI18n, languageSwitch, t } from "../lib/i18n.js";
@@ -218,6 +219,7 @@ async function cancel(event) {
 
 async function main() {
   await initI18n();
+  startAppShell();
   applyI18n();
   $("lang-slot").replaceWith(languageSwitch());
   viewer = await mountAccountNav();
