@@ -125,3 +125,11 @@ def test_the_style_sheets_assume_no_writing_direction() -> None:
         if PHYSICAL.search(line)
     ]
     assert found == []
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_mails_footers_follow_the_signature_mark(code: str) -> None:
+    """``-- `` on a line of its own (RFC 3676 §4.3): mail programs show what follows as a footer."""
+    texts = _load(code)
+    for key in ("mail.footer", "mail.footer_all"):
+        assert texts[key].startswith("\n\n-- \n"), f"{code}.json: {key}"

@@ -102,7 +102,7 @@ function render(board) {
   if (!viewer) {
     fill(note, el("a", { href: loginUrl(), "data-testid": "you-login" }, t("leaderboard.login_to_see")));
   } else if (!ranked) {
-    note.textContent = t("leaderboard.not_rated", { n: board.min_games ?? 0, rules: t(`rules.${board.rules}`) });
+    note.textContent = tn("leaderboard.not_rated", board.min_games ?? 0, { rules: t(`rules.${board.rules}`) });
   }
 }
 

@@ -16,7 +16,7 @@
 import { startAppShell } from "../lib/app-shell.js";
 import { api, account } from "../lib/api.js";
 import { el, fill } from "../lib/dom.js";
-import { applyI18n, initI18n, languageSwitch, t } from "../lib/i18n.js";
+import { applyI18n, initI18n, languageSwitch, t, tn } from "../lib/i18n.js";
 import { accountError, mountAccountNav } from "../lib/session.js";
 import { loadName, saveName, saveToken } from "../lib/store.js";
 import { tournamentLine, when } from "../tournament/tournament-text.js";
@@ -90,7 +90,7 @@ function render() {
   $("t-heading").textContent = tournamentLine(tour);
   const ends = tour.ends ? ` – ${when(tour.ends)}` : "";
   const round = tour.kind !== "arena" && state.round ? ` · ${t(tour.kind === "ladder" ? "tournament.deal_of" : "tournament.round_of", { round: state.round, rounds: tour.rounds })}` : "";
-  $("t-when").textContent = `${t(`tournaments.status_${tour.status}`)} · ${when(tour.starts)}${ends}${round} · ${t("tournament.entrants", { n: state.entrants })} · ${t("tournament.by", { name: tour.creator })}`;
+  $("t-when").textContent = `${t(`tournaments.status_${tour.status}`)} · ${when(tour.starts)}${ends}${round} · ${tn("tournament.entrants", state.entrants)} · ${t("tournament.by", { name: tour.creator })}`;
   const reason = $("t-reason");
   reason.hidden = tour.status !== "cancelled";
   reason.textContent = tour.status === "cancelled" ? t("tournament.cancelled_because", { reason: tour.reason ?? "" }) : "";

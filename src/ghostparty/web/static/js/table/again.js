@@ -10,7 +10,7 @@
 
 import { api } from "../lib/api.js";
 import { el, fill, toast } from "../lib/dom.js";
-import { errorText, t } from "../lib/i18n.js";
+import { errorText, t, tn } from "../lib/i18n.js";
 import { chip } from "./panels.js";
 import { seatLabel } from "./seats.js";
 import { loadTokens, saveToken } from "../lib/store.js";
@@ -127,7 +127,7 @@ export function renderSeries(container, { table, series }) {
   );
   fill(
     container,
-    el("h3", {}, t("again.series", { n: series.games.length })),
+    el("h3", {}, tn("again.series", series.games.length)),
     el("ol", { class: "series-games" }, ...games),
     el("p", { class: "hint" }, t("again.totals")),
     el("ul", { class: "series-totals" }, ...totals),

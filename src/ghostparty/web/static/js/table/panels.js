@@ -2,7 +2,7 @@
 // log and the result. Plain DOM built with createElement; every name goes in as text.
 
 import { el, fill } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { t, tn } from "../lib/i18n.js";
 import { narrate } from "./narrate.js";
 import { actorName, colourHex, colourText, guestTag, inkOn, isGuest, seatLabel, seatLetter, seatShort } from "./seats.js";
 import { botTag, seatRecord, wantRecords } from "./records.js";
@@ -29,9 +29,9 @@ function guestSummary(position, seat) {
   const gallery = count((l) => l.startsWith("G"));
   if (gallery) parts.push(t("panel.on_gallery", { n: gallery }));
   const rooms = count((l) => l.startsWith("R:"));
-  if (rooms) parts.push(t("panel.hidden", { n: rooms }));
+  if (rooms) parts.push(tn("panel.hidden", rooms));
   const cellar = count((l) => l.startsWith("C"));
-  if (cellar) parts.push(t("panel.caught", { n: cellar }));
+  if (cellar) parts.push(tn("panel.caught", cellar));
   return parts.join(" · ");
 }
 
