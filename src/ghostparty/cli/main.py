@@ -11,6 +11,7 @@ from ghostparty.cli.analyze import analyze
 from ghostparty.cli.bench import bench
 from ghostparty.cli.connect import connect
 from ghostparty.cli.export import export
+from ghostparty.cli.i18n import i18n
 from ghostparty.cli.loadtest import loadtest
 from ghostparty.cli.play import play
 from ghostparty.cli.ratings import ratings
@@ -41,6 +42,7 @@ def cli() -> None:
     ghostparty ratings               the bot levels' ratings, measured in rated bot games
     ghostparty admin                 a server's tables and database: list, close, back up, restore; moderators
     ghostparty export --out DIR      every finished game as open data: ndjson and Parquet by month
+    ghostparty i18n check            the translations' gettext catalogs: extract, update, compile, check
     """
 
 
@@ -57,6 +59,7 @@ cli.add_command(ratings)
 cli.add_command(admin)
 cli.add_command(export)
 cli.add_command(connect)
+cli.add_command(i18n)
 admin.add_command(moderator)
 
 
