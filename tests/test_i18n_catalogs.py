@@ -106,7 +106,7 @@ def test_a_changed_english_text_is_fuzzy_after_update_and_compile_refuses_it(cop
     _change_english(copy, "lobby.free.other", " · {n} seats still free")
     assert _run(copy, "check")[0] == 1
     assert _run(copy, "extract")[0] == 0
-    assert _run(copy, "update") == (0, "updated: de\n")
+    assert _run(copy, "update") == (0, f"updated: {', '.join(copy.codes())}\n")
     entries = {m.context: m for m in catalogs._read(copy.po("de"), "de") if m.id}
     assert entries["lobby.create"].fuzzy
     assert entries["lobby.create"].string == json.loads(german)["lobby.create"]  # kept for the translator
@@ -142,8 +142,15 @@ def test_json_to_po_to_json_is_the_identity(copy: Folders) -> None:
     assert (copy.json / "de.json").read_text(encoding="utf-8") == german
 
 
+def _without(copy: Folders, code: str) -> None:
+    """The copy as if language ``code`` had never been added."""
+    (copy.json / f"{code}.json").unlink(missing_ok=True)
+    shutil.rmtree(copy.locale / code, ignore_errors=True)
+
+
 def test_a_polish_file_goes_through_its_three_gettext_forms(copy: Folders) -> None:
     """Polish ``other`` (fractions, which the pages never count) is written from ``many``."""
+    _without(copy, "pl")
     english = layout.read(copy.source)
     counted = layout.counted_keys(english)
     polish: dict[str, str] = {}
@@ -168,6 +175,7 @@ def test_a_polish_file_goes_through_its_three_gettext_forms(copy: Folders) -> No
 
 
 def test_a_new_language_starts_untranslated(copy: Folders) -> None:
+    _without(copy, "pl")
     assert _run(copy, "init", "pl")[0] == 0
     catalog = catalogs._read(copy.po("pl"), "pl")
     assert catalog.plural_forms == plural_forms("pl").header
