@@ -55,3 +55,21 @@ def test_a_65_octet_local_part_is_refused_over_http_and_nothing_is_mailed(inbox:
         assert longest.status_code == 202, longest.text
         inbox.wait(1)
         assert inbox.recipients == [["a" * 64 + "@example.org"]]
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [
+        ("en", "November 26, 2026, 9:00\u202fAM UTC"),
+        ("de", "26. November 2026, 09:00 UTC"),
+        ("fr", "26 novembre 2026, 09:00 UTC"),
+        ("pl", "26 listopada 2026, 09:00 UTC"),
+    ],
+)
+def test_a_deadline_is_written_as_the_mails_language_writes_it(language: str, written: str) -> None:
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from ghostparty.server.mail.texts import moment_text
+
+    assert moment_text(datetime(2026, 11, 26, 9, 0, tzinfo=UTC), language) == written
+    assert moment_text(datetime(2026, 11, 26, 10, 0, tzinfo=timezone(timedelta(hours=1))), language) == written

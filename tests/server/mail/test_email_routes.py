@@ -153,7 +153,7 @@ def test_your_move_reminders_once_per_game_per_period_with_one_click_unsubscribe
         reminder = inbox.wait(2)[1]
         assert "your move" in str(reminder["Subject"]) and link(reminder, f"/t/{table_id}")
         assert reminder["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
-        assert "2026-11-26 09:00 UTC" in body(reminder)  # the move's deadline
+        assert "November 26, 2026, 9:00\u202fAM UTC" in body(reminder)  # the move's deadline, as English writes it
         clock.now += timedelta(hours=6)
         assert _remind(client) == 0  # at most one per game in 12 hours
         clock.now += timedelta(hours=6, minutes=1)

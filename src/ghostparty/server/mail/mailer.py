@@ -31,7 +31,7 @@ from ghostparty.server.infra.limits import Limit, Limiter, Use, take_or_refuse
 from ghostparty.server.mail.keys import KINDS, EmailKeys, token_hash
 from ghostparty.server.mail.outbox import Outbox
 from ghostparty.server.mail.store import Address, Due, EmailStore
-from ghostparty.server.mail.texts import checked_address, compose, lookup_form, masked
+from ghostparty.server.mail.texts import checked_address, compose, lookup_form, masked, moment_text
 
 log = logging.getLogger("ghostparty.email")
 
@@ -261,7 +261,7 @@ class Mailer:
             recipient,
             name=name,
             rules=due.rules,
-            deadline=deadline.strftime("%Y-%m-%d %H:%M UTC"),
+            deadline=moment_text(deadline, held.language),
             link=f"{self.public_url}/t/{due.table_id}",
             unsubscribe=self._unsubscribe_link(due.player_id, "reminders"),
         )

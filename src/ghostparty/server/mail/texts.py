@@ -11,11 +11,13 @@ them: "this wasn't me").
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from email.headerregistry import BaseHeader, HeaderRegistry, UnstructuredHeader
 from email.message import EmailMessage
 from email.policy import Policy, default
 from email.utils import formatdate, make_msgid
 
+from babel.dates import format_date, format_time
 from email_validator import EmailNotValidError, validate_email
 
 from ghostparty.server.common.errors import ErrorCode, ServiceError
@@ -23,6 +25,14 @@ from ghostparty.server.common.languages import catalog, codes
 
 #: The languages e-mails are written in: every language of the client.
 LANGUAGES = codes()
+
+
+def moment_text(moment: datetime, language: str) -> str:
+    """A moment as the e-mail's language writes it, in UTC: "November 26, 2026, 9:00 AM UTC",
+    "26. November 2026, 09:00 UTC"."""
+    moment = moment.astimezone(UTC)
+    day = format_date(moment, "long", locale=language)
+    return f"{day}, {format_time(moment, 'short', tzinfo=UTC, locale=language)} UTC"
 
 
 def _text(language: str, key: str) -> str:
