@@ -21,9 +21,9 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not 
 
 
 def _static() -> Path:
-    from ghostparty.server import app
+    from ghostparty.server.http.assets import STATIC
 
-    return Path(app.STATIC)
+    return Path(STATIC)
 
 
 #: The client's files as the server serves them.
