@@ -1,5 +1,6 @@
 """The HTTP endpoints of Web Push (docs/PROTOCOL.md, "Web Push"): the server's public key,
-the account's state, and a device's subscription and its end.
+the account's state, a device's subscription and its end, and the service worker's push
+part (``/sw-push.js``).
 
 Subscribing needs the session and its CSRF token; ending a subscription needs either
 (then only the account's own endpoints) or the subscription's auth secret, which only the
@@ -9,6 +10,7 @@ Each call counts one use per account and per address first.
 
 from __future__ import annotations
 
+from importlib import resources
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
@@ -101,9 +103,19 @@ async def unsubscribe(request: Request) -> Response:
     return JSONResponse({"unsubscribed": True})
 
 
+_STATIC = resources.files("ghostparty.web").joinpath("static")
+
+
+async def worker_script(request: Request) -> Response:
+    """``/sw-push.js``: the service worker's push part (a classic script)."""
+    text = _STATIC.joinpath("sw-push.js").read_bytes()
+    return Response(text, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+
 routes = [
     Route("/api/push/key", public_key, methods=["GET"]),
     Route("/api/account/push", status, methods=["GET"]),
     Route("/api/account/push", subscribe, methods=["POST"]),
     Route("/api/account/push", unsubscribe, methods=["DELETE"]),
+    Route("/sw-push.js", worker_script, methods=["GET"]),
 ]
