@@ -112,10 +112,18 @@ async def worker_script(request: Request) -> Response:
     return Response(text, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
+async def service_worker(request: Request) -> Response:
+    """``/sw.js``: the service worker, at the site's root so that its scope is ``/``."""
+    text = _STATIC.joinpath("sw.js").read_bytes()
+    headers = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
+    return Response(text, media_type="text/javascript", headers=headers)
+
+
 routes = [
     Route("/api/push/key", public_key, methods=["GET"]),
     Route("/api/account/push", status, methods=["GET"]),
     Route("/api/account/push", subscribe, methods=["POST"]),
     Route("/api/account/push", unsubscribe, methods=["DELETE"]),
     Route("/sw-push.js", worker_script, methods=["GET"]),
+    Route("/sw.js", service_worker, methods=["GET"]),
 ]
