@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -43,7 +43,7 @@ from ghostparty.server.http.quotas import Quotas
 from ghostparty.server.http.socket_limits import Sockets
 from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.mail.mailer import Mailer, start_mailer
-from ghostparty.server.push.service import PUSH_ORIGINS, Pusher, start_pusher
+from ghostparty.server.push.service import PUSH_ORIGINS, start_pusher
 from ghostparty.server.quickmatch.service import QuickMatch
 from ghostparty.server.reviews.pool import Reviewer
 from ghostparty.server.reviews.store import MemoryReviews, ReviewStore
@@ -53,7 +53,6 @@ from ghostparty.server.tables.store import SqlTables, Store
 from ghostparty.server.tournaments.events import Recurring, load_events
 from ghostparty.server.tournaments.runner import TournamentRunner
 from ghostparty.server.tournaments.service import Tournaments
-from ghostparty.server.tournaments.store import TournamentRow
 
 if TYPE_CHECKING:
     from ghostparty.server.reviews.queue import RedisReviewer
@@ -329,10 +328,10 @@ def _account_parts(
         clock=clock,
         interval=s.push_every,
     )
-    runner.starting = _push_tournament(pusher)
+    runner.starting = lambda row, accounts: pusher.tournament_starting(row.id, accounts)
     if s.on_invited is None:
         hooks = [_mail_invitation(mailer)] if mailer is not None else []
-        friends.on_invited = _each(*hooks, _push_invitation(pusher))
+        friends.on_invited = _each(*hooks, lambda i: pusher.invited(i.invitee_id, i.inviter, i.table_id))
     return AccountParts(
         accounts=accounts,
         tokens=tokens,
@@ -365,27 +364,6 @@ def _each(*hooks: InvitedHook) -> InvitedHook:
                 await each(invitation)
             except Exception:
                 log.exception("an invitation's hook failed for invitation %s", getattr(invitation, "id", "?"))
-
-    return hook
-
-
-def _push_tournament(pusher: Pusher) -> Callable[[TournamentRow, list[int]], Awaitable[None]]:
-    """A tournament about to start, pushed to its entrants who chose so."""
-
-    async def hook(row: TournamentRow, accounts: list[int]) -> None:
-        for account in accounts:
-            await pusher.notify(account, "tournament", f"/tournaments/{row.id}")
-
-    return hook
-
-
-def _push_invitation(pusher: Pusher) -> InvitedHook:
-    """Friends' invitations pushed to the invitee's devices, if they chose invitations."""
-
-    async def hook(invitation: Any) -> None:
-        await pusher.notify(
-            invitation.invitee_id, "invitation", f"/t/{invitation.table_id}", inviter=invitation.inviter
-        )
 
     return hook
 

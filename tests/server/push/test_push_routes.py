@@ -34,6 +34,10 @@ def test_bad_bodies_are_refused_saying_what_is_wrong(db_url: str, push_service: 
         bad: list[tuple[dict[str, Any], str]] = [
             ({**good, "endpoint": "http://169.254.169.254/latest"}, "push service"),
             ({**good, "endpoint": "https://evil.example/push"}, "push service"),
+            ({**good, "endpoint": "https://fcm.googleapis.com:8443/x"}, "push service"),
+            ({**good, "endpoint": "https://x.push.apple.com@10.0.0.1/x"}, "push service"),
+            ({**good, "endpoint": "https://10.0.0.1\\@fcm.googleapis.com/x"}, "backslashes"),
+            ({**good, "endpoint": "https://fcm.googleapis.com/x\ny"}, "control characters"),
             ({**good, "keys": {"p256dh": "AAAA", "auth": good["keys"]["auth"]}}, "P-256"),
             ({**good, "keys": {"p256dh": good["keys"]["p256dh"], "auth": "c2hvcnQ"}}, "16 bytes"),
             ({**good, "kinds": ["spam"]}, "kinds"),

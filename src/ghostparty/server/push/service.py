@@ -88,6 +88,10 @@ class Keys:
 
 def checked_endpoint(endpoint: str, origins: Sequence[str]) -> str:
     """``endpoint`` if it is at one of ``origins``; ``bad_request`` saying so if not."""
+    if not endpoint.isascii() or any(ord(c) <= 32 or c in "\\\x7f" for c in endpoint):
+        raise ServiceError(
+            ErrorCode.BAD_REQUEST, "endpoint must be a URL without spaces, backslashes or control characters"
+        )
     parts = urlsplit(endpoint)
     try:
         origin = f"{parts.scheme}://{parts.hostname}" + (f":{parts.port}" if parts.port else "")
@@ -193,6 +197,15 @@ class Pusher:
             log.warning("the push queue is full: a %s notification for player %d is dropped", kind, player_id)
             return False
         return True
+
+    async def invited(self, invitee_id: int, inviter: str, table_id: str) -> None:
+        """A friend's invitation to a table (the friends' ``on_invited`` hook)."""
+        await self.notify(invitee_id, "invitation", f"/t/{table_id}", inviter=inviter)
+
+    async def tournament_starting(self, tournament_id: str, accounts: Sequence[int]) -> None:
+        """A tournament about to start, to its entrants (the runner's ``starting`` hook)."""
+        for account in accounts:
+            await self.notify(account, "tournament", f"/tournaments/{tournament_id}")
 
     async def moves(self) -> int:
         """Queue "your move" for the turn-based games waiting long enough; how many."""
