@@ -83,3 +83,18 @@ def test_subscription_changes_are_limited_per_account(db_url: str, push_service:
         ]
         assert codes[:20] == [201] * 20 and codes[20] == 429
         assert client.get("/api/account/push", headers=ann).json()["devices"] == 10  # the oldest made way
+
+
+def test_the_notifications_follow_the_language_the_account_chooses(db_url: str, push_service: PushService) -> None:
+    from ghostparty.server.common.names import name_key
+
+    with push_client(db_url, push_service) as client:
+        ann = as_player(client, "Ann")
+        device = Device.new(f"{push_service.origin}/push/ann").subscription()
+        assert client.post("/api/account/push", json={**device, "language": "en"}, headers=ann).status_code == 201
+        parts = client.app.state.parts.accounts  # type: ignore[attr-defined]
+        player = parts.accounts.store.player_by_key(name_key("Ann"))
+        assert parts.pusher.store.choices(player.id).language == "en"
+        chosen = client.post("/api/account/language", json={"language": "pl"}, headers=ann)
+        assert chosen.status_code == 200, chosen.text
+        assert parts.pusher.store.choices(player.id).language == "pl"
