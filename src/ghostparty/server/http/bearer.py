@@ -110,6 +110,8 @@ ROUTE_SCOPES: dict[tuple[str, str], str] = {
     ("GET", "/api/players/{name}/trophies"): "public",
     ("WS", "/ws/tournaments/{tournament_id}"): "public",
     ("GET", "/api/open-data"): "public",
+    ("GET", "/api/account/language"): "read",
+    ("POST", "/api/account/language"): "session",
     ("GET", "/api/account/open-data"): "read",
     ("POST", "/api/account/open-data"): "session",
     ("GET", "/api/account/email"): "read",
