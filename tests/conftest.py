@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-pytest_plugins = ["tests.fixtures.stores", "tests.fixtures.clients", "tests.fixtures.mail"]
+pytest_plugins = ["tests.fixtures.stores", "tests.fixtures.clients", "tests.fixtures.mail", "tests.fixtures.push"]
 
 TESTS = Path(__file__).resolve().parent
 #: The folders whose every test carries a marker of the folder's name (pyproject.toml

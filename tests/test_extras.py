@@ -32,6 +32,8 @@ SERVER = [
     "aiosmtplib",
     "email-validator",
     "cryptography",
+    "babel",
+    "pywebpush",
 ]
 #: The extras that ``dev`` (the README's and CI's test install) must pull in.
 TESTS_NEED = ["server", "cli", "analysis", "test", "lint", "postgres", "redis", "fast", "rl", "dask", "data", "bot"]

@@ -26,6 +26,8 @@ EXTRAS = {
             "aiosmtplib",
             "email_validator",
             "cryptography",
+            "babel",
+            "pywebpush",
         ],
         ("server", "game server"),
     ),

@@ -129,6 +129,18 @@ import click
     help='At most one "your move" email per turn-based game and player in this many hours (at most 720).',
 )
 @click.option(
+    "--vapid-key",
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="FILE",
+    help="The server's VAPID key for Web Push (a P-256 private key, PEM) [default: made on the first "
+    "start and kept in the database]",
+)
+@click.option(
+    "--push-subject",
+    metavar="mailto:ADDRESS|URL",
+    help="Who runs the server, for the browsers' push services [default: mailto:<--mail-from>, else --public-url]",
+)
+@click.option(
     "--review-workers",
     type=click.IntRange(1, 64),
     default=1,
@@ -162,6 +174,8 @@ def serve(
     email_secret: str | None,
     public_url: str | None,
     remind_hours: float,
+    vapid_key: str | None,
+    push_subject: str | None,
     review_workers: int,
     review_finished: bool,
 ) -> None:
@@ -215,6 +229,8 @@ def serve(
         "open_data": open_data,
         "tournament_events": tournaments,
         **_email(smtp, mail_from, email_secret, public_url or f"http://{shown}:{port}", remind_hours),
+        "vapid_key": vapid_key,
+        "push_subject": push_subject or (f"mailto:{mail_from}" if mail_from else public_url),
         "review_workers": review_workers,
         "review_finished": review_finished,
     }

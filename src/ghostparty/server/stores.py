@@ -4,9 +4,9 @@ No store here knows another domain: each domain makes its own SQL store on the o
 :class:`~ghostparty.server.infra.database.Database` (``SqlAccounts(database)``,
 ``SqlTournaments(database)``, …), and :class:`SqlStores` only holds them side by side,
 with the one piece of glue between domains: deleting an account removes, in the same
-transaction, what moderation, email and friends keep of it (``SqlAccounts``'s
+transaction, what moderation, email, friends and push keep of it (``SqlAccounts``'s
 ``forget`` steps). :class:`MemoryStore` is the tables', accounts', quick-match queue's,
-API tokens', friends', moderation's, bot accounts', tournaments' and email's memory
+API tokens', friends', moderation's, bot accounts', tournaments', email's and push's memory
 stores; it keeps no other domain's, so a server on it offers no accounts (``no_accounts``):
 account features are on exactly where a SQL database is.
 """
@@ -29,6 +29,8 @@ from ghostparty.server.community.moderation_store import SqlModeration, forget_p
 from ghostparty.server.infra.database import Database
 from ghostparty.server.mail.memory import MemoryEmail
 from ghostparty.server.mail.store import SqlEmail, forget_email
+from ghostparty.server.push.memory import MemoryPush
+from ghostparty.server.push.store import SqlPush, forget_push
 from ghostparty.server.quickmatch.memory import MemoryQueue
 from ghostparty.server.quickmatch.store import SqlQueue
 from ghostparty.server.reviews.store import SqlReviews
@@ -62,6 +64,8 @@ class SqlStores:
     tournaments: SqlTournaments
     #: The games' reviews.
     reviews: SqlReviews
+    #: Web Push subscriptions, choices and the server's key.
+    push: SqlPush
 
     @classmethod
     def open(cls, url: str) -> SqlStores:
@@ -74,7 +78,7 @@ class SqlStores:
         database = tables.database
         return cls(
             tables=tables,
-            accounts=SqlAccounts(database, forget=(forget_player, forget_email, forget_follows)),
+            accounts=SqlAccounts(database, forget=(forget_player, forget_email, forget_follows, forget_push)),
             queue=SqlQueue(database),
             tokens=SqlTokens(database),
             bots=SqlBots(database),
@@ -83,6 +87,7 @@ class SqlStores:
             email=SqlEmail(database),
             tournaments=SqlTournaments(database),
             reviews=SqlReviews(database),
+            push=SqlPush(database),
         )
 
     @property
@@ -97,14 +102,15 @@ class SqlStores:
 
 class MemoryStore(MemoryTables):
     """Tables, accounts, the quick-match queue, API tokens, friends, moderation, bot
-    accounts, tournaments and email in memory; a finished game is rated by :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
+    accounts, tournaments, email and push in memory; a finished game is rated by :meth:`MemoryAccounts.record <ghostparty.server.accounts.memory.MemoryAccounts.record>`
     within its save (``tests/server/accounts/test_accounts_contract.py`` holds the accounts and the
     queue to the SQL stores' behaviour, ``tests/server/accounts/test_tokens_contract.py`` the tokens,
     ``tests/server/community/test_friends_contract.py`` the follows and invitations,
     ``tests/server/community/test_moderation_contract.py`` moderation,
     ``tests/server/botapi/test_bots_contract.py`` the bot accounts,
     ``tests/server/tournaments/test_tournaments_contract.py`` the tournaments,
-    ``tests/server/mail/test_email_contract.py`` the email)."""
+    ``tests/server/mail/test_email_contract.py`` the email,
+    ``tests/server/push/test_push_contract.py`` push)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -124,6 +130,8 @@ class MemoryStore(MemoryTables):
         self.tournaments = MemoryTournaments(self._lock, self._tables, self.accounts)
         #: Addresses, link tokens, the outbox and reminders, of these accounts' players.
         self.email = MemoryEmail(self._lock, self._tables, self.accounts)
+        #: Web Push subscriptions, choices and the server's key, of these accounts' players.
+        self.push = MemoryPush(self._lock, self._tables, self.accounts)
 
     def _rate(self, table_id: str, result: GameResult) -> None:
         self.accounts.record(table_id, result)

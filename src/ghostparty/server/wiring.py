@@ -6,7 +6,7 @@ arguments) it opens the database once (the tables' store, :class:`~ghostparty.se
 :class:`~ghostparty.server.tables.service.TableService` and, on a SQL database, each domain's store on it
 (:class:`~ghostparty.server.stores.SqlStores`) and the parts that need them (accounts, API tokens, the
 Bot API, community and moderation, friends, quick-match, tournaments and their runner,
-the mailer), then the game reviewer; it keeps them as one typed
+the mailer, Web Push), then the game reviewer; it keeps them as one typed
 :class:`~ghostparty.server.http.parts.Parts` (``app.state.parts``) for the routes, resumes or takes
 over the games under way, and on the way out closes everything in the reverse order.
 """
@@ -43,6 +43,7 @@ from ghostparty.server.http.quotas import Quotas
 from ghostparty.server.http.socket_limits import Sockets
 from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.mail.mailer import Mailer, start_mailer
+from ghostparty.server.push.service import PUSH_ORIGINS, start_pusher
 from ghostparty.server.quickmatch.service import QuickMatch
 from ghostparty.server.reviews.pool import Reviewer
 from ghostparty.server.reviews.store import MemoryReviews, ReviewStore
@@ -129,8 +130,18 @@ class Settings:
     #: "Your move" reminders at most this often per game, in hours.
     remind_hours: float = 12
     #: Awaited with each invitation stored (:mod:`ghostparty.server.community.friends`); by
-    #: default the mailer's, where email is on.
+    #: default the mailer's, where email is on, and Web Push's.
     on_invited: InvitedHook | None = None
+    #: A PEM file of the server's VAPID key (P-256) for Web Push; without it one is made on
+    #: the first start and kept in the database (:mod:`ghostparty.server.push.service`).
+    vapid_key: str | None = None
+    #: Who runs the server, for the push services (``mailto:…`` or ``https://…``); by
+    #: default ``mail_from`` as ``mailto:``, else ``public_url``.
+    push_subject: str | None = None
+    #: The push services' origins a subscription's endpoint may be at (``*`` within a host).
+    push_origins: Sequence[str] = PUSH_ORIGINS
+    #: Seconds between looks for turn-based games waiting for a move to push.
+    push_every: float = 30.0
     #: Processes that review games (:mod:`ghostparty.server.reviews.pool`); with
     #: ``redis_url`` the worker processes of the rq queue (:mod:`ghostparty.server.reviews.queue`).
     review_workers: int = 1
@@ -242,6 +253,8 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
             await account_parts.tournament_runner.close()
             if account_parts.mailer is not None:
                 await account_parts.mailer.close()
+            if account_parts.pusher is not None:
+                await account_parts.pusher.close()
         await service.close()
         await service.presence.close()  # (its last announcements through the pub/sub)
         await the_pubsub.close()
@@ -307,8 +320,18 @@ def _account_parts(
         remind_hours=s.remind_hours,
         clock=clock,
     )
-    if s.on_invited is None and mailer is not None:
-        friends.on_invited = _mail_invitation(mailer)
+    pusher = start_pusher(
+        players.push,
+        key_file=s.vapid_key,
+        subject=_push_subject(s),
+        origins=s.push_origins,
+        clock=clock,
+        interval=s.push_every,
+    )
+    runner.starting = lambda row, accounts: pusher.tournament_starting(row.id, accounts)
+    if s.on_invited is None:
+        hooks = [_mail_invitation(mailer)] if mailer is not None else []
+        friends.on_invited = _each(*hooks, lambda i: pusher.invited(i.invitee_id, i.inviter, i.table_id))
     return AccountParts(
         accounts=accounts,
         tokens=tokens,
@@ -320,7 +343,29 @@ def _account_parts(
         tournaments=tournaments,
         tournament_runner=runner,
         mailer=mailer,
+        pusher=pusher,
     )
+
+
+def _push_subject(s: Settings) -> str:
+    if s.push_subject:
+        return s.push_subject
+    if s.mail_from:
+        return f"mailto:{s.mail_from}"
+    return s.public_url or "mailto:operator@localhost"
+
+
+def _each(*hooks: InvitedHook) -> InvitedHook:
+    """One hook awaiting each of ``hooks`` in turn; one's failure is logged, the others run."""
+
+    async def hook(invitation: Any) -> None:
+        for each in hooks:
+            try:
+                await each(invitation)
+            except Exception:
+                log.exception("an invitation's hook failed for invitation %s", getattr(invitation, "id", "?"))
+
+    return hook
 
 
 def _mail_invitation(mailer: Mailer) -> InvitedHook:

@@ -153,7 +153,7 @@ def _read(client: TestClient, url: str, seen: Seen) -> None:
         seen.values.add(value)
         if key in ("id", "table", "table_id") and value not in seen.tables:
             view = client.get(f"/api/tables/{value}")
-            if view.status_code == 200:
+            if view.status_code == 200 and "table" in view.json():  # an id of a table (not the app's manifest's)
                 seen.tables[value] = [seat.get("name") or "" for seat in view.json()["table"]["seats"]]
         known = key in ("name", "player", "winner") and value not in seen.names
         if known and client.get(f"/api/players/{value}").status_code == 200:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ghostparty.server.http.quotas import Quotas
     from ghostparty.server.http.socket_limits import Sockets
     from ghostparty.server.mail.mailer import Mailer
+    from ghostparty.server.push.service import Pusher
     from ghostparty.server.quickmatch.service import QuickMatch
     from ghostparty.server.reviews.pool import Reviewer
     from ghostparty.server.reviews.queue import RedisReviewer
@@ -65,6 +66,8 @@ class AccountParts:
     tournament_runner: TournamentRunner
     #: Email, where the server was started with ``smtp_url``.
     mailer: Mailer | None
+    #: Web Push notifications to the accounts' devices.
+    pusher: Pusher | None = None
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ LANGUAGES = codes()
 
 
 def moment_text(moment: datetime, language: str) -> str:
-    """A moment as the e-mail's language writes it, in UTC: "November 26, 2026, 9:00 AM UTC",
-    "26. November 2026, 09:00 UTC"."""
+    """A moment as the e-mail's language writes it, in UTC: its long date and short time
+    (English: month, day, year, 12-hour clock; German: day, month, year, 24-hour clock)."""
     moment = moment.astimezone(UTC)
     day = format_date(moment, "long", locale=language)
     return f"{day}, {format_time(moment, 'short', tzinfo=UTC, locale=language)} UTC"

@@ -20,6 +20,10 @@ each an ordinary table with seat 0 starting, no time bank and the deal's die see
 (``Table.deal``), the house bots seated as the server's bots of their level. The next
 deal is paired once every game of the last one is recorded.
 
+A tournament about to start (:data:`SOON`) is announced once to :attr:`TournamentRunner.starting`
+with its entrants' accounts (the wiring hooks Web Push there); a takeover of shard 0 in
+those two minutes may announce it again.
+
 An instance killed mid-pass leaves nothing half done: another instance takes shard 0
 within the lease's time and its next pass goes on from the stored state.
 """
@@ -30,7 +34,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 
 from ghostparty.server.common.errors import ErrorCode, ServiceError, StoreUnavailable, in_thread
@@ -55,6 +59,8 @@ log = logging.getLogger("ghostparty.server")
 
 #: Seconds between a real-time Swiss round's last result and the next round's start.
 ROUND_PAUSE = 30
+#: How long before its start a tournament is announced to its entrants.
+SOON = timedelta(minutes=2)
 #: Seconds after which a stored game's table still open is started by the runner.
 STUCK_OPEN = 5
 
@@ -69,6 +75,10 @@ class TournamentRunner:
         self._passing = asyncio.Lock()
         #: Recurring events (:mod:`ghostparty.server.tournaments.events`): called once a pass.
         self.recurring: Callable[[], object] | None = None
+        #: Awaited once per tournament :data:`SOON` before it starts, with it and its
+        #: entrants' accounts (the wiring's: Web Push); its failure is logged.
+        self.starting: Callable[[TournamentRow, list[int]], Awaitable[None]] | None = None
+        self._announced: set[str] = set()
 
     def run(self, keeps: Callable[[], bool], every: float = 1.0) -> None:
         """A pass every ``every`` seconds while ``keeps()`` (this instance keeps shard 0)."""
@@ -113,11 +123,25 @@ class TournamentRunner:
         moment = self.t.clock()
         if row.rated and row.status in ACTIVE:
             await self._withdraw_banned(row, moment)
+        if row.status == SCHEDULED and moment >= row.starts - SOON:
+            await self._announce(row)
         if row.status == SCHEDULED and moment >= row.starts:
             await self.t.update(tournament_id, lambda r, e: self._begin(r, e, moment))
         row = await self.t.get(tournament_id)
         if row.status == RUNNING:
             await self._pair(row, moment)
+
+    async def _announce(self, row: TournamentRow) -> None:
+        """Tell :attr:`starting` of a tournament about to start, once (on this instance)."""
+        if self.starting is None or row.id in self._announced:
+            return
+        self._announced.add(row.id)
+        entrants = await in_thread(self.t.store.entrants, row.id)
+        accounts = [e.player_id for e in entrants if e.player_id is not None and not e.bot]
+        try:
+            await self.starting(row, accounts)
+        except Exception:  # the notifications' trouble is not the tournament's
+            log.exception("tournament %s: the starting hook failed", row.id)
 
     async def _withdraw_banned(self, row: TournamentRow, moment: datetime) -> None:
         """Withdraw from a rated tournament the entrants a moderator has banned from rated

@@ -14,9 +14,12 @@
 // it by themselves.
 //
 // Playing needs the server (the rules run there): offline, a kept page shows its shell
-// and the offline page says so (docs/playing.md).
+// and the offline page says so (docs/playing.md). The Web Push handlers (a notification
+// for "your move", an invitation, a tournament about to start) are sw-push.js's.
 
 /* global SHELL */
+
+importScripts("/sw-push.js");
 
 const PREFIX = "ghostparty-";
 const ASSET_CACHE = `${PREFIX}assets-${SHELL.version}`;

@@ -282,6 +282,9 @@ async def language(request: Request) -> Response:
         await in_thread(store.set_language, found[0].id, chosen)
         if chosen is not None and parts.mailer is not None:  # the e-mails follow (if there is an address)
             await in_thread(parts.mailer.store.choose, found[0].id, {"language": chosen})
+        pushed = await in_thread(parts.pusher.store.choices, found[0].id) if parts.pusher is not None else None
+        if chosen is not None and parts.pusher is not None and pushed is not None:  # and the notifications
+            await in_thread(parts.pusher.store.choose, found[0].id, pushed.kinds, chosen)
     return JSONResponse({"language": await in_thread(store.language, found[0].id)})
 
 

@@ -17,8 +17,8 @@ function waitOf(error, response) {
   return Number.isFinite(given) && given > 0 ? Math.ceil(given) : null;
 }
 
-// The session's CSRF token (GET /api/account, register, login): every POST carries it
-// while logged in. The first POST of a page waits for the session to be known; a POST
+// The session's CSRF token (GET /api/account, register, login): every POST and DELETE
+// carries it while logged in. The first POST of a page waits for the session to be known; a POST
 // refused for a stale token (logged in or out on another page) is sent once more with
 // the session asked again.
 let csrf = null;
@@ -28,7 +28,7 @@ async function request(method, path, body) {
   try {
     return await send(method, path, body);
   } catch (error) {
-    if (error.code !== "csrf" || method !== "POST") throw error;
+    if (error.code !== "csrf" || method === "GET") throw error;
     await account({ fresh: true });
     return send(method, path, body);
   }
@@ -37,7 +37,7 @@ async function request(method, path, body) {
 async function send(method, path, body) {
   const options = { method, headers: { Accept: "application/json" } };
   if (method === "POST" && !path.startsWith("/api/account")) await account().catch(() => null);
-  if (method === "POST" && csrf) options.headers["X-CSRF-Token"] = csrf;
+  if (method !== "GET" && csrf) options.headers["X-CSRF-Token"] = csrf;
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -123,6 +123,9 @@ export const api = {
   tableTournament: (id) => request("GET", `/api/tables/${enc(id)}/tournament`),
   inviteBot: (name, table, seat) => request("POST", `/api/bots/${enc(name)}/invite`, { table, seat }),
   becomeBot: () => request("POST", "/api/account/bot", { irreversible: true }),
+  pushState: () => request("GET", "/api/account/push"),
+  pushSubscribe: (subscription, language) => request("POST", "/api/account/push", { ...subscription, language }),
+  pushUnsubscribe: (endpoint) => request("DELETE", "/api/account/push", { endpoint }),
   openData: () => request("GET", "/api/account/open-data"),
   setOpenData: (optOut) => request("POST", "/api/account/open-data", { opt_out: optOut }),
   setAccountLanguage: (language) => request("POST", "/api/account/language", { language }),

@@ -9,8 +9,8 @@
 // delete-view with delete-start, then delete-form with delete-password, delete-confirm,
 // delete-cancel, delete-error; blocks-view with blocks-list (blocks.js); email-view
 // (email-settings.js); forgot-password (to /email/reset); tokens-view (tokens.js);
-// open-data-view (open-data-choice.js); bot-account-view (bot-account.js); account-note
-// (what just happened).
+// push-view (push-settings.js); open-data-view (open-data-choice.js); bot-account-view
+// (bot-account.js); account-note (what just happened).
 // ?next=/path comes back to that page of this site after logging in.
 
 import { startAppShell } from "../lib/app-shell.js";
@@ -21,6 +21,7 @@ import { el } from "../lib/dom.js";
 import { showEmail, wireEmail } from "../account/email-settings.js";
 import { applyI18n, initI18n, languageSwitch, t, tn } from "../lib/i18n.js";
 import { showOpenDataChoice } from "../account/open-data-choice.js";
+import { showPushSettings } from "../account/push-settings.js";
 import { accountError, accountNav, profileUrl } from "../lib/session.js";
 import { heldSeats } from "../lib/store.js";
 import { hideSecret, setUpTokens, showTokens } from "../account/tokens.js";
@@ -28,7 +29,7 @@ import { hideSecret, setUpTokens, showTokens } from "../account/tokens.js";
 const $ = (id) => document.getElementById(id);
 
 const GUEST_VIEWS = ["login-view", "register-view"];
-const PLAYER_VIEWS = ["player-view", "email-view", "bot-account-view", "blocks-view", "tokens-view", "open-data-view", "password-view", "delete-view"];
+const PLAYER_VIEWS = ["player-view", "email-view", "bot-account-view", "blocks-view", "tokens-view", "push-view", "open-data-view", "password-view", "delete-view"];
 
 /** Where to go after logging in: ?next= if it is a page of this site, else nowhere. */
 function nextPage() {
@@ -66,6 +67,7 @@ function render(player) {
     $("profile-link").href = profileUrl(player.name);
     showBlocks($("blocks-list"));
     showOpenDataChoice($("open-data-choice"));
+    showPushSettings($("push-settings"));
     showEmail();
     showTokens();
     showBotAccount($("bot-account"), player);

@@ -1,0 +1,1 @@
+"""Web Push for accounts: subscriptions per device, the texts, the sender and its store."""

@@ -1,0 +1,22 @@
+"""The push tests run on both databases: ``db_url`` here is a fresh SQLite file and a
+fresh PostgreSQL schema."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.fixtures.stores import empty_schema
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
+    """An empty store's URL, once on SQLite and once on PostgreSQL (skipped, saying so,
+    where there is none)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/games.db"
+        return
+    url = request.getfixturevalue("postgres_schema_url")
+    empty_schema(url)
+    yield url
