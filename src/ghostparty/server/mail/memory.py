@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ghostparty.server.accounts.memory import MemoryAccounts
-from ghostparty.server.common.model import PLAYING, TURN_BASED_FROM, Table
+from ghostparty.server.common.model import Table
 from ghostparty.server.mail.store import Address, Due, Queued
+from ghostparty.server.tables.waiting import waiting_movers
 
 #: What :meth:`MemoryEmail.choose` may change.
 CHOICES = frozenset({"reminders", "invitations", "language"})
@@ -245,23 +246,13 @@ class MemoryEmail:
         found: list[Due] = []
         with self._lock:
             self._forget_gone()
-            for table in self._tables.values():
-                if (
-                    table.status != PLAYING
-                    or table.turn_seconds is None
-                    or table.turn_seconds < TURN_BASED_FROM
-                    or not table.updated < waited_since
-                ):
+            for table, who, limit in waiting_movers(self._tables.values(), waited_since):
+                address = self._addresses.get(who)
+                if address is None or not (address.confirmed and address.reminders):
                     continue
-                for seat in table.seats:
-                    if seat.seat != table.to_move or seat.kind != "human" or seat.away or seat.player_id is None:
-                        continue
-                    address = self._addresses.get(seat.player_id)
-                    if address is None or not (address.confirmed and address.reminders):
-                        continue
-                    sent = self._reminders.get((table.id, seat.player_id))
-                    if sent is None or sent < last_before:
-                        found.append(Due(table.id, seat.player_id, table.rules, table.updated, table.turn_seconds))
+                sent = self._reminders.get((table.id, who))
+                if sent is None or sent < last_before:
+                    found.append(Due(table.id, who, table.rules, table.updated, limit))
         return found[:most]
 
     def mark_reminded(self, table_id: str, player_id: int, now: datetime, last_before: datetime) -> bool:

@@ -21,10 +21,10 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ghostparty.server.common.model import TURN_BASED_FROM
 from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import email_tokens, emails, outbox, players, reminders, seats, tables
 from ghostparty.server.infra.rows import utc
+from ghostparty.server.tables.waiting import MOVER, waiting_since
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,20 +319,15 @@ class SqlEmail:
         """Turn-based games whose mover (an account with a confirmed address and reminders
         on) has been to move since before ``waited_since`` and had no reminder of the game
         since ``last_before``."""
-        mover = and_(seats.c.table_id == tables.c.id, seats.c.seat == tables.c.to_move)
         reminded = and_(reminders.c.table_id == tables.c.id, reminders.c.player_id == seats.c.player_id)
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables.c.id, tables.c.rules, tables.c.updated, tables.c.turn_seconds, seats.c.player_id)
-                .join(seats, mover)
+                .join(seats, MOVER)
                 .join(emails, emails.c.player_id == seats.c.player_id)
                 .outerjoin(reminders, reminded)
                 .where(
-                    tables.c.status == "playing",
-                    tables.c.turn_seconds >= TURN_BASED_FROM,
-                    tables.c.updated < waited_since,
-                    seats.c.kind == "human",
-                    seats.c.away.is_(False),
+                    *waiting_since(waited_since),
                     emails.c.confirmed,
                     emails.c.reminders,
                     or_(reminders.c.sent.is_(None), reminders.c.sent < last_before),

@@ -15,8 +15,9 @@ from dataclasses import replace
 from datetime import datetime
 
 from ghostparty.server.accounts.memory import MemoryAccounts
-from ghostparty.server.common.model import PLAYING, TURN_BASED_FROM, Table
+from ghostparty.server.common.model import Table
 from ghostparty.server.push.store import KINDS, Choices, DueMove, Subscription
+from ghostparty.server.tables.waiting import waiting_movers
 
 
 class MemoryPush:
@@ -101,24 +102,13 @@ class MemoryPush:
         with self._lock:
             self._forget_gone()
             devices = {s.player_id for s in self._subs.values()}
-            for table in self._tables.values():
-                if (
-                    table.status != PLAYING
-                    or table.turn_seconds is None
-                    or table.turn_seconds < TURN_BASED_FROM
-                    or not table.updated < waited_since
-                ):
+            for table, who, _ in waiting_movers(self._tables.values(), waited_since):
+                chosen = self._choices.get(who)
+                if who not in devices or chosen is None or "move" not in chosen.kinds:
                     continue
-                for seat in table.seats:
-                    who = seat.player_id
-                    if seat.seat != table.to_move or seat.kind != "human" or seat.away or who is None:
-                        continue
-                    chosen = self._choices.get(who)
-                    if who not in devices or chosen is None or "move" not in chosen.kinds:
-                        continue
-                    sent = self._pushed.get((table.id, who))
-                    if sent is None or sent < table.updated:
-                        found.append(DueMove(table.id, who, table.updated))
+                sent = self._pushed.get((table.id, who))
+                if sent is None or sent < table.updated:
+                    found.append(DueMove(table.id, who, table.updated))
         return found[:most]
 
     def mark_pushed(self, table_id: str, player_id: int, changed: datetime, now: datetime) -> bool:

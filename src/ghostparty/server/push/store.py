@@ -16,10 +16,10 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ghostparty.server.common.model import TURN_BASED_FROM
 from ghostparty.server.infra.database import Database
 from ghostparty.server.infra.db import push_choices, push_keys, push_reminders, push_subscriptions, seats, tables
 from ghostparty.server.infra.rows import utc
+from ghostparty.server.tables.waiting import MOVER, waiting_since
 
 #: Every kind of notification: "your move", a friend's invitation, a tournament about to start.
 KINDS = ("move", "invitation", "tournament")
@@ -175,20 +175,15 @@ class SqlPush:
         return made
 
     def due_moves(self, waited_since: datetime, most: int = 1000) -> list[DueMove]:
-        mover = and_(seats.c.table_id == tables.c.id, seats.c.seat == tables.c.to_move)
         pushed = and_(push_reminders.c.table_id == tables.c.id, push_reminders.c.player_id == seats.c.player_id)
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables.c.id, tables.c.updated, seats.c.player_id)
-                .join(seats, mover)
+                .join(seats, MOVER)
                 .join(push_choices, push_choices.c.player_id == seats.c.player_id)
                 .outerjoin(push_reminders, pushed)
                 .where(
-                    tables.c.status == "playing",
-                    tables.c.turn_seconds >= TURN_BASED_FROM,
-                    tables.c.updated < waited_since,
-                    seats.c.kind == "human",
-                    seats.c.away.is_(False),
+                    *waiting_since(waited_since),
                     push_choices.c.kinds.contains("move"),
                     or_(push_reminders.c.sent.is_(None), push_reminders.c.sent < tables.c.updated),
                     select(push_subscriptions.c.id).where(push_subscriptions.c.player_id == seats.c.player_id).exists(),
