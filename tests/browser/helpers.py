@@ -84,6 +84,15 @@ def api_get(base_url: str, path: str) -> Any:
         return json.loads(response.read())
 
 
+def api_post(base_url: str, path: str, body: Any) -> Any:
+    """``body`` posted as JSON, as a guest (no cookie); the answer's JSON."""
+    request = urllib.request.Request(
+        base_url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
 def offer(page: Any, timeout: float = 20000) -> str:
     """Wait until the page offers something to do (see :data:`NEXT`); fail if it never does."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError

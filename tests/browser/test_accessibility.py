@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import NEXT, api_get, new_page
+from .helpers import NEXT, api_get, api_post, new_page
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
@@ -49,25 +49,17 @@ AXE_RUN = """async () => {
 }"""
 
 
-def _post(base_url: str, path: str, body: Any) -> Any:
-    request = urllib.request.Request(
-        base_url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
 def _page(browser: Any, **options: Any) -> Any:
     """A fresh English page; its CSP lets the test inject axe-core."""
     return new_page(browser, speed="off", bypass_csp=True, **options)
 
 
 def _table(base_url: str, seats: list[dict[str, Any]], **options: Any) -> str:
-    return str(_post(base_url, "/api/tables", {"rules": "hugo", "seats": seats, **options})["table"]["id"])
+    return str(api_post(base_url, "/api/tables", {"rules": "hugo", "seats": seats, **options})["table"]["id"])
 
 
 def _sit(page: Any, base_url: str, table_id: str, seat: int, name: str) -> str:
-    token = str(_post(base_url, f"/api/tables/{table_id}/join", {"seat": seat, "name": name})["token"])
+    token = str(api_post(base_url, f"/api/tables/{table_id}/join", {"seat": seat, "name": name})["token"])
     held = json.dumps({str(seat): token})
     page.context.add_init_script(f"localStorage.setItem('ghostparty:tokens:{table_id}', {json.dumps(held)});")
     return token
@@ -120,7 +112,7 @@ def test_axe_finds_nothing_serious_on_the_lobby_the_game_and_the_replay(
     # A game under way, the person to move choosing where to place a guest.
     table_id = _table(base_url, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], first_player=0)
     token = _sit(page, base_url, table_id, 0, "Ann")
-    _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
+    api_post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
     page.goto(f"{base_url}/t/{table_id}")
     page.wait_for_function(f"() => ({NEXT})() === 'place'")
     assert _serious(_axe(page, "the game page")) == []
@@ -145,7 +137,7 @@ def test_the_board_has_names_a_description_and_the_log_is_announced(browser: Any
     table_id = _table(base_url, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], first_player=0)
     page = _page(browser)
     token = _sit(page, base_url, table_id, 0, "Ann")
-    _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
+    api_post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
     page.goto(f"{base_url}/t/{table_id}")
     page.wait_for_function(f"() => ({NEXT})() === 'place'")
 
@@ -206,7 +198,7 @@ def test_a_whole_opening_by_keyboard_alone_on_the_board(browser: Any, base_url: 
     frames: list[dict[str, Any]] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))))
     token = _sit(page, base_url, table_id, 0, "Ann")
-    _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
+    api_post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
     page.goto(f"{base_url}/t/{table_id}")
 
     done: list[str] = []
@@ -283,8 +275,8 @@ def test_an_away_player_comes_back_with_im_back(browser: Any, base_url: str) -> 
     )
     page = _page(browser)
     ann = _sit(page, base_url, table_id, 0, "Sam")
-    bob = str(_post(base_url, f"/api/tables/{table_id}/join", {"seat": 1, "name": "Bob"})["token"])
-    _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": ann})
+    bob = str(api_post(base_url, f"/api/tables/{table_id}/join", {"seat": 1, "name": "Bob"})["token"])
+    api_post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": ann})
     page.goto(f"{base_url}/t/{table_id}")
     # Sam lets the time run out: a bot plays for Sam, and the page offers the seat back.
     page.locator("[data-testid=seat][data-seat='0'][data-away=true]").wait_for(timeout=35000)  # 5 s + 20 s bank
@@ -312,7 +304,7 @@ def test_the_live_log_and_the_replay_tell_the_game_alike(browser: Any, base_url:
     table_id = _table(base_url, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], first_player=0)
     page = _page(browser)
     token = _sit(page, base_url, table_id, 0, "Ann")
-    _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
+    api_post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
     page.goto(f"{base_url}/t/{table_id}")
     page.wait_for_function(f"() => ({NEXT})() === 'place'")
     # Play the game out through the API as Ann (the first legal action each time).
@@ -329,7 +321,7 @@ def test_the_live_log_and_the_replay_tell_the_game_alike(browser: Any, base_url:
         action = {"roll": True} if position["phase"] == "roll" else _legal(position)[0]
         body = {"seat": 0, "token": token, "version": table["version"], "action": action}
         try:
-            _post(base_url, f"/api/tables/{table_id}/actions", body)
+            api_post(base_url, f"/api/tables/{table_id}/actions", body)
         except urllib.error.HTTPError:
             continue  # a bot moved meanwhile: the version is stale
     page.get_by_test_id("result").wait_for(state="visible", timeout=30000)

@@ -19,15 +19,13 @@ Skipped with a message when Playwright or /usr/bin/chromium is missing; never ru
 
 from __future__ import annotations
 
-import json
 import random
 import time
-import urllib.request
 from typing import Any
 
 import pytest
 
-from .helpers import api_get, expected_board, new_page, offer, shown_board
+from .helpers import api_get, api_post, expected_board, new_page, offer, shown_board
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
@@ -133,14 +131,6 @@ TARGETS = """([kind, seed]) => {
 }"""
 
 
-def _post(base_url: str, path: str, body: Any) -> Any:
-    request = urllib.request.Request(
-        base_url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
 class Player:
     """A person at the table: their page, their seat, mouse or touch, and what they did."""
 
@@ -231,7 +221,7 @@ def _sit(page: Any, seat: int, name: str, *, touch: bool) -> None:
 @pytest.mark.flaky(reruns=2)
 def test_two_people_play_a_whole_game_by_mouse_and_by_touch_and_every_press_lands(browser: Any, base_url: str) -> None:
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
-    created = _post(base_url, "/api/tables", {"rules": "midnight-party", "seats": seats, "first_player": 0})
+    created = api_post(base_url, "/api/tables", {"rules": "midnight-party", "seats": seats, "first_player": 0})
     table_id = created["table"]["id"]
 
     ann_page = new_page(browser, speed="fast")  # the mouse, animations on

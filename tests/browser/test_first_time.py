@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 from typing import Any
 
 import pytest
 
-from .helpers import NEXT, act, api_get, new_page, offer
+from .helpers import NEXT, act, api_get, api_post, new_page, offer
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
@@ -36,21 +35,13 @@ MAX_ACTIONS = 600
 BUSY_DONE = "() => document.querySelector('main').dataset.busy === 'false'"
 
 
-def _post(base_url: str, path: str, body: Any) -> Any:
-    request = urllib.request.Request(
-        base_url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
 def _table(base_url: str, seats: list[dict[str, Any]], **options: Any) -> str:
-    return str(_post(base_url, "/api/tables", {"rules": "hugo", "seats": seats, **options})["table"]["id"])
+    return str(api_post(base_url, "/api/tables", {"rules": "hugo", "seats": seats, **options})["table"]["id"])
 
 
 def _sit(page: Any, base_url: str, table_id: str, seat: int, name: str) -> str:
     """Join a seat through the API and give its token to the page's browser."""
-    token = str(_post(base_url, f"/api/tables/{table_id}/join", {"seat": seat, "name": name})["token"])
+    token = str(api_post(base_url, f"/api/tables/{table_id}/join", {"seat": seat, "name": name})["token"])
     held = json.dumps({str(seat): token})
     page.context.add_init_script(f"localStorage.setItem('ghostparty:tokens:{table_id}', {json.dumps(held)});")
     return token
@@ -149,7 +140,7 @@ def _chat_page(browser: Any, base_url: str) -> tuple[Any, str]:
     table_id = _table(base_url, [{"kind": "human"}, {"kind": "human"}])
     page = new_page(browser, speed="off")
     _sit(page, base_url, table_id, 0, "Ann")
-    _post(base_url, f"/api/tables/{table_id}/join", {"seat": 1, "name": "Bob"})
+    api_post(base_url, f"/api/tables/{table_id}/join", {"seat": 1, "name": "Bob"})
     return page, table_id
 
 
@@ -235,7 +226,7 @@ def test_the_lobby_keeps_the_focus_and_names_its_buttons(browser: Any, base_url:
     # The focus on a row's link stays through a refresh that changes the row.
     link.focus()
     page.evaluate("document.activeElement.__mark = 'open'")
-    _post(base_url, f"/api/tables/{open_id}/join", {"seat": 1, "name": "Bob"})
+    api_post(base_url, f"/api/tables/{open_id}/join", {"seat": 1, "name": "Bob"})
     page.clock.run_for(5500)
     page.wait_for_function(
         "id => !document.querySelector(`[data-testid=open-table][data-table='${id}']`)?.textContent.includes('2 free')",
@@ -276,7 +267,7 @@ def test_r_rolls_and_the_focus_goes_to_the_decision(browser: Any, base_url: str)
     # decision (placing) is this page's, the focus is on the board.
     page.get_by_test_id("rules-help-button").focus()
     assert page.evaluate(FOCUS_ON) == "rules-help-button"
-    _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
+    api_post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
     assert offer(page) == "place"
     page.wait_for_function(f"() => ({FOCUS_ON})() === 'board'")
 
@@ -316,7 +307,7 @@ def test_seats_read_their_numbers_and_guests_are_marked(browser: Any, base_url: 
     table_id = _table(base_url, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], first_player=0)
     page = new_page(browser, speed="off")
     token = _sit(page, base_url, table_id, 0, "Ann")
-    _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
+    api_post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
     page.goto(f"{base_url}/t/{table_id}")
     for _ in range(MAX_ACTIONS):
         kind = offer(page)
@@ -423,8 +414,8 @@ def test_the_result_marks_a_guest(browser: Any, base_url: str) -> None:
         turn_seconds=5,
         absent_bot="greedy",
     )
-    token = str(_post(base_url, f"/api/tables/{table_id}/join", {"seat": 0, "name": "Gus"})["token"])
-    _post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
+    token = str(api_post(base_url, f"/api/tables/{table_id}/join", {"seat": 0, "name": "Gus"})["token"])
+    api_post(base_url, f"/api/tables/{table_id}/start", {"seat": 0, "token": token})
     page = new_page(browser, speed="off")
     page.goto(f"{base_url}/t/{table_id}")
     page.wait_for_function("() => document.querySelector('main').dataset.status === 'over'", timeout=60000)

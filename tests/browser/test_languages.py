@@ -18,7 +18,7 @@ import pytest
 
 from tests.fixtures.serving import serving
 
-from .helpers import api_get, new_page
+from .helpers import api_get, api_post, new_page
 
 PHONE = (390, 844)
 DEVICE = {"device_scale_factor": 2, "is_mobile": True, "has_touch": True}
@@ -49,21 +49,11 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
 
 
-def _post(base_url: str, path: str, body: Any) -> Any:
-    import urllib.request
-
-    request = urllib.request.Request(
-        base_url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
 @pytest.fixture(scope="module")
 def finished(base_url: str) -> str:
     """A finished game of four bots (the review's graph has four lines)."""
     seats = [{"kind": "bot", "bot": bot} for bot in ("greedy", "random", "learned", "random")]
-    table_id = str(_post(base_url, "/api/tables", {"rules": "hugo", "seats": seats})["table"]["id"])
+    table_id = str(api_post(base_url, "/api/tables", {"rules": "hugo", "seats": seats})["table"]["id"])
     deadline = time.monotonic() + 60
     while api_get(base_url, f"/api/tables/{table_id}")["table"]["status"] != "over":
         assert time.monotonic() < deadline, "the bots did not finish their game"
@@ -109,9 +99,9 @@ def test_every_language_fits_a_phone_at_the_lobby_the_table_and_the_review(
         wrong += _check(page, language, "lobby")
 
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
-        table = _post(base_url, "/api/tables", {"rules": "hugo", "seats": seats, "first_player": 0})
+        table = api_post(base_url, "/api/tables", {"rules": "hugo", "seats": seats, "first_player": 0})
         table_id = str(table["table"]["id"])
-        token = str(_post(base_url, f"/api/tables/{table_id}/join", {"seat": 0, "name": "Ann"})["token"])
+        token = str(api_post(base_url, f"/api/tables/{table_id}/join", {"seat": 0, "name": "Ann"})["token"])
         page.evaluate(
             "([key, held]) => localStorage.setItem(key, held)",
             [f"ghostparty:tokens:{table_id}", json.dumps({"0": token})],

@@ -19,7 +19,7 @@ import pytest
 from ghostparty.server.http.assets import STATIC
 from tests.fixtures.serving import serving
 
-from .helpers import api_get, new_page, screenshot_path
+from .helpers import api_get, api_post, new_page, screenshot_path
 from .test_accessibility import _axe, _serious
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
@@ -41,19 +41,9 @@ def base_url(database: Path) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
 
 
-def _post(base_url: str, path: str, body: Any) -> Any:
-    import urllib.request
-
-    request = urllib.request.Request(
-        base_url + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
 @pytest.fixture(scope="module")
 def finished(base_url: str) -> str:
-    table_id = str(_post(base_url, "/api/tables", {"rules": "hugo", "seats": SEATS})["table"]["id"])
+    table_id = str(api_post(base_url, "/api/tables", {"rules": "hugo", "seats": SEATS})["table"]["id"])
     deadline = time.monotonic() + 60
     while api_get(base_url, f"/api/tables/{table_id}")["table"]["status"] != "over":
         assert time.monotonic() < deadline, "the bots did not finish their game"
