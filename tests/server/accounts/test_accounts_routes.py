@@ -234,3 +234,16 @@ def test_language_changes_are_refused_cross_site_without_csrf_and_over_the_limit
         for _ in range(12)
     ]
     assert codes[:10] == [200] * 10 and codes[10:] == [429, 429]
+
+
+def test_language_changes_from_one_address_are_limited_apart_from_each_account(client: TestClient) -> None:
+    """Many people behind one address (a school) each change theirs; the address has its own, larger limit."""
+    codes = []
+    for i in range(7):
+        other = TestClient(client.app)
+        csrf = register(other, f"Pupil{i}")
+        codes += [
+            other.post("/api/account/language", json={"language": "de"}, headers={"X-CSRF-Token": csrf}).status_code
+            for _ in range(9)
+        ]
+    assert codes[:60] == [200] * 60 and codes[60:] == [429] * 3

@@ -38,10 +38,15 @@ REPORTS_ADDRESS = (
 LIST_CHANGES = (Limit(30, 60, "at most 30 blocks or mutes a minute"),)
 #: Reading one's own lists (blocks, a table's mutes).
 LIST_READS = (Limit(120, 60, "blocks and mutes are asked for too often"),)
-#: Changes of an account's language (``POST /api/account/language``), per account and per address.
+#: Changes of an account's language (``POST /api/account/language``), per account.
 LANGUAGE_CHOICES = (
     Limit(10, 60, "at most 10 language changes a minute"),
     Limit(60, 3600, "at most 60 language changes an hour"),
+)
+#: The same per address: more, as many people may share one (a school, a café).
+LANGUAGE_CHOICES_ADDRESS = (
+    Limit(60, 60, "too many language changes from this address"),
+    Limit(600, 3600, "too many language changes from this address"),
 )
 #: Questions about players' records (a table page asks once for its seats).
 RECORD_READS = (Limit(120, 60, "players' records are asked for too often"),)

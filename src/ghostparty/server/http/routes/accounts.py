@@ -16,7 +16,7 @@ from ghostparty.server.common.ratings import provisional, shown
 from ghostparty.server.http.bearer import bearer_of
 from ghostparty.server.http.bodies import json_body
 from ghostparty.server.http.parts import account_parts_of, accounts_of, parts_of
-from ghostparty.server.http.quotas import LANGUAGE_CHOICES, RECORD_READS, address_of
+from ghostparty.server.http.quotas import LANGUAGE_CHOICES, LANGUAGE_CHOICES_ADDRESS, RECORD_READS, address_of
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.schemas import Credentials, HeldSeats, LanguageChoice, NewPassword, Password
 from ghostparty.server.http.session import COOKIE, current
@@ -266,9 +266,9 @@ async def language(request: Request) -> Response:
     their e-mails are written in."""
     changing = request.method == "POST"
     found = await current(request, changing=changing)
-    await parts_of(request).quotas.use(
-        "language", LANGUAGE_CHOICES if changing else RECORD_READS, address_of(request), found[0].id if found else None
-    )
+    limits, per_address = (LANGUAGE_CHOICES, LANGUAGE_CHOICES_ADDRESS) if changing else (RECORD_READS, RECORD_READS)
+    player_id = found[0].id if found else None
+    await parts_of(request).quotas.use("language", limits, address_of(request), player_id, per_address)
     if found is None:
         raise ServiceError(ErrorCode.LOGIN_REQUIRED, "log in first: a guest's language is kept by the browser")
     parts = account_parts_of(request)
