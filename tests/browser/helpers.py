@@ -64,8 +64,12 @@ def new_page(
     ``lang``: the language every load starts in (``None``: the page's own choice, kept
     across loads, as a browser does). ``device`` goes to the context as it is:
     ``device_scale_factor``, ``is_mobile``, ``has_touch`` for a phone. ``page.errors``
-    collects the page's uncaught errors.
+    collects the page's uncaught errors. The app's service worker is blocked unless
+    ``service_workers="allow"`` is given: the tests of the worker itself
+    (test_installable.py, test_push.py) allow it; the others test the pages, not the
+    worker's copies of them, and would each make it keep the whole app once.
     """
+    device.setdefault("service_workers", "block")
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, locale="en-US", **device)
     script = f"localStorage.setItem('ghostparty:speed', {json.dumps(json.dumps(speed))});"
     if lang is not None:

@@ -58,6 +58,12 @@ def finished(base_url: str) -> str:
     while api_get(base_url, f"/api/tables/{table_id}")["table"]["status"] != "over":
         assert time.monotonic() < deadline, "the bots did not finish their game"
         time.sleep(0.1)
+    # Reviewed before any page asks: each language's page then shows the review at once,
+    # however long a loaded machine takes to make it.
+    deadline = time.monotonic() + 300
+    while api_get(base_url, f"/api/tables/{table_id}/review").get("status") != "done":
+        assert time.monotonic() < deadline, "the game was not reviewed in 5 minutes"
+        time.sleep(1.0)  # well under the reviews' limit of 120 reads a minute
     return table_id
 
 
@@ -68,6 +74,8 @@ def _languages(base_url: str) -> list[str]:
 def _check(page: Any, language: str, where: str) -> list[str]:
     """What is wrong with the page as it is: another language, a missing key, too wide."""
     wrong = []
+    # The page's words come with its language file: the static page shows before they do.
+    page.wait_for_function("(code) => document.documentElement.dataset.lang === code", arg=language)
     if page.evaluate("() => document.documentElement.lang") != language:
         wrong.append(f"{language} {where}: the page is not in {language}")
     text = page.evaluate("() => document.body.innerText")

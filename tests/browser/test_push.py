@@ -28,7 +28,7 @@ PASSWORD = "castle-at-midnight"
 
 
 def logged_in(browser: Any, base_url: str, name: str) -> Any:
-    page = new_page(browser, speed="instant")
+    page = new_page(browser, speed="instant", service_workers="allow")
     page.context.grant_permissions(["notifications"], origin=base_url)
     page.goto(base_url + "/login")
     page.wait_for_selector("main[data-state=guest]")

@@ -405,3 +405,22 @@ def test_the_odds_are_computed_once_per_position(sqlite_url: str, monkeypatch: p
         await close(svc)
 
     run(scenario)
+
+
+def test_a_table_id_never_begins_with_a_dash(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command line would read ``-Yab…`` as an option (``ghostparty admin close ID``)."""
+    import secrets
+
+    from ghostparty.server.tables.store import SqlTables
+
+    drawn = iter(["-Yabcdef", "-Zabcdef", "Qabcdefg"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda nbytes: next(drawn) if nbytes == 6 else "t" * 24)
+    svc = TableService(SqlTables(db_url), MemoryPubSub(), bot_delay=0.0, rng=None)
+
+    async def scenario() -> str:
+        try:
+            return await open_table(svc)
+        finally:
+            await close(svc)
+
+    assert run(scenario) == "Qabcdefg"

@@ -151,7 +151,7 @@ class Lobby:
         tables = self.core.tables
         for _attempt in range(8):
             table = Table(
-                id=self._token(6),
+                id=self._table_id(),
                 rules=rules,
                 players=len(seats),
                 seats=seats,
@@ -312,6 +312,13 @@ class Lobby:
         if started is not None:
             people = [s.player_id for s in table.seats if s.kind == "human" and s.player_id is not None]
             draft.after(lambda: started(people))
+
+    def _table_id(self) -> str:
+        """Eight characters of URL-safe base64, never a leading ``-``: a command line
+        (``ghostparty admin close ID``) would read such an id as an option."""
+        while (found := self._token(6)).startswith("-"):
+            pass
+        return found
 
     def _token(self, nbytes: int) -> str:
         if self._random is not None:
