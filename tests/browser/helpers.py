@@ -83,6 +83,24 @@ def new_page(
     return page
 
 
+#: The password of the accounts the browser tests register.
+PASSWORD = "castle-at-midnight"
+
+
+def person(browser: Any, base_url: str, name: str, **options: Any) -> Any:
+    """A fresh page logged in as a new account ``name``, registered through the log-in
+    page as a person does (``options`` go to :func:`new_page`)."""
+    page = new_page(browser, speed="instant", **options)
+    page.goto(base_url + "/login")
+    page.wait_for_selector("main[data-state=guest]")
+    page.get_by_test_id("register-name").fill(name)
+    page.get_by_test_id("register-password").fill(PASSWORD)
+    page.get_by_test_id("register-password2").fill(PASSWORD)
+    page.get_by_test_id("register").click()
+    page.wait_for_selector("main[data-state=player]")
+    return page
+
+
 def api_get(base_url: str, path: str) -> Any:
     with urllib.request.urlopen(base_url + path, timeout=10) as response:
         return json.loads(response.read())

@@ -20,11 +20,9 @@ import pytest
 
 from tests.fixtures.serving import serving
 
-from .helpers import new_page
+from .helpers import new_page, person
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
-
-PASSWORD = "castle-at-midnight"
 
 
 @pytest.fixture(scope="module")
@@ -37,19 +35,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     cheap = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     with serving(create_app(database, bot_delay=0.0, seed=8, hasher=cheap)) as port:
         yield f"http://127.0.0.1:{port}"
-
-
-def person(browser: Any, base: str, name: str) -> Any:
-    """A browser context logged in as a new account ``name``."""
-    page = new_page(browser, speed="instant")
-    page.goto(base + "/login")
-    page.wait_for_selector("main[data-state=guest]")
-    page.get_by_test_id("register-name").fill(name)
-    page.get_by_test_id("register-password").fill(PASSWORD)
-    page.get_by_test_id("register-password2").fill(PASSWORD)
-    page.get_by_test_id("register").click()
-    page.wait_for_selector("main[data-state=player]")
-    return page
 
 
 def follow(page: Any, base: str, name: str) -> None:

@@ -19,24 +19,17 @@ import pytest
 
 from tests.fixtures.push import Device
 
-from .helpers import new_page
+from .helpers import person
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
 SERVER_SEED = 41
-PASSWORD = "castle-at-midnight"
 
 
 def logged_in(browser: Any, base_url: str, name: str) -> Any:
-    page = new_page(browser, speed="instant", service_workers="allow")
+    """A person whose page may show notifications, with the app's service worker."""
+    page = person(browser, base_url, name, service_workers="allow")
     page.context.grant_permissions(["notifications"], origin=base_url)
-    page.goto(base_url + "/login")
-    page.wait_for_selector("main[data-state=guest]")
-    page.get_by_test_id("register-name").fill(name)
-    page.get_by_test_id("register-password").fill(PASSWORD)
-    page.get_by_test_id("register-password2").fill(PASSWORD)
-    page.get_by_test_id("register").click()
-    page.wait_for_selector("main[data-state=player]")
     return page
 
 

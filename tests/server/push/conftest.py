@@ -7,16 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.fixtures.stores import empty_schema
+from tests.fixtures.stores import fresh_store_url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
-    """An empty store's URL, once on SQLite and once on PostgreSQL (skipped, saying so,
-    where there is none)."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/games.db"
-        return
-    url = request.getfixturevalue("postgres_schema_url")
-    empty_schema(url)
-    yield url
+    """An empty store's URL, once on SQLite and once on PostgreSQL."""
+    yield from fresh_store_url(request, tmp_path)
