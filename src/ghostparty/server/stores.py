@@ -27,6 +27,7 @@ from ghostparty.server.community.friends_store import SqlFriends, forget_follows
 from ghostparty.server.community.moderation_memory import MemoryModeration
 from ghostparty.server.community.moderation_store import SqlModeration, forget_player
 from ghostparty.server.infra.database import Database
+from ghostparty.server.infra.db import metadata
 from ghostparty.server.mail.memory import MemoryEmail
 from ghostparty.server.mail.store import SqlEmail, forget_email
 from ghostparty.server.push.memory import MemoryPush
@@ -38,6 +39,10 @@ from ghostparty.server.tables.memory import MemoryTables
 from ghostparty.server.tables.store import SqlTables
 from ghostparty.server.tournaments.memory import MemoryTournaments
 from ghostparty.server.tournaments.store import SqlTournaments
+
+#: The whole schema: the shared tables and every domain's own (each declared in its
+#: ``schema`` module, all imported above), on one MetaData.
+SCHEMA = metadata
 
 
 @dataclass(frozen=True)

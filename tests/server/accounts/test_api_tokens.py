@@ -14,9 +14,9 @@ from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 
 from ghostparty.server.accounts import tokens
+from ghostparty.server.accounts.schema import api_tokens
 from ghostparty.server.accounts.tokens import TOKEN_PATTERN, check_scopes, check_token_name, new_secret, token_hash
 from ghostparty.server.common.errors import ServiceError
-from ghostparty.server.infra.db import api_tokens
 from ghostparty.server.infra.limits import Limit
 from tests.fixtures.accounts import error, make_client, register
 

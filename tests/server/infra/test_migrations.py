@@ -27,9 +27,10 @@ from sqlalchemy import Table as SqlTable
 from sqlalchemy.exc import DatabaseError
 
 from ghostparty.server.common.model import PLAYING
-from ghostparty.server.infra.db import HEAD, audit, metadata, revision
+from ghostparty.server.community.schema import audit
+from ghostparty.server.infra.db import HEAD, revision
 from ghostparty.server.infra.engine import database_url
-from ghostparty.server.stores import SqlStores
+from ghostparty.server.stores import SCHEMA, SqlStores
 from ghostparty.server.tables.store import SqlTables
 
 # The first release's schema, as its ``metadata.create_all`` made it (frozen here).
@@ -79,7 +80,7 @@ def test_the_migrations_build_exactly_the_schema_of_the_code(store_url: str) -> 
     engine = create_engine(database_url(store_url))
     with engine.connect() as conn:
         assert revision(conn) == HEAD
-        differences = compare_metadata(MigrationContext.configure(conn), metadata)
+        differences = compare_metadata(MigrationContext.configure(conn), SCHEMA)
     engine.dispose()
     assert differences == []
 
@@ -124,7 +125,7 @@ def test_a_database_of_the_first_release_opens_with_its_game_and_plays_on(store_
         store.close()
     with engine.connect() as conn:
         assert revision(conn) == HEAD
-        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+        assert compare_metadata(MigrationContext.configure(conn), SCHEMA) == []
     engine.dispose()
     SqlTables(store_url).close()  # opening it again changes nothing
 

@@ -10,8 +10,8 @@ from typing import Any
 from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 
-from ghostparty.server.infra.db import emails, outbox
 from ghostparty.server.infra.engine import database_url
+from ghostparty.server.mail.schema import emails, outbox
 from tests.fixtures.accounts import PASSWORD, error, make_client, register
 from tests.fixtures.mail import Inbox, body, email_client, link
 

@@ -24,9 +24,9 @@ from ghostparty.server.app import create_app
 from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.http.edge import http_status
 from ghostparty.server.http.routes.reviews import review_stats
-from ghostparty.server.infra.db import reviews
 from ghostparty.server.infra.engine import database_url
 from ghostparty.server.reviews.pool import REVIEW_VERSION, Reviewer
+from ghostparty.server.reviews.schema import reviews
 from ghostparty.server.reviews.store import MemoryReviews, SeatReview
 
 #: Cheap reviews: one roll deep, no solver.

@@ -11,9 +11,10 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ghostparty.server.accounts.schema import api_tokens
 from ghostparty.server.common.ratings import NEW, Rating, bot_player_name
 from ghostparty.server.infra.database import Database
-from ghostparty.server.infra.db import api_tokens, players, ratings, results, seats, sessions, tables
+from ghostparty.server.infra.db import players, ratings, results, seats, sessions, tables
 from ghostparty.server.infra.rows import utc
 from ghostparty.server.tables.standings import (
     Reliability,

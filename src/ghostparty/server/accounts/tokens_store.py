@@ -13,9 +13,10 @@ from typing import Any, Protocol
 
 from sqlalchemy import delete, func, insert, or_, select, update
 
+from ghostparty.server.accounts.schema import api_tokens
 from ghostparty.server.accounts.store import Player
 from ghostparty.server.infra.database import Database
-from ghostparty.server.infra.db import api_tokens, players
+from ghostparty.server.infra.db import players
 from ghostparty.server.infra.rows import utc
 
 

@@ -12,9 +12,10 @@ from typing import Protocol
 
 from sqlalchemy import delete, exists, insert, select, update
 
+from ghostparty.server.botapi.schema import bot_invitations
 from ghostparty.server.common.model import OPEN
 from ghostparty.server.infra.database import Database
-from ghostparty.server.infra.db import bot_invitations, players, results, seats, tables
+from ghostparty.server.infra.db import players, results, seats, tables
 
 
 class BotStore(Protocol):

@@ -16,8 +16,9 @@ from sqlalchemy import Connection, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.common.model import OPEN, PLAYING
+from ghostparty.server.community.schema import follows, invitations
 from ghostparty.server.infra.database import Database
-from ghostparty.server.infra.db import follows, invitations, players, seats, tables
+from ghostparty.server.infra.db import players, seats, tables
 from ghostparty.server.infra.rows import utc
 
 

@@ -18,8 +18,9 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ghostparty.server.community.schema import audit, blocks, mutes, reports, roles
 from ghostparty.server.infra.database import Database
-from ghostparty.server.infra.db import audit, blocks, chat, mutes, players, reports, roles, seats, tables
+from ghostparty.server.infra.db import chat, players, seats, tables
 from ghostparty.server.infra.rows import utc
 
 

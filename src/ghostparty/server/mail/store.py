@@ -22,8 +22,9 @@ from sqlalchemy import Connection, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.infra.database import Database
-from ghostparty.server.infra.db import email_tokens, emails, outbox, players, reminders, seats, tables
+from ghostparty.server.infra.db import players, seats, tables
 from ghostparty.server.infra.rows import utc
+from ghostparty.server.mail.schema import email_tokens, emails, outbox, reminders
 from ghostparty.server.tables.waiting import MOVER, waiting_since
 
 

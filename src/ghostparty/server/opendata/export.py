@@ -37,8 +37,9 @@ from sqlalchemy import Engine, select
 from ghostparty.analysis.review.judge import MARKS
 from ghostparty.server.common.model import OVER, ActionRow
 from ghostparty.server.common.ratings import places, shown
-from ghostparty.server.infra.db import actions, players, results, reviews, seats, tables
+from ghostparty.server.infra.db import actions, players, results, seats, tables
 from ghostparty.server.infra.rows import seat_of_row, table_of_row
+from ghostparty.server.reviews.schema import reviews
 from ghostparty.server.tables.live import rebuild
 from ghostparty.server.wire.codec import time_text
 

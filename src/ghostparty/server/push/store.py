@@ -17,8 +17,9 @@ from sqlalchemy import Connection, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.infra.database import Database
-from ghostparty.server.infra.db import push_choices, push_keys, push_reminders, push_subscriptions, seats, tables
+from ghostparty.server.infra.db import seats, tables
 from ghostparty.server.infra.rows import utc
+from ghostparty.server.push.schema import push_choices, push_keys, push_reminders, push_subscriptions
 from ghostparty.server.tables.waiting import MOVER, waiting_since
 
 #: Every kind of notification: "your move", a friend's invitation, a tournament about to start.

@@ -10,9 +10,9 @@ from typing import Any, Protocol
 from sqlalchemy import delete, func, insert, select, update
 
 from ghostparty.server.infra.database import Database
-from ghostparty.server.infra.db import queue
 from ghostparty.server.infra.rows import utc
 from ghostparty.server.quickmatch.matching import Waiting
+from ghostparty.server.quickmatch.schema import queue
 
 
 @dataclass(frozen=True, slots=True)

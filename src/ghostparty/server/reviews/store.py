@@ -15,8 +15,9 @@ from typing import Any, Protocol
 from sqlalchemy import delete, insert, select
 
 from ghostparty.server.infra.database import Database
-from ghostparty.server.infra.db import reviews, seats, tables
+from ghostparty.server.infra.db import seats, tables
 from ghostparty.server.infra.rows import utc
+from ghostparty.server.reviews.schema import reviews
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ghostparty.server.common.text import skeleton
 from ghostparty.server.infra.database import Database
-from ghostparty.server.infra.db import tournament_entrants, tournament_games, tournaments
 from ghostparty.server.infra.rows import utc
+from ghostparty.server.tournaments.schema import tournament_entrants, tournament_games, tournaments
 
 SCHEDULED, RUNNING, FINISHED, CANCELLED = "scheduled", "running", "finished", "cancelled"
 #: Statuses the runner still works on.
