@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { test } from "node:test";
 
-import { boxOf, chooseRing, makeLayout } from "../../src/ghostparty/web/static/js/table/layout.js";
+import { CHAR_WIDTH, boxOf, chooseRing, makeLayout, nameLines } from "../../src/ghostparty/web/static/js/table/layout.js";
 
 const file = process.env.GHOSTPARTY_BOARDS;
 const boards = file ? JSON.parse(fs.readFileSync(file, "utf8")) : null;
@@ -76,4 +76,19 @@ test("every location has a box inside the board, big enough to tap on a phone", 
       if (portrait) assert.ok(Math.min(box.w, box.h) * (390 / layout.width) >= 44, `${rules}: ${name} is under 44 px`);
     }
   });
+});
+
+test("a room's name is wrapped into the lines it may take, and no word is dropped", () => {
+  const narrow = 10 * CHAR_WIDTH; // ten characters a line
+  assert.deepEqual(nameLines("Hall", narrow, 2), ["Hall"]);
+  assert.deepEqual(nameLines("salle des portraits", narrow, 3), ["salle des", "portraits"]);
+  assert.deepEqual(nameLines("salle des portraits", 6 * CHAR_WIDTH, 2), ["salle", "des portraits"]);
+  assert.deepEqual(nameLines("a b c d e f g h", 3 * CHAR_WIDTH, 2), ["a b", "c d e f g h"]);
+  for (const name of ["Sala dei ritratti di famiglia", "Rittersaal", "Salón  de   los espejos", "x"]) {
+    for (const lines of [1, 2, 3]) {
+      const wrapped = nameLines(name, narrow, lines);
+      assert.ok(wrapped.length <= lines, `${name} in ${lines} lines: ${JSON.stringify(wrapped)}`);
+      assert.equal(wrapped.join(" "), name.split(/\s+/).join(" "));
+    }
+  }
 });

@@ -5,7 +5,7 @@
 
 import { svg } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { S } from "./layout.js";
+import { CHAR_WIDTH, S, nameLines } from "./layout.js";
 
 const SHIELD_FILL = { neutral: "#c9c2b3", red: "#c8352c", green: "#2f9a52" };
 
@@ -56,7 +56,7 @@ export function hugoFigure(size) {
  */
 function roomLabel(x, y, text, width, room) {
   const label = svg("text", { x, y, class: "room-label", "data-fit": room - 4 }, text);
-  const estimate = text.length * 6.1; // at 11px
+  const estimate = text.length * CHAR_WIDTH; // at 11px
   if (estimate > width) label.style.fontSize = `${Math.max(7, (11 * width) / estimate).toFixed(1)}px`;
   return label;
 }
@@ -126,7 +126,7 @@ export function drawRooms(view) {
     const name = t(`room.${box.id}`);
     const shallow = box.h < 90; // a phone's portrait board: the shield goes in a corner
     if (vertical) {
-      const lines = name.length * 6.1 > box.w - 6 ? name.split(/\s+/).slice(0, shallow ? 2 : 3) : [name];
+      const lines = nameLines(name, box.w - 6, shallow ? 2 : 3);
       lines.forEach((line, i) => view.textLayer.append(roomLabel(cx, box.y + 15 + i * 12, line, box.w - 6, box.w)));
       room.append(svg("path", { d: shallow ? shieldPath(box.x + 11, box.y + box.h - 14, 15) : shieldPath(cx, box.y + 46, 18), class: "shield" }));
     } else {

@@ -315,4 +315,32 @@ export function slot(layout, location, i, n) {
   };
 }
 
+/** Pixels a character of a room's name takes at 11px, as the board's estimates count. */
+export const CHAR_WIDTH = 6.1;
+
+/**
+ * A room's name as at most `maxLines` lines for a room `width` pixels wide: words filled
+ * greedily line by line (by CHAR_WIDTH), every word kept — what does not fit by then goes
+ * on the last line, which the board shrinks to fit (no word is ever cut off).
+ */
+export function nameLines(name, width, maxLines) {
+  const words = name.split(/\s+/).filter(Boolean);
+  if (name.length * CHAR_WIDTH <= width || words.length <= 1 || maxLines <= 1) return [words.join(" ")];
+  const lines = [];
+  let line = "";
+  for (const [i, word] of words.entries()) {
+    if (lines.length === maxLines - 1) {
+      lines.push([line, ...words.slice(i)].filter(Boolean).join(" "));
+      return lines;
+    }
+    const longer = line ? `${line} ${word}` : word;
+    if (line && longer.length * CHAR_WIDTH > width) {
+      lines.push(line);
+      line = word;
+    } else line = longer;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 export { SIDES };
