@@ -29,7 +29,8 @@ from dataclasses import dataclass
 
 from ghostparty.analysis.review.calibration import Calibration, load_calibration, softmax_chances
 from ghostparty.analysis.review.solver import Bounds, Solver, combine, exact, shares, unknown
-from ghostparty.bots.learned import learned_estimates, margins
+from ghostparty.bots.leaf import LearnedLeaf
+from ghostparty.bots.learned import margins
 from ghostparty.rules import DIE, MOVE, OVER, PLACE, ROLL, Action, Position, apply, legal_actions
 
 #: Rolls searched above the leaves (docs/analysis.md, Game review: cost and calibration per depth).
@@ -98,6 +99,7 @@ class Evaluator:
         self._search: dict[tuple[Position, int], Pair] = {}
         self._values: dict[Position, Value] = {}
         self._leaves: dict[Position, Pair] = {}
+        self._learned = LearnedLeaf()
         #: Counters for the review's figures: leaves evaluated, solver calls and their outcomes.
         self.stats = {"leaves": 0, "solver_calls": 0, "solver_over_budget": 0, "solved": 0, "clamped": 0}
 
@@ -111,7 +113,7 @@ class Evaluator:
                 found = (shares(position), tuple(margins(position.scores)))
             else:
                 self.stats["leaves"] += 1
-                predicted = tuple(learned_estimates(position))
+                predicted = tuple(self._learned(position))
                 beta = self.calibration.beta(position.ruleset.id, position.players)
                 found = (softmax_chances(predicted, beta), predicted)
             self._leaves[position] = found
