@@ -35,8 +35,8 @@ from ghostparty.bots.learned import Weights, load_weights, margins
 from ghostparty.rules import MOVE, OVER, Position
 from ghostparty.rules.rulesets import GUESTS_PER_PLAYER
 
-#: Seats' margins kept at most (about 40 MB); the cache starts afresh beyond (a review's game needs a tenth).
-CAPACITY = 200_000
+#: Seats' margins kept at most (about 500 bytes each); the cache starts afresh beyond (a review's game fills a third or less).
+CAPACITY = 100_000
 
 _Key = tuple[object, ...]
 
