@@ -35,7 +35,7 @@ from ghostparty.bots.learned import Weights, load_weights, margins
 from ghostparty.rules import MOVE, OVER, Position
 from ghostparty.rules.rulesets import GUESTS_PER_PLAYER
 
-#: Seats' margins kept at most (about 500 bytes each); the cache starts afresh beyond (a review's game fills a third or less).
+#: Seats' margins kept at most (about 500 bytes each); the cache starts afresh beyond (a four-player hugo review computes about 25,000).
 CAPACITY = 100_000
 
 _Key = tuple[object, ...]
