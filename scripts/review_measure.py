@@ -11,8 +11,9 @@ replace the search (width at most ``TIGHT``), the mean width and the CPU per cal
 **Bounds check**: every game is reviewed and each value checked against its proven
 bounds (a value outside them is a bug). **Agreement**: on ``--agreement`` decisions
 (more than one legal move) from the last third of the games, the best move by the
-review's evaluator at depth 1 and at its default depth is compared with a deeper
-search (depth 3, every action searched); ``--figure`` draws the agreement per level.
+review's evaluator at depth 1, at its default depth with every action searched in full
+(no ``screen``, no ``gap``), and as the review runs is compared with a deeper search
+(depth 3, every action searched); ``--figure`` draws the agreement per level.
 Writes the results as JSON to ``--out`` (default ``docs/review-measure.json``).
 """
 
@@ -24,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from ghostparty.analysis.review.evaluator import BUDGET, DEPTH, HORIZON, TIGHT, Evaluator, is_late
+from ghostparty.analysis.review.evaluator import BUDGET, DEPTH, GAP, HORIZON, SCREEN, TIGHT, Evaluator, is_late
 from ghostparty.analysis.review.review import review_game
 from ghostparty.analysis.review.solver import Solver
 from ghostparty.analysis.review.timing import bot_game
@@ -86,14 +87,21 @@ def main() -> int:
                 outside += not step.after.bounds.contains(step.after.win)
         step = max(1, len(late_decisions) // args.agreement)
         sample = late_decisions[::step][: args.agreement]
-        reference = Evaluator(depth=REFERENCE_DEPTH, beam=None, horizon=0)
-        levels = {"depth 1 (beam 3)": Evaluator(depth=1), f"depth {DEPTH} (beam 3, the review)": Evaluator()}
+        reference = Evaluator(depth=REFERENCE_DEPTH, beam=None, horizon=0, screen=None, gap=None)
+        levels = {
+            "depth 1 (beam 3)": Evaluator(depth=1, gap=None),
+            f"depth {DEPTH} (beam 3), every action in full": Evaluator(screen=None, gap=None),
+            f"depth {DEPTH} (beam 3, screen {SCREEN}, gap {GAP}: the review)": Evaluator(),
+        }
         agree = dict.fromkeys(levels, 0)
+        seconds = dict.fromkeys(levels, 0.0)
         started = time.process_time()
         for position in sample:
             truth = best_action(reference, position)
             for name, evaluator in levels.items():
+                began = time.process_time()
                 agree[name] += best_action(evaluator, position) == truth
+                seconds[name] += time.process_time() - began
         key = f"{rules} {players}p"
         results[key] = {
             **counts,
@@ -105,6 +113,7 @@ def main() -> int:
             "actions_per_game": round(sum(len(r.actions) for r in records) / len(records), 1),
             "agreement_positions": len(sample),
             "agreement": {name: round(n / len(sample), 3) for name, n in agree.items()},
+            "agreement_cpu_seconds_per_level": {name: round(t, 2) for name, t in seconds.items()},
             "agreement_cpu_seconds": round(time.process_time() - started, 1),
         }
         print(key, json.dumps(results[key]))

@@ -24,12 +24,31 @@ def test_clean_removes_every_compiled_file_and_the_stamp(tmp_path: Path, monkeyp
         rules / "_native__mypyc.cpython-311-x86_64-linux-gnu.so",
         rules / "_compiled.json",
     ]
-    kept = [rules / "movegen.py", tmp_path / "other.cpython-311-x86_64-linux-gnu.so"]
+    bots = tmp_path / "ghostparty" / "bots"
+    bots.mkdir()
+    made += [
+        bots / "leaf.cpython-311-x86_64-linux-gnu.so",
+        bots / "_native__mypyc.cpython-311-x86_64-linux-gnu.so",
+        bots / "_compiled.json",
+    ]
+    kept = [rules / "movegen.py", bots / "leaf.py", bots / "learned_weights.json"]
+    kept.append(tmp_path / "other.cpython-311-x86_64-linux-gnu.so")
     for path in made + kept:
         path.write_bytes(b"")
     monkeypatch.setattr(build_core, "HERE", rules)
+    monkeypatch.setattr(build_core, "BOTS", bots)
     assert sorted(build_core.clean()) == sorted(made)
     assert [path for path in made + kept if path.exists()] == kept
+
+
+def test_the_build_compiles_and_stamps_what_the_leaf_checks() -> None:
+    """build_core may not import ghostparty.bots (a layer of its own): its list must match."""
+    from ghostparty.bots import _core as leaf_core
+
+    assert build_core.BOTS_COMPILED == leaf_core.COMPILED
+    assert build_core.BOTS == leaf_core.HERE
+    assert set(build_core.BOTS_COMPILED) <= set(build_core.BOTS_STAMPED)
+    assert all((build_core.BOTS / f"{name}.py").is_file() for name in build_core.BOTS_STAMPED)
 
 
 def test_without_mypyc_it_says_what_to_install(

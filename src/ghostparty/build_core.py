@@ -1,10 +1,13 @@
-"""Compile the rules core with mypyc, in place: ``python -m ghostparty.build_core``.
+"""Compile the rules core and the searches' leaf with mypyc, in place: ``python -m ghostparty.build_core``.
 
 Needs mypy (the ``lint`` extra) and a C compiler; nothing else does. The modules of
 :data:`ghostparty.rules._core.COMPILED` become extension modules beside their ``.py``
 files, with their shared library (``rules/_native__mypyc…``), and
-``rules/_compiled.json`` records the sources they were built from. Without them — no compiler, no build, ``GHOSTPARTY_PURE=1``, or a source
-edited since — the same package runs pure Python (see :mod:`ghostparty.rules._core`).
+``rules/_compiled.json`` records the sources they were built from; so do those of
+:data:`BOTS_COMPILED` (the learned evaluation's cached leaf) in
+``bots/``. Without them — no compiler, no build, ``GHOSTPARTY_PURE=1``, or a source
+edited since — the same package runs pure Python (see :mod:`ghostparty.rules._core`,
+:mod:`ghostparty.bots._core`).
 ``--clean`` removes what a build made. Compiled files are kept out of git
 (``.gitignore``).
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import os
 import sys
@@ -27,6 +31,13 @@ from ghostparty.rules._core import COMPILED, HERE, STAMP, source_digests
 GROUP = "ghostparty.rules._native"
 #: The folder that holds ``ghostparty`` (``src`` in a checkout), where the build runs.
 ROOT = HERE.parent.parent
+#: The leaf's package, its compiled modules (as :data:`ghostparty.bots._core.COMPILED`,
+#: which this layer may not import), their group, and the sources stamped with them: those
+#: the compiled code read types and values from.
+BOTS = HERE.parent / "bots"
+BOTS_COMPILED = ("leaf",)
+BOTS_GROUP = "ghostparty.bots._native"
+BOTS_STAMPED = ("leaf", "evaluation", "features", "learned")
 
 
 @dataclass(frozen=True)
@@ -38,7 +49,7 @@ class Built:
 
 def artefacts() -> list[Path]:
     """The files a build made that exist now (any module's, for any interpreter)."""
-    found = [*sorted(HERE.glob("*.so")), HERE / STAMP]
+    found = [*sorted(HERE.glob("*.so")), HERE / STAMP, *sorted(BOTS.glob("*.so")), BOTS / STAMP]
     return [path for path in found if path.exists()]
 
 
@@ -62,7 +73,11 @@ def build(verbose: bool = False) -> Built:
     started, cpu = time.perf_counter(), _cpu()
     clean()  # a failed build must not leave a mix of old and new modules
     digests = source_digests()
-    sources = [str(Path("ghostparty", "rules", f"{name}.py")) for name in COMPILED]
+    bots_digests = {name: hashlib.sha256((BOTS / f"{name}.py").read_bytes()).hexdigest() for name in BOTS_STAMPED}
+    groups = [
+        (GROUP, [str(Path("ghostparty", "rules", f"{name}.py")) for name in COMPILED]),
+        (BOTS_GROUP, [str(Path("ghostparty", "bots", f"{name}.py")) for name in BOTS_COMPILED]),
+    ]
     with tempfile.TemporaryDirectory(prefix="ghostparty-mypyc-") as work, contextlib.chdir(ROOT):
         dirs = ["--build-temp", str(Path(work, "temp")), "--build-lib", str(Path(work, "lib"))]
         quiet = contextlib.nullcontext() if verbose else contextlib.redirect_stdout(sys.stderr)
@@ -70,20 +85,22 @@ def build(verbose: bool = False) -> Built:
         os.environ["MYPY_CACHE_DIR"] = str(Path(work, "mypy-cache"))  # not a .mypy_cache in src
         try:
             with quiet:
-                modules = mypycify(sources, group_name=GROUP, target_dir=str(Path(work, "c")), opt_level="3")
-                setup(
-                    name="ghostparty-rules-core",
-                    ext_modules=modules,
-                    script_args=["-q", "build_ext", "--inplace", *dirs],
-                )
+                for group, sources in groups:
+                    target = str(Path(work, "c", group))
+                    modules = mypycify(sources, group_name=group, target_dir=target, opt_level="3")
+                    setup(
+                        name=f"ghostparty-{group.split('.')[1]}-compiled",
+                        ext_modules=modules,
+                        script_args=["-q", "build_ext", "--inplace", *dirs],
+                    )
         finally:
             if cache is None:
                 del os.environ["MYPY_CACHE_DIR"]
             else:
                 os.environ["MYPY_CACHE_DIR"] = cache
-    (HERE / STAMP).write_text(
-        json.dumps({"python": sys.implementation.cache_tag, "sources": digests}, indent=2) + "\n", encoding="utf-8"
-    )
+    for folder, stamp, stamped in ((HERE, STAMP, digests), (BOTS, STAMP, bots_digests)):
+        record = {"python": sys.implementation.cache_tag, "sources": stamped}
+        (folder / stamp).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return Built(time.perf_counter() - started, _cpu() - cpu, tuple(artefacts()))
 
 
@@ -100,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.clean:
         removed = clean()
-        print(f"removed {len(removed)} file(s); the pure rules core runs")
+        print(f"removed {len(removed)} file(s); the pure rules core and leaf run")
         return 0
     try:
         built = build(args.verbose)
@@ -108,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot compile the rules core: {error}; install mypy (pip install -e '.[lint]')", file=sys.stderr)
         return 2
     print(
-        f"compiled {len(COMPILED)} rules modules with mypyc in {built.seconds:.1f} s "
-        f"({built.cpu_seconds:.1f} s of CPU); {len(built.files)} files in {HERE}"
+        f"compiled {len(COMPILED)} rules modules and the leaf ({', '.join(BOTS_COMPILED)}) with mypyc "
+        f"in {built.seconds:.1f} s ({built.cpu_seconds:.1f} s of CPU); {len(built.files)} files in {HERE} and {BOTS}"
     )
     return 0
 

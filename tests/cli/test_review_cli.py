@@ -100,6 +100,17 @@ def test_bench_review_reports_cpu_seconds_per_game() -> None:
     (row,) = json.loads(result.stdout[result.stdout.index("[") :])
     assert row["rules"] == "midnight-party" and row["players"] == 2 and row["games"] == 1
     assert row["median_cpu_seconds"] > 0 and row["cpu_ms_per_action"] > 0 and row["mean_actions"] > 10
+    assert row["serving_ms_per_action"] == 0.28  # the documented figure (docs/performance.md)
+    assert row["review_per_serving"] == round(row["cpu_ms_per_action"] / 0.28, 1)
+
+
+def test_bench_review_sets_the_review_beside_a_given_serving_cost() -> None:
+    args = ["bench", "--review", "--games", "1", "--rules", "hugo", "--players", "2", "--serving-ms", "0.5"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "serving: 0.5 ms of server CPU an action (--serving-ms)" in result.output
+    refused = CliRunner().invoke(cli, [*args[:-1], "0"])
+    assert refused.exit_code != 0 and "--serving-ms" in refused.output
 
 
 def test_bench_review_refuses_bots_and_interfaces() -> None:

@@ -1,5 +1,6 @@
 """Bots: players that choose actions from a position and a seeded random source."""
 
+from ghostparty.bots import _core  # noqa: F401  # isort: skip  (decides, before .leaf loads, whether it runs compiled)
 from ghostparty.bots.base import Bot, bot_names, make_bot, register
 from ghostparty.bots.expectimax import ExpectimaxBot
 from ghostparty.bots.greedy import GreedyBot

@@ -29,6 +29,10 @@ ENGINE_GAMES = 300
 BOT_GAMES = 3
 #: Games reviewed per setting with --review when none is given.
 REVIEW_GAMES = 3
+#: The game server's CPU per action to set a review's cost beside: the documented load-test
+#: figure (docs/performance.md, machine A: 200 four-player games, SQLite), unless
+#: --serving-ms gives one measured on this machine (``scripts/load_ab.py``).
+SERVING_MS_PER_ACTION = 0.28
 #: Games per setting of the compiled simulator when none is given.
 COMPILED_GAMES = 200_000
 
@@ -85,6 +89,13 @@ COMPILED_GAMES = 200_000
     help="Time the game review instead: CPU seconds per reviewed greedy game (default hugo, 4 players, 3 games).",
 )
 @click.option(
+    "--serving-ms",
+    type=click.FloatRange(min=0.0, min_open=True),
+    default=SERVING_MS_PER_ACTION,
+    show_default=True,
+    help="With --review: the server's CPU ms per action set beside the review's (the documented figure by default).",
+)
+@click.option(
     "--pairing",
     "pairing_flag",
     is_flag=True,
@@ -109,6 +120,7 @@ def bench_command(
     jobs: int,
     bots_text: str | None,
     review_flag: bool,
+    serving_ms: float,
     pairing_flag: bool,
     entrants: int,
     seed: int,
@@ -121,7 +133,8 @@ def bench_command(
     cache-load time is measured apart, before the games).
 
     With --review: review seeded games of greedy bots (the game review of `ghostparty
-    review`, a fresh evaluator per game) and print the CPU seconds per game.
+    review`, a fresh evaluator per game) and print the CPU seconds per game and per
+    action, beside the server's CPU per action for serving the game (--serving-ms).
 
     With --pairing: time one Swiss round (the fifth, after four of random results) and
     one arena pass (everyone free again after a game) over --entrants players, process
@@ -145,7 +158,7 @@ def bench_command(
         if bots_text is not None or interfaces:
             raise click.BadParameter("--review times the game review: leave out --bots and --interface")
         settings = [(r, p) for r in (rules or ("hugo",)) for p in (players or (4,))]
-        _bench_review(console, settings, games or REVIEW_GAMES, seed, as_json)
+        _bench_review(console, settings, games or REVIEW_GAMES, seed, serving_ms, as_json)
         return
     if bots_text is not None:
         if interfaces:
@@ -256,22 +269,34 @@ def _bench_bots(
     console.print(table)
 
 
-def _bench_review(console: Console, settings: list[tuple[str, int]], games: int, seed: int, as_json: bool) -> None:
-    """Review seeded greedy games per setting and print CPU seconds per game."""
+def _bench_review(
+    console: Console, settings: list[tuple[str, int]], games: int, seed: int, serving_ms: float, as_json: bool
+) -> None:
+    """Review seeded greedy games per setting and print CPU seconds per game and per
+    action, and the review's CPU per action over the server's for serving it."""
     results: list[ReviewTime] = []
     with progress_bar(console) as progress:
         task = progress.add_task("reviewing", total=games * len(settings))
         for rules_id, count in settings:
             progress.update(task, description=f"{rules_id} {count}p: reviewing")
             results.append(review_time(rules_id, count, games, seed, on_game=lambda: progress.advance(task)))
+    rows = [x.to_dict() for x in results]
+    for row in rows:
+        row["core"] = describe_core()
+        row["serving_ms_per_action"] = serving_ms
+        row["review_per_serving"] = round(row["cpu_ms_per_action"] / serving_ms, 1)
     if as_json:
-        print(json.dumps([x.to_dict() for x in results], indent=2))
+        print(json.dumps(rows, indent=2))
         return
-    table = Table(title=f"game review, CPU seconds per game, one core — {machine()}")
-    for column in ("rules", "players", "games", "actions/game", "median s", "max s", "ms/action"):
+    table = Table(
+        title=f"game review, CPU per game and per action, one core — {machine()}; rules core: {describe_core()}",
+        caption=f"serving: {serving_ms:g} ms of server CPU an action"
+        + (" (documented, docs/performance.md)" if serving_ms == SERVING_MS_PER_ACTION else " (--serving-ms)"),
+    )
+    columns = ("rules", "players", "games", "actions/game", "median s", "max s", "ms/action", "× serving")
+    for column in columns:
         table.add_column(column, justify="left" if column == "rules" else "right")
-    for x in results:
-        d = x.to_dict()
+    for x, d in zip(results, rows, strict=True):
         table.add_row(
             x.rules,
             str(x.players),
@@ -280,6 +305,7 @@ def _bench_review(console: Console, settings: list[tuple[str, int]], games: int,
             f"{d['median_cpu_seconds']:.2f}",
             f"{d['max_cpu_seconds']:.2f}",
             f"{d['cpu_ms_per_action']:.1f}",
+            f"{d['review_per_serving']:.0f}",
         )
     console.print(table)
 

@@ -15,6 +15,13 @@ position, ``d`` counting rolls:
 * ``"move"``: ``E_d`` of the mover's best action (a decision uses no roll); with
   ``d >= 1`` only the ``beam`` actions whose leaves look best to the mover are searched.
 
+At the review's own decisions (:meth:`Evaluator.actions`) every action is first searched
+one roll shallower; only those whose shallow value is within ``screen`` of the best
+(the mover's win chance), and the action played, are searched to the full depth, and an
+action left shallow that would still be the best is searched in full too. The others
+keep their shallow value: they are clearly worse, and a game's review spends most of its
+time on them otherwise. ``screen=None`` searches every action to the full depth.
+
 :meth:`Evaluator.value` is what the review reads: ``E_D`` at the evaluator's ``depth``,
 and where the game is late (:func:`is_late`) the :class:`~.solver.Solver`'s proven
 bounds after ``horizon`` rolls: the win chances are moved into them (still adding up to 1), and replaced by
@@ -29,13 +36,18 @@ from dataclasses import dataclass
 
 from ghostparty.analysis.review.calibration import Calibration, load_calibration, softmax_chances
 from ghostparty.analysis.review.solver import Bounds, Solver, combine, exact, shares, unknown
-from ghostparty.bots.learned import learned_estimates, margins
+from ghostparty.bots.leaf import LearnedLeaf
+from ghostparty.bots.learned import margins
 from ghostparty.rules import DIE, MOVE, OVER, PLACE, ROLL, Action, Position, apply, legal_actions
 
 #: Rolls searched above the leaves (docs/analysis.md, Game review: cost and calibration per depth).
 DEPTH = 2
 #: Actions searched at a decision inside the search (by the leaf's ranking); the review's own decisions: all.
 BEAM = 3
+#: A decision's actions whose shallow value trails the best by more than this are not searched deeper.
+SCREEN = 0.05
+#: Inside the search, beam actions whose leaf trails the best leaf by more than this are not searched.
+GAP = 0.02
 #: Rolls the solver looks ahead in late positions.
 HORIZON = 2
 #: Nodes the solver may expand for one position before giving up.
@@ -84,6 +96,8 @@ class Evaluator:
         horizon: int = HORIZON,
         *,
         beam: int | None = BEAM,
+        screen: float | None = SCREEN,
+        gap: float | None = GAP,
         budget: int = BUDGET,
         tight: float = TIGHT,
         calibration: Calibration | None = None,
@@ -92,12 +106,16 @@ class Evaluator:
             raise ValueError(f"depth must be a whole number of rolls >= 1, got {depth!r}")
         self.depth = depth
         self.beam = beam
+        self.screen = screen
+        self.gap = gap
         self.tight = tight
         self.solver = Solver(horizon, budget) if horizon > 0 else None
         self.calibration = calibration or load_calibration()
         self._search: dict[tuple[Position, int], Pair] = {}
         self._values: dict[Position, Value] = {}
+        self._shallow: dict[Position, Value] = {}
         self._leaves: dict[Position, Pair] = {}
+        self._learned = LearnedLeaf()
         #: Counters for the review's figures: leaves evaluated, solver calls and their outcomes.
         self.stats = {"leaves": 0, "solver_calls": 0, "solver_over_budget": 0, "solved": 0, "clamped": 0}
 
@@ -111,7 +129,7 @@ class Evaluator:
                 found = (shares(position), tuple(margins(position.scores)))
             else:
                 self.stats["leaves"] += 1
-                predicted = tuple(learned_estimates(position))
+                predicted = tuple(self._learned(position))
                 beta = self.calibration.beta(position.ruleset.id, position.players)
                 found = (softmax_chances(predicted, beta), predicted)
             self._leaves[position] = found
@@ -138,9 +156,12 @@ class Evaluator:
         else:
             prefer = _preference(position.to_move)
             children = [apply(position, action) for action in legal_actions(position)]
-            if depth > 0 and self.beam is not None and len(children) > self.beam:
+            if depth > 0 and self.beam is not None and len(children) > 1:
                 children.sort(key=lambda child: prefer(self.leaf(child)), reverse=True)
                 children = children[: self.beam]
+                if self.gap is not None:
+                    floor = prefer(self.leaf(children[0]))[0] - self.gap
+                    children = [child for child in children if prefer(self.leaf(child))[0] >= floor]
             found = max((self.search(child, depth) for child in children), key=prefer)
         self._search[key] = found
         return found
@@ -175,9 +196,29 @@ class Evaluator:
         self._values[position] = found
         return found
 
-    def actions(self, position: Position) -> list[tuple[Action, Value]]:
-        """Every legal action with the value of the position it leads to."""
-        return [(action, self.value(apply(position, action))) for action in legal_actions(position)]
+    def actions(self, position: Position, played: Action | None = None) -> list[tuple[Action, Value]]:
+        """Every legal action with the value of the position it leads to: the full value
+        for the best ones, ``played`` and the decision's best; one roll shallower for the
+        actions ``screen`` leaves out (the module's text)."""
+        options = [(action, apply(position, action)) for action in legal_actions(position)]
+        if self.screen is None or self.depth < 2 or len(options) < 2:
+            return [(action, self.value(child)) for action, child in options]
+        prefer = _preference(position.to_move)
+        shallow = [self._screened(child) for _, child in options]
+        top = max(prefer((value.win, value.margin))[0] for value in shallow)
+        values = [
+            self.value(child)
+            if action == played or prefer((value.win, value.margin))[0] >= top - self.screen
+            else value
+            for (action, child), value in zip(options, shallow, strict=True)
+        ]
+        while True:  # the best option must be a full value
+            best = max(range(len(values)), key=lambda i: prefer((values[i].win, values[i].margin)))
+            full = self.value(options[best][1])
+            if values[best] is full:
+                break
+            values[best] = full
+        return [(action, value) for (action, _), value in zip(options, values, strict=True)]
 
     def best(self, position: Position, options: list[tuple[Action, Value]]) -> tuple[Action, Value]:
         """The option best for the player to move, its value carrying the decision's bounds."""
@@ -188,8 +229,18 @@ class Evaluator:
         solved = all(value.solved for _, value in options)
         return action, Value(chosen.win, chosen.margin, bounds, solved)
 
-    def _searched(self, position: Position) -> Value:
-        win, margin = self.search(position, self.depth)
+    def _screened(self, position: Position) -> Value:
+        """A decision's option one roll shallower (:meth:`actions`); the full value where
+        that is no dearer (a placement's leaf, a finished game)."""
+        if position.phase != ROLL:
+            return self.value(position)
+        found = self._shallow.get(position)
+        if found is None:
+            found = self._shallow[position] = self._searched(position, self.depth - 1)
+        return found
+
+    def _searched(self, position: Position, depth: int | None = None) -> Value:
+        win, margin = self.search(position, self.depth if depth is None else depth)
         bounds = unknown(position.players)
         solved = False
         if self.solver is not None and is_late(position):

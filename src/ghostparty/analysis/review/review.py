@@ -245,7 +245,7 @@ def review_game(
             luck = evaluator.luck(position, positions[index + 1])[0]
             steps.append(Step(index, "roll", seat, action, before, after, choices=5, luck=luck))
         else:
-            options = evaluator.actions(position) if position.phase in (MOVE, PLACE) else []
+            options = evaluator.actions(position, action) if position.phase in (MOVE, PLACE) else []
             chosen = next((value for option, value in options if option == action), None)
             after = chosen if chosen is not None else evaluator.value(positions[index + 1])
             kind = "place" if position.phase == PLACE else "move"
