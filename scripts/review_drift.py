@@ -1,0 +1,175 @@
+"""Measure the game review's drift against its luck, and its accounting, on bot games.
+
+    nice -n 10 python scripts/review_drift.py --games 25 --jobs 2 --timing 4
+
+For hugo and midnight-party with 2 and 4 players, ``--games`` seeded games are played
+by a mix of bots (seat ``s`` of game ``g`` plays greedy, expectimax or random in turn)
+and reviewed with the review's defaults; the settings take turns, so a run stopped early
+has nearly as many games of each (every game also prints a line of its sums). Per
+setting: Σ|drift| / Σ|luck| over every seat of every step (the drift of rolls and of
+placements apart); the same with luck measured one roll shallower than ``V`` after the
+roll (``E_{D-1}(after) - E_D(before)``, which leaves the search's deepening at the face
+that came up in the drift); per seat and game, as the review's table shows them,
+Σ|drift| / Σ|luck of every roll|; the correlation of a roll's luck and drift per seat;
+the accounting identity's largest error and the largest gap between the sum of the
+luck-adjusted results and the sum of the results. ``--timing`` reviews that many
+four-player hugo games with both measures of luck (each first in turn, each with a fresh
+evaluator) and reports CPU seconds per game. Writes JSON to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+from ghostparty.analysis.review.evaluator import Evaluator, Pair
+from ghostparty.analysis.review.review import review_game
+from ghostparty.bots import make_bot
+from ghostparty.rules import ROLL, GameRecord, Position, ruleset, start_position
+from ghostparty.sim.playout import seeded_playout
+from ghostparty.sim.seeds import game_seed
+
+SETTINGS = (("hugo", 2), ("hugo", 4), ("midnight-party", 2), ("midnight-party", 4))
+BOTS = ("greedy", "expectimax", "random")
+
+
+def previous_luck(evaluator: Evaluator, position: Position, after: Position) -> Pair:
+    """Luck one roll shallower than ``V`` after the roll: ``E_{D-1}(after) - E_D(position)``."""
+    before_win, before_margin = evaluator.search(position, evaluator.depth)
+    after_win, after_margin = evaluator.search(after, evaluator.depth - 1)
+    return (
+        tuple(a - b for a, b in zip(after_win, before_win, strict=True)),
+        tuple(a - b for a, b in zip(after_margin, before_margin, strict=True)),
+    )
+
+
+class PreviousLuck(Evaluator):
+    """An evaluator with :func:`previous_luck`, for the timing."""
+
+    def luck(self, position: Position, after: Position) -> Pair:
+        return previous_luck(self, position, after)
+
+
+def mixed_game(rules: str, players: int, game: int, seed: int) -> GameRecord:
+    """One seeded game, seat ``s`` played by ``BOTS[(game + s) % 3]``."""
+    start = start_position(ruleset(rules), players)
+    bots = [make_bot(BOTS[(game + s) % len(BOTS)]) for s in range(players)]
+    s = game_seed(seed, game)
+    return GameRecord(start=start, actions=tuple(step.action for step in seeded_playout(start, bots, s)), seed=s)
+
+
+def measure(job: tuple[str, int, int, int]) -> dict[str, Any]:
+    """One game's sums (both definitions of luck, from one evaluator)."""
+    rules, players, game, seed = job
+    record = mixed_game(rules, players, game, seed)
+    evaluator = Evaluator()
+    started = time.process_time()
+    review = review_game(record, evaluator=evaluator)
+    cpu = time.process_time() - started
+    positions = record.replay()
+    out: dict[str, Any] = {"luck": 0.0, "drift_roll": 0.0, "drift_place": 0.0, "drift_move": 0.0}
+    out.update(previous_luck=0.0, previous_drift_roll=0.0, pairs=[], previous_pairs=[], cpu=cpu)
+    for step in review.steps:
+        if step.luck is None:
+            out[f"drift_{step.kind}"] += sum(abs(d) for d in step.drift)
+            continue
+        position = positions[step.index]
+        assert position.phase == ROLL
+        old_luck = previous_luck(evaluator, position, positions[step.index + 1])[0]
+        old_drift = [c - x for c, x in zip(step.change, old_luck, strict=True)]
+        out["luck"] += sum(abs(x) for x in step.luck)
+        out["drift_roll"] += sum(abs(d) for d in step.drift)
+        out["previous_luck"] += sum(abs(x) for x in old_luck)
+        out["previous_drift_roll"] += sum(abs(d) for d in old_drift)
+        out["pairs"] += list(zip(step.luck, step.drift, strict=True))
+        out["previous_pairs"] += list(zip(old_luck, old_drift, strict=True))
+    out["seat_drift"] = sum(abs(s.drift) for s in review.summaries)
+    out["seat_luck"] = sum(abs(s.luck + s.luck_from_others) for s in review.summaries)
+    out["identity_error"] = max(
+        abs(s.start + s.skill + s.skill_of_others + s.luck + s.luck_from_others + s.drift - s.result)
+        for s in review.summaries
+    )
+    out["adjusted_gap"] = abs(sum(s.luck_adjusted for s in review.summaries) - sum(s.result for s in review.summaries))
+    brief = {k: round(v, 5) for k, v in out.items() if isinstance(v, float)}
+    print(f"{rules} {players}p game {game}", json.dumps(brief), file=sys.stderr, flush=True)
+    return out
+
+
+def timing(job: tuple[int, int]) -> tuple[float, float]:
+    """CPU seconds of one four-player hugo game reviewed with :func:`previous_luck` and the review's luck."""
+    game, seed = job
+    record = mixed_game("hugo", 4, game, seed)
+    seconds: dict[type[Evaluator], float] = {}
+    for kind in (PreviousLuck, Evaluator) if game % 2 == 0 else (Evaluator, PreviousLuck):
+        started = time.process_time()
+        review_game(record, evaluator=kind())
+        seconds[kind] = time.process_time() - started
+    return seconds[PreviousLuck], seconds[Evaluator]
+
+
+def correlation(pairs: list[tuple[float, float]]) -> float | None:
+    if len(pairs) < 3:
+        return None
+    xs, ys = zip(*pairs, strict=True)
+    if statistics.pstdev(xs) == 0 or statistics.pstdev(ys) == 0:
+        return 0.0
+    return round(statistics.correlation(xs, ys), 3)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=10, help="games per rule set and player count")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--timing", type=int, default=0, help="four-player hugo games timed, both definitions")
+    parser.add_argument("--out", type=Path, default=Path("docs/review-drift.json"))
+    args = parser.parse_args()
+    results: dict[str, Any] = {"command": "python " + " ".join(["scripts/review_drift.py", *sys.argv[1:]])}
+    jobs = [(rules, players, g, args.seed) for g in range(args.games) for rules, players in SETTINGS]
+    with Pool(args.jobs) as pool:
+        games = pool.map(measure, jobs, chunksize=1)
+        pairs = pool.map(timing, [(g, args.seed + 1) for g in range(args.timing)], chunksize=1)
+    for rules, players in SETTINGS:
+        mine = [m for (r, p, _, _), m in zip(jobs, games, strict=True) if (r, p) == (rules, players)]
+        if not mine:
+            continue
+        total = {k: sum(m[k] for m in mine) for k in mine[0] if isinstance(mine[0][k], float)}
+        luck = total["luck"]
+        drift = total["drift_roll"] + total["drift_place"] + total["drift_move"]
+        previous = total["previous_drift_roll"] + total["drift_place"] + total["drift_move"]
+        results[f"{rules} {players}p"] = row = {
+            "games": len(mine),
+            "drift_over_luck": round(drift / luck, 3),
+            "roll_drift_over_luck": round(total["drift_roll"] / luck, 3),
+            "placement_drift_over_luck": round(total["drift_place"] / luck, 3),
+            "previous_drift_over_luck": round(previous / total["previous_luck"], 3),
+            "seat_totals_drift_over_luck": round(total["seat_drift"] / total["seat_luck"], 3),
+            "previous_roll_drift_over_luck": round(total["previous_drift_roll"] / total["previous_luck"], 3),
+            "luck_drift_correlation": correlation([x for m in mine for x in m["pairs"]]),
+            "previous_luck_drift_correlation": correlation([x for m in mine for x in m["previous_pairs"]]),
+            "identity_max_error": max(m["identity_error"] for m in mine),
+            "adjusted_sum_max_gap": max(m["adjusted_gap"] for m in mine),
+            "review_cpu_seconds_per_game": round(total["cpu"] / len(mine), 2),
+        }
+        print(f"{rules} {players}p", json.dumps(row), flush=True)
+    if pairs:
+        old, new = zip(*pairs, strict=True)
+        results["timing hugo 4p"] = timed = {
+            "games": len(pairs),
+            "previous_cpu_seconds_per_game": round(statistics.fmean(old), 2),
+            "cpu_seconds_per_game": round(statistics.fmean(new), 2),
+            "ratio": round(sum(new) / sum(old), 2),
+        }
+        print("timing hugo 4p", json.dumps(timed), flush=True)
+    args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
