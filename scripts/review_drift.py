@@ -7,14 +7,16 @@ by a mix of bots (seat ``s`` of game ``g`` plays greedy, expectimax or random in
 and reviewed with the review's defaults; the settings take turns, so a run stopped early
 has nearly as many games of each (every game also prints a line of its sums). Per
 setting: Σ|drift| / Σ|luck| over every seat of every step (the drift of rolls and of
-placements apart); the same with luck measured one roll shallower than ``V`` after the
-roll (``E_{D-1}(after) - E_D(before)``, which leaves the search's deepening at the face
-that came up in the drift); per seat and game, as the review's table shows them,
+placements apart), with the review's luck (one roll shallower than ``V`` after the roll:
+``E_{D-1}(after) - E_D(before)``, which leaves the search's deepening at the face that
+came up in the drift) and with luck measured with the values the review shows
+(:func:`faces_luck`, which leaves in the drift only the deepening expected over the
+faces); per seat and game, as the review's table shows them,
 Σ|drift| / Σ|luck of every roll|; the correlation of a roll's luck and drift per seat;
 the accounting identity's largest error and the largest gap between the sum of the
 luck-adjusted results and the sum of the results. ``--timing`` reviews that many
 four-player hugo games with both measures of luck (each first in turn, each with a fresh
-evaluator) and reports CPU seconds per game. Writes JSON to ``--out``.
+evaluator) and reports CPU seconds per game and their ratio (the review's over faces'). Writes JSON to ``--out``.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any
 from ghostparty.analysis.review.evaluator import Evaluator, Pair
 from ghostparty.analysis.review.review import review_game
 from ghostparty.bots import make_bot
-from ghostparty.rules import ROLL, GameRecord, Position, ruleset, start_position
+from ghostparty.rules import DIE, ROLL, GameRecord, Position, apply, ruleset, start_position
 from ghostparty.sim.playout import seeded_playout
 from ghostparty.sim.seeds import game_seed
 
@@ -39,21 +41,29 @@ SETTINGS = (("hugo", 2), ("hugo", 4), ("midnight-party", 2), ("midnight-party", 
 BOTS = ("greedy", "expectimax", "random")
 
 
-def previous_luck(evaluator: Evaluator, position: Position, after: Position) -> Pair:
-    """Luck one roll shallower than ``V`` after the roll: ``E_{D-1}(after) - E_D(position)``."""
-    before_win, before_margin = evaluator.search(position, evaluator.depth)
-    after_win, after_margin = evaluator.search(after, evaluator.depth - 1)
+def faces_luck(evaluator: Evaluator, position: Position, after: Position) -> Pair:
+    """Luck measured with the values the review shows: ``V(after) - sum_face p(face) * V(after
+    the face)``, every face's decision valued with every action (the drift left at the roll
+    is then the same whatever the face; it costs every face's full value)."""
+    n = position.players
+    mean_win, mean_margin = [0.0] * n, [0.0] * n
+    for roll, p in DIE:
+        face = evaluator.value(apply(position, roll))
+        for seat in range(n):
+            mean_win[seat] += float(p) * face.win[seat]
+            mean_margin[seat] += float(p) * face.margin[seat]
+    got = evaluator.value(after)
     return (
-        tuple(a - b for a, b in zip(after_win, before_win, strict=True)),
-        tuple(a - b for a, b in zip(after_margin, before_margin, strict=True)),
+        tuple(a - b for a, b in zip(got.win, mean_win, strict=True)),
+        tuple(a - b for a, b in zip(got.margin, mean_margin, strict=True)),
     )
 
 
-class PreviousLuck(Evaluator):
-    """An evaluator with :func:`previous_luck`, for the timing."""
+class FacesLuck(Evaluator):
+    """An evaluator with :func:`faces_luck`, for the timing."""
 
     def luck(self, position: Position, after: Position) -> Pair:
-        return previous_luck(self, position, after)
+        return faces_luck(self, position, after)
 
 
 def mixed_game(rules: str, players: int, game: int, seed: int) -> GameRecord:
@@ -74,21 +84,21 @@ def measure(job: tuple[str, int, int, int]) -> dict[str, Any]:
     cpu = time.process_time() - started
     positions = record.replay()
     out: dict[str, Any] = {"luck": 0.0, "drift_roll": 0.0, "drift_place": 0.0, "drift_move": 0.0}
-    out.update(previous_luck=0.0, previous_drift_roll=0.0, pairs=[], previous_pairs=[], cpu=cpu)
+    out.update(faces_luck=0.0, faces_drift_roll=0.0, pairs=[], faces_pairs=[], cpu=cpu)
     for step in review.steps:
         if step.luck is None:
             out[f"drift_{step.kind}"] += sum(abs(d) for d in step.drift)
             continue
         position = positions[step.index]
         assert position.phase == ROLL
-        old_luck = previous_luck(evaluator, position, positions[step.index + 1])[0]
-        old_drift = [c - x for c, x in zip(step.change, old_luck, strict=True)]
+        faces = faces_luck(evaluator, position, positions[step.index + 1])[0]
+        faces_drift = [c - x for c, x in zip(step.change, faces, strict=True)]
         out["luck"] += sum(abs(x) for x in step.luck)
         out["drift_roll"] += sum(abs(d) for d in step.drift)
-        out["previous_luck"] += sum(abs(x) for x in old_luck)
-        out["previous_drift_roll"] += sum(abs(d) for d in old_drift)
+        out["faces_luck"] += sum(abs(x) for x in faces)
+        out["faces_drift_roll"] += sum(abs(d) for d in faces_drift)
         out["pairs"] += list(zip(step.luck, step.drift, strict=True))
-        out["previous_pairs"] += list(zip(old_luck, old_drift, strict=True))
+        out["faces_pairs"] += list(zip(faces, faces_drift, strict=True))
     out["seat_drift"] = sum(abs(s.drift) for s in review.summaries)
     out["seat_luck"] = sum(abs(s.luck + s.luck_from_others) for s in review.summaries)
     out["identity_error"] = max(
@@ -102,15 +112,15 @@ def measure(job: tuple[str, int, int, int]) -> dict[str, Any]:
 
 
 def timing(job: tuple[int, int]) -> tuple[float, float]:
-    """CPU seconds of one four-player hugo game reviewed with :func:`previous_luck` and the review's luck."""
+    """CPU seconds of one four-player hugo game reviewed with :func:`faces_luck` and with the review's luck."""
     game, seed = job
     record = mixed_game("hugo", 4, game, seed)
     seconds: dict[type[Evaluator], float] = {}
-    for kind in (PreviousLuck, Evaluator) if game % 2 == 0 else (Evaluator, PreviousLuck):
+    for kind in (FacesLuck, Evaluator) if game % 2 == 0 else (Evaluator, FacesLuck):
         started = time.process_time()
         review_game(record, evaluator=kind())
         seconds[kind] = time.process_time() - started
-    return seconds[PreviousLuck], seconds[Evaluator]
+    return seconds[FacesLuck], seconds[Evaluator]
 
 
 def correlation(pairs: list[tuple[float, float]]) -> float | None:
@@ -142,29 +152,29 @@ def main() -> int:
         total = {k: sum(m[k] for m in mine) for k in mine[0] if isinstance(mine[0][k], float)}
         luck = total["luck"]
         drift = total["drift_roll"] + total["drift_place"] + total["drift_move"]
-        previous = total["previous_drift_roll"] + total["drift_place"] + total["drift_move"]
+        faces_drift = total["faces_drift_roll"] + total["drift_place"] + total["drift_move"]
         results[f"{rules} {players}p"] = row = {
             "games": len(mine),
             "drift_over_luck": round(drift / luck, 3),
             "roll_drift_over_luck": round(total["drift_roll"] / luck, 3),
             "placement_drift_over_luck": round(total["drift_place"] / luck, 3),
-            "previous_drift_over_luck": round(previous / total["previous_luck"], 3),
+            "faces_drift_over_luck": round(faces_drift / total["faces_luck"], 3),
             "seat_totals_drift_over_luck": round(total["seat_drift"] / total["seat_luck"], 3),
-            "previous_roll_drift_over_luck": round(total["previous_drift_roll"] / total["previous_luck"], 3),
+            "faces_roll_drift_over_luck": round(total["faces_drift_roll"] / total["faces_luck"], 3),
             "luck_drift_correlation": correlation([x for m in mine for x in m["pairs"]]),
-            "previous_luck_drift_correlation": correlation([x for m in mine for x in m["previous_pairs"]]),
+            "faces_luck_drift_correlation": correlation([x for m in mine for x in m["faces_pairs"]]),
             "identity_max_error": max(m["identity_error"] for m in mine),
             "adjusted_sum_max_gap": max(m["adjusted_gap"] for m in mine),
             "review_cpu_seconds_per_game": round(total["cpu"] / len(mine), 2),
         }
         print(f"{rules} {players}p", json.dumps(row), flush=True)
     if pairs:
-        old, new = zip(*pairs, strict=True)
+        faces_seconds, review_seconds = zip(*pairs, strict=True)
         results["timing hugo 4p"] = timed = {
             "games": len(pairs),
-            "previous_cpu_seconds_per_game": round(statistics.fmean(old), 2),
-            "cpu_seconds_per_game": round(statistics.fmean(new), 2),
-            "ratio": round(sum(new) / sum(old), 2),
+            "faces_cpu_seconds_per_game": round(statistics.fmean(faces_seconds), 2),
+            "cpu_seconds_per_game": round(statistics.fmean(review_seconds), 2),
+            "ratio": round(sum(review_seconds) / sum(faces_seconds), 2),
         }
         print("timing hugo 4p", json.dumps(timed), flush=True)
     args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
