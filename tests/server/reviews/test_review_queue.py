@@ -116,7 +116,8 @@ def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_n
 
     from ghostparty.server.reviews.queue import job_id
 
-    full = {"depth": 2, "horizon": 2}  # seconds of work: time to kill it under way
+    # seconds of work (the full search, no screening): time to kill it under way
+    full = {"depth": 2, "horizon": 2, "screen": None, "gap": None}
     with instance(sqlite_url, queue_name, seed=3, settings=full) as first:
         table_id, reviewer = review_running(first)
         horses = [horse for process in reviewer._processes for horse in _children(process.pid)]
