@@ -18,8 +18,9 @@ from .client import http_json
 from .conftest import Cluster
 from .tcpproxy import TcpProxy
 
-#: Games reviewed (two bots each: a review takes seconds).
-GAMES = 4
+#: Games reviewed (two bots each: a review takes a second or two, so enough of them are
+#: still to do when Redis comes back and when the database is cut).
+GAMES = 10
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
 
 
