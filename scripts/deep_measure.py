@@ -8,24 +8,32 @@ than one legal move in the last ``--last`` rolls of a game is a candidate. Each 
 actions gets the solver's proven bounds on the mover's win chance
 (:class:`~ghostparty.analysis.review.solver.Solver`, ``--horizon`` rolls, ``--budget``
 nodes; a position over budget is skipped). The bounds *separate* the actions when some
-action is provably not best (its ``high`` is below another's ``low``), or some action is
-provably best (its ``low`` reaches every other's ``high``). On the separated decisions,
+action is provably not best (its ``high`` is below another's ``low``), or some but not
+every action is provably best (its ``low`` reaches every other's ``high``). On the separated decisions,
 each bot chooses (its random source seeded per position), and the table counts, where
 some action is provably worse, how often the choice **may be best** (is not provably
 worse than another action) and, where one exists, how often it is **provably best**,
-with Wilson 95 % intervals, and each bot's CPU per decision. Writes JSON to ``--out``.
+with Wilson 95 % intervals, and each bot's CPU per decision.
+
+``--cost`` measures instead, on every third move decision (more than one legal move)
+of two seeded ``greedy`` games per rule set: the CPU per decision of :data:`LEVELS`, and
+the paired standard error of the difference between each rolled-out move and the best
+(common random numbers) as a share of the unpaired one, ``sqrt(se_a² + se_b²)``, that
+independent dice would give. Writes JSON to ``--out``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import statistics
 import sys
 import time
 from pathlib import Path
 from random import Random
 
-from ghostparty.analysis.deep import DeepBot
+from ghostparty.analysis.deep import DeepBot, analyze
 from ghostparty.analysis.review.solver import EPSILON, Bounds, Solver
 from ghostparty.analysis.review.timing import bot_game
 from ghostparty.bots import make_bot
@@ -34,6 +42,32 @@ from ghostparty.sim.seeds import game_seed
 from ghostparty.sim.stats import wilson_interval
 
 BOTS = ("deep", "mcts", "expectimax", "learned", "greedy")
+LEVELS = ("deep", "deep:rollouts=12", "deep:cut=3", "mcts", "expectimax")
+
+
+def cost(rules: str, seed: int) -> dict[str, object]:
+    """CPU per decision of :data:`LEVELS` and the common random numbers' gain (the module's text)."""
+    games = [bot_game(rules, 2, "greedy", game_seed(seed, g)).replay() for g in range(2)]
+    decisions = [p for game in games for p in game if p.phase == MOVE and len(legal_actions(p)) > 1][::3]
+    found: dict[str, object] = {"decisions": len(decisions)}
+    for spec in LEVELS:
+        bot = make_bot(spec)
+        times = []
+        for index, position in enumerate(decisions):
+            started = time.process_time()
+            bot.choose(position, Random(index))
+            times.append(1000 * (time.process_time() - started))
+        found[spec] = {"median_ms": round(statistics.median(times)), "max_ms": round(max(times))}
+    ratios = []
+    for index, position in enumerate(p for p in decisions if len(legal_actions(p)) > 2):
+        result = analyze(position, seed=index)
+        for option in result.options[1:]:
+            unpaired = math.hypot(option.se, result.best.se)
+            if unpaired > 0:
+                ratios.append(result.difference(option, result.best)[1] / unpaired)
+    quartiles = statistics.quantiles(ratios, n=4)
+    found["paired_over_unpaired_se"] = {"n": len(ratios), "quartiles": [round(q, 2) for q in quartiles]}
+    return found
 
 
 def late_decisions(rules: str, games: int, seed: int, last: int) -> list[Position]:
@@ -64,6 +98,8 @@ def verdicts(position: Position, solver: Solver) -> tuple[set[Action], set[Actio
         for a, b in bounds.items()
         if all(b.low[seat] >= other.high[seat] - EPSILON for o, other in bounds.items() if o != a)
     }
+    if proven == set(bounds):  # all alike: no choice to judge
+        proven = set()
     if len(maybe) == len(bounds) and not proven:
         return None
     return maybe, proven
@@ -84,9 +120,16 @@ def main() -> int:
     parser.add_argument("--horizon", type=int, default=3)
     parser.add_argument("--budget", type=int, default=20_000)
     parser.add_argument("--rules", default="hugo,midnight-party")
+    parser.add_argument("--cost", action="store_true", help="measure CPU per decision and the CRN gain instead")
     parser.add_argument("--out", type=Path, default=Path("docs/deep-measure.json"))
     args = parser.parse_args()
     results: dict[str, object] = {"command": "python " + " ".join(["scripts/deep_measure.py", *sys.argv[1:]])}
+    if args.cost:
+        for rules in args.rules.split(","):
+            results[f"{rules} 2p"] = cost(rules, args.seed)
+            print(rules, json.dumps(results[f"{rules} 2p"]), flush=True)
+        args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        return 0
     for rules in args.rules.split(","):
         candidates = late_decisions(rules, args.games, args.seed, args.last)
         solver = Solver(args.horizon, args.budget)
