@@ -173,7 +173,8 @@ def test_random_and_greedy_ties_use_the_random_source(monkeypatch: pytest.Monkey
 
 
 def test_bot_names_weakest_first() -> None:
-    assert bot_names() == ["random", "greedy", "learned", "expectimax", "mcts"]
+    # ``deep`` (the analysis' bot, tests/analysis/test_deep.py) joins once the analysis is imported.
+    assert [name for name in bot_names() if name != "deep"] == ["random", "greedy", "learned", "expectimax", "mcts"]
     for name in bot_names():
         assert make_bot(name).name == name
 

@@ -8,6 +8,9 @@
 * :mod:`.danger` — exact: the chance that Hugo reaches each guest before its owner's
   next turn (:func:`capture_odds`), by the rules core's own moves;
 * :mod:`.position` — the odds of each legal move in a given position;
+* :mod:`.deep` — a decision's candidate actions judged by truncated rollouts with common
+  random numbers, and the ``deep`` bot that plays by them (registered when that module is
+  imported: the command line and :mod:`ghostparty.sim.tournament` do);
 * :mod:`.heatmap` — the board as a heat-map (matplotlib, imported only when drawing:
   ``pip install 'ghostparty[analysis]'``).
 

@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+import ghostparty.analysis.deep  # noqa: F401  (registers the deep bot with the others)
 from ghostparty.bots import make_bot
 from ghostparty.rules import OVER, ROLL, Ruleset, apply, legal_actions, ruleset, sample_roll, start_position
 from ghostparty.rules.rulesets import MAX_PLAYERS, MIN_PLAYERS, RULESETS
