@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -141,6 +143,18 @@ def test_boards_and_bots(client: TestClient) -> None:
     assert party["speed_by_players"] == {"2": 3, "3": 3, "4": 3, "5": 3, "6": 3, "7": 2, "8": 2}  # §5.1
     assert error(client.get("/api/boards/chess")) == "unknown_rules"
     assert client.get("/api/bots").json()["bots"][:2] == ["random", "greedy"]
+
+
+def test_the_deep_analysis_bot_is_a_level_of_every_instance_and_never_rated(client: TestClient) -> None:
+    assert "deep" in client.get("/api/bots").json()["bots"]
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "deep:rollouts=2,cut=1"}]
+    assert client.post("/api/tables", json={"rules": "hugo", "seats": seats}).status_code == 201
+    rated = client.post("/api/tables", json={"rules": "hugo", "seats": seats, "rated": True})
+    assert rated.status_code == 400  # rated tables seat only the plain, rated levels (or need accounts)
+    # A worker of `serve --workers N` imports the app, not the command line: it knows the level too.
+    code = "import ghostparty.server.app; from ghostparty.bots import bot_names; print('deep' in bot_names())"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "True", found.stderr
 
 
 @pytest.mark.parametrize(

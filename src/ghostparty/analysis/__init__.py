@@ -10,7 +10,7 @@
 * :mod:`.position` — the odds of each legal move in a given position;
 * :mod:`.deep` — a decision's candidate actions judged by truncated rollouts with common
   random numbers, and the ``deep`` bot that plays by them (registered when that module is
-  imported: the command line and :mod:`ghostparty.sim.tournament` do);
+  imported: the command line, :mod:`ghostparty.sim.tournament` and the server's tables do);
 * :mod:`.heatmap` — the board as a heat-map (matplotlib, imported only when drawing:
   ``pip install 'ghostparty[analysis]'``).
 

@@ -27,8 +27,8 @@ Everything is a pure function of the position, the settings and ``seed``.
 The ``deep`` bot (:class:`DeepBot`, ``deep:rollouts=24,cut=6,width=3,policy=learned``)
 plays the best action of this analysis, seeded from its random source, and places its
 guests as the ``learned`` bot does. It is registered with the bots when this module is
-imported — by the command line and by :mod:`ghostparty.sim.tournament` — since the bots'
-own layer may not import the analysis.
+imported — by the command line, by :mod:`ghostparty.sim.tournament` and by the server's
+tables — since the bots' own layer may not import the analysis.
 """
 
 from __future__ import annotations
