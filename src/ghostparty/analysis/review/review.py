@@ -281,6 +281,8 @@ def review_game(
             "depth": evaluator.depth,
             "horizon": evaluator.solver.horizon if evaluator.solver else 0,
             "tight": evaluator.tight,
+            "screen": evaluator.screen,
+            "gap": evaluator.gap,
         },
         stats={**evaluator.stats, "actions": total, "cpu_seconds": round(time.process_time() - started, 3)},
     )

@@ -41,7 +41,7 @@ T = TypeVar("T")
 log = logging.getLogger("ghostparty.server.reviews.pool")
 
 #: The review code's version, kept with each review: change it when reviews change.
-REVIEW_VERSION = f"{REVIEW_FORMAT}:1"
+REVIEW_VERSION = f"{REVIEW_FORMAT}:2"
 #: Jobs waiting or running at most (per instance).
 MAX_JOBS = 20
 #: The worker reports its progress after this many actions.
