@@ -16,7 +16,8 @@ faces); per seat and game, as the review's table shows them,
 the accounting identity's largest error and the largest gap between the sum of the
 luck-adjusted results and the sum of the results. ``--timing`` reviews that many
 four-player hugo games with both measures of luck (each first in turn, each with a fresh
-evaluator) and reports CPU seconds per game and their ratio (the review's over faces'). Writes JSON to ``--out``.
+evaluator) and reports CPU seconds per game and their ratio (the review's over faces'). ``--corrected``
+reviews with the fitted leaf correction (:mod:`ghostparty.analysis.review.correction`). Writes JSON to ``--out``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+from ghostparty.analysis.review.correction import load_correction
 from ghostparty.analysis.review.evaluator import Evaluator, Pair
 from ghostparty.analysis.review.review import review_game
 from ghostparty.bots import make_bot
@@ -74,11 +76,11 @@ def mixed_game(rules: str, players: int, game: int, seed: int) -> GameRecord:
     return GameRecord(start=start, actions=tuple(step.action for step in seeded_playout(start, bots, s)), seed=s)
 
 
-def measure(job: tuple[str, int, int, int]) -> dict[str, Any]:
-    """One game's sums (both definitions of luck, from one evaluator)."""
-    rules, players, game, seed = job
+def measure(job: tuple[str, int, int, int, bool]) -> dict[str, Any]:
+    """One game's sums (both definitions of luck, from one evaluator; with the leaf correction if asked)."""
+    rules, players, game, seed, corrected = job
     record = mixed_game(rules, players, game, seed)
-    evaluator = Evaluator()
+    evaluator = Evaluator(correction=load_correction()) if corrected else Evaluator()
     started = time.process_time()
     review = review_game(record, evaluator=evaluator)
     cpu = time.process_time() - started
@@ -138,15 +140,16 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2))
     parser.add_argument("--timing", type=int, default=0, help="four-player hugo games timed, both definitions")
+    parser.add_argument("--corrected", action="store_true", help="with the fitted leaf correction (correction.py)")
     parser.add_argument("--out", type=Path, default=Path("docs/review-drift.json"))
     args = parser.parse_args()
     results: dict[str, Any] = {"command": "python " + " ".join(["scripts/review_drift.py", *sys.argv[1:]])}
-    jobs = [(rules, players, g, args.seed) for g in range(args.games) for rules, players in SETTINGS]
+    jobs = [(rules, players, g, args.seed, args.corrected) for g in range(args.games) for rules, players in SETTINGS]
     with Pool(args.jobs) as pool:
         games = pool.map(measure, jobs, chunksize=1)
         pairs = pool.map(timing, [(g, args.seed + 1) for g in range(args.timing)], chunksize=1)
     for rules, players in SETTINGS:
-        mine = [m for (r, p, _, _), m in zip(jobs, games, strict=True) if (r, p) == (rules, players)]
+        mine = [m for (r, p, *_), m in zip(jobs, games, strict=True) if (r, p) == (rules, players)]
         if not mine:
             continue
         total = {k: sum(m[k] for m in mine) for k in mine[0] if isinstance(mine[0][k], float)}

@@ -4,6 +4,7 @@ The *leaf* is the learned evaluation (:func:`~ghostparty.bots.learned.learned_es
 each seat's predicted final margin, its final points minus the best other seat's; lower
 is better) with the fitted softmax of :mod:`.calibration` turning margins into win
 chances; a finished game is worth its exact shares of the win and its final margins.
+Given a ``correction`` (:mod:`.correction`, none by default), it is added to the margins first.
 
 Above the leaves, an expectimax over every die face (exact probabilities, RULES.md §1.4)
 where each mover picks the action best for its own win chance (max-n; ties to the
@@ -35,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ghostparty.analysis.review.calibration import Calibration, load_calibration, softmax_chances
+from ghostparty.analysis.review.correction import Correction
 from ghostparty.analysis.review.solver import Bounds, Solver, combine, exact, shares, unknown
 from ghostparty.bots.leaf import LearnedLeaf
 from ghostparty.bots.learned import margins
@@ -101,6 +103,7 @@ class Evaluator:
         budget: int = BUDGET,
         tight: float = TIGHT,
         calibration: Calibration | None = None,
+        correction: Correction | None = None,
     ) -> None:
         if type(depth) is not int or depth < 1:
             raise ValueError(f"depth must be a whole number of rolls >= 1, got {depth!r}")
@@ -111,6 +114,7 @@ class Evaluator:
         self.tight = tight
         self.solver = Solver(horizon, budget) if horizon > 0 else None
         self.calibration = calibration or load_calibration()
+        self.correction = correction or Correction()
         self._search: dict[tuple[Position, int], Pair] = {}
         self._values: dict[Position, Value] = {}
         self._shallow: dict[Position, Value] = {}
@@ -129,7 +133,7 @@ class Evaluator:
                 found = (shares(position), tuple(margins(position.scores)))
             else:
                 self.stats["leaves"] += 1
-                predicted = tuple(self._learned(position))
+                predicted = self.correction.apply(position, self._learned(position))
                 beta = self.calibration.beta(position.ruleset.id, position.players)
                 found = (softmax_chances(predicted, beta), predicted)
             self._leaves[position] = found
