@@ -116,8 +116,7 @@ def test_a_job_lost_with_its_worker_is_taken_by_another(sqlite_url: str, queue_n
 
     from ghostparty.server.reviews.queue import job_id
 
-    # seconds of work (the full search, no screening): time to kill it under way
-    full = {"depth": 2, "horizon": 2, "screen": None, "gap": None}
+    full = {"depth": 3, "horizon": 3}  # a review of many seconds: time to kill it under way
     with instance(sqlite_url, queue_name, seed=3, settings=full) as first:
         table_id, reviewer = review_running(first)
         horses = [horse for process in reviewer._processes for horse in _children(process.pid)]
