@@ -30,13 +30,12 @@ from click.testing import CliRunner
 
 from tests.fixtures.serving import serving
 
-from .helpers import api_get, new_page
+from .helpers import PASSWORD, api_get, new_page
+from .helpers import person as registered
 from .test_accessibility import _axe, _serious
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 websockets_sync = pytest.importorskip("websockets.sync.client", reason="websockets is not installed")
-
-PASSWORD = "castle-at-midnight"
 
 
 @pytest.fixture(scope="module")
@@ -55,15 +54,9 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str
 
 
 def person(browser: Any, base: str, name: str, **options: Any) -> Any:
-    """A browser context logged in as a new account ``name`` on the server at ``base``."""
-    page = new_page(browser, speed="instant", **options)
-    page.goto(base + "/login")
-    page.wait_for_selector("main[data-state=guest]")
-    page.get_by_test_id("register-name").fill(name)
-    page.get_by_test_id("register-password").fill(PASSWORD)
-    page.get_by_test_id("register-password2").fill(PASSWORD)
-    page.get_by_test_id("register").click()
-    page.wait_for_selector("main[data-state=player]")
+    """A browser context logged in as a new account ``name`` on the server at ``base``
+    (registered as :func:`helpers.person` does), which it remembers as ``page.base``."""
+    page = registered(browser, base, name, **options)
     page.base = base
     return page
 
