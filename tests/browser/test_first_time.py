@@ -132,6 +132,35 @@ def test_a_refused_limit_says_how_long_to_wait_wherever_it_hits(browser: Any, ba
     german.context.close()
 
 
+def test_a_table_asked_for_while_the_lobby_is_starting_is_made_once_it_is_ready(browser: Any, base_url: str) -> None:
+    """Create table clicked before the page has its language (the file held back) neither
+    reloads the page as a plain form nor is lost: the request goes out once it is ready."""
+    page = new_page(browser, speed="off")
+    page.context.add_init_script("localStorage.setItem('ghostparty:lang', '\"de\"');")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:  # Playwright needs a Python function here, not a builtin
+        held.append(route)
+
+    page.route("**/i18n/de.json", hold)
+    page.route("**/api/tables", _refusing(240))
+    page.goto(base_url + "/")
+    page.get_by_test_id("your-name").fill("Ann")
+    page.get_by_test_id("create").click()
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the language file was not asked for"
+    assert "?" not in page.url, f"the form was sent as a plain form: {page.url}"
+    for route in held:
+        route.continue_()
+    page.get_by_test_id("create-error").wait_for()
+    assert "4 Minuten" in page.get_by_test_id("create-error").inner_text()
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 # ---------------------------------------------------------------- 16: the chat's limit
 
 

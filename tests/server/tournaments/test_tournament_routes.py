@@ -158,6 +158,24 @@ def test_creating_and_joining_are_limited(client: TestClient) -> None:
     assert reads.count(429) >= 1
 
 
+def test_reads_from_one_address_are_limited_more_loosely_than_an_accounts(client: TestClient) -> None:
+    """Guests sharing an address (a school watching an arena) may read past one account's
+    240 a minute, up to the address's 1200; an account stops at its own 240 there too."""
+    csrf = register(client, "ann")
+    made = create(client, csrf)
+    with make_client_from(client) as guest:
+        codes = [guest.get(f"/api/tournaments/{made['id']}").status_code for _ in range(900)]
+        assert codes == [200] * 900
+        answers = [client.get("/api/tournaments") for _ in range(260)]
+        assert [a.status_code for a in answers[:235]] == [200] * 235
+        refused = next(a for a in answers if a.status_code == 429)
+        assert error(refused) == "rate_limited" and "Retry-After" in refused.headers
+        more = [guest.post(f"/api/tournaments/{made['id']}/me", json={}) for _ in range(300)]
+        first = next((a for a in more if a.status_code == 429), None)
+        assert first is not None, "an address's reads are not limited"
+        assert "from this address" in first.json()["error"]["message"]
+
+
 def test_the_socket_sends_the_state_and_every_change(client: TestClient) -> None:
     csrf = register(client, "ann")
     made = create(client, csrf)

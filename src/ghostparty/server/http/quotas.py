@@ -82,6 +82,10 @@ TOURNAMENT_CREATES_ADDRESS = (Limit(10, 3600, "too many new tournaments from thi
 TOURNAMENT_CHANGES = (Limit(20, 60, "at most 20 tournament entries or withdrawals a minute"),)
 #: Reading tournaments: lists, pages, standings, results, one's own table.
 TOURNAMENT_READS = (Limit(240, 60, "tournaments are asked for too often"),)
+#: The same per address: more, as many people may share one, and each page watching a
+#: tournament asks for its table again at every change (seven pages of one arena on one
+#: address ask about six times a second).
+TOURNAMENT_READS_ADDRESS = (Limit(1200, 60, "tournaments are asked for too often from this address"),)
 #: Asking for a game's review, or how far it is (a waiting page asks every 2 s), and
 #: reading a player's reviewed games.
 REVIEW_READS = (Limit(120, 60, "reviews are asked for too often"),)

@@ -31,6 +31,7 @@ from ghostparty.server.http.quotas import (
     TOURNAMENT_CREATES,
     TOURNAMENT_CREATES_ADDRESS,
     TOURNAMENT_READS,
+    TOURNAMENT_READS_ADDRESS,
     address_of,
 )
 from ghostparty.server.http.responses import JSONResponse
@@ -53,15 +54,27 @@ def _tournaments(connection: HTTPConnection) -> Tournaments:
     return account_parts_of(connection, NO_TOURNAMENTS).tournaments
 
 
-async def _who(request: Request, limits: tuple[Limit, ...], *, changing: bool) -> tuple[int, str] | None:
+async def _who(
+    request: Request,
+    limits: tuple[Limit, ...],
+    *,
+    changing: bool,
+    address_limits: tuple[Limit, ...] | None = None,
+) -> tuple[int, str] | None:
     found = await current(request, changing=changing)
     player = (found[0].id, found[0].name) if found is not None else None
-    await parts_of(request).quotas.use("tournaments", limits, address_of(request), player[0] if player else None)
+    quotas = parts_of(request).quotas
+    await quotas.use("tournaments", limits, address_of(request), player[0] if player else None, address_limits)
     return player
 
 
+async def _reader(request: Request, *, changing: bool = False) -> tuple[int, str] | None:
+    """Who reads (if logged in), after one use of the reads' limits."""
+    return await _who(request, TOURNAMENT_READS, changing=changing, address_limits=TOURNAMENT_READS_ADDRESS)
+
+
 async def listing(request: Request) -> Response:
-    await _who(request, TOURNAMENT_READS, changing=False)
+    await _reader(request)
     store = _tournaments(request).store
     upcoming = await in_thread(store.listing, (SCHEDULED,), 50)
     running = await in_thread(store.listing, (RUNNING,), 50)
@@ -140,7 +153,7 @@ async def _view(tournaments: Tournaments, tournament_id: str) -> dict[str, Any]:
 
 
 async def state(request: Request) -> Response:
-    await _who(request, TOURNAMENT_READS, changing=False)
+    await _reader(request)
     return JSONResponse(await _view(_tournaments(request), request.path_params["tournament_id"]))
 
 
@@ -165,7 +178,7 @@ async def leave(request: Request) -> Response:
 async def me(request: Request) -> Response:
     """The asker's entry and current table (its seat token), if they entered."""
     body = await json_body(request, TournamentEntry)
-    player = await _who(request, TOURNAMENT_READS, changing=True)
+    player = await _reader(request, changing=True)
     tournaments = _tournaments(request)
     tournament_id = request.path_params["tournament_id"]
     entrant = await tournaments.whom(tournament_id, player, body.entry)
@@ -179,7 +192,7 @@ async def me(request: Request) -> Response:
 async def table_tournament(request: Request) -> Response:
     """The tournament a table's game belongs to and that game as the tournament counts
     it (its points, who forfeited); ``{"tournament": null}`` for any other table."""
-    await _who(request, TOURNAMENT_READS, changing=False)
+    await _reader(request)
     table_id = request.path_params["table_id"]
     tournaments = _tournaments(request)
     tournament_id = await in_thread(tournaments.store.of_table, table_id)
@@ -198,7 +211,7 @@ async def cancel(request: Request) -> Response:
 
 
 async def results(request: Request) -> Response:
-    await _who(request, TOURNAMENT_READS, changing=False)
+    await _reader(request)
     tournament_id = request.path_params["tournament_id"]
     if request.path_params["format"] not in ("csv", "json"):
         raise ServiceError(ErrorCode.NOT_FOUND, "results come as results.csv or results.json")
@@ -213,7 +226,7 @@ async def results(request: Request) -> Response:
 
 
 async def player_trophies(request: Request) -> Response:
-    await _who(request, TOURNAMENT_READS, changing=False)
+    await _reader(request)
     profile = await accounts_of(request).profile(request.path_params["name"], None)
     tournaments = _tournaments(request)
     rows = await in_thread(tournaments.store.entered, profile.player.id)

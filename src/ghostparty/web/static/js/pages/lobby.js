@@ -193,7 +193,6 @@ async function main() {
   players.addEventListener("change", renderSeatList);
   // What was typed while the page was starting is kept (the saved name only fills an empty field).
   if (!$("your-name").value) $("your-name").value = loadName();
-  $("create-form").addEventListener("submit", create);
   quick.mount();
   mine = new MyGames(document.title);
   mine.mount();
@@ -213,4 +212,11 @@ async function main() {
   document.addEventListener("visibilitychange", refresh);
 }
 
-main();
+const started = main();
+// A click on "Create table" while the page is still starting (its language, the board,
+// the bots) is neither lost nor sent as a plain form that reloads the page: the table is
+// made once the page is ready.
+$("create-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  started.then(() => create(event));
+});

@@ -151,10 +151,14 @@ let answered = 0;
 async function askMine() {
   const ask = ++asked;
   let answer;
-  try {
-    answer = await api.myTournamentTable(id, entry());
-  } catch {
-    answer = null;
+  if (!viewer && !entry()) {
+    answer = null; // a guest who never entered: nothing to ask (the server would say "no entrant")
+  } else {
+    try {
+      answer = await api.myTournamentTable(id, entry());
+    } catch {
+      answer = null;
+    }
   }
   if (ask < answered) return;
   answered = ask;
