@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -235,7 +236,8 @@ def _page_in(browser: Any, language: str, **device: Any) -> Any:
 
 
 # Flaky on a loaded machine: once (in a full CI run) Leave stayed hidden for 20 s after
-# "Come back" although the runner was held; that cause is open.
+# "Come back" although the runner was held. A likely cause, since mended: the arena test
+# before it had spent the address's reads, so the page's ask for its table was refused.
 @pytest.mark.flaky(reruns=2)
 def test_a_player_away_at_the_end_reads_why_and_comes_back_with_one_click(
     browser: Any, server: tuple[str, Any]
@@ -315,6 +317,45 @@ def test_a_player_away_at_the_end_reads_why_and_comes_back_with_one_click(
     assert len(second) == 2 and sorted(second[-1]["seats"]) == ["Bob", "Sam"], second
     for page in pages.values():
         assert not page.errors, page.errors
+
+
+def test_a_refused_ask_for_ones_table_keeps_what_the_page_knew(browser: Any, server: tuple[str, Any]) -> None:
+    """Ida has entered; when the page asks again for her table (another entrant came) and
+    is refused (a limit, a moment offline), Leave stays: nothing known is blanked."""
+    from ghostparty.server.tournaments.service import Spec
+
+    base_url, app = server
+    tournaments = app.state.parts.accounts.tournaments
+    spec = Spec("arena", "hugo", 2, CLOCK.now + timedelta(minutes=30), minutes=30, turn_seconds=30)
+    row = call(app, tournaments.create(spec, None))
+    page = new_page(browser, speed="off")
+    page.goto(f"{base_url}/tournaments/{row.id}")
+    page.get_by_label("Your name").fill("Ida")
+    page.get_by_test_id("join").click()
+    page.get_by_test_id("leave").wait_for()
+    refused: list[str] = []
+
+    def refuse(route: Any) -> None:
+        refused.append(route.request.url)
+        error = {"code": "rate_limited", "message": "tournaments are asked for too often", "retry_after": 30}
+        route.fulfill(
+            status=429,
+            content_type="application/json",
+            headers={"Retry-After": "30"},
+            body=json.dumps({"error": error}),
+        )
+
+    page.route("**/api/tournaments/*/me", refuse)
+    call(app, tournaments.join(row.id, None, "Joe"))  # a change over the socket: the page asks again
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=standing-row]')].some(r => r.dataset.name === 'Joe')"
+    )
+    wait_for(page, lambda: refused)
+    page.wait_for_timeout(300)
+    assert page.get_by_test_id("leave").is_visible(), "a refused ask hid Leave"
+    assert page.get_by_test_id("join-form").is_hidden()
+    assert not page.errors, page.errors
+    page.context.close()
 
 
 #: A phone held upright, in CSS pixels.

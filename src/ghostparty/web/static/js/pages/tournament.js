@@ -144,7 +144,7 @@ function renderMine(open) {
 
 // The socket, a join and the timer each ask for "my table", and their answers may come
 // back in any order: one asked earlier never replaces one asked later (a stale "away"
-// would hide Leave again after "Come back").
+// would hide Leave again after "Come back"), and a failed ask replaces nothing.
 let asked = 0;
 let answered = 0;
 
@@ -157,7 +157,7 @@ async function askMine() {
     try {
       answer = await api.myTournamentTable(id, entry());
     } catch {
-      answer = null;
+      return; // refused or offline for a moment: what was known stays (a blank would hide Leave)
     }
   }
   if (ask < answered) return;
