@@ -90,6 +90,7 @@ const enc = encodeURIComponent;
 
 export const api = {
   bots: () => request("GET", "/api/bots"),
+  analysis: (body) => request("POST", "/api/analysis", body),
   board: (rules) => request("GET", `/api/boards/${encodeURIComponent(rules)}`),
   tables: () => request("GET", "/api/tables"),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),

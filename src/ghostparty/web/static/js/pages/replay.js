@@ -9,6 +9,7 @@
 //   replay-counter "action k of n"; step-lines: the shown action's sentences
 //   log            every action, log-entry per action (data-index, click to jump;
 //                  aria-current="step" on the one shown)
+//   analyse-link   the analysis board (/analysis#p=…) of the position shown
 //   download       the game record; upload-panel, record-file, upload, upload-error
 //                  (upload-reason: the server's reason for a record it refused)
 //
@@ -33,6 +34,7 @@ import { rulesHelpButton } from "../lib/rules-help.js";
 import { renderLog, renderSeats } from "../table/panels.js";
 import { sendRecord } from "../replay/replay-upload.js";
 import { ReviewPanel } from "../replay/review.js";
+import { analysisUrl } from "../analysis/link.js";
 import { actorName } from "../table/seats.js";
 import { reduce, replayStates } from "../table/state.js";
 import { loadSpeed, saveSpeed } from "../lib/store.js";
@@ -145,6 +147,7 @@ function showPosition() {
   const root = $("replay");
   root.dataset.step = String(R.current);
   root.dataset.phase = position.phase ?? "";
+  $("analyse").href = analysisUrl(position);
   renderSeats_(state);
   R.review?.show(R.current);
 }
