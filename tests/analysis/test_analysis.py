@@ -423,6 +423,26 @@ def test_cli_position(tmp_path: Path) -> None:
     )
 
 
+def test_cli_position_reads_as_the_analysis_board_does(tmp_path: Path) -> None:
+    """``--method review`` and ``deep`` print the analysis board's numbers: one engine."""
+    from ghostparty.analysis.explore import explore
+
+    start = hugo_position(phase="move", roll=4, to_move=1)
+    good = tmp_path / "position.json"
+    good.write_text(json.dumps(start), encoding="utf-8")
+    result = invoke("position", str(good), "--method", "review", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == json.loads(json.dumps(explore(position_from_dict(start)).to_dict()))
+    result = invoke("position", str(good), "--method", "deep", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    best = explore(position_from_dict(start), deep=True, seed=3).options[0]
+    assert "deep ± 2 se" in result.output and f"{100 * best.deep[0]:.1f}%" in result.output  # type: ignore[index]
+    over = tmp_path / "over.json"
+    over.write_text(json.dumps(hugo_position(phase="over", scores=[46, 20], winners=[1])), encoding="utf-8")
+    result = invoke("position", str(over), "--method", "review")
+    assert result.exit_code == 0 and "game is over" in result.output and "1 blue 100.0%" in result.output
+
+
 def test_cli_position_bad_files(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(hugo_position(players=9)), encoding="utf-8")

@@ -1,4 +1,5 @@
-"""``ghostparty analyze position``: the odds of each legal move in a position file."""
+"""``ghostparty analyze position``: the odds of each legal move in a position file, from
+simulated continuations or from the analysis board's engine (:mod:`ghostparty.analysis.explore`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from ghostparty.analysis.explore import Exploration, explore
 from ghostparty.analysis.position import PositionAnalysis, analyze_position, options
+from ghostparty.analysis.review.review import label
 from ghostparty.analysis.simulate import PLACEMENTS
 from ghostparty.cli.analyze_run import check_bot, dask_option, interval, jobs_of, pct, running, seat_label
 from ghostparty.rules import InvalidPosition, position_from_dict
@@ -35,8 +38,20 @@ def load_position(path: Path) -> Any:
         raise click.ClickException(f"invalid position in {path}: {error}") from None
 
 
+#: How the actions are valued: simulated continuations, or the analysis board's engine.
+METHODS = ("simulate", "review", "deep")
+
+
 @click.command("position")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="simulate",
+    show_default=True,
+    help="simulate: continuations played by --bot; review: the game review's search, as the analysis "
+    "board shows it; deep: that and rollouts of a decision's every move (the deep bot's).",
+)
 @click.option(
     "--games-per-move",
     type=click.IntRange(1),
@@ -62,6 +77,7 @@ def load_position(path: Path) -> Any:
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def position(
     file: Path,
+    method: str,
     games_per_move: int,
     bot: str,
     placement: str,
@@ -79,8 +95,18 @@ def position(
     In phase 'move' or 'place' the options are the legal moves or placements; in phase
     'roll' each die outcome gets its own table. Every continuation is played by --bot
     for every seat; continuation j uses the same dice after every move.
+
+    With --method review or deep the numbers are the analysis board's (the same engine):
+    each legal action with the mover's win chance after it, in phase 'roll' each face.
     """
     start = load_position(file)
+    if method != "simulate":
+        found = explore(start, deep=method == "deep", seed=seed)
+        if as_json:
+            click.echo(json.dumps(found.to_dict(), indent=2, allow_nan=False))
+        else:
+            print_exploration(Console(highlight=False), found, top)
+        return
     try:
         choices = options(start)
     except ValueError as error:
@@ -132,3 +158,37 @@ def print_position(console: Console, result: PositionAnalysis, top: int | None) 
         "win: a shared win counts 1/k; points to come: mean final score minus the score now (lower is better). "
         f"{result.seconds:.1f} s."
     )
+
+
+def print_exploration(console: Console, found: Exploration, top: int | None) -> None:
+    """The analysis board's numbers as a table (``--method review`` or ``deep``)."""
+    position, seat = found.position, found.position.to_move
+    console.print(f"[bold]{position.describe()}[/]")
+    chances = ", ".join(f"{seat_label(s)} {pct(w)}" for s, w in enumerate(found.win))
+    console.print(f"Win chances: {chances}")
+    if not found.options:
+        console.print("The game is over: the win chances are its exact shares.")
+        return
+    table = Table(
+        title=f"{position.phase}: {len(found.options)} option(s) for seat {seat_label(seat)}", title_justify="left"
+    )
+    columns = ["#", "action", "win"]
+    if found.deep is not None:
+        columns.append("deep ± 2 se")
+    if position.phase == "roll":
+        columns.insert(2, "chance")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "action" else "right")
+    for rank, option in enumerate(found.options[:top] if top else found.options, 1):
+        row = [str(rank) + (" *" if option.best else ""), label(option.action), pct(option.win)]
+        if position.phase == "roll":
+            row.insert(2, pct(option.probability or 0.0))
+        if found.deep is not None:
+            row.append("–" if option.deep is None else f"{pct(option.deep[0])} ± {pct(2 * option.deep[1])}")
+        table.add_row(*row)
+    console.print(table)
+    if found.deep is not None:
+        rollouts, cut = found.deep
+        console.print(
+            f"* the best. Deep: {rollouts} rollouts of each move, cut {cut} rolls on, the same dice for every move."
+        )

@@ -33,6 +33,7 @@ from ghostparty.server.http.crosssite import SameOrigin
 from ghostparty.server.http.edge import http_status
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.routes.accounts import routes as account_routes
+from ghostparty.server.http.routes.analysis import routes as analysis_routes
 from ghostparty.server.http.routes.app_shell import routes as app_shell_routes
 from ghostparty.server.http.routes.botapi import NDJSON
 from ghostparty.server.http.routes.botapi import routes as bot_routes
@@ -125,6 +126,7 @@ def create_app(database_url: str | Settings | None = None, **options: Any) -> St
         Route("/api/bots", bots),
         Route("/api/languages", languages),
         *table_routes,
+        *analysis_routes,
         Route("/r/{table_id}", _page("replay.html")),
         Route("/replay", _page("replay.html")),
         Route("/analysis", _page("analysis.html")),

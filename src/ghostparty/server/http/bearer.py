@@ -56,6 +56,7 @@ ROUTE_SCOPES: dict[tuple[str, str], str] = {
     ("POST", "/api/tables/{table_id}/again"): "play",
     ("GET", "/api/tables/{table_id}/series"): "public",
     ("POST", "/api/replay"): "public",
+    ("POST", "/api/analysis"): "public",
     ("WS", "/ws/tables/{table_id}"): "play",
     ("GET", "/api/account"): "read",
     ("POST", "/api/account/register"): "session",

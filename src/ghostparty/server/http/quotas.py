@@ -72,6 +72,13 @@ INVITATION_ANSWERS = (Limit(30, 60, "at most 30 answers to invitations a minute"
 #: A moderator's actions, and their reads of the queue and the audit log.
 MODERATOR_ACTIONS = (Limit(60, 60, "at most 60 moderator actions a minute"),)
 MODERATOR_READS = (Limit(120, 60, "the moderation queue is asked for too often"),)
+#: The analysis board's questions (a position's every action valued: 10–100 ms of CPU) …
+ANALYSES = (Limit(60, 60, "at most 60 analyses a minute"), Limit(1200, 3600, "at most 1200 analyses an hour"))
+#: … and its deep looks (rollouts of every action: 0.1–1 s of CPU each), counted besides.
+DEEP_ANALYSES = (
+    Limit(10, 60, "at most 10 deep analyses a minute"),
+    Limit(200, 3600, "at most 200 deep analyses an hour"),
+)
 #: Tournaments made per account (creating one needs an account) and per address.
 TOURNAMENT_CREATES = (
     Limit(3, 3600, "at most 3 new tournaments an hour"),

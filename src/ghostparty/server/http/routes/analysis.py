@@ -1,0 +1,94 @@
+"""The analysis board's endpoint: every legal action of a position with its value
+(:mod:`ghostparty.analysis.explore`, the engine of ``ghostparty analyze position``)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Annotated, Literal
+
+from pydantic import Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ghostparty.analysis.explore import explore
+from ghostparty.rules import InvalidPosition, Position, position_from_dict, ruleset, start_position
+from ghostparty.server.common.errors import ErrorCode
+from ghostparty.server.http.bodies import MAX_DEPTH, nesting, raw_body, require_json
+from ghostparty.server.http.parts import parts_of
+from ghostparty.server.http.quotas import ANALYSES, DEEP_ANALYSES, address_of
+from ghostparty.server.http.responses import JSONResponse
+from ghostparty.server.http.schemas import Model, problem
+from ghostparty.server.http.session import current
+from ghostparty.server.tables.service import ServiceError
+
+#: The largest body: an eight-player position's JSON is about 2 KB.
+MAX_ANALYSIS_BODY = 16 * 1024
+#: Analyses worked on at once by one instance (each holds a worker thread and its CPU);
+#: one more is told to ask again in a moment.
+RUNNING_AT_ONCE = 2
+_running = threading.BoundedSemaphore(RUNNING_AT_ONCE)
+
+
+class Start(Model):
+    rules: Literal["hugo", "midnight-party"]
+    players: Annotated[int, Field(ge=2, le=8)]
+
+
+class AnalysisRequest(Model):
+    #: A ``hugo-position/1`` object (FORMAT.md), or ``start`` for a new game's.
+    position: dict[str, object] | None = None
+    start: Start | None = None
+    #: Roll out a decision's actions too (:mod:`ghostparty.analysis.deep`).
+    deep: bool = False
+
+
+async def _body(request: Request) -> AnalysisRequest:
+    require_json(request)
+    body = await raw_body(request, MAX_ANALYSIS_BODY)
+    if nesting(body) > MAX_DEPTH:
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"the JSON nests too deep: at most {MAX_DEPTH} levels")
+    try:
+        return AnalysisRequest.model_validate_json(body)
+    except ValidationError as error:
+        raise ServiceError(ErrorCode.BAD_REQUEST, problem(error)) from None
+    except RecursionError:
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"the JSON nests too deep: at most {MAX_DEPTH} levels") from None
+
+
+def _position(body: AnalysisRequest) -> Position:
+    if (body.position is None) == (body.start is None):
+        raise ServiceError(ErrorCode.BAD_REQUEST, "give either 'position' (a hugo-position/1 object) or 'start'")
+    if body.start is not None:
+        return start_position(ruleset(body.start.rules), body.start.players)
+    try:
+        return position_from_dict(body.position)
+    except InvalidPosition as error:
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"invalid position: {error}") from None
+
+
+def _explored(position: Position, deep: bool) -> dict[str, object]:
+    return explore(position, deep=deep).to_dict()
+
+
+async def analyse(request: Request) -> Response:
+    """``POST /api/analysis``: a position (or a new game's) with every legal action valued."""
+    body = await _body(request)
+    position = _position(body)  # a bad position is a 400 that takes no use of the limit
+    found = await current(request, changing=False)
+    player_id = found[0].id if found is not None else None
+    quotas, address = parts_of(request).quotas, address_of(request)
+    await quotas.use("analyses", ANALYSES, address, player_id)
+    if body.deep:
+        await quotas.use("deep-analyses", DEEP_ANALYSES, address, player_id)
+    if not _running.acquire(blocking=False):
+        raise ServiceError(ErrorCode.BUSY, "the analysis board is busy: ask again in a moment", retry_after=2)
+    try:
+        answer = await asyncio.to_thread(_explored, position, body.deep)
+    finally:
+        _running.release()
+    return JSONResponse(answer)
+
+
+routes = [Route("/api/analysis", analyse, methods=["POST"])]
