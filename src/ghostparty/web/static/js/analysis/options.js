@@ -120,3 +120,11 @@ export function renderSeatWins(list, win) {
   });
   fill(list, ...items);
 }
+
+/** The table as the seats panel (table/panels.js renderSeats) reads it: seats without
+ * names, the seat to move, the winners. */
+export function seatsTable(position) {
+  const over = position.phase === "over";
+  const seats = Array.from({ length: position.players }, (_, seat) => ({ seat, kind: "human", name: null, away: false, back: false, online: true }));
+  return { seats, status: over ? "over" : "playing", to_move: over ? null : position.to_move, winners: over ? position.winners : [] };
+}

@@ -21,7 +21,6 @@
 //   board, guest, hugo, die as on the game page; seats as on the replay page
 
 import { startAppShell } from "../lib/app-shell.js";
-import { api } from "../lib/api.js";
 import { Scene } from "../table/animate.js";
 import { openBoard, watchPortrait } from "../table/board.js";
 import { el, fill } from "../lib/dom.js";
@@ -30,8 +29,9 @@ import { rulesHelpButton } from "../lib/rules-help.js";
 import { mountAccountNav } from "../lib/session.js";
 import { renderSeats } from "../table/panels.js";
 import { colourText } from "../table/seats.js";
+import { analyse } from "../analysis/ask.js";
 import { encodePosition, positionFromHash } from "../analysis/link.js";
-import { actionPlaces, optionText, renderOptions, renderSeatWins } from "../analysis/options.js";
+import { actionPlaces, optionText, renderOptions, renderSeatWins, seatsTable } from "../analysis/options.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -192,15 +192,8 @@ async function show() {
   await ensureBoard(position.rules);
   if (node() !== here) return;
   showBoard();
-  renderSeats($("seats"), { table: tableOf(position), position, board: A.boardData });
+  renderSeats($("seats"), { table: seatsTable(position), position, board: A.boardData });
   showAnswer();
-}
-
-/** The seats panel's table: no names, the seat to move, the winners. */
-function tableOf(position) {
-  const over = position.phase === "over";
-  const seats = Array.from({ length: position.players }, (_, seat) => ({ seat, kind: "human", name: null, away: false, back: false, online: true }));
-  return { seats, status: over ? "over" : "playing", to_move: over ? null : position.to_move, winners: over ? position.winners : [] };
 }
 
 function renderStatus(position) {
@@ -252,7 +245,11 @@ async function showAnswer() {
   renderOptions($("options"), null, handlers);
   $("options-hint").textContent = t(key === "deep" ? "analysis.thinking_deep" : "analysis.thinking");
   const answer = await ask(key === "deep" ? { position, deep: true } : { position }, () => showAnswer());
-  if (!answer || node() !== here) return;
+  if (node() !== here) return;
+  if (!answer) {
+    if ($("analysis").dataset.busy === "false") $("options-hint").textContent = "";
+    return;
+  }
   here.answers[key] = answer;
   drawAnswer(answer, key === "deep");
 }
@@ -267,7 +264,7 @@ async function ask(body, retry, invalid = null) {
   setBusy(true);
   showError(null);
   try {
-    const answer = await api.analysis(body);
+    const answer = await analyse(body, () => number === A.request);
     if (number !== A.request) return null;
     setState("ready");
     return answer;
