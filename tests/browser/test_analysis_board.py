@@ -186,6 +186,7 @@ def test_a_die_face_is_chosen_and_its_moves_analysed_deeply(
     page.goto(base_url + _link(position))
     _ready(page, 0)
     assert _notation(page) == position
+    assert ("Seat 1 (Red)" if lang == "en" else "Platz 1 (Rot)") in page.get_by_test_id("analysis-status").inner_text()
     assert page.get_by_test_id("options").get_attribute("data-phase") == "roll"
     faces = _options(page)
     assert [o["action"] for o in faces] == [{"roll": 1}, {"roll": 2}, {"roll": 4}, {"roll": 5}, {"roll": "hugo"}]

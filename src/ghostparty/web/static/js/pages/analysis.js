@@ -187,10 +187,11 @@ async function show() {
   $("notation-panel").hidden = false;
   $("line-panel").hidden = false;
   $("board-empty").hidden = true;
+  renderControls();
+  await ensureBoard(position.rules); // the seats' colours come with the board
+  if (node() !== here) return;
   renderLine();
   renderStatus(position);
-  await ensureBoard(position.rules);
-  if (node() !== here) return;
   showBoard();
   renderSeats($("seats"), { table: seatsTable(position), position, board: A.boardData });
   showAnswer();
