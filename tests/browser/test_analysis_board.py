@@ -165,6 +165,12 @@ def test_a_blank_setup_is_played_taken_back_and_shared(browser: Any, base_url: s
     assert other == start["options"][1]["after"] != after
     assert page.locator("main").get_attribute("data-plies") == "1"
     assert page.get_by_test_id("analysis-forward").is_disabled()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    page.get_by_test_id("copy-notation").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=copied]').textContent !== ''")
+    assert json.loads(page.evaluate("() => navigator.clipboard.readText()")) == other
+    page.get_by_test_id("copy-link").click()
+    page.wait_for_function("() => navigator.clipboard.readText().then((text) => text === location.href)")
     _fits(page)
 
     shared = _page(browser, device, lang)
