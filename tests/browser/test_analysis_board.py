@@ -282,3 +282,29 @@ def test_axe_finds_nothing_serious_on_the_analysis_board(browser: Any, base_url:
     )
     assert [v for v in violations if v["impact"] in ("serious", "critical")] == []
     page.context.close()
+
+
+def test_a_setup_sent_while_the_page_is_starting_is_analysed_once_it_is_ready(browser: Any, base_url: str) -> None:
+    """ "Analyse from the start" pressed before the page has its language (the file held
+    back) neither reloads the page as a plain form nor is lost."""
+    page = _page(browser, {}, "de")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:  # Playwright needs a Python function here, not a builtin
+        held.append(route)
+
+    page.route("**/i18n/de.json", hold)
+    page.goto(base_url + "/analysis")
+    page.get_by_test_id("setup-start").click()
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the language file was not asked for"
+    assert "?" not in page.url, f"the form was sent as a plain form: {page.url}"
+    for route in held:
+        route.continue_()
+    _ready(page, 0)
+    assert _notation(page)["phase"] == "place" and len(_options(page)) > 1
+    assert not page.errors, page.errors
+    page.context.close()

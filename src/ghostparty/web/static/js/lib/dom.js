@@ -80,3 +80,15 @@ export function banner(text) {
     node.hidden = true;
   }, 1600);
 }
+
+/**
+ * Send `form`'s submissions to `handler` once `ready` (the page's start) has settled: a
+ * press while the page is still loading its language or its data is neither lost nor
+ * sent as a plain form that reloads the page. Register it before the page's first await.
+ */
+export function submitWhenReady(form, ready, handler) {
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    ready.then(() => handler(event));
+  });
+}

@@ -23,7 +23,7 @@
 import { startAppShell } from "../lib/app-shell.js";
 import { Scene } from "../table/animate.js";
 import { openBoard, watchPortrait } from "../table/board.js";
-import { el, fill } from "../lib/dom.js";
+import { el, fill, submitWhenReady } from "../lib/dom.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t } from "../lib/i18n.js";
 import { rulesHelpButton } from "../lib/rules-help.js";
 import { mountAccountNav } from "../lib/session.js";
@@ -368,8 +368,6 @@ function setupChrome() {
   $("retry").addEventListener("click", () => A.retry?.());
   $("copy").addEventListener("click", () => copy($("notation").value));
   $("copy-link").addEventListener("click", () => copy(location.href));
-  $("blank-form").addEventListener("submit", startBlank);
-  $("paste-form").addEventListener("submit", analysePasted);
   addEventListener("hashchange", loadHash);
   document.addEventListener("keydown", (event) => {
     if (!A.line.length || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -390,4 +388,7 @@ async function main() {
   if (location.hash) loadHash();
 }
 
-main();
+// A setup sent while the page is still starting is analysed once it is ready.
+const started = main();
+submitWhenReady($("blank-form"), started, startBlank);
+submitWhenReady($("paste-form"), started, analysePasted);

@@ -13,7 +13,7 @@
 
 import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
-import { el, fill, toast } from "../lib/dom.js";
+import { el, fill, submitWhenReady, toast } from "../lib/dom.js";
 import { FriendsCard } from "../account/friends.js";
 import { applyI18n, errorText, initI18n, languageSwitch, t, tn } from "../lib/i18n.js";
 import { chip } from "../table/panels.js";
@@ -212,11 +212,5 @@ async function main() {
   document.addEventListener("visibilitychange", refresh);
 }
 
-const started = main();
-// A click on "Create table" while the page is still starting (its language, the board,
-// the bots) is neither lost nor sent as a plain form that reloads the page: the table is
-// made once the page is ready.
-$("create-form").addEventListener("submit", (event) => {
-  event.preventDefault();
-  started.then(() => create(event));
-});
+// "Create table" pressed while the page is still starting makes the table once it is ready.
+submitWhenReady($("create-form"), main(), create);
