@@ -86,7 +86,7 @@ async def analyse(request: Request) -> Response:
         raise ServiceError(ErrorCode.BUSY, "the analysis board is busy: ask again in a moment", retry_after=2)
     try:
         answer = await asyncio.to_thread(_explored, position, body.deep)
-    finally:
+    finally:  # a request dropped meanwhile frees its place while its thread ends its work
         _running.release()
     return JSONResponse(answer)
 
