@@ -165,3 +165,16 @@ def test_placement_is_its_own_theme() -> None:
 def test_themes_need_a_decision() -> None:
     with pytest.raises(ValueError, match="phase 'move' or 'place'"):
         themes(position(phase="roll", roll=None), Pass(), [])
+
+
+def test_keeping_the_guests_in_the_rooms() -> None:
+    # §3.1: in hugo a number must move a guest; §4.1: a guest in a room steps out onto its door
+    # square; §5.2: only guests on the gallery are captured.
+    at = position()
+    leaving = Move("R:tower", "G14")
+    assert leaving in legal_actions(at)
+    assert "stays-hidden" in themes(at, Move("G30", "G32"), [leaving, Move("G7", "G9")])
+    assert "stays-hidden" not in themes(at, Move("G30", "G32"), [Move("G7", "G9"), leaving])
+    assert "stays-hidden" not in themes(at, leaving, [Move("R:library", "G3")])
+    said = reason(at, Move("G30", "G32"), ["stays-hidden"], 0.6, (leaving, 0.4))
+    assert "keeps the guests in the rooms hidden" in said["en"] and "in den Zimmern versteckt" in said["de"]

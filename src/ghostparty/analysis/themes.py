@@ -11,6 +11,9 @@ Each theme is read off the position and the rules core's own events, never guess
 * ``escapes-hugo`` — the moved guest stood where Hugo could capture it before its owner's
   next turn (§5.1–§5.3, §5.2; exact odds by :func:`~ghostparty.rules.odds.capture_odds`)
   and stands out of his reach after the move;
+* ``stays-hidden`` — the answer takes no guest out of a room, where the next best action
+  brings one out onto the gallery: in ``hugo`` a number must be used (§3.1), and a guest
+  in a room is never captured (§5.2);
 * ``leaves-cellar`` — the moved guest comes up from the cellar steps (§4.1);
 * ``ends-round`` — the move ends a ``midnight-party`` round (§8.4);
 * ``saves-points`` — every alternative costs the mover at least :data:`SAVES` more
@@ -37,6 +40,7 @@ THEMES = (
     "hides",
     "lucky-room",
     "escapes-hugo",
+    "stays-hidden",
     "leaves-cellar",
     "ends-round",
     "saves-points",
@@ -99,7 +103,7 @@ def cost(position: Position, action: Action) -> float:
 
 
 def themes(position: Position, answer: Action, alternatives: Sequence[Action]) -> list[str]:
-    """The themes of ``answer`` in ``position`` against ``alternatives`` (the module's text)."""
+    """The themes of ``answer`` in ``position`` against ``alternatives``, best first (the module's text)."""
     if position.phase == PLACE:
         return ["placement"]
     if position.phase != MOVE:
@@ -128,9 +132,21 @@ def themes(position: Position, answer: Action, alternatives: Sequence[Action]) -
             found.add("ends-round")
         elif _escapes(position, after, answer, captured):
             found.add("escapes-hugo")
+    if alternatives and _leaves_room(position, alternatives[0]) and not _leaves_room(position, answer):
+        found.add("stays-hidden")
     if alternatives and min(cost(position, action) for action in alternatives) >= cost(position, answer) + SAVES:
         found.add("saves-points")
     return [theme for theme in THEMES if theme in found]
+
+
+def _leaves_room(position: Position, action: Action) -> bool:
+    """Whether ``action`` brings a guest out of a room onto the gallery."""
+    board = position.board
+    return (
+        isinstance(action, Move)
+        and board.is_room(board.location(action.source))
+        and board.is_gallery(board.location(action.target))
+    )
 
 
 def _escapes(position: Position, after: Position, answer: Move, captured: bool) -> bool:
@@ -179,6 +195,7 @@ def reason(
             if rules == "hugo"
             else "the lucky room counts −3 at the round's end",
             "escapes-hugo": "takes the guest out of Hugo's reach",
+            "stays-hidden": "keeps the guests in the rooms hidden",
             "leaves-cellar": "brings a guest up from the cellar",
             "ends-round": "ends the round",
             "saves-points": f"risks {saved:.1f} spooky points less than any other move",
@@ -192,6 +209,7 @@ def reason(
             if rules == "hugo"
             else "das Glückszimmer zählt am Rundenende −3",
             "escapes-hugo": "bringt den Gast außer Hugos Reichweite",
+            "stays-hidden": "lässt die Gäste in den Zimmern versteckt",
             "leaves-cellar": "holt einen Gast aus dem Keller",
             "ends-round": "beendet die Runde",
             "saves-points": f"riskiert {saved:.1f} Spukpunkte weniger als jeder andere Zug".replace(".", ","),
