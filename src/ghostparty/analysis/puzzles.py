@@ -13,7 +13,9 @@ least ``margin``. A candidate becomes a puzzle when it is *confirmed*:
   interval: difference − 1.96 · standard error > 0;
 * ``"deeper-search"`` (phase ``"place"``, which the deep analysis does not roll out): a
   second fast search one roll deeper (``Evaluator(depth=DEPTH + 1)``) agrees on the best
-  action, and its margin is still at least ``margin / 2``.
+  action, and its margin is still at least ``margin / 2``. The search judges a position
+  still in placement by its leaf, so the deeper search differs only for a round's last
+  placement, after which the dice roll.
 
 Where the evaluator has proven bounds (late positions: the solver), a puzzle is
 ``certified`` when they prove the answer: the answer's lower bound on the mover's win
