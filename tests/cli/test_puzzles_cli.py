@@ -26,21 +26,25 @@ def test_mines_fresh_bot_games(tmp_path: Path) -> None:
         rows = list(csv.DictReader(file))
     assert [row["id"] for row in rows] == [puzzle.id for puzzle in found]
     assert rows == [] or list(rows[0]) == list(CSV_COLUMNS)
-    assert f"confirmed puzzles {len(found)}" in result.output
+    assert f"wrote {len(found)} puzzle" in result.output
 
 
 def test_mines_a_folder_and_skips_what_is_no_record(tmp_path: Path) -> None:
     (tmp_path / "games" / "old").mkdir(parents=True)
     record = bot_game("hugo", 2, "learned", 1)
     (tmp_path / "games" / "old" / "one.json").write_text(json.dumps(record.to_dict()), encoding="utf-8")
+    (tmp_path / "games" / "two.json").write_text(json.dumps(record.to_dict()), encoding="utf-8")
     (tmp_path / "games" / "notes.json").write_text('{"hello": 1}', encoding="utf-8")
     out = tmp_path / "puzzles.json"
     result = CliRunner().invoke(cli, ["puzzles", "mine", str(tmp_path / "games"), "--out", str(out), *FAST])
     assert result.exit_code == 0, result.output
     assert "skipped" in result.output and "notes.json" in result.output
-    assert "games read 1" in result.output
+    assert "games read 2" in result.output
     found = puzzles_from_dict(json.loads(out.read_text(encoding="utf-8")))
     assert found and all(puzzle.seed == 1 for puzzle in found)
+    # The same game twice: each position once.
+    assert len({puzzle.id for puzzle in found}) == len(found)
+    assert f"{len(found)} repeated a position and were dropped" in result.output
 
 
 def test_refuses_bad_settings(tmp_path: Path) -> None:

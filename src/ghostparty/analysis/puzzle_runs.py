@@ -70,6 +70,17 @@ def puzzles_from_dict(data: object) -> list[Puzzle]:
     return puzzles
 
 
+def unique(puzzles: Sequence[Puzzle]) -> list[Puzzle]:
+    """The puzzles with the first of each id kept: one position reached in several games is one puzzle."""
+    seen: set[str] = set()
+    kept = []
+    for puzzle in puzzles:
+        if puzzle.id not in seen:
+            seen.add(puzzle.id)
+            kept.append(puzzle)
+    return kept
+
+
 def csv_row(puzzle: Puzzle) -> dict[str, Any]:
     """One puzzle as flat columns (:data:`CSV_COLUMNS`)."""
     answer, runner_up = puzzle.answer, puzzle.alternatives[0]

@@ -26,6 +26,7 @@ from ghostparty.analysis.puzzle_runs import (
     mine_bot_game,
     mine_file,
     puzzles_to_dict,
+    unique,
 )
 from ghostparty.analysis.puzzles import CUT, MARGIN, ROLLOUTS, Puzzle
 from ghostparty.cli.analyze_run import jobs_of, pct, running
@@ -125,6 +126,8 @@ def mine(
             candidates += mined["candidates"]
             cpu += mined["cpu_seconds"]
             found.extend(Puzzle.from_dict(item) for item in mined["puzzles"])
+    confirmed = len(found)
+    found = unique(found)
     with open(out, "w", encoding="utf-8") as file:
         json.dump(puzzles_to_dict(found), file, ensure_ascii=False, indent=1)
         file.write("\n")
@@ -135,7 +138,7 @@ def mine(
             writer.writerows(csv_row(puzzle) for puzzle in found)
     for bad in skipped:
         console.print(f"[yellow]skipped[/] {escape(bad['source'])}: {escape(bad['error'])}")
-    _summary(console, len(tasks) - len(skipped), decisions, candidates, found, cpu)
+    _summary(console, len(tasks) - len(skipped), decisions, candidates, confirmed, found, cpu)
     written = out if csv_path is None else f"{out} and {csv_path}"
     console.print(f"wrote {len(found)} puzzle{'s' * (len(found) != 1)} to {escape(written)}")
 
@@ -147,14 +150,17 @@ def _json_files(folder: str) -> list[str]:
     )
 
 
-def _summary(console: Console, games: int, decisions: int, candidates: int, found: list[Puzzle], cpu: float) -> None:
+def _summary(
+    console: Console, games: int, decisions: int, candidates: int, confirmed: int, found: list[Puzzle], cpu: float
+) -> None:
     certified = sum(puzzle.certified for puzzle in found)
+    repeated = f" ({confirmed - len(found)} repeated a position and were dropped)" if confirmed > len(found) else ""
     console.print(
         f"games read {games} · decisions with a choice {decisions} · candidates {candidates} · "
-        f"confirmed puzzles {len(found)} · certified {certified} · {cpu:.1f} s of CPU"
+        f"confirmed puzzles {confirmed}{repeated} · certified {certified} · {cpu:.1f} s of CPU"
     )
     if candidates:
-        console.print(f"confirmed {pct(len(found) / candidates)} of the candidates")
+        console.print(f"confirmed {pct(confirmed / candidates)} of the candidates")
     for puzzle in found[:SAMPLES]:
         themes = ", ".join(puzzle.themes) or "—"
         console.print(f"[bold]{puzzle.id}[/] ({escape(themes)}) {escape(puzzle.reason['en'])}")
