@@ -14,6 +14,7 @@ from ghostparty.cli.export import export
 from ghostparty.cli.i18n import i18n
 from ghostparty.cli.loadtest import loadtest
 from ghostparty.cli.play import play
+from ghostparty.cli.puzzles import puzzles
 from ghostparty.cli.ratings import ratings
 from ghostparty.cli.replay import replay
 from ghostparty.cli.review import review
@@ -38,6 +39,7 @@ def cli() -> None:
     ghostparty bench                 how fast the rules engine plays (--pairing: tournament pairing)
     ghostparty tournament            bots against bots, with win rates and intervals
     ghostparty analyze               capture odds, heat-maps, the odds of each move
+    ghostparty puzzles mine          puzzles from real games: decisions with one clearly best move
     ghostparty loadtest              concurrent games over WebSockets: actions/s, round trips
     ghostparty ratings               the bot levels' ratings, measured in rated bot games
     ghostparty admin                 a server's tables and database: list, close, back up, restore; moderators
@@ -54,6 +56,7 @@ cli.add_command(scenario)
 cli.add_command(bench)
 cli.add_command(tournament)
 cli.add_command(analyze)
+cli.add_command(puzzles)
 cli.add_command(loadtest)
 cli.add_command(ratings)
 cli.add_command(admin)

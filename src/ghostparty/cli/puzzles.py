@@ -1,0 +1,167 @@
+"""``ghostparty puzzles``: puzzles from real games (:mod:`ghostparty.analysis.puzzles`).
+
+Examples::
+
+    ghostparty puzzles mine games/ --out puzzles.json --csv puzzles.csv
+    ghostparty puzzles mine --games 40 --rules hugo --players 2 --bots learned,greedy --out puzzles.json
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from ghostparty.analysis.deep import check_settings
+from ghostparty.analysis.puzzle_runs import (
+    CSV_COLUMNS,
+    csv_row,
+    lineup,
+    mine_bot_game,
+    mine_file,
+    puzzles_to_dict,
+    unique,
+)
+from ghostparty.analysis.puzzles import CUT, MARGIN, ROLLOUTS, Puzzle
+from ghostparty.cli.analyze_run import jobs_of, pct, running
+from ghostparty.cli.tournament import parse_bots
+from ghostparty.rules import RULESETS
+from ghostparty.sim.seeds import game_seed
+
+#: Sample puzzles printed at the end.
+SAMPLES = 5
+
+
+@click.group("puzzles")
+def puzzles() -> None:
+    """Puzzles from real games: decisions where one move is clearly best.
+
+    \b
+    ghostparty puzzles mine [FOLDER]   find and confirm puzzles in recorded or fresh bot games
+    """
+
+
+@puzzles.command("mine")
+@click.argument("folder", required=False, type=click.Path(exists=True, file_okay=False))
+@click.option("--out", metavar="FILE", required=True, help="Write the puzzles here (JSON, ghostparty-puzzles/1).")
+@click.option("--csv", "csv_path", metavar="FILE", help="Also write them as CSV, one row a puzzle.")
+@click.option(
+    "--margin",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=MARGIN,
+    show_default=True,
+    help="Win chance by which the best move must beat every other.",
+)
+@click.option("--rollouts", type=click.IntRange(1), default=ROLLOUTS, show_default=True, help="Rollouts per move.")
+@click.option("--cut", type=click.IntRange(0), default=CUT, show_default=True, help="Rolls before a rollout's cut.")
+@click.option("--games", type=click.IntRange(1), default=20, show_default=True, help="Without FOLDER: bot games.")
+@click.option(
+    "--rules", type=click.Choice(sorted(RULESETS)), default="hugo", show_default=True, help="Bot games' rules."
+)
+@click.option("--players", type=click.IntRange(2, 8), default=2, show_default=True, help="Bot games' players.")
+@click.option(
+    "--bots",
+    default="learned",
+    show_default=True,
+    help="Bot games' bots, comma-separated; seat s of game i plays bot (s + i) mod their number.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed: the bot games' and the rollouts'.")
+@click.option("--jobs", type=click.IntRange(0), default=0, help="Worker processes (default 0: every core).")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def mine(
+    folder: str | None,
+    out: str,
+    csv_path: str | None,
+    margin: float,
+    rollouts: int,
+    cut: int,
+    games: int,
+    rules: str,
+    players: int,
+    bots: str,
+    seed: int,
+    jobs: int,
+    no_progress: bool,
+) -> None:
+    """Mine every game record (ghostparty-record/1, *.json, searched recursively) in FOLDER,
+    or without FOLDER --games fresh seeded bot games, for puzzles: decisions where the best
+    move's win chance beats every other by --margin, confirmed by the deep analysis
+    (placements: by a deeper search). Files that are no records are reported and skipped."""
+    try:
+        check_settings(rollouts, cut, None)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+    console = Console(highlight=False, soft_wrap=True)
+    tasks: list[tuple[Any, ...]]
+    task: Callable[..., dict[str, Any]]
+    if folder is not None:
+        files = _json_files(folder)
+        if not files:
+            raise click.UsageError(f"no *.json files in {folder}")
+        task, tasks, what = mine_file, [(path, margin, rollouts, cut, seed) for path in files], "mining records"
+    else:
+        names = parse_bots(bots)
+        if not names:
+            raise click.BadParameter("name at least one bot", param_hint="--bots")
+        task, what = mine_bot_game, f"mining {rules} {players}p games"
+        tasks = [
+            (rules, lineup(names, players, game), game_seed(seed, game), margin, rollouts, cut) for game in range(games)
+        ]
+    found: list[Puzzle] = []
+    skipped: list[dict[str, Any]] = []
+    decisions = candidates = 0
+    cpu = 0.0
+    with running(console, len(tasks), what, min(jobs_of(jobs, None), len(tasks)), not no_progress) as (pool, advance):
+        for mined in pool.map(task, tasks, advance):
+            if "error" in mined:
+                skipped.append(mined)
+                continue
+            decisions += mined["decisions"]
+            candidates += mined["candidates"]
+            cpu += mined["cpu_seconds"]
+            found.extend(Puzzle.from_dict(item) for item in mined["puzzles"])
+    confirmed = len(found)
+    found = unique(found)
+    with open(out, "w", encoding="utf-8") as file:
+        json.dump(puzzles_to_dict(found), file, ensure_ascii=False, indent=1)
+        file.write("\n")
+    if csv_path is not None:
+        with open(csv_path, "w", encoding="utf-8", newline="") as file:
+            writer = csv.DictWriter(file, fieldnames=CSV_COLUMNS)
+            writer.writeheader()
+            writer.writerows(csv_row(puzzle) for puzzle in found)
+    for bad in skipped:
+        console.print(f"[yellow]skipped[/] {escape(bad['source'])}: {escape(bad['error'])}")
+    _summary(console, len(tasks) - len(skipped), decisions, candidates, confirmed, found, cpu)
+    written = out if csv_path is None else f"{out} and {csv_path}"
+    console.print(f"wrote {len(found)} puzzle{'s' * (len(found) != 1)} to {escape(written)}")
+
+
+def _json_files(folder: str) -> list[str]:
+    """Every ``*.json`` under ``folder``, sorted."""
+    return sorted(
+        os.path.join(root, name) for root, _, names in os.walk(folder) for name in names if name.endswith(".json")
+    )
+
+
+def _summary(
+    console: Console, games: int, decisions: int, candidates: int, confirmed: int, found: list[Puzzle], cpu: float
+) -> None:
+    certified = sum(puzzle.certified for puzzle in found)
+    repeated = f" ({confirmed - len(found)} repeated a position and were dropped)" if confirmed > len(found) else ""
+    console.print(
+        f"games read {games} · decisions with a choice {decisions} · candidates {candidates} · "
+        f"confirmed puzzles {confirmed}{repeated} · certified {certified} · {cpu:.1f} s of CPU"
+    )
+    if candidates:
+        console.print(f"confirmed {pct(confirmed / candidates)} of the candidates")
+    for puzzle in found[:SAMPLES]:
+        themes = ", ".join(puzzle.themes) or "—"
+        console.print(f"[bold]{puzzle.id}[/] ({escape(themes)}) {escape(puzzle.reason['en'])}")
+        console.print(f"  {escape(puzzle.reason['de'])}")
