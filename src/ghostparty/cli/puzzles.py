@@ -4,6 +4,7 @@ Examples::
 
     ghostparty puzzles mine games/ --out puzzles.json --csv puzzles.csv
     ghostparty puzzles mine --games 40 --rules hugo --players 2 --bots learned,greedy --out puzzles.json
+    ghostparty puzzles load puzzles.json --database postgresql://ghostparty@db/ghostparty
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def puzzles() -> None:
 
     \b
     ghostparty puzzles mine [FOLDER]   find and confirm puzzles in recorded or fresh bot games
+    ghostparty puzzles load FILE       add a file of puzzles to a server's database
     """
 
 
@@ -165,3 +167,32 @@ def _summary(
         themes = ", ".join(puzzle.themes) or "—"
         console.print(f"[bold]{puzzle.id}[/] ({escape(themes)}) {escape(puzzle.reason['en'])}")
         console.print(f"  {escape(puzzle.reason['de'])}")
+
+
+@puzzles.command("load")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--database",
+    metavar="URL",
+    help="SQLAlchemy URL of the server's store, as given to `ghostparty serve` [default: serve's SQLite file]",
+)
+def load(file: str, database: str | None) -> None:
+    """Add the puzzles of FILE (ghostparty-puzzles/1, as `mine` writes it; .gz read
+    unpacked) to a server's database. Puzzles it keeps already (by id) are skipped."""
+    from ghostparty.analysis.puzzles import PuzzleError
+    from ghostparty.server.common.model import now
+    from ghostparty.server.puzzles.loading import read_puzzles
+    from ghostparty.server.stores import SqlStores
+    from ghostparty.server.wiring import default_database_url
+
+    try:
+        found = read_puzzles(file)
+    except (PuzzleError, ValueError, OSError) as error:
+        raise click.ClickException(f"{file}: {error}") from None
+    stores = SqlStores.open(database or default_database_url())
+    try:
+        added = stores.puzzles.add(found, now())
+        total = stores.puzzles.count()
+    finally:
+        stores.close()
+    click.echo(f"added {added} of {len(found)} puzzles ({len(found) - added} kept already); {total} in the database")

@@ -45,6 +45,7 @@ from ghostparty.server.http.routes.opendata import PARQUET
 from ghostparty.server.http.routes.opendata import routes as open_data_routes
 from ghostparty.server.http.routes.ops import routes as operator_routes
 from ghostparty.server.http.routes.push import routes as push_routes
+from ghostparty.server.http.routes.puzzles import routes as puzzle_routes
 from ghostparty.server.http.routes.quickmatch import routes as match_routes
 from ghostparty.server.http.routes.reviews import routes as review_routes
 from ghostparty.server.http.routes.tables import routes as table_routes
@@ -144,6 +145,7 @@ def create_app(database_url: str | Settings | None = None, **options: Any) -> St
         *push_routes,
         *friends_routes,
         *review_routes,
+        *puzzle_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         ServiceError: _service_error,

@@ -4,9 +4,9 @@ No store here knows another domain: each domain makes its own SQL store on the o
 :class:`~ghostparty.server.infra.database.Database` (``SqlAccounts(database)``,
 ``SqlTournaments(database)``, …), and :class:`SqlStores` only holds them side by side,
 with the one piece of glue between domains: deleting an account removes, in the same
-transaction, what moderation, email, friends and push keep of it (``SqlAccounts``'s
+transaction, what moderation, email, friends, push and puzzles keep of it (``SqlAccounts``'s
 ``forget`` steps). :class:`MemoryStore` is the tables', accounts', quick-match queue's,
-API tokens', friends', moderation's, bot accounts', tournaments', email's and push's memory
+API tokens', friends', moderation's, bot accounts', tournaments', email's, push's and puzzles' memory
 stores; it keeps no other domain's, so a server on it offers no accounts (``no_accounts``):
 account features are on exactly where a SQL database is.
 """
@@ -32,6 +32,8 @@ from ghostparty.server.mail.memory import MemoryEmail
 from ghostparty.server.mail.store import SqlEmail, forget_email
 from ghostparty.server.push.memory import MemoryPush
 from ghostparty.server.push.store import SqlPush, forget_push
+from ghostparty.server.puzzles.memory import MemoryPuzzles
+from ghostparty.server.puzzles.store import SqlPuzzles, forget_puzzles
 from ghostparty.server.quickmatch.memory import MemoryQueue
 from ghostparty.server.quickmatch.store import SqlQueue
 from ghostparty.server.reviews.store import SqlReviews
@@ -71,6 +73,8 @@ class SqlStores:
     reviews: SqlReviews
     #: Web Push subscriptions, choices and the server's key.
     push: SqlPush
+    #: Puzzles, puzzle ratings, attempts and the daily puzzle.
+    puzzles: SqlPuzzles
 
     @classmethod
     def open(cls, url: str) -> SqlStores:
@@ -83,7 +87,9 @@ class SqlStores:
         database = tables.database
         return cls(
             tables=tables,
-            accounts=SqlAccounts(database, forget=(forget_player, forget_email, forget_follows, forget_push)),
+            accounts=SqlAccounts(
+                database, forget=(forget_player, forget_email, forget_follows, forget_push, forget_puzzles)
+            ),
             queue=SqlQueue(database),
             tokens=SqlTokens(database),
             bots=SqlBots(database),
@@ -93,6 +99,7 @@ class SqlStores:
             tournaments=SqlTournaments(database),
             reviews=SqlReviews(database),
             push=SqlPush(database),
+            puzzles=SqlPuzzles(database),
         )
 
     @property
@@ -115,7 +122,8 @@ class MemoryStore(MemoryTables):
     ``tests/server/botapi/test_bots_contract.py`` the bot accounts,
     ``tests/server/tournaments/test_tournaments_contract.py`` the tournaments,
     ``tests/server/mail/test_email_contract.py`` the email,
-    ``tests/server/push/test_push_contract.py`` push)."""
+    ``tests/server/push/test_push_contract.py`` push,
+    ``tests/server/puzzles/test_puzzles_contract.py`` puzzles)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -137,6 +145,8 @@ class MemoryStore(MemoryTables):
         self.email = MemoryEmail(self._lock, self._tables, self.accounts)
         #: Web Push subscriptions, choices and the server's key, of these accounts' players.
         self.push = MemoryPush(self._lock, self._tables, self.accounts)
+        #: Puzzles (every player of a server on this store is a guest; the contract suite rates accounts).
+        self.puzzles = MemoryPuzzles()
 
     def _rate(self, table_id: str, result: GameResult) -> None:
         self.accounts.record(table_id, result)

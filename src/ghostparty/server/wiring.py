@@ -6,7 +6,8 @@ arguments) it opens the database once (the tables' store, :class:`~ghostparty.se
 :class:`~ghostparty.server.tables.service.TableService` and, on a SQL database, each domain's store on it
 (:class:`~ghostparty.server.stores.SqlStores`) and the parts that need them (accounts, API tokens, the
 Bot API, community and moderation, friends, quick-match, tournaments and their runner,
-the mailer, Web Push), then the game reviewer; it keeps them as one typed
+the mailer, Web Push), then the game reviewer and the puzzles (the starter set loaded
+into a store without puzzles); it keeps them as one typed
 :class:`~ghostparty.server.http.parts.Parts` (``app.state.parts``) for the routes, resumes or takes
 over the games under way, and on the way out closes everything in the reverse order.
 """
@@ -44,10 +45,13 @@ from ghostparty.server.http.socket_limits import Sockets
 from ghostparty.server.infra.limits import Limiter, MemoryLimiter, RedisLimiter
 from ghostparty.server.mail.mailer import Mailer, start_mailer
 from ghostparty.server.push.service import PUSH_ORIGINS, start_pusher
+from ghostparty.server.puzzles.memory import MemoryPuzzles
+from ghostparty.server.puzzles.service import Puzzles
+from ghostparty.server.puzzles.store import PuzzleStore
 from ghostparty.server.quickmatch.service import QuickMatch
 from ghostparty.server.reviews.pool import Reviewer
 from ghostparty.server.reviews.store import MemoryReviews, ReviewStore
-from ghostparty.server.stores import SqlStores
+from ghostparty.server.stores import MemoryStore, SqlStores
 from ghostparty.server.tables.service import TableService, instance_name
 from ghostparty.server.tables.store import SqlTables, Store
 from ghostparty.server.tournaments.events import Recurring, load_events
@@ -220,6 +224,15 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
         reviewer = Reviewer(review_store, workers=s.review_workers, settings=s.review_settings, clock=clock)
     if s.review_finished:
         service.play.game_over = reviewer.game_over
+    puzzle_store: PuzzleStore
+    if stores is not None:
+        puzzle_store = stores.puzzles
+    else:
+        puzzle_store = the_store.puzzles if isinstance(the_store, MemoryStore) else MemoryPuzzles()
+    puzzles = Puzzles(puzzle_store, clock)
+    added = await asyncio.to_thread(puzzles.load_starter)  # a store without puzzles gets the starter set
+    if added:
+        log.info("loaded %d starter puzzles", added)
     app.state.parts = Parts(
         service=service,
         pubsub=the_pubsub,
@@ -227,6 +240,7 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
         sockets=Sockets(s.sockets_per_address),
         catch_up=catch_up,
         reviewer=reviewer,
+        puzzles=puzzles,
         metrics_token=s.metrics_token or None,
         admin_token=s.admin_token or None,
         open_data=Path(s.open_data) if s.open_data is not None else None,

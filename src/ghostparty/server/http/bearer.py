@@ -132,6 +132,12 @@ ROUTE_SCOPES: dict[tuple[str, str], str] = {
     ("POST", "/api/bots/{name}/invite"): "play",
     ("POST", "/api/bot/invitations/{table_id}/accept"): "bot:play",
     ("POST", "/api/bot/invitations/{table_id}/decline"): "bot:play",
+    ("GET", "/api/puzzles/next"): "public",
+    ("GET", "/api/puzzles/daily"): "public",
+    ("GET", "/api/puzzles/themes"): "public",
+    ("GET", "/api/puzzles/me"): "read",
+    ("GET", "/api/puzzles/{puzzle_id}"): "public",
+    ("POST", "/api/puzzles/{puzzle_id}/attempt"): "play",
 }
 
 

@@ -67,11 +67,13 @@ HTTP_STATUS: Mapping[ErrorCode, int] = {
         (
             ErrorCode.BAD_LINK,
             ErrorCode.NO_OPEN_DATA,
+            ErrorCode.NO_PUZZLES,
             ErrorCode.NOT_FOUND,
             ErrorCode.UNKNOWN_BOT,
             ErrorCode.UNKNOWN_INVITATION,
             ErrorCode.UNKNOWN_LINE,
             ErrorCode.UNKNOWN_PLAYER,
+            ErrorCode.UNKNOWN_PUZZLE,
             ErrorCode.UNKNOWN_REPORT,
             ErrorCode.UNKNOWN_RULES,
             ErrorCode.UNKNOWN_TABLE,

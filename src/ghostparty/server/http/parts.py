@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ghostparty.server.http.socket_limits import Sockets
     from ghostparty.server.mail.mailer import Mailer
     from ghostparty.server.push.service import Pusher
+    from ghostparty.server.puzzles.service import Puzzles
     from ghostparty.server.quickmatch.service import QuickMatch
     from ghostparty.server.reviews.pool import Reviewer
     from ghostparty.server.reviews.queue import RedisReviewer
@@ -86,6 +87,8 @@ class Parts:
     catch_up: CatchUp
     #: The game reviews: in a local process pool, or rq jobs in Redis.
     reviewer: Reviewer | RedisReviewer
+    #: The puzzles (in the database, or in memory on a server without one).
+    puzzles: Puzzles
     #: The token a scraper of ``/metrics`` brings (else this machine alone may read it).
     metrics_token: str | None
     #: The token an operator brings to close tables.

@@ -102,6 +102,15 @@ REVIEWS_STARTED = (
     Limit(20, 3600, "at most 20 game reviews an hour"),
 )
 
+#: Attempts at puzzles, per account and per address (each is judged, and an account's
+#: first at a puzzle rated) …
+PUZZLE_ATTEMPTS = (
+    Limit(30, 60, "at most 30 puzzle attempts a minute"),
+    Limit(600, 3600, "at most 600 puzzle attempts an hour"),
+)
+#: … and reading puzzles: the next, the daily, one by id, the themes, one's own rating.
+PUZZLE_READS = (Limit(120, 60, "puzzles are asked for too often"),)
+
 
 def address_of(connection: HTTPConnection) -> str:
     """The client's address (a proxy's ``X-Forwarded-For`` as uvicorn believes it)."""
