@@ -113,7 +113,7 @@ class Puzzles:
         if chosen not in legal_actions(position):
             raise ServiceError(ErrorCode.ILLEGAL_ACTION, f"{chosen!r} is not a legal action in this puzzle's position")
         full = stored.puzzle
-        correct = chosen is action_from_dict(full["answer"]["action"])
+        correct = chosen == action_from_dict(full["answer"]["action"])
         rated = None
         if player_id is not None:
             rated = self.store.attempt(stored.id, player_id, correct, self.clock(), rate)
