@@ -34,6 +34,7 @@ SERVER = [
     "cryptography",
     "babel",
     "pywebpush",
+    "glicko2",
 ]
 #: The extras that ``dev`` (the README's and CI's test install) must pull in.
 TESTS_NEED = ["server", "cli", "analysis", "test", "lint", "postgres", "redis", "fast", "rl", "dask", "data", "bot"]
@@ -65,7 +66,7 @@ def run(python: Path | str, code: str, *args: str) -> subprocess.CompletedProces
 def test_the_package_depends_on_nothing() -> None:
     assert PROJECT["dependencies"] == []
     extras = PROJECT["optional-dependencies"]
-    names = {extra: {req.split("[")[0].split(">")[0] for req in reqs} for extra, reqs in extras.items()}
+    names = {extra: {req.split("[")[0].split(">")[0].split("=")[0] for req in reqs} for extra, reqs in extras.items()}
     assert names["cli"] == {"click", "rich"}
     assert names["server"] == {"ghostparty", *SERVER}
     assert "ghostparty[cli]" in extras["server"]

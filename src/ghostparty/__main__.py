@@ -28,6 +28,7 @@ EXTRAS = {
             "cryptography",
             "babel",
             "pywebpush",
+            "glicko2",
         ],
         ("server", "game server"),
     ),
