@@ -176,3 +176,21 @@ def test_a_deleted_account_leaves_no_puzzle_rating_nor_attempts(keeper: Domains,
     assert puzzles.record(ann) == PuzzleRecord()
     found = puzzles.next_puzzle("hugo", None, lowest=1350.0, player_id=ann)
     assert found is not None and found.id == "p1400"
+
+
+def test_the_next_puzzle_is_one_range_read_of_the_rating_index(sqlite_url: str) -> None:
+    from sqlalchemy import text
+
+    stores = SqlStores.open(sqlite_url)
+    try:
+        with stores.database.engine.connect() as conn:
+            query = (
+                "SELECT id FROM gp_puzzles p WHERE rules = 'hugo' AND rating >= 1400 AND NOT EXISTS "
+                "(SELECT 1 FROM gp_puzzle_attempts a WHERE a.puzzle_id = p.id AND a.player_id = 1) "
+                "ORDER BY rating, id LIMIT 1"
+            )
+            plan = " | ".join(str(row[3]) for row in conn.execute(text("EXPLAIN QUERY PLAN " + query)))
+    finally:
+        stores.close()
+    assert "INDEX ix_gp_puzzles_rules_rating (rules=? AND rating>?)" in plan, plan
+    assert "TEMP B-TREE" not in plan, plan  # no sort: the index's order
