@@ -206,3 +206,23 @@ def test_puzzles_load_adds_a_file_once(tmp_path: Any, db_url: str) -> None:
     path.write_text('{"format": "nope"}', encoding="utf-8")
     bad = runner.invoke(cli, ["puzzles", "load", str(path), "--database", db_url])
     assert bad.exit_code != 0 and "ghostparty-puzzles/1" in bad.output
+
+
+def test_a_programs_api_token_attempts_with_play_and_reads_with_read(guest: TestClient) -> None:
+    csrf = register(guest, "Dora")
+    secrets = {}
+    for scope in ("read", "play"):
+        made = guest.post(
+            "/api/account/tokens", json={"name": scope, "scopes": [scope]}, headers={"x-csrf-token": csrf}
+        )
+        assert made.status_code == 201, made.text
+        secrets[scope] = made.json()["secret"]
+    guest.cookies.clear()
+    shown = guest.get("/api/puzzles/next").json()["puzzle"]
+    reader = {"authorization": f"Bearer {secrets['read']}"}
+    assert guest.get("/api/puzzles/me", headers=reader).json()["rating"] == 1500
+    assert error(attempt(guest, shown["id"], answer_of(shown["id"]), **reader)) == "token_scope"
+    player = {"authorization": f"Bearer {secrets['play']}"}
+    solved = attempt(guest, shown["id"], answer_of(shown["id"]), **player).json()
+    assert solved["rated"] is True and solved["correct"] is True
+    assert guest.get("/api/puzzles/me", headers=reader).json()["solved"] == 1
