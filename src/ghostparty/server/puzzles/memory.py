@@ -105,10 +105,3 @@ class MemoryPuzzles:
                 for theme in p.themes:
                     counts[theme] = counts.get(theme, 0) + 1
         return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-
-    def forget(self, player_id: int) -> None:
-        """Remove the puzzle rating and attempts of a player (their account is deleted)."""
-        with self._lock:
-            self._records.pop(player_id, None)
-            for key in [k for k in self._attempts if k[1] == player_id]:
-                del self._attempts[key]
