@@ -31,7 +31,7 @@ import pytest
 from ghostparty import Game
 from ghostparty.rules import position_to_dict, ruleset, start_position
 
-from .helpers import api_get, new_page
+from .helpers import api_get, new_page, person
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 
@@ -78,6 +78,10 @@ class FakePuzzleApi:
         self.puzzles: dict[str, dict[str, Any]] = {}
         self.asked: list[tuple[str, dict[str, list[str]]]] = []
         self.refuse: tuple[int, dict[str, Any]] | None = None
+        #: Whether the pages are logged in: then GET me answers a record, and an attempt
+        #: carrying the CSRF header is rated.
+        self.logged_in = False
+        self.streak = 2
         for number, (roll, before, theme) in enumerate([(4, 0, "hides"), (2, 1, "expels")]):
             position = _position(roll, before)
             legal = _legal(position)
@@ -126,6 +130,9 @@ class FakePuzzleApi:
         part = url.path.removeprefix("/api/puzzles/")
         if part == "themes":
             self._reply(route, 200, {"themes": [{"theme": "hides", "count": 1}, {"theme": "expels", "count": 1}]})
+        elif part == "me" and self.logged_in:
+            record = {"rating": 1512.4, "rd": 80.2, "attempts": 7, "solved": 5, "streak": self.streak, "best_streak": 4}
+            self._reply(route, 200, record)
         elif part == "me":
             self._reply(route, 403, {"error": {"code": "registered_only", "message": "for registered players"}})
         elif part == "daily":
@@ -139,13 +146,14 @@ class FakePuzzleApi:
             else:
                 self._reply(route, 404, {"error": {"code": "no_puzzles", "message": "no puzzles"}})
         elif part.endswith("/attempt") and request.method == "POST":
-            self._attempt(route, part.removesuffix("/attempt"), request.post_data_json["action"])
+            rated = self.logged_in and bool(request.headers.get("x-csrf-token"))
+            self._attempt(route, part.removesuffix("/attempt"), request.post_data_json["action"], rated)
         elif part in self.puzzles:
             self._reply(route, 200, {"puzzle": self.puzzles[part]["public"]})
         else:
             self._reply(route, 404, {"error": {"code": "unknown_puzzle", "message": "no such puzzle"}})
 
-    def _attempt(self, route: Any, puzzle_id: str, action: dict[str, Any]) -> None:
+    def _attempt(self, route: Any, puzzle_id: str, action: dict[str, Any], rated: bool) -> None:
         if self.refuse:
             status, error = self.refuse
             self.refuse = None
@@ -157,6 +165,8 @@ class FakePuzzleApi:
             return
         correct = action == puzzle["answer"]
         rating = puzzle["public"]["rating"]
+        if rated:
+            self.streak = self.streak + 1 if correct else 0
         self._reply(
             route,
             200,
@@ -167,10 +177,10 @@ class FakePuzzleApi:
                 "margin": 0.09,
                 "themes": puzzle["themes"],
                 "reason": puzzle["reason"],
-                "rated": False,
-                "rating": None,
+                "rated": rated,
+                "rating": {"before": 1500.0, "after": 1512.4 if correct else 1490.6, "rd": 80.2} if rated else None,
                 "puzzle_rating": {"before": rating, "after": rating + (-8 if correct else 8)},
-                "streak": None,
+                "streak": self.streak if rated else None,
             },
         )
 
@@ -374,6 +384,62 @@ def test_a_limit_says_how_long_to_wait_and_try_again_sends_the_move(
     page.context.close()
 
 
+def test_an_account_is_rated_and_its_streak_is_the_servers(
+    browser: Any, base_url: str, fake_puzzle_api: FakePuzzleApi
+) -> None:
+    first = fake_puzzle_api.ids()[0]
+    page = person(browser, base_url, "Puzzler")
+    fake_puzzle_api.logged_in = True
+    fake_puzzle_api.install(page.context)
+    page.goto(f"{base_url}/puzzles#id={first}")
+    page.wait_for_function(SOLVING, arg=first)
+    page.wait_for_function("() => document.querySelector('[data-testid=puzzle-me-text]').textContent !== ''")
+    assert page.get_by_test_id("puzzle-me-text").inner_text().startswith("Puzzle rating 1512 (± 80)")
+    _play_on_board(page, fake_puzzle_api.puzzles[first]["answer"])
+    page.wait_for_function(SOLVED)
+    ratings = page.get_by_test_id("puzzle-ratings")
+    assert ratings.get_attribute("data-rated") == "true", "the attempt went out without the CSRF header"
+    assert "Your puzzle rating: 1512 (+12, ± 80)." in ratings.inner_text()
+    assert "The puzzle's rating: 1492 (−8)." in ratings.inner_text()
+    streak = page.get_by_test_id("puzzle-streak")
+    assert streak.get_attribute("data-streak") == "3"
+    assert streak.inner_text() == "Streak: 3"
+    _fits(page)
+    page.context.close()
+
+
+def test_the_board_takes_the_keyboard(browser: Any, base_url: str, fake_puzzle_api: FakePuzzleApi) -> None:
+    """Tab reaches the board; the arrow keys walk its targets, Enter picks the guest and its target."""
+    first = fake_puzzle_api.ids()[0]
+    answer = fake_puzzle_api.puzzles[first]["answer"]
+    page = _page(browser, {}, "en", fake_puzzle_api)
+    page.goto(f"{base_url}/puzzles#id={first}")
+    page.wait_for_function(SOLVING, arg=first)
+    focused = "() => { const n = document.activeElement; return n?.dataset?.square || n?.dataset?.location || null; }"
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate(focused):
+            break
+    assert page.evaluate(focused), "Tab never reached the board"
+    for _ in range(60):
+        if page.evaluate(focused) == answer["from"]:
+            break
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=board] [data-legal-kind=dest]")
+    for _ in range(120):
+        if page.evaluate(focused) == answer["to"]:
+            break
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == answer["to"]
+    page.keyboard.press("Enter")
+    page.wait_for_function(SOLVED)
+    assert page.locator("main").get_attribute("data-result") == "right"
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "puzzle-result"
+    assert page.errors == []
+    page.context.close()
+
+
 def test_the_legal_moves_list_plays_by_keyboard_when_the_puzzle_has_them(
     browser: Any, base_url: str, fake_puzzle_api: FakePuzzleApi
 ) -> None:
@@ -412,6 +478,10 @@ def test_axe_finds_nothing_serious_on_the_puzzles_page(
     assert [v for v in page.evaluate(scan) if v["impact"] in ("serious", "critical")] == []
     _play_on_board(page, fake_puzzle_api.puzzles[first]["legal"][0])
     page.wait_for_function(SOLVED)
+    assert [v for v in page.evaluate(scan) if v["impact"] in ("serious", "critical")] == []
+    page.goto(base_url + "/")  # the lobby with its daily puzzle card
+    page.get_by_test_id("daily-card").wait_for()
+    page.add_script_tag(path=str(AXE))
     assert [v for v in page.evaluate(scan) if v["impact"] in ("serious", "critical")] == []
     assert page.errors == []
     page.context.close()

@@ -121,6 +121,7 @@ async function show(puzzle) {
   const hash = P.daily ? "#daily" : `#id=${encodeURIComponent(puzzle.id)}`;
   if (location.hash !== hash || location.search) history.replaceState(null, "", `/puzzles${hash}`);
   $("result").hidden = true;
+  $("task").hidden = false;
   await ensureBoard(puzzle.rules);
   if (P.puzzle !== puzzle) return;
   P.scene = new Scene();
@@ -239,9 +240,10 @@ async function attempt(action) {
     for (const button of $("moves").querySelectorAll("button")) button.disabled = true;
     $("moves-panel").hidden = true;
     renderResult(result, action, P.player, guest);
-    $("task").textContent = $("verdict").textContent;
     fill($("analyse"), el("a", { href: analysisUrl(puzzle.position), "data-testid": "puzzle-analyse" }, t("puzzles.analyse")));
-    $("next").focus();
+    // The result (its heading says right or wrong) takes the task's place and the focus.
+    $("task").hidden = true;
+    $("result").focus();
     renderMe(guest);
   } catch (error) {
     if (number !== P.request) return;
