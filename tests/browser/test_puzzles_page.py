@@ -408,6 +408,33 @@ def test_an_account_is_rated_and_its_streak_is_the_servers(
     page.context.close()
 
 
+def test_a_move_the_server_finds_illegal_is_said_and_the_puzzle_stays(
+    browser: Any, base_url: str, fake_puzzle_api: FakePuzzleApi
+) -> None:
+    """Without the legal moves in the puzzle the board offers more than is legal: the
+    server's refusal is said, and the puzzle can still be solved."""
+    first = fake_puzzle_api.ids()[0]
+    puzzle = fake_puzzle_api.puzzles[first]
+    source = puzzle["answer"]["from"]
+    illegal = next(
+        f"G{n}" for n in range(40) if {"from": source, "to": f"G{n}"} not in puzzle["legal"] and f"G{n}" != source
+    )
+    page = _page(browser, {}, "en", fake_puzzle_api)
+    page.goto(f"{base_url}/puzzles#id={first}")
+    page.wait_for_function(SOLVING, arg=first)
+    _play_on_board(page, {"from": source, "to": illegal})
+    alert = page.get_by_test_id("puzzle-error")
+    alert.wait_for()
+    assert "is not a legal move here" in alert.inner_text()
+    assert page.get_by_test_id("puzzle-retry").is_hidden()
+    page.wait_for_function(SOLVING, arg=first)
+    _play_on_board(page, puzzle["answer"])
+    page.wait_for_function(SOLVED)
+    assert page.locator("main").get_attribute("data-result") == "right"
+    _fits(page)
+    page.context.close()
+
+
 def test_the_board_takes_the_keyboard(browser: Any, base_url: str, fake_puzzle_api: FakePuzzleApi) -> None:
     """Tab reaches the board; the arrow keys walk its targets, Enter picks the guest and its target."""
     first = fake_puzzle_api.ids()[0]

@@ -24,7 +24,7 @@ const POSITION = {
   to_move: 0,
   roll: 4,
   hugo: "START",
-  guests: [["G0", "G2"], ["G1", "G3"]],
+  guests: [["G0", "G2", "R:blue"], ["G1", "G3"]],
 };
 const LEGAL = [
   { from: "G0", to: "G4" },
@@ -32,7 +32,7 @@ const LEGAL = [
   { from: "G2", to: "R:red" },
 ];
 const PUZZLE = { id: "abc", rules: "hugo", players: 2, position: POSITION, phase: "move", to_move: 0, roll: 4, legal: LEGAL };
-const LOCATIONS = ["START", "G0", "G1", "G2", "G3", "G4", "G5", "G6", "R:red", "C1"];
+const LOCATIONS = ["START", "G0", "G1", "G2", "G3", "G4", "G5", "G6", "R:red", "R:blue", "C1"];
 
 class Storage {
   constructor() {
@@ -84,9 +84,10 @@ test("placements: a free gallery square is the action", () => {
 
 test("without the legal actions, any guest of the mover and then any location is offered", () => {
   const unknown = { ...PUZZLE, legal: undefined };
-  assert.deepEqual([...boardTargets(unknown, null, LOCATIONS).sources], ["G0", "G2"]);
+  assert.deepEqual([...boardTargets(unknown, null, LOCATIONS).sources], ["G0", "G2", "R:blue"]);
   const dests = boardTargets(unknown, "G0", LOCATIONS).dests;
-  assert.ok(dests.has("G4") && dests.has("R:red") && !dests.has("G0") && !dests.has("START"));
+  assert.ok(dests.has("G4") && dests.has("R:red") && dests.has("G2") && dests.has("C1"));
+  assert.ok(!dests.has("G0") && !dests.has("START") && !dests.has("R:blue"), "not itself, Hugo's start or its own room");
   assert.deepEqual(pickOn(unknown, "G0", "G5", LOCATIONS), { action: { from: "G0", to: "G5" } });
 });
 

@@ -247,7 +247,9 @@ async function attempt(action) {
     renderMe(guest);
   } catch (error) {
     if (number !== P.request) return;
-    const illegal = error.status === 400 && !puzzle.legal;
+    P.selected = null; // the board starts again from choosing a guest
+    showTargets();
+    const illegal = error.code === "illegal_action" || (error.status === 400 && !puzzle.legal);
     showError(illegal ? t("puzzles.not_legal", { move: optionText(action) }) : errorText(error), illegal ? null : () => attempt(action));
   } finally {
     if (number === P.request) setBusy(false);

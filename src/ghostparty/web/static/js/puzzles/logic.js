@@ -31,7 +31,8 @@ export function addressRequest(search, hash) {
 /**
  * The locations the player may click. With the puzzle's legal actions (`legal`, as the
  * game page gets them): exactly those. Without them: any of the mover's guests, and then
- * any other location (the server judges the move).
+ * any other location but Hugo's start and a room of the mover's own (no move ends there);
+ * the server judges the move.
  */
 export function boardTargets(puzzle, selected, allLocations = []) {
   const legal = puzzle.legal;
@@ -39,13 +40,14 @@ export function boardTargets(puzzle, selected, allLocations = []) {
     const places = legal ? legal.filter((a) => a.place !== undefined).map((a) => a.place) : freeSquares(puzzle.position, allLocations);
     return { places: new Set(places), sources: new Set(), dests: new Set(), selected: null };
   }
-  const sources = legal ? new Set(legal.filter((a) => a.from !== undefined).map((a) => a.from)) : new Set(puzzle.position.guests[puzzle.to_move] ?? []);
+  const mine = puzzle.position.guests[puzzle.to_move] ?? [];
+  const sources = legal ? new Set(legal.filter((a) => a.from !== undefined).map((a) => a.from)) : new Set(mine);
   const chosen = sources.has(selected) ? selected : null;
   let dests = new Set();
   if (chosen !== null) {
     dests = legal
       ? new Set(legal.filter((a) => a.from === chosen).map((a) => a.to))
-      : new Set(allLocations.filter((loc) => loc !== chosen && loc !== "START"));
+      : new Set(allLocations.filter((loc) => loc !== chosen && loc !== "START" && !(loc.startsWith("R:") && mine.includes(loc))));
   }
   return { places: new Set(), sources, dests, selected: chosen };
 }
