@@ -435,6 +435,60 @@ def test_a_move_the_server_finds_illegal_is_said_and_the_puzzle_stays(
     page.context.close()
 
 
+@pytest.mark.parametrize(("device", "lang"), SETUPS)
+def test_a_placement_puzzle_is_solved_on_a_square(
+    browser: Any, base_url: str, fake_puzzle_api: FakePuzzleApi, device: Any, lang: str
+) -> None:
+    """Phase place: no die; the free squares take the guest (no legal list needed)."""
+    position = position_to_dict(start_position(ruleset("hugo"), 2))
+    game = Game.from_position(position)
+    for _ in range(3):
+        game.apply(game.legal_actions()[0])
+    position = dict(game.position())
+    legal = _legal(position)
+    answer = legal[len(legal) // 2]
+    fake_puzzle_api.puzzles["place0000001"] = {
+        **fake_puzzle_api.puzzles[fake_puzzle_api.ids()[0]],
+        "public": {
+            "id": "place0000001",
+            "rules": "hugo",
+            "players": 2,
+            "position": position,
+            "phase": "place",
+            "to_move": position["to_move"],
+            "roll": None,
+            "rating": 1450,
+            "attempts": 0,
+            "solved": 0,
+        },
+        "legal": legal,
+        "answer": answer,
+        "alternatives": [{"action": a, "win": 0.5 - 0.01 * k, "deep": None} for k, a in enumerate([answer, *legal])],
+        "themes": ["placement"],
+    }
+    page = _page(browser, device, lang, fake_puzzle_api)
+    page.goto(f"{base_url}/puzzles#id=place0000001")
+    page.wait_for_function(SOLVING, arg="place0000001")
+    assert page.get_by_test_id("puzzle-roll").is_hidden()
+    task = page.get_by_test_id("puzzle-task").inner_text()
+    assert task == (
+        "You are Blue: place a guest — find the best square"
+        if lang == "en"
+        else "Du bist Blau: setze einen Gast — finde das beste Feld"
+    )
+    squares = page.get_by_test_id("board").locator("[data-legal=true][data-legal-kind=place]")
+    assert sorted(squares.evaluate_all("(nodes) => nodes.map((n) => n.dataset.square)")) == sorted(
+        a["place"] for a in legal
+    )
+    _press(page, squares.and_(page.locator(f"[data-square='{answer['place']}']")))
+    page.wait_for_function(SOLVED)
+    assert page.locator("main").get_attribute("data-result") == "right"
+    assert page.get_by_test_id("puzzle-theme").get_attribute("data-theme") == "placement"
+    assert page.get_by_test_id("puzzle-theme").inner_text() == ("Placement" if lang == "en" else "Einsetzen")
+    _fits(page)
+    page.context.close()
+
+
 def test_the_board_takes_the_keyboard(browser: Any, base_url: str, fake_puzzle_api: FakePuzzleApi) -> None:
     """Tab reaches the board; the arrow keys walk its targets, Enter picks the guest and its target."""
     first = fake_puzzle_api.ids()[0]
