@@ -131,6 +131,7 @@ def create_app(database_url: str | Settings | None = None, **options: Any) -> St
         Route("/r/{table_id}", _page("replay.html")),
         Route("/replay", _page("replay.html")),
         Route("/analysis", _page("analysis.html")),
+        Route("/puzzles", _page("puzzles.html")),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         *account_routes,
         *token_routes,

@@ -82,7 +82,7 @@ def test_the_maskable_icon_is_opaque_to_its_edges() -> None:
 def test_every_page_links_the_manifest_a_theme_colour_and_a_touch_icon(client: TestClient) -> None:
     pages = ["/", "/t/abc", "/login", "/players/ann", "/leaderboard", "/moderation", "/tournaments"]
     pages += ["/tournaments/x", "/email/reset", "/r/abc", "/replay", "/open-data", "/offline"]
-    pages += ["/analysis"]
+    pages += ["/analysis", "/puzzles"]
     assert len(pages) == len(list(STATIC.glob("*.html"))) + 1  # /r/ and /replay share a page
     for page in pages:
         response = client.get(page, headers={"Accept": "text/html"})

@@ -51,6 +51,7 @@ GROUPS = {
     "invitations": "invitations: invitations to a game",
     "invite": "invite: inviting a player one follows",
     "review": "review: a game's review (the moves judged by a bot)",
+    "puzzles": "puzzles: the puzzles page (a decision from a real game with one clearly best move) and the lobby's daily puzzle",
     "review_profile": "review_profile: a player's reviews over many games",
     "mail": "mail: plain-text e-mail, keep line breaks (and the '--' line above the footer)",
 }

@@ -160,6 +160,15 @@ export const api = {
   myTournamentTable: (id, entry) => request("POST", `/api/tournaments/${enc(id)}/me`, entry ? { entry } : {}),
   cancelTournament: (id, reason) => request("POST", `/api/tournaments/${enc(id)}/cancel`, { reason }),
   trophies: (name) => request("GET", `/api/players/${enc(name)}/trophies`),
+  nextPuzzle: ({ rules, theme, after } = {}) => {
+    const query = new URLSearchParams(Object.entries({ rules, theme, after }).filter(([, value]) => value));
+    return request("GET", `/api/puzzles/next${query.size ? `?${query}` : ""}`);
+  },
+  dailyPuzzle: () => request("GET", "/api/puzzles/daily"),
+  puzzle: (id) => request("GET", `/api/puzzles/${enc(id)}`),
+  attemptPuzzle: (id, action) => request("POST", `/api/puzzles/${enc(id)}/attempt`, { action }),
+  puzzleMe: () => request("GET", "/api/puzzles/me"),
+  puzzleThemes: () => request("GET", "/api/puzzles/themes"),
   modRename: (name, newName, reason) => request("POST", "/api/moderation/rename", { name, new_name: newName, reason }),
 };
 

@@ -28,7 +28,7 @@ export function loginUrl() {
   return `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
 }
 
-/** The top bar's links: the leaderboard, the tournaments, the analysis board, a moderator's queue, and "Log in" or the player's name. */
+/** The top bar's links: the leaderboard, the tournaments, the analysis board, the puzzles, a moderator's queue, and "Log in" or the player's name. */
 export function accountNav(player, moderator = false) {
   const me = player
     ? el("a", { href: profileUrl(player.name), class: "account-me", "data-testid": "account-link", "data-player": player.name }, player.name)
@@ -39,6 +39,7 @@ export function accountNav(player, moderator = false) {
     el("a", { href: "/leaderboard", "data-testid": "leaderboard-link" }, t("leaderboard.link")),
     el("a", { href: "/tournaments", "data-testid": "tournaments-link" }, t("tournaments.link")),
     el("a", { href: "/analysis", "data-testid": "analysis-link" }, t("analysis.link")),
+    el("a", { href: "/puzzles", "data-testid": "puzzles-link" }, t("puzzles.link")),
     moderator ? el("a", { href: "/moderation", "data-testid": "moderation-link" }, t("moderation.link")) : null,
     me,
   );

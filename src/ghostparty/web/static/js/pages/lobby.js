@@ -9,7 +9,7 @@
 // table); upload-link; language; rated (checkbox, shown when logged in); the top bar's
 // account links (js/lib/session.js); Play now (js/lobby/quickmatch.js); your games (js/lobby/turns.js);
 // rematch-fill ("bot" or "empty": who takes the seat of one who doesn't play again);
-// the Friends card (js/account/friends.js).
+// the Friends card (js/account/friends.js); the daily puzzle (js/lobby/daily-puzzle.js).
 
 import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
@@ -24,6 +24,7 @@ import { colourText, seatLabel, useBoard } from "../table/seats.js";
 import { accountError, mountAccountNav } from "../lib/session.js";
 import { loadName, saveName, saveToken } from "../lib/store.js";
 import { MyGames } from "../lobby/turns.js";
+import { showDailyPuzzle } from "../lobby/daily-puzzle.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
@@ -197,6 +198,7 @@ async function main() {
   mine = new MyGames(document.title);
   mine.mount();
   friends.mount();
+  showDailyPuzzle();
   mountAccountNav().then(useAccount);
   await api.board("hugo").then(useBoard, () => {}); // the seats' colours: names and palette
   try {
