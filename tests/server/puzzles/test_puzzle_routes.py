@@ -12,12 +12,14 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from ghostparty.cli.main import cli
+from ghostparty.rules import legal_actions, position_from_dict
+from ghostparty.rules.notation import actions_to_dicts
 from ghostparty.server.app import create_app
 from ghostparty.server.puzzles.loading import starter
 from ghostparty.server.stores import MemoryStore
 from tests.fixtures.accounts import error, make_client, register
 
-SHOWN = {"id", "rules", "players", "position", "phase", "to_move", "roll", "rating", "attempts", "solved"}
+SHOWN = {"id", "rules", "players", "position", "phase", "to_move", "roll", "legal", "rating", "attempts", "solved"}
 WHOLE = {p.id: p.puzzle for p in starter()}
 
 
@@ -68,6 +70,9 @@ def test_no_answer_is_shown_before_an_attempt(guest: TestClient) -> None:
         for secret in ("answer", "alternatives", "themes", "reason", "margin", '"win"', "source"):
             assert secret not in text
         assert shown["position"] == json.loads(json.dumps(WHOLE[shown["id"]]["position"]))
+        # Every legal action in the rules core's order: nothing in it points at the answer.
+        assert shown["legal"] == actions_to_dicts(legal_actions(position_from_dict(shown["position"])))
+        assert answer_of(shown["id"]) in shown["legal"] and len(shown["legal"]) >= 2
 
 
 def test_a_guest_goes_up_from_1500_by_after_and_is_never_rated(guest: TestClient) -> None:

@@ -15,7 +15,14 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from ghostparty.rules import InvalidAction, InvalidPosition, action_from_dict, legal_actions, position_from_dict
+from ghostparty.rules import (
+    InvalidAction,
+    InvalidPosition,
+    action_from_dict,
+    legal_actions,
+    position_from_dict,
+)
+from ghostparty.rules.notation import actions_to_dicts
 from ghostparty.server.common.errors import ErrorCode, ServiceError
 from ghostparty.server.puzzles.loading import starter
 from ghostparty.server.puzzles.ratings import START, rate
@@ -36,6 +43,9 @@ def public(stored: StoredPuzzle) -> dict[str, Any]:
         "phase": position["phase"],
         "to_move": position["to_move"],
         "roll": position.get("roll"),
+        # Every legal action, as a table's position comes with them: the page lets the
+        # player pick among them and tells nothing of which is best.
+        "legal": actions_to_dicts(legal_actions(position_from_dict(position))),
         "rating": round(stored.rating.rating),
         "attempts": stored.attempts,
         "solved": stored.solved,
