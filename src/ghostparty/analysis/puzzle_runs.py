@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ghostparty.analysis.puzzles import PUZZLES_FORMAT, Puzzle, PuzzleError, mine_game
+from ghostparty.analysis.review.batch import read_record
 from ghostparty.analysis.themes import describe
 from ghostparty.bots import make_bot
-from ghostparty.rules import GameRecord, InvalidRecord, ruleset, start_position
+from ghostparty.rules import GameRecord, ruleset, start_position
 from ghostparty.sim.playout import seeded_playout
 
 #: The columns of :func:`csv_row`, in order.
@@ -135,17 +136,9 @@ def mine_record(record: GameRecord, source: str, margin: float, rollouts: int, c
 def mine_file(path: str, margin: float, rollouts: int, cut: int, seed: int) -> dict[str, Any]:
     """The record in ``path`` mined (:func:`mine_record`); a file that is not a record that
     replays gives ``{"source", "error"}`` saying why."""
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-    except OSError as error:
-        return {"source": path, "error": f"cannot read it: {error.strerror or error}"}
-    except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        return {"source": path, "error": f"not JSON: {error}"}
-    try:
-        record = GameRecord.from_dict(data)
-    except InvalidRecord as error:
-        return {"source": path, "error": f"not a game record that replays: {error}"}
+    record = read_record(path)
+    if isinstance(record, str):
+        return {"source": path, "error": record}
     return mine_record(record, path, margin, rollouts, cut, seed)
 
 

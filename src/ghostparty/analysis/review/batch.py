@@ -26,20 +26,27 @@ from ghostparty.sim.seeds import game_seed
 __all__ = ["LevelStanding", "SeatScore", "bot_lineups", "review_bot_game", "review_file", "standings"]
 
 
-def review_file(path: str, depth: int = DEPTH, horizon: int = HORIZON) -> dict[str, Any]:
-    """The review of the record in ``path`` as JSON (``ghostparty-review/1``) with its
-    ``"source"``; a file that is no record that replays gives ``{"source", "error"}``."""
+def read_record(path: str) -> GameRecord | str:
+    """The game record in the file at ``path``, or why there is none (a sentence)."""
     try:
         with open(path, encoding="utf-8") as file:
             data = json.load(file)
     except OSError as error:
-        return {"source": path, "error": f"cannot read it: {error.strerror or error}"}
+        return f"cannot read it: {error.strerror or error}"
     except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        return {"source": path, "error": f"not JSON: {error}"}
+        return f"not JSON: {error}"
     try:
-        record = GameRecord.from_dict(data)
+        return GameRecord.from_dict(data)
     except InvalidRecord as error:
-        return {"source": path, "error": f"not a game record that replays: {error}"}
+        return f"not a game record that replays: {error}"
+
+
+def review_file(path: str, depth: int = DEPTH, horizon: int = HORIZON) -> dict[str, Any]:
+    """The review of the record in ``path`` as JSON (``ghostparty-review/1``) with its
+    ``"source"``; a file that is no record that replays gives ``{"source", "error"}``."""
+    record = read_record(path)
+    if isinstance(record, str):
+        return {"source": path, "error": record}
     reviewed = review_game(record, evaluator=Evaluator(depth=depth, horizon=horizon)).as_dict()
     return {"source": path, **reviewed}
 
