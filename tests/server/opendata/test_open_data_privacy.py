@@ -51,6 +51,7 @@ class Seen:
     moves: dict[str, str] = field(default_factory=dict)
     names: set[str] = field(default_factory=set)
     tournaments: set[str] = field(default_factory=set)
+    puzzles: set[str] = field(default_factory=set)
     walked: set[str] = field(default_factory=set)
     refused: set[str] = field(default_factory=set)
 
@@ -108,11 +109,12 @@ def _walk(client: TestClient) -> Seen:
     routes = [r for r in client.app.routes if isinstance(r, Route) and "GET" in (r.methods or {"GET"})]  # type: ignore[attr-defined]
     extra = ["/api/leaderboard/hugo?bots=1", "/api/leaderboard/midnight-party?bots=1"]
     for _ in range(4):
-        before = (len(seen.tables), len(seen.names), len(seen.tournaments))
+        before = (len(seen.tables), len(seen.names), len(seen.tournaments), len(seen.puzzles))
         candidates = {
             "table_id": sorted(seen.tables) or ["none"],
             "name": sorted(seen.names) or ["none"],
             "tournament_id": sorted(seen.tournaments) or ["1"],
+            "puzzle_id": sorted(seen.puzzles) or ["none"],
             **FIXED,
         }
         urls = list(extra)
@@ -135,7 +137,7 @@ def _walk(client: TestClient) -> Seen:
             if table_id not in seen.moves:
                 record = client.get(f"/api/tables/{table_id}/record").json()
                 seen.moves[table_id] = json.dumps(record.get("actions"), sort_keys=True)
-        if (len(seen.tables), len(seen.names), len(seen.tournaments)) == before:
+        if (len(seen.tables), len(seen.names), len(seen.tournaments), len(seen.puzzles)) == before:
             return seen
     raise AssertionError("the walk kept finding new things")
 
@@ -160,6 +162,8 @@ def _read(client: TestClient, url: str, seen: Seen) -> None:
             seen.names.add(value)
         if key == "id" and url.startswith("/api/tournaments"):
             seen.tournaments.add(value)
+        if key == "id" and url.startswith("/api/puzzles"):
+            seen.puzzles.add(value)
 
 
 @pytest.fixture(scope="module")
