@@ -9,31 +9,20 @@ import pytest
 from ghostparty.analysis.themes import SAVES, cost, reason, risk, themes
 from ghostparty.rules import Move, Pass, Place, Position, legal_actions, position_from_dict
 
+from .positions import hugo_position
+
 
 def position(**changes: Any) -> Position:
     """``hugo`` 2 players, clock 24:00 (Hugo's speed 3, §5.3), Hugo on G10, seat 0 rolled 2."""
-    data: dict[str, Any] = {
-        "format": "hugo-position/1",
-        "rules": "hugo",
-        "players": 2,
-        "first_player": 0,
-        "round": 1,
+    base = {
         "phase": "move",
-        "to_move": 0,
         "roll": 2,
-        "clock": "24:00",
-        "hugo": "G10",
-        "scores": [10, 10],
-        "round_scores": [],
         "guests": [
             ["G7", "G30", "R:tower", "R:library", "R:fireplace", "R:bedchamber"],
             ["G33", "G34", "G36", "G37", "G38", "R:portrait-hall"],
         ],
-        "place_queue": [],
-        "winners": [],
     }
-    data.update(changes)
-    return position_from_dict(data)
+    return position_from_dict(hugo_position(**{**base, **changes}))
 
 
 def others(at: Position, answer: Any) -> list[Any]:

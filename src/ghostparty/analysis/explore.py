@@ -123,20 +123,21 @@ def explore(
     if deep and position.phase == MOVE and len(valued) > 1:
         looked = deep_analysis.analyze(position, rollouts=rollouts, cut=cut, width=None, seed=seed)
     rolled = {value.action: (value.win, value.se) for value in looked.options} if looked is not None else {}
-    order = sorted(range(len(valued)), key=lambda i: (-valued[i][1].win[seat], valued[i][1].margin[seat], i))
-    best = looked.best.action if looked is not None else valued[order[0]][0]
-    if looked is not None:
-        order.sort(key=lambda i: (-rolled[valued[i][0]][0], i))
+    if looked is not None:  # the deep analysis' order, best first
+        ranked = [value.action for value in looked.options]
+    else:
+        ranked = [action for action, _ in sorted(valued, key=lambda item: (-item[1].win[seat], item[1].margin[seat]))]
+    values = dict(valued)
     options = tuple(
         Option(
             action,
             apply(position, action),
-            value.win[seat],
-            value.margin[seat],
+            values[action].win[seat],
+            values[action].margin[seat],
             deep=rolled.get(action),
-            best=action == best,
+            best=rank == 0,
         )
-        for action, value in (valued[i] for i in order)
+        for rank, action in enumerate(ranked)
     )
     win = evaluator.best(position, list(valued))[1].win
     return Exploration(position, win, options, (rollouts, cut) if looked is not None else None)
