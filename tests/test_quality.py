@@ -53,17 +53,24 @@ def test_no_module_is_over_400_lines_without_a_reason_at_its_top() -> None:
     assert not long, f"split these by job, or say why at the top ('Over 400 lines: …'): {', '.join(long)}"
 
 
+#: Files every test folder may have: a package's marker and pytest's fixtures.
+PER_FOLDER = frozenset({"__init__.py", "conftest.py"})
+
+
 def duplicate_test_names(folder: Path) -> dict[str, list[str]]:
-    """The test files' names that more than one file under ``folder`` has, with where."""
+    """The names of test files and test helpers that more than one file under ``folder``
+    has (``__init__.py`` and ``conftest.py`` aside), with where."""
     where: dict[str, list[str]] = {}
-    for path in sorted(folder.rglob("test_*.py")):
-        where.setdefault(path.name, []).append(str(path.parent.relative_to(folder)))
+    for path in sorted(folder.rglob("*.py")):
+        if path.name not in PER_FOLDER:
+            where.setdefault(path.name, []).append(str(path.parent.relative_to(folder)))
     return {name: folders for name, folders in where.items() if len(folders) > 1}
 
 
 def test_no_two_test_files_share_a_name() -> None:
     """A test file's name says what it tests, so no two are alike: a second test of one
-    thing says what differs (``test_quickmatch_service.py``, ``test_quickmatch_routes.py``)."""
+    thing says what differs (``test_quickmatch_service.py``, ``test_quickmatch_routes.py``);
+    likewise a helper module's."""
     tests = ROOT / "tests"
     assert len(list(tests.rglob("test_*.py"))) > 150, f"expected the test files under {tests}"
     duplicates = duplicate_test_names(tests)

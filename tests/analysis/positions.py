@@ -4,29 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.rules.builders import Pos, hugo_pos
 
-def hugo_position(**changes: Any) -> dict[str, Any]:
+#: Seat 0's guests and seat 1's in :func:`hugo_position`.
+GUESTS = [
+    ["G11", "G11", "G20", "G30", "R:tower", "R:library"],
+    ["G9", "G12", "G25", "G26", "R:armory", "C9"],
+]
+
+
+def hugo_position(**changes: Any) -> Pos:
     """A ``hugo-position/1`` of two players before seat 0's roll (clock 24:00, Hugo on
     G10), with ``changes`` laid over it."""
-    data: dict[str, Any] = {
-        "format": "hugo-position/1",
-        "rules": "hugo",
-        "players": 2,
-        "first_player": 0,
-        "round": 1,
-        "phase": "roll",
-        "to_move": 0,
-        "roll": None,
-        "clock": "24:00",
-        "hugo": "G10",
-        "scores": [10, 10],
-        "round_scores": [],
-        "guests": [
-            ["G11", "G11", "G20", "G30", "R:tower", "R:library"],
-            ["G9", "G12", "G25", "G26", "R:armory", "C9"],
-        ],
-        "place_queue": [],
-        "winners": [],
-    }
-    data.update(changes)
-    return data
+    return {**hugo_pos([list(seat) for seat in GUESTS], hugo="G10"), **changes}

@@ -24,7 +24,7 @@ from ghostparty.analysis import GuestOdds, capture_odds
 from ghostparty.analysis import danger as danger_module
 from ghostparty.rules import HUGO, MOVE, OVER, PLACE, ROLL, Position, Roll, apply, position_from_dict, sample_roll
 from ghostparty.rules.events import Captured, Event
-from tests.rules.helpers import Pos, hugo_pos, mp_pos
+from tests.rules.builders import Pos, hugo_pos, mp_pos
 
 F = Fraction
 

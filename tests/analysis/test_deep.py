@@ -16,9 +16,9 @@ from ghostparty.bots import LearnedBot, bot_names, make_bot
 from ghostparty.rules import HUGO, MOVE, OVER, ROLL, Action, Move, Pass, Position, Roll, apply, legal_actions
 from ghostparty.rules.actions import DIE_FACES
 from ghostparty.sim.tournament import play_game
-from tests.bots import positions
+from tests.bots import situations
 from tests.bots.test_bots import position
-from tests.rules.helpers import playout
+from tests.rules.builders import playout
 
 # Small budgets: the folder must stay fast on a loaded 2-core machine.
 CHEAP = "deep:rollouts=3,cut=2,width=2"
@@ -138,9 +138,9 @@ def test_the_cut_stops_before_the_next_roll() -> None:
 @pytest.mark.parametrize(
     ("make", "wanted"),
     [
-        (positions.capture_to_avoid, Move("G24", "G26")),
-        (positions.only_safe_room, Move("G6", "R:chapel")),
-        (positions.mp_pass, Pass()),
+        (situations.capture_to_avoid, Move("G24", "G26")),
+        (situations.only_safe_room, Move("G6", "R:chapel")),
+        (situations.mp_pass, Pass()),
     ],
 )
 def test_finds_the_hand_worked_answers(make: object, wanted: Action) -> None:

@@ -1,1 +1,1 @@
-"""Bot tests. The rules tests' position builders import as ``tests.rules.helpers``."""
+"""Bot tests. The rules tests' position builders import as ``tests.rules.builders``."""

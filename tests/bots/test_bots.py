@@ -28,9 +28,9 @@ from ghostparty.rules import (
     ruleset,
     start_position,
 )
-from tests.rules.helpers import playout
+from tests.rules.builders import playout
 
-from . import positions
+from . import situations
 
 # Small budgets: the whole folder must stay fast on a loaded 2-core machine.
 SPECS = [
@@ -145,8 +145,8 @@ def sample_positions() -> list[Position]:
     return [
         start_position(ruleset("hugo"), 2),
         *moves[:: max(1, len(moves) // 3)][:3],
-        position(positions.capture_to_avoid()),
-        position(positions.mp_pass()),
+        position(situations.capture_to_avoid()),
+        position(situations.mp_pass()),
     ]
 
 
@@ -247,32 +247,32 @@ def choices(spec: str, pos: dict[str, Any], seeds: range = range(3)) -> set[Any]
 
 @pytest.mark.parametrize("spec", SEARCHERS)
 def test_only_safe_room(spec: str) -> None:
-    pos = positions.only_safe_room()
-    assert move_pairs(position(pos)) == positions.ONLY_SAFE_ROOM_LEGAL
+    pos = situations.only_safe_room()
+    assert move_pairs(position(pos)) == situations.ONLY_SAFE_ROOM_LEGAL
     assert choices(spec, pos) == {Move("G6", "R:chapel")}
 
 
 @pytest.mark.parametrize("spec", SEARCHERS)
 def test_green_room_beats_a_plain_move(spec: str) -> None:
-    pos = positions.green_room()
-    assert move_pairs(position(pos)) == positions.GREEN_ROOM_LEGAL
+    pos = situations.green_room()
+    assert move_pairs(position(pos)) == situations.GREEN_ROOM_LEGAL
     assert choices(spec, pos) == {Move("G30", "R:banquet-hall")}
 
 
 @pytest.mark.parametrize("spec", SEARCHERS)
 def test_never_walks_into_hugo(spec: str) -> None:
-    pos = positions.capture_to_avoid()
+    pos = situations.capture_to_avoid()
     p = position(pos)
-    assert move_pairs(p) == positions.CAPTURE_TO_AVOID_LEGAL
+    assert move_pairs(p) == situations.CAPTURE_TO_AVOID_LEGAL
     assert apply(p, Move("G18", "G20")).scores[0] == 20  # the capture costs 10 at once
     assert choices(spec, pos) == {Move("G24", "G26")}
 
 
 @pytest.mark.parametrize("spec", SEARCHERS)
 def test_expels_onto_hugos_door(spec: str) -> None:
-    pos = positions.expel_onto_hugo()
+    pos = situations.expel_onto_hugo()
     p = position(pos)
-    assert move_pairs(p) == positions.EXPEL_ONTO_HUGO_LEGAL
+    assert move_pairs(p) == situations.EXPEL_ONTO_HUGO_LEGAL
     after = apply(p, Move("G21", "R:portrait-hall"))
     assert after.scores == (10, 20)  # seat 1's guest was captured onto C10
     assert choices(spec, pos) == {Move("G21", "R:portrait-hall")}
@@ -280,7 +280,7 @@ def test_expels_onto_hugos_door(spec: str) -> None:
 
 @pytest.mark.parametrize("spec", SEARCHERS)
 def test_midnight_party_passes_rather_than_be_captured(spec: str) -> None:
-    pos = positions.mp_pass()
+    pos = situations.mp_pass()
     assert set(legal_actions(position(pos))) == {Move("G19", "G20"), Pass()}
     assert choices(spec, pos) == {Pass()}
 

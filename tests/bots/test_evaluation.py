@@ -17,7 +17,7 @@ from ghostparty.bots.evaluation import (
     utility,
 )
 from ghostparty.rules import HUGO_BOARD, MIDNIGHT_PARTY_BOARD, OVER, position_from_dict
-from tests.rules.helpers import hugo_pos, mp_pos, playout
+from tests.rules.builders import hugo_pos, mp_pos, playout
 
 HUGO_ROOMS_BUT_CHAPEL = ["R:library", "R:fireplace", "R:tower", "R:portrait-hall", "R:bedchamber"]
 

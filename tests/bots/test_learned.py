@@ -20,9 +20,9 @@ from ghostparty.bots.learned import (
     parse_weights,
 )
 from ghostparty.rules import OVER, RULESETS, Position, apply, legal_actions, position_from_dict, start_position
-from tests.rules.helpers import hugo_pos, mp_pos, playout
+from tests.rules.builders import hugo_pos, mp_pos, playout
 
-from . import positions
+from . import situations
 
 
 def row(p: Position, seat: int) -> dict[str, float]:
@@ -35,7 +35,7 @@ def row(p: Position, seat: int) -> dict[str, float]:
 def test_features_of_a_known_hugo_position() -> None:
     """``only_safe_room``: seat 0 (roll 4 in hand) has one guest on G6 right ahead of Hugo
     (G5, clock 4:00, speed 7) and five in rooms; seat 1 has three on G30-G32."""
-    p = position_from_dict(positions.only_safe_room())
+    p = position_from_dict(situations.only_safe_room())
     zero, one = row(p, 0), row(p, 1)
     assert len(seat_features(p)) == 2
     assert all(len(r) == WIDTH for r in seat_features(p))
@@ -65,7 +65,7 @@ def test_features_of_a_known_hugo_position() -> None:
 def test_a_guest_out_of_hugos_reach_before_five_is_safe() -> None:
     """Clock 4:00, Hugo on G5: 35 points left before 5:00; guests on G1-G3 are 36-38
     squares ahead of him, one on G11 six."""
-    p = position_from_dict(hugo_pos([["G2", "G3"], *positions.SIX_OTHERS], clock="4:00", hugo="G5"))
+    p = position_from_dict(hugo_pos([["G2", "G3"], *situations.SIX_OTHERS], clock="4:00", hugo="G5"))
     assert row(p, 0)["safe_gallery"] == 2
     assert row(p, 0)["caught_now"] == row(p, 0)["caught_4"] == 0
     assert row(p, 1)["safe_gallery"] == 1  # G1, not G11
@@ -132,7 +132,7 @@ def test_weights_file_errors_say_what_was_expected() -> None:
 
 
 def test_learned_estimates_are_the_dot_product() -> None:
-    p = position_from_dict(positions.only_safe_room())
+    p = position_from_dict(situations.only_safe_room())
     one = Weights(FEATURES, {("hugo", 2): (1.0,) + (0.0,) * (WIDTH - 1)}, {})
     assert learned_estimates(p, one) == [1.0, 1.0]
     by_score = Weights(FEATURES, {("hugo", 2): tuple(float(n == "score") for n in FEATURES)}, {})
@@ -143,7 +143,7 @@ def test_learned_estimates_are_the_dot_product() -> None:
 
 
 def test_the_learned_bot_finds_the_only_safe_room() -> None:
-    p = position_from_dict(positions.only_safe_room())
+    p = position_from_dict(situations.only_safe_room())
     choice = LearnedBot().choose(p, random.Random(0))
     assert (choice.source, choice.target) == ("G6", "R:chapel")  # type: ignore[attr-defined]
 
@@ -179,7 +179,7 @@ def test_eval_option() -> None:
     mcts = make_bot("mcts:iterations=5,eval=learned")
     assert isinstance(mcts, MctsBot)
     assert mcts.eval == "learned"
-    p = position_from_dict(positions.only_safe_room())
+    p = position_from_dict(situations.only_safe_room())
     for spec in ("expectimax:depth=2,eval=learned", "mcts:iterations=40,eval=learned"):
         choice = make_bot(spec).choose(p, random.Random(0))
         assert (choice.source, choice.target) == ("G6", "R:chapel"), spec  # type: ignore[attr-defined]

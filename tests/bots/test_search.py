@@ -27,9 +27,9 @@ from ghostparty.rules import (
     ruleset,
     start_position,
 )
-from tests.rules.helpers import hugo_pos, mp_pos
+from tests.rules.builders import hugo_pos, mp_pos
 
-from . import positions
+from . import situations
 from .test_bots import decisions, sample_positions
 
 # The die by hand (RULES.md §1.4): faces 1, 2, HUGO, 4, 5, HUGO.
@@ -40,11 +40,11 @@ def hand_positions() -> list[Position]:
     return [
         position_from_dict(build())
         for build in (
-            positions.only_safe_room,
-            positions.green_room,
-            positions.capture_to_avoid,
-            positions.expel_onto_hugo,
-            positions.mp_pass,
+            situations.only_safe_room,
+            situations.green_room,
+            situations.capture_to_avoid,
+            situations.expel_onto_hugo,
+            situations.mp_pass,
         )
     ]
 
@@ -75,7 +75,7 @@ def reply_by_hand(p: Position) -> list[float]:
 
 
 ROLL_POSITIONS = [
-    pytest.param(hugo_pos([["G18", "G24"], *positions.SIX_OTHERS], hugo="G20"), id="hugo-6p"),
+    pytest.param(hugo_pos([["G18", "G24"], *situations.SIX_OTHERS], hugo="G20"), id="hugo-6p"),
     pytest.param(
         hugo_pos(
             [
@@ -219,7 +219,7 @@ def test_beam_limits_replies_below_depth_one() -> None:
     """The beam limits replies only where they are searched further (depth > 1): at
     depth 2 the replies are judged statically, so the beam changes nothing; at depth 3
     a beam of 1 searches fewer positions than no beam. Both find the expulsion."""
-    p = position_from_dict(positions.expel_onto_hugo())
+    p = position_from_dict(situations.expel_onto_hugo())
     right = Move("G21", "R:portrait-hall")
     counts = {}
     for depth, beam in ((2, None), (2, 1), (3, None), (3, 1)):
@@ -258,7 +258,7 @@ def test_auto_depth_and_beam() -> None:
     assert ExpectimaxBot(depth=2).settings(hugo2) == (2, 4)
     assert ExpectimaxBot(beam=None).settings(hugo2) == (3, None)
     assert ExpectimaxBot(depth=1, beam=3).settings(hugo2) == (1, 3)
-    p = position_from_dict(positions.only_safe_room())
+    p = position_from_dict(situations.only_safe_room())
     auto.choose(p, random.Random(0))
     assert (auto.depth, auto.beam) == auto.settings(p)
 
@@ -269,9 +269,9 @@ def test_auto_depth_and_beam() -> None:
 @pytest.mark.parametrize(
     ("build", "right"),
     [
-        (positions.capture_to_avoid, Move("G24", "G26")),
-        (positions.green_room, Move("G30", "R:banquet-hall")),
-        (positions.only_safe_room, Move("G6", "R:chapel")),
+        (situations.capture_to_avoid, Move("G24", "G26")),
+        (situations.green_room, Move("G30", "R:banquet-hall")),
+        (situations.only_safe_room, Move("G6", "R:chapel")),
     ],
 )
 def test_mcts_finds_the_obvious_move(build: Any, right: Move) -> None:
@@ -283,7 +283,7 @@ def test_mcts_finds_the_obvious_move(build: Any, right: Move) -> None:
 
 
 def test_mcts_iteration_budget() -> None:
-    p = position_from_dict(positions.expel_onto_hugo())
+    p = position_from_dict(situations.expel_onto_hugo())
     bot = MctsBot(iterations=37)
     bot.choose(p, random.Random(0))
     assert bot.last_iterations == 37
@@ -294,7 +294,7 @@ def test_mcts_iteration_budget() -> None:
 
 def test_mcts_time_budget_stops() -> None:
     """With ``seconds`` the time decides, not the iteration count."""
-    p = position_from_dict(positions.expel_onto_hugo())
+    p = position_from_dict(situations.expel_onto_hugo())
     bot = MctsBot(iterations=1, seconds=0.05)
     started = time.perf_counter()
     action = bot.choose(p, random.Random(0))
@@ -308,8 +308,8 @@ def test_mcts_last_iterations_after_a_forced_move() -> None:
     """``last_iterations`` is documented as the iterations run by the last decision: a
     forced move (one legal action) runs none."""
     bot = MctsBot(iterations=25)
-    bot.choose(position_from_dict(positions.expel_onto_hugo()), random.Random(0))
-    forced = position_from_dict(hugo_pos([["G5", "G5"], *positions.SIX_OTHERS], hugo="G35", roll=2))
+    bot.choose(position_from_dict(situations.expel_onto_hugo()), random.Random(0))
+    forced = position_from_dict(hugo_pos([["G5", "G5"], *situations.SIX_OTHERS], hugo="G35", roll=2))
     assert legal_actions(forced) == [Move("G5", "G7")]
     assert bot.choose(forced, random.Random(0)) == Move("G5", "G7")
     assert bot.last_iterations == 0
@@ -322,7 +322,7 @@ def _static_losses(position: Position) -> list[float]:
 def test_mcts_opening_the_root_judges_every_move_statically() -> None:
     """One iteration opens the root: each move's value is the static evaluation's
     chances of losing after it (expectimax's leaf), so the choice is depth-1 expectimax's."""
-    p = position_from_dict(positions.capture_to_avoid())
+    p = position_from_dict(situations.capture_to_avoid())
     values = MctsBot(iterations=1).values(p, random.Random(0))
     assert list(values) == legal_actions(p)
     for action, got in values.items():
@@ -337,7 +337,7 @@ def test_mcts_a_chance_node_backs_up_the_die_s_exact_expectation(faces: str) -> 
     sample. A number face leaves a decision to make: with decided faces it is worth the
     mover's best move judged statically (depth-1 expectimax), else the static value of
     the position with the roll in hand."""
-    p = position_from_dict(positions.capture_to_avoid())
+    p = position_from_dict(situations.capture_to_avoid())
     static = MctsBot(iterations=1, faces=faces).values(p, random.Random(0))
     searched = MctsBot(iterations=2, faces=faces).values(p, random.Random(0))
     changed = [action for action in searched if searched[action] != static[action]]
@@ -361,8 +361,8 @@ def test_mcts_a_chance_node_backs_up_the_die_s_exact_expectation(faces: str) -> 
 
 
 def test_mcts_faces_auto_decides_them_between_two_players_only() -> None:
-    two = position_from_dict(positions.expel_onto_hugo())
-    many = position_from_dict(positions.capture_to_avoid())
+    two = position_from_dict(situations.expel_onto_hugo())
+    many = position_from_dict(situations.capture_to_avoid())
     assert (two.players, many.players) == (2, 6)
     for p, same_as in ((two, "decided"), (many, "static")):
         auto = MctsBot(iterations=40).values(p, random.Random(3))
@@ -374,7 +374,7 @@ def test_mcts_faces_auto_decides_them_between_two_players_only() -> None:
 
 
 def test_mcts_searches_deeper_with_more_iterations_and_stays_deterministic() -> None:
-    p = position_from_dict(positions.expel_onto_hugo())
+    p = position_from_dict(situations.expel_onto_hugo())
     first = MctsBot(iterations=300).values(p, random.Random(5))
     assert first == MctsBot(iterations=300).values(p, random.Random(5))
     shallow = MctsBot(iterations=1).values(p, random.Random(5))

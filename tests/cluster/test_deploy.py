@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import DEPLOY, Cluster, RedisServer, binary, free_port, render
-from .games import check, finish, start_games, summary, verify, wait_progress
+from .traffic import check, finish, start_games, summary, verify, wait_progress
 
 #: Tables of people only: what nginx does, apart from any bot's keeping.
 PEOPLE = [{"kind": "human"}, {"kind": "human"}]

@@ -28,8 +28,8 @@ from websockets.exceptions import ConnectionClosed
 
 from .client import create_table, request
 from .conftest import Cluster
-from .games import Games, check, describe, finish, start_games, summary, verify, wait_progress, wait_resumed
 from .tcpproxy import TcpProxy
+from .traffic import Games, check, describe, finish, start_games, summary, verify, wait_progress, wait_resumed
 
 #: How long the database is cut off, and Redis away.
 BLIP = 2.0

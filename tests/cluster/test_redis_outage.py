@@ -23,7 +23,7 @@ from ghostparty.server.bus.leases import SHARDS, shard_of
 
 from .client import SEATS, SeatClient, create_table, shards_kept
 from .conftest import Cluster
-from .games import Games, check, finish, summary, verify, wait_progress, wait_resumed
+from .traffic import Games, check, finish, summary, verify, wait_progress, wait_resumed
 
 #: Seconds Redis is away: longer than the leases' 3 s.
 OUTAGE = 6.0

@@ -32,9 +32,9 @@ from ghostparty.server.tables.store import SqlTables
 
 from .client import create_table, request
 from .conftest import Cluster
-from .games import Games, check, finish, start_games, summary, verify, wait_progress, wait_resumed
 from .tcpproxy import TcpProxy
 from .test_failover import probe_act
+from .traffic import Games, check, finish, start_games, summary, verify, wait_progress, wait_resumed
 
 #: Slack for a loaded machine (two cores shared by several test runs) over each bound.
 SLACK = 1.5

@@ -11,7 +11,7 @@ import pytest
 from ghostparty import Game, Roll
 from ghostparty.rules import DIE, HUGO, chance_outcomes, legal_actions, sample_roll
 
-from .helpers import hugo_pos, mp_pos
+from .builders import hugo_pos, mp_pos
 
 
 def test_die_outcomes_and_probabilities() -> None:

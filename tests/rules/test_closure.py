@@ -15,7 +15,7 @@ import pytest
 
 from ghostparty import Game, GameRecord
 
-from .helpers import hugo_pos, mp_pos
+from .builders import hugo_pos, mp_pos
 
 ROOT = Path(__file__).resolve().parents[2]
 

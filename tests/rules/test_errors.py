@@ -22,7 +22,7 @@ from ghostparty import (
 )
 from ghostparty.rules import apply, position_from_dict
 
-from .helpers import hugo_pos, mp_pos
+from .builders import hugo_pos, mp_pos
 
 VALID_HUGO = hugo_pos(
     [["G1", "G5", "R:chapel", "C10"], ["G2", "G6", "R:armory", "C9"], ["G3", "G7", "G30", "R:ballroom"], ["G4"] * 4],

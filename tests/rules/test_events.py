@@ -6,7 +6,7 @@ from ghostparty import Game, Move, Pass, Place, Roll
 from ghostparty.rules import events as ev
 from ghostparty.rules.narrate import describe, describe_action, hugo_path, narrate, seat_name
 
-from .helpers import game, hugo_pos, mp_pos, playout
+from .builders import game, hugo_pos, mp_pos, playout
 
 
 def test_placement_events() -> None:

@@ -20,7 +20,7 @@ from ghostparty.rules.actions import Move, Place
 from ghostparty.rules.movegen import TABLES, MoveTables, _ByRuleset, movable_sources, room_occupants, targets
 
 from . import refmodel
-from .helpers import hugo_pos, mp_pos
+from .builders import hugo_pos, mp_pos
 
 RULES = ["hugo", "midnight-party"]
 

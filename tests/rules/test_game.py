@@ -8,7 +8,7 @@ from ghostparty import Game, IllegalAction, Move, Position, Roll
 from ghostparty.rules import events as ev
 from ghostparty.rules import legal_actions
 
-from .helpers import hugo_pos, playout
+from .builders import hugo_pos, playout
 
 
 def test_json_interface_round() -> None:

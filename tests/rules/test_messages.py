@@ -14,7 +14,7 @@ import pytest
 from ghostparty import Game, IllegalAction, InvalidPosition, Move, Pass, Place, Roll
 from ghostparty.rules import apply, position_from_dict
 
-from .helpers import hugo_pos, mp_pos, playout
+from .builders import hugo_pos, mp_pos, playout
 
 FOUR = [["G1", "G5", "R:chapel", "C10"], ["G2", "G6", "R:armory", "C9"], ["G3", "G7", "G30", "R:ballroom"], ["G4"] * 4]
 

@@ -27,7 +27,7 @@ from ghostparty.rules import (
 from ghostparty.rules.actions import DIE_FACES
 from ghostparty.rules.movegen import TABLES, move_error
 
-from .helpers import examples, playout
+from .builders import examples, playout
 from .test_properties import any_positions
 
 

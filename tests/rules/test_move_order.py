@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ghostparty import Game
 
-from .helpers import hugo_pos, moves, mp_pos
+from .builders import hugo_pos, moves, mp_pos
 
 
 def mv(a: str, b: str) -> dict[str, str]:

@@ -19,7 +19,7 @@ from ghostparty.rules import (
 )
 
 from . import refmodel
-from .helpers import hugo_pos, mp_pos
+from .builders import hugo_pos, mp_pos
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELDS = [

@@ -17,7 +17,7 @@ from ghostparty.rules import Roll, apply, position_from_dict
 from ghostparty.rules.odds import _out_of_reach
 from ghostparty.rules.position import Position
 
-from .helpers import hugo_pos, mp_pos
+from .builders import hugo_pos, mp_pos
 
 HUGO_ROLL = Roll("hugo")
 

@@ -16,7 +16,7 @@ import pytest
 from ghostparty.rules import Position, apply, legal_actions, position_from_dict
 
 from . import refmodel
-from .helpers import hugo_pos, mp_pos
+from .builders import hugo_pos, mp_pos
 
 ROOT = Path(__file__).resolve().parents[2]
 OWN = ROOT / "tests" / "scenarios"

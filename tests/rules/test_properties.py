@@ -22,7 +22,7 @@ from ghostparty import Game, GameRecord, IllegalAction, InvalidPosition
 from ghostparty.rules import apply, chance_outcomes
 
 from . import refmodel
-from .helpers import examples
+from .builders import examples
 
 PER_PLAYER = {2: 6, 3: 5, 4: 4, 5: 3, 6: 2, 7: 2, 8: 2}
 MAX_ACTIONS = 3000  # every game must end within this many actions (§9); real games take < 500

@@ -11,7 +11,7 @@ from ghostparty import Game, IllegalAction
 from ghostparty.rules import Move, Pass, Place, Roll, apply, is_legal, legal_actions, position_from_dict
 from ghostparty.rules import events as ev
 
-from .helpers import hugo_pos, mp_pos
+from .builders import hugo_pos, mp_pos
 
 FOUR = [["G1", "G5", "R:chapel", "C10"], ["G1", "G6", "R:armory", "C9"], ["G1", "G7", "G30", "R:ballroom"], ["G4"] * 4]
 

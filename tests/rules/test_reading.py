@@ -18,7 +18,7 @@ from ghostparty import Game, GameRecord, InvalidAction, InvalidPosition, Invalid
 from ghostparty.rules import action_from_dict, position_from_dict
 from ghostparty.rules.notation import actions_to_dicts
 
-from .helpers import hugo_pos
+from .builders import hugo_pos
 
 VALID = [
     ({"roll": 1}, Roll(1)),

@@ -11,7 +11,7 @@ import pytest
 from ghostparty import Game, GameRecord, InvalidRecord, Place, Roll
 from ghostparty.rules import position_to_dict
 
-from .helpers import playout
+from .builders import playout
 
 
 @pytest.mark.parametrize(("rules", "players", "seed"), [("hugo", 2, 1), ("hugo", 5, 2), ("midnight-party", 3, 3)])

@@ -9,7 +9,7 @@ import pytest
 
 from ghostparty import IllegalAction
 
-from .helpers import after, game, hugo_pos, move_set, moves, multiset
+from .builders import after, game, hugo_pos, move_set, moves, multiset
 
 # A 2-player hugo position with Hugo far away on G20 (clock 24:00): seat 0 to move.
 OTHER = ["G24", "G25", "G27", "G28", "G29", "G30"]  # seat 1, out of the way unless stated

@@ -9,7 +9,7 @@ import pytest
 from ghostparty import Roll
 from ghostparty.rules import events as ev
 
-from .helpers import after, game, hugo_pos, mp_pos
+from .builders import after, game, hugo_pos, mp_pos
 
 HUGO = {"roll": "hugo"}
 

@@ -8,7 +8,7 @@ from ghostparty import IllegalAction, Roll
 from ghostparty.rules import chance_outcomes
 from ghostparty.rules import events as ev
 
-from .helpers import after, game, hugo_pos
+from .builders import after, game, hugo_pos
 
 HUGO = {"roll": "hugo"}
 G30 = ["G30"] * 5

@@ -7,7 +7,7 @@ import pytest
 from ghostparty import IllegalAction, Move, Roll
 from ghostparty.rules import events as ev
 
-from .helpers import after, game, move_set, moves, mp_pos, multiset
+from .builders import after, game, move_set, moves, mp_pos, multiset
 
 HUGO = {"roll": "hugo"}
 

@@ -6,7 +6,7 @@ that a position is the one its docstring describes.
 
 from __future__ import annotations
 
-from tests.rules.helpers import Pos, hugo_pos, mp_pos
+from tests.rules.builders import Pos, hugo_pos, mp_pos
 
 # Six players have two guests each (RULES.md §1.5): few legal moves, easy to reason about.
 # Seats 1-5 of the six-player positions: the gallery guests stand far from the action.
