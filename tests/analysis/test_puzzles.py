@@ -4,6 +4,7 @@ JSON and bad JSON is refused with a clear error, and the same game mines the sam
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from types import SimpleNamespace
 from typing import Any
@@ -12,7 +13,15 @@ import pytest
 
 from ghostparty.analysis import deep as deep_analysis
 from ghostparty.analysis.explore import explore
-from ghostparty.analysis.puzzle_runs import csv_row, lineup, mine_bot_game, puzzles_from_dict, puzzles_to_dict
+from ghostparty.analysis.puzzle_runs import (
+    csv_row,
+    lineup,
+    mine_bot_game,
+    mine_game_record,
+    mine_record,
+    puzzles_from_dict,
+    puzzles_to_dict,
+)
 from ghostparty.analysis.puzzles import (
     Mined,
     Puzzle,
@@ -123,6 +132,22 @@ def test_json_round_trip_and_csv(mined: list[tuple[GameRecord, Mined]]) -> None:
     assert row["id"] == data["id"] and row["margin"] == data["margin"] and json.loads(row["position"])
 
 
+def test_a_puzzle_names_its_game_where_the_record_came_with_one(mined: list[tuple[GameRecord, Mined]]) -> None:
+    record, _ = mined[0]
+    named = mine_record(record, "a stored game", 0.10, FAST["rollouts"], FAST["cut"], 3, "f5b16522b791")
+    plain = mine_record(record, "a file", 0.10, FAST["rollouts"], FAST["cut"], 3)
+    assert named["puzzles"] and all(p["source"]["game"] == "f5b16522b791" for p in named["puzzles"])
+    assert all("game" not in p["source"] for p in plain["puzzles"])  # a file of puzzles as before
+    found = [Puzzle.from_dict(p) for p in named["puzzles"]]
+    assert [dataclasses.replace(p, game=None).to_dict() for p in found] == plain["puzzles"]
+    assert puzzles_from_dict(json.loads(json.dumps(puzzles_to_dict(found)))) == found
+    assert csv_row(found[0])["game"] == "f5b16522b791" and csv_row(Puzzle.from_dict(plain["puzzles"][0]))["game"] == ""
+    stored = mine_game_record("f5b16522b791", record.to_dict(), 0.10, FAST["rollouts"], FAST["cut"], 3)
+    assert stored["puzzles"] == named["puzzles"] and stored["source"] == "game f5b16522b791"
+    broken = mine_game_record("f5b16522b791", {"format": "nonsense"}, 0.10, FAST["rollouts"], FAST["cut"], 3)
+    assert broken == {"source": "game f5b16522b791", "error": "missing field 'start'"}
+
+
 def bad(puzzle: Puzzle, **changes: Any) -> dict[str, Any]:
     data = puzzle.to_dict()
     data.update(changes)
@@ -144,6 +169,9 @@ def bad(puzzle: Puzzle, **changes: Any) -> dict[str, Any]:
         ({"themes": ["sings"]}, "themes: expected"),
         ({"reason": {"en": "x"}}, "reason: expected"),
         ({"source": {"seed": 1}}, "source: expected"),
+        ({"source": {"seed": 1, "index": 0, "table": "x"}}, "source: expected"),
+        ({"source": {"seed": None, "index": 0, "game": ""}}, "source.game: expected"),
+        ({"source": {"seed": None, "index": 0, "game": 7}}, "source.game: expected"),
         ({"position": {"format": "hugo-position/1"}}, "position: "),
     ],
 )

@@ -1,7 +1,8 @@
 """Open data in a real browser: a player ticks "replace my name with a pseudonym" on the
 account page, the server keeps it, a reload shows it; the lobby's footer leads to the
-page about the files, which says there are none yet, lists them once exported (their
-links download), reads in German on a phone, and says so on a server without any.
+page about the files, which says there are none yet, lists them (the games' by month,
+the puzzles') once exported (their links download), reads in German on a phone, and
+says so on a server without any.
 
 Skipped with a message when Playwright or /usr/bin/chromium is missing.
 """
@@ -86,6 +87,8 @@ def test_the_open_data_page_says_what_the_files_are_and_lists_them(
     """From the lobby's footer to the page: before any export it says there are no files
     yet (not a 404, not JSON); after one it lists the month's files, which download."""
     from ghostparty.server.opendata.export import export
+    from ghostparty.server.opendata.puzzles import CSV_FILE, PARQUET_FILE
+    from ghostparty.server.puzzles.loading import starter
     from ghostparty.server.tables.store import SqlTables
 
     base_url, db_url, out = open_data_site
@@ -99,6 +102,8 @@ def test_the_open_data_page_says_what_the_files_are_and_lists_them(
     licence = page.get_by_test_id("licence")
     assert "public domain" in licence.inner_text() and licence.get_by_role("link", name="CC0 1.0").is_visible()
     assert "pq.read_table" in page.get_by_test_id("snippet-pyarrow").inner_text()
+    assert "No puzzles have been exported yet" in page.get_by_test_id("puzzles-note").inner_text()
+    assert page.get_by_test_id("puzzles-files").is_hidden()
     _no_missing_text(page)
 
     store = SqlTables(db_url)
@@ -116,6 +121,12 @@ def test_the_open_data_page_says_what_the_files_are_and_lists_them(
     assert got.status == 200 and got.body() == (out / f"ghostparty-games-{month.month}.parquet").read_bytes()
     assert f"ghostparty-games-{month.month}.parquet" in page.get_by_test_id("snippet-pyarrow").inner_text()
     assert page.get_by_test_id("months-note").is_hidden()
+    puzzles = page.get_by_test_id("puzzle-data")
+    assert f"{len(starter())} puzzles" in puzzles.get_by_test_id("puzzles-note").inner_text()
+    shown = puzzles.get_by_test_id("file-link")
+    assert [shown.nth(i).get_attribute("data-name") for i in range(shown.count())] == [CSV_FILE, PARQUET_FILE]
+    got = page.request.get(base_url + shown.nth(1).get_attribute("href"))
+    assert got.status == 200 and got.body() == (out / PARQUET_FILE).read_bytes()
     assert _serious(_axe(page, "the open-data page")) == []
     _no_missing_text(page)
     page.context.close()
@@ -129,6 +140,7 @@ def test_the_open_data_page_in_german_on_a_phone(browser: Any, open_data_site: t
     page.wait_for_selector("main[data-state=ok], main[data-state=none]")
     assert page.get_by_role("heading", name="Offene Spieldaten", level=1).is_visible()
     assert "gemeinfrei" in page.get_by_test_id("licence").inner_text()
+    assert page.get_by_role("heading", name="Aufgaben", level=2).is_visible()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"
     _no_missing_text(page)

@@ -122,6 +122,29 @@ def test_the_compiled_simulator_on_the_cluster_gives_its_local_numbers(scheduler
     assert json.loads(spread.stdout) == json.loads(analyze(*args, "--no-progress", "--jobs", "1").stdout)
 
 
+def test_puzzles_mined_on_the_cluster_are_the_local_puzzles(scheduler: str, tmp_path: Path) -> None:
+    """``puzzles mine --dask``: a server's stored games (their records sent to the workers)
+    and fresh bot games give the puzzles the local run finds, in the same order."""
+    from tests.fixtures.tables import finished_games
+
+    database = tmp_path / "games.db"
+    finished_games(f"sqlite:///{database}", 2)
+    fast = ("--rollouts", "6", "--cut", "1", "--no-progress", "--seed", "2")
+    for source in (("--database", str(database)), ("--games", "2", "--bots", "learned,greedy")):
+        spread, local = tmp_path / "dask.json", tmp_path / "local.json"
+        on_cluster = CliRunner().invoke(
+            cli, ["puzzles", "mine", *source, *fast, "--out", str(spread), "--dask", scheduler]
+        )
+        assert on_cluster.exit_code == 0, on_cluster.output
+        assert f"on 2 Dask worker threads at {scheduler}" in on_cluster.output
+        here = CliRunner().invoke(cli, ["puzzles", "mine", *source, *fast, "--out", str(local), "--jobs", "1"])
+        assert here.exit_code == 0, here.output
+        found = json.loads(spread.read_text(encoding="utf-8"))
+        assert found["puzzles"] and found == json.loads(local.read_text(encoding="utf-8"))
+    both = CliRunner().invoke(cli, ["puzzles", "mine", "--out", str(spread), "--dask", scheduler, "--jobs", "2"])
+    assert both.exit_code == 2 and "--jobs and --dask: give one" in both.output
+
+
 def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -151,4 +174,6 @@ def test_without_dask_the_error_says_what_to_install(monkeypatch: pytest.MonkeyP
     result = tournament("--bots", "random", "--games", "2", "--dask", "tcp://nowhere:8786")
     assert result.exit_code == 1 and DASK_HINT in result.output
     result = analyze("seats", "--games", "2", "--dask", "tcp://nowhere:8786")
+    assert result.exit_code == 1 and DASK_HINT in result.output
+    result = CliRunner().invoke(cli, ["puzzles", "mine", "--games", "1", "--out", "-", "--dask", "tcp://nowhere:8786"])
     assert result.exit_code == 1 and DASK_HINT in result.output

@@ -1,6 +1,6 @@
 """Mining many games for puzzles: files of records or seeded bot games, puzzle files and CSV rows.
 
-Each task (:func:`mine_file`, :func:`mine_bot_game`) is a module-level function of plain
+Each task (:func:`mine_file`, :func:`mine_bot_game`, :func:`mine_game_record`) is a module-level function of plain
 arguments that returns plain JSON, so a worker process runs it by name
 (:mod:`ghostparty.sim.parallel`) and the puzzles are read back, and checked, with
 :meth:`~ghostparty.analysis.puzzles.Puzzle.from_dict`.
@@ -8,6 +8,7 @@ arguments that returns plain JSON, so a worker process runs it by name
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Mapping, Sequence
@@ -17,7 +18,7 @@ from ghostparty.analysis.puzzles import PUZZLES_FORMAT, Puzzle, PuzzleError, min
 from ghostparty.analysis.review.batch import read_record
 from ghostparty.analysis.themes import describe
 from ghostparty.bots import make_bot
-from ghostparty.rules import GameRecord, ruleset, start_position
+from ghostparty.rules import GameRecord, InvalidRecord, ruleset, start_position
 from ghostparty.sim.playout import seeded_playout
 
 #: The columns of :func:`csv_row`, in order.
@@ -26,6 +27,7 @@ CSV_COLUMNS = (
     "rules",
     "players",
     "seed",
+    "game",
     "index",
     "phase",
     "to_move",
@@ -91,6 +93,7 @@ def csv_row(puzzle: Puzzle) -> dict[str, Any]:
         "rules": puzzle.rules,
         "players": puzzle.players,
         "seed": "" if puzzle.seed is None else puzzle.seed,
+        "game": puzzle.game or "",
         "index": puzzle.index,
         "phase": position.phase,
         "to_move": position.to_move,
@@ -120,13 +123,16 @@ def lineup(bots: Sequence[str], players: int, game: int) -> tuple[str, ...]:
     return tuple(bots[(seat + game) % len(bots)] for seat in range(players))
 
 
-def mine_record(record: GameRecord, source: str, margin: float, rollouts: int, cut: int, seed: int) -> dict[str, Any]:
-    """One record mined, as JSON: ``source``, ``puzzles``, ``decisions``, ``candidates``, ``cpu_seconds``."""
+def mine_record(
+    record: GameRecord, source: str, margin: float, rollouts: int, cut: int, seed: int, game: str | None = None
+) -> dict[str, Any]:
+    """One record mined, as JSON: ``source``, ``puzzles`` (each naming ``game`` as its
+    source's where given), ``decisions``, ``candidates``, ``cpu_seconds``."""
     started = time.process_time()
     mined = mine_game(record, margin=margin, rollouts=rollouts, cut=cut, seed=seed)
     return {
         "source": source,
-        "puzzles": [puzzle.to_dict() for puzzle in mined.puzzles],
+        "puzzles": [dataclasses.replace(puzzle, game=game).to_dict() for puzzle in mined.puzzles],
         "decisions": mined.decisions,
         "candidates": mined.candidates,
         "cpu_seconds": time.process_time() - started,
@@ -148,3 +154,16 @@ def mine_bot_game(rules: str, bots: Sequence[str], seed: int, margin: float, rol
     actions = tuple(step.action for step in seeded_playout(start, [make_bot(name) for name in bots], seed))
     record = GameRecord(start=start, actions=actions, seed=seed)
     return mine_record(record, f"{rules} {','.join(bots)} seed {seed}", margin, rollouts, cut, seed)
+
+
+def mine_game_record(
+    game: str, record: dict[str, Any], margin: float, rollouts: int, cut: int, seed: int
+) -> dict[str, Any]:
+    """The record (``ghostparty-record/1``'s JSON) of the game named ``game`` (a server's
+    table id) mined (:func:`mine_record`), each puzzle naming ``game`` as its source; a
+    record that does not replay gives ``{"source", "error"}`` saying why."""
+    try:
+        parsed = GameRecord.from_dict(record)
+    except InvalidRecord as error:
+        return {"source": f"game {game}", "error": str(error)}
+    return mine_record(parsed, f"game {game}", margin, rollouts, cut, seed, game)

@@ -118,6 +118,8 @@ class Puzzle:
     themes: tuple[str, ...]
     #: ``{"en": …, "de": …}``.
     reason: Mapping[str, str] = field(default_factory=dict)
+    #: The game it comes from, where the record came with a name for it (a server's table id).
+    game: str | None = None
 
     @property
     def rules(self) -> str:
@@ -134,7 +136,7 @@ class Puzzle:
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
-            "source": {"seed": self.seed, "index": self.index},
+            "source": self._source(),
             "rules": self.rules,
             "players": self.players,
             "position": position_to_dict(self.position),
@@ -147,6 +149,13 @@ class Puzzle:
             "themes": list(self.themes),
             "reason": dict(self.reason),
         }
+
+    def _source(self) -> dict[str, Any]:
+        """``{"seed", "index"}``, with ``"game"`` where the game is named."""
+        source: dict[str, Any] = {"seed": self.seed, "index": self.index}
+        if self.game is not None:
+            source["game"] = self.game
+        return source
 
     @classmethod
     def from_dict(cls, data: object) -> Puzzle:
@@ -174,11 +183,15 @@ class Puzzle:
         if data["id"] != puzzle_id(position):
             raise PuzzleError(f"id: expected {puzzle_id(position)!r} (the hash of the position), got {data['id']!r}")
         source = data["source"]
-        if not isinstance(source, Mapping) or set(source) != {"seed", "index"}:
-            raise PuzzleError(f"source: expected {{'seed': integer or null, 'index': integer}}, got {source!r}")
-        seed, index = source["seed"], source["index"]
+        if not isinstance(source, Mapping) or set(source) - {"game"} != {"seed", "index"}:
+            raise PuzzleError(
+                f"source: expected {{'seed': integer or null, 'index': integer}} and maybe 'game': text, got {source!r}"
+            )
+        seed, index, game = source["seed"], source["index"], source.get("game")
         if (seed is not None and type(seed) is not int) or type(index) is not int or index < 0:
             raise PuzzleError(f"source: expected a seed (integer or null) and an index (integer >= 0), got {source!r}")
+        if "game" in source and (not isinstance(game, str) or not game):
+            raise PuzzleError(f"source.game: expected the game's name (non-empty text), got {game!r}")
         answer = _choice(data["answer"], "answer")
         alternatives = data["alternatives"]
         if not isinstance(alternatives, list) or not alternatives:
@@ -220,6 +233,7 @@ class Puzzle:
             certified=data["certified"],
             themes=tuple(found),
             reason=dict(said),
+            game=game,
         )
 
 

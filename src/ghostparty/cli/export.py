@@ -1,7 +1,8 @@
-"""``ghostparty export``: every finished game as open data, ndjson and Parquet by month."""
+"""``ghostparty export``: every finished game as open data, ndjson and Parquet by month, and the puzzles."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -28,10 +29,12 @@ def _months(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) 
 @click.option("--progress/--no-progress", default=True, help="Show a progress bar.")
 def export(out: Path, database: str | None, months: tuple[str, ...], progress: bool) -> None:
     """Write every finished game as open data: per month of its end (UTC),
-    ghostparty-games-YYYY-MM.ndjson.gz and .parquet, then SHA256SUMS and index.json
+    ghostparty-games-YYYY-MM.ndjson.gz and .parquet; every puzzle of the server in
+    ghostparty-puzzles.csv.gz and .parquet; then SHA256SUMS and index.json
     (docs/OPEN-DATA.md). Guests' names, and those of players who chose so, become
-    pseudonyms of one seat of one game, games' ids are keyed and times are days (the
-    key stays in OUT/.pseudonym-key: keep it, never publish it).
+    pseudonyms of one seat of one game, games' ids are keyed (a puzzle names its game
+    by that id) and times are days (the key stays in OUT/.pseudonym-key: keep it, never
+    publish it).
     `ghostparty serve --open-data OUT` serves the folder at /open-data.
 
     \b
@@ -58,4 +61,6 @@ def export(out: Path, database: str | None, months: tuple[str, ...], progress: b
         console.print(f"{month.month}: {month.games:,} games → {', '.join(sorted(month.files))}")
     if not written:
         console.print("no finished games" + (f" in {', '.join(months)}" if months else ""))
+    puzzles = json.loads((out / "index.json").read_text(encoding="utf-8"))["puzzles"]
+    console.print(f"{puzzles['count']:,} puzzles → {', '.join(f['name'] for f in puzzles['files'])}")
     console.print(f"wrote {out / 'SHA256SUMS'} and {out / 'index.json'}")

@@ -4,6 +4,8 @@ Examples::
 
     ghostparty puzzles mine games/ --out puzzles.json --csv puzzles.csv
     ghostparty puzzles mine --games 40 --rules hugo --players 2 --bots learned,greedy --out puzzles.json
+    ghostparty puzzles mine --database postgresql://ghostparty@db/ghostparty --since 7 --out week.json
+    ghostparty puzzles mine games/ --dask tcp://10.0.0.5:8786 --out puzzles.json
     ghostparty puzzles load puzzles.json --database postgresql://ghostparty@db/ghostparty
 """
 
@@ -26,11 +28,12 @@ from ghostparty.analysis.puzzle_runs import (
     lineup,
     mine_bot_game,
     mine_file,
+    mine_game_record,
     puzzles_to_dict,
     unique,
 )
 from ghostparty.analysis.puzzles import CUT, MARGIN, ROLLOUTS, Puzzle
-from ghostparty.cli.analyze_run import jobs_of, pct, running
+from ghostparty.cli.analyze_run import dask_option, jobs_of, pct, running
 from ghostparty.cli.tournament import parse_bots
 from ghostparty.rules import RULESETS
 from ghostparty.sim.seeds import game_seed
@@ -44,7 +47,7 @@ def puzzles() -> None:
     """Puzzles from real games: decisions where one move is clearly best.
 
     \b
-    ghostparty puzzles mine [FOLDER]   find and confirm puzzles in recorded or fresh bot games
+    ghostparty puzzles mine [FOLDER]   find and confirm puzzles in recorded, stored or fresh bot games
     ghostparty puzzles load FILE       add a file of puzzles to a server's database
     """
 
@@ -73,8 +76,22 @@ def puzzles() -> None:
     show_default=True,
     help="Bot games' bots, comma-separated; seat s of game i plays bot (s + i) mod their number.",
 )
+@click.option(
+    "--database",
+    metavar="URL",
+    help="Mine the finished games of a server's store: a SQLAlchemy URL as given to `ghostparty serve` "
+    "(sqlite:///games.db, postgresql://…) or a SQLite file's path.",
+)
+@click.option(
+    "--since",
+    type=click.IntRange(1),
+    metavar="DAYS",
+    help="With --database: the games that ended in the last DAYS days.",
+)
+@click.option("--limit", type=click.IntRange(1), metavar="N", help="With --database: the N games that ended last.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed: the bot games' and the rollouts'.")
 @click.option("--jobs", type=click.IntRange(0), default=0, help="Worker processes (default 0: every core).")
+@dask_option
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def mine(
     folder: str | None,
@@ -87,22 +104,38 @@ def mine(
     rules: str,
     players: int,
     bots: str,
+    database: str | None,
+    since: int | None,
+    limit: int | None,
     seed: int,
     jobs: int,
+    dask: str | None,
     no_progress: bool,
 ) -> None:
     """Mine every game record (ghostparty-record/1, *.json, searched recursively) in FOLDER,
-    or without FOLDER --games fresh seeded bot games, for puzzles: decisions where the best
-    move's win chance beats every other by --margin, confirmed by the deep analysis
-    (placements: by a deeper search). Files that are no records are reported and skipped."""
+    the finished games of a server's store (--database), or without either --games fresh
+    seeded bot games, for puzzles: decisions where the best move's win chance beats every
+    other by --margin, confirmed by the deep analysis (placements: by a deeper search).
+    A stored game's puzzles name its table as their source. Files that are no records are
+    reported and skipped. --dask runs the games on a Dask cluster: the same puzzles."""
     try:
         check_settings(rollouts, cut, None)
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
+    if folder is not None and database is not None:
+        raise click.UsageError("FOLDER and --database: give one (records in files, or a server's finished games)")
+    if database is None and (since is not None or limit is not None):
+        raise click.UsageError("--since and --limit choose among a store's games: give --database too")
     console = Console(highlight=False, soft_wrap=True)
     tasks: list[tuple[Any, ...]]
     task: Callable[..., dict[str, Any]]
-    if folder is not None:
+    if database is not None:
+        stored = _stored_records(database, since, limit)
+        if not stored:
+            raise click.UsageError(f"no finished games in {database}" + (f" in the last {since} days" if since else ""))
+        task, what = mine_game_record, "mining stored games"
+        tasks = [(game, record, margin, rollouts, cut, seed) for game, record in stored]
+    elif folder is not None:
         files = _json_files(folder)
         if not files:
             raise click.UsageError(f"no *.json files in {folder}")
@@ -119,7 +152,8 @@ def mine(
     skipped: list[dict[str, Any]] = []
     decisions = candidates = 0
     cpu = 0.0
-    with running(console, len(tasks), what, min(jobs_of(jobs, None), len(tasks)), not no_progress) as (pool, advance):
+    slots = min(jobs_of(jobs, dask), len(tasks))
+    with running(console, len(tasks), what, slots, not no_progress, dask) as (pool, advance):
         for mined in pool.map(task, tasks, advance):
             if "error" in mined:
                 skipped.append(mined)
@@ -143,6 +177,43 @@ def mine(
     _summary(console, len(tasks) - len(skipped), decisions, candidates, confirmed, found, cpu)
     written = out if csv_path is None else f"{out} and {csv_path}"
     console.print(f"wrote {len(found)} puzzle{'s' * (len(found) != 1)} to {escape(written)}")
+
+
+def _stored_records(database: str, since: int | None, limit: int | None) -> list[tuple[str, dict[str, Any]]]:
+    """``(table id, record)`` of the finished games of the store at ``database`` (a URL,
+    or a SQLite file's path, which must exist), those of the last ``since`` days, the last
+    ``limit`` of them, in the order they ended."""
+    from datetime import timedelta
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from ghostparty.server.common.model import now
+    from ghostparty.server.infra.database import Database
+    from ghostparty.server.tables.finished import finished_ids, finished_records
+
+    url = database
+    if "://" not in database:
+        if not os.path.isfile(database):
+            raise click.BadParameter(
+                f"{database!r}: no such SQLite file (or give a database URL)", param_hint="--database"
+            )
+        url = f"sqlite:///{os.path.abspath(database)}"
+    try:
+        make_url(url)
+    except ArgumentError:
+        raise click.BadParameter(
+            f"{database!r} is not a database URL (e.g. sqlite:///games.db)", param_hint="--database"
+        ) from None
+    try:
+        store = Database.open(url)
+    except SQLAlchemyError as error:
+        raise click.ClickException(f"cannot open the database {database}: {error}") from None
+    try:
+        start = None if since is None else now() - timedelta(days=since)
+        return list(finished_records(store.engine, finished_ids(store.engine, since=start, limit=limit)))
+    finally:
+        store.close()
 
 
 def _json_files(folder: str) -> list[str]:

@@ -19,6 +19,7 @@ from ghostparty.cli.main import cli
 from ghostparty.rules import Game, action_from_dict
 from ghostparty.server.http.routes.opendata import DOWNLOADS
 from ghostparty.server.opendata.export import KEY_FILE, export, finished_games, game_id, load_key
+from ghostparty.server.opendata.puzzles import CSV_FILE, PARQUET_FILE
 from ghostparty.server.tables.store import SqlTables
 from tests.fixtures.accounts import error, make_client, register
 from tests.server.accounts.test_rated import play_to_the_end, rated_table
@@ -113,7 +114,7 @@ def test_the_export_holds_every_finished_game_with_pseudonyms_and_checksums(
         assert [s["points"] for s in game["seats"]] == list(replayed.state.scores)
     # SHA256SUMS as sha256sum -c reads it, index.json the same
     sums = dict(reversed(line.split("  ")) for line in (out / "SHA256SUMS").read_text().splitlines())
-    assert set(sums) == set(month.files)
+    assert set(sums) == set(month.files) | {CSV_FILE, PARQUET_FILE}
     for name, digest in sums.items():
         assert hashlib.sha256((out / name).read_bytes()).hexdigest() == digest
     index = json.loads((out / "index.json").read_text())
@@ -213,7 +214,7 @@ def test_the_example_reads_a_servers_files_with_duckdb(db_url: str, played: dict
     spec.loader.exec_module(example)
     with serving(create_app(db_url, bot_delay=0.0, open_data=out)) as port:
         files = example.fetch(f"http://127.0.0.1:{port}/open-data", tmp_path / "cache")
-    assert [f.name for f in files] == [f.name for f in sorted(out.glob("*.parquet"))]
+    assert [f.name for f in files] == [f.name for f in sorted(out.glob("ghostparty-games-*.parquet"))]
     rows = example.first_player_advantage(files)
     lines = _lines(next(out.glob("*.ndjson.gz")))
     by_setting = {(rules, players): (games, share) for rules, players, games, share, _, _ in rows}

@@ -70,7 +70,7 @@ def test_a_browser_gets_the_page_and_a_program_the_index(db_url: str, tmp_path: 
         assert 'data-testid="open-data"' in shown.text and "/open-data.js" in shown.text
         assert "creativecommons.org/publicdomain/zero/1.0" in shown.text
         assert "Accept" in shown.headers["vary"].split(", ")
-        nothing_yet = {"format": FORMAT, "generated": None, "months": []}  # not a 404: none yet
+        nothing_yet = {"format": FORMAT, "generated": None, "months": [], "puzzles": None}  # not a 404: none yet
         for accept in ("*/*", "application/json"):
             answer = client.get("/open-data", headers={"Accept": accept})
             assert answer.status_code == 200 and answer.json() == nothing_yet
@@ -104,7 +104,7 @@ def test_the_pages_snippets_read_an_export(db_url: str, tmp_path: Path) -> None:
         _guest_game(client, "Gina")
         _guest_game(client, "Hal")
     _export(db_url, out)
-    (month,) = sorted(path.name[17:24] for path in out.glob("*.parquet"))
+    (month,) = sorted(path.name[17:24] for path in out.glob("ghostparty-games-*.parquet"))
     printed = io.StringIO()
     here = Path.cwd()
     os.chdir(out)

@@ -5,26 +5,33 @@ Games are played by a player who is in the open data (ann), one who chose a pseu
 (bob), guests (Gina twice, Hal) and all three at one table; then the data is exported
 and a stranger walks every GET route of the app with no login, from the lobby's lists
 and the leaderboards through every table, replay, record, profile and tournament they
-lead to, and tries each way back from the files: a game's id, a pseudonym, a time, a
-rating. None works. The one link that stays is the game itself: its moves are those
-its public replay shows, so whoever has a table's id finds its line — and learns only
-what that table shows already: no pseudonym in it stands for anyone in another game.
+lead to, and tries each way back from the files (the puzzles' too): a game's id, a
+pseudonym, a time, a rating. None works. The one link that stays is the game itself: its
+moves are those its public replay shows, so whoever has a table's id finds its line — and
+learns only what that table shows already: no pseudonym in it stands for anyone in
+another game.
 """
 
 from __future__ import annotations
 
+import csv
 import gzip
+import io
 import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select, update
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from ghostparty.server.opendata.export import export
+from ghostparty.server.opendata.puzzles import CSV_FILE
+from ghostparty.server.puzzles.schema import puzzles
 from ghostparty.server.tables.store import SqlTables
 from tests.fixtures.accounts import make_client
 from tests.server.accounts.test_rated import play_to_the_end
@@ -62,6 +69,19 @@ class Played:
     lines: list[dict[str, Any]]
     tables: dict[str, list[str]]  # who: the ids of the tables they sat at
     seen: Seen
+    folder: Path
+
+
+def _from_games(store: SqlTables, games: list[str]) -> None:
+    """The first of the starter puzzles (the server loaded them) said to come from ``games``,
+    one each, as ``ghostparty puzzles mine --database`` names a stored game."""
+    with store.engine.begin() as conn:
+        ids = conn.execute(select(puzzles.c.id).order_by(puzzles.c.id).limit(len(games))).scalars().all()
+        assert len(ids) == len(games), "the server loads its starter puzzles"
+        for puzzle_id, game in zip(ids, games, strict=True):
+            item = conn.execute(select(puzzles.c.puzzle).where(puzzles.c.id == puzzle_id)).scalar_one()
+            item = {**item, "source": {"seed": None, "index": 3, "game": game}}
+            conn.execute(update(puzzles).where(puzzles.c.id == puzzle_id).values(puzzle=item))
 
 
 def _as(client: TestClient, name: str) -> dict[str, str]:
@@ -184,6 +204,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
             tables.setdefault(who, []).append(together)
     store = SqlTables(db_url)
     try:
+        _from_games(store, [together, tables["Gina"][0]])
         (month,) = export(store.engine, folder / "out")
     finally:
         store.close()
@@ -193,7 +214,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
         seen = _walk(stranger)
         for table in seen.tables:  # the reviews the walk started (a GET of /review starts one)
             stranger.portal.call(stranger.app.state.parts.reviewer.wait, table)  # type: ignore[attr-defined]
-    return Played(db_url, lines, tables, seen)
+    return Played(db_url, lines, tables, seen, folder / "out")
 
 
 def _pseudonymised(line: dict[str, Any]) -> list[dict[str, Any]]:
@@ -247,3 +268,19 @@ def test_a_game_found_by_its_moves_names_nobody_in_another_game(played: Played) 
         carrying = [line for line in played.lines if any(s["name"] == pseudonym for s in line["seats"])]
         assert len(carrying) == 1, f"{pseudonym} ({name}) is named in {len(carrying)} games"
     assert any(seat["name"] == "ann" for line in played.lines for seat in line["seats"])  # she chose to be named
+
+
+def test_the_puzzles_name_no_table_no_player_and_no_time(played: Played) -> None:
+    """The puzzles' files name a game only by the id its line has (a finished game's, so
+    in the files), never a table's id or anybody; their times are days."""
+    text = gzip.decompress((played.folder / CSV_FILE).read_bytes()).decode()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    named = [row for row in rows if row["game"]]
+    assert len(named) == 2 and {row["game"] for row in named} <= {line["id"] for line in played.lines}
+    every = {table for tables in played.tables.values() for table in tables}
+    for secret in every:
+        assert secret not in text, secret
+    for name in ("ann", "bob", "Gina", "Hal"):
+        assert not re.search(rf"\b{name}\b", text), name
+    assert not TIME.search(text), "a time of day in the puzzles"
+    assert {row["game"] for row in named}.isdisjoint(played.seen.values)  # no public route names them

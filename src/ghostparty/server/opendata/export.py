@@ -13,7 +13,8 @@ unless they chose to stay out of the open data (then ``player-`` and a pseudonym
 guest ``guest-`` and a pseudonym. A pseudonym stands for one seat of one game (an HMAC
 of the table's id and the seat), so finding one game (its moves are its public replay's)
 names nobody in another; such a seat has no ratings either (they would chain its games).
-The key is kept beside the files (``.pseudonym-key``, never served).
+The key is kept beside the files (``.pseudonym-key``, never served). The server's puzzles
+go out beside the games, by the same rules (:mod:`ghostparty.server.opendata.puzzles`).
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ KEY_FILE = ".pseudonym-key"
 #: Hex digits of a game's keyed id, and of a pseudonym.
 ID_DIGITS, PSEUDONYM_DIGITS = 16, 12
 #: The names of the files a server may serve from the folder.
-SERVED = re.compile(r"^(ghostparty-games-\d{4}-\d{2}\.(ndjson\.gz|parquet)|SHA256SUMS|index\.json)$")
+SERVED = re.compile(
+    r"^(ghostparty-games-\d{4}-\d{2}\.(ndjson\.gz|parquet)|ghostparty-puzzles\.(csv\.gz|parquet)|SHA256SUMS|index\.json)$"
+)
 #: Games read from the store at once.
 BATCH = 500
 
@@ -244,9 +247,9 @@ def export(
     progress: Callable[[int], None] | None = None,
     now: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> list[MonthFiles]:
-    """Write every month's files (or those of ``months``) into ``folder``, then
-    ``SHA256SUMS`` and ``index.json`` over every month's files there; ``progress(n)``
-    after each ``n`` games written. The months written, oldest first."""
+    """Write every month's files (or those of ``months``) and the puzzles' files into
+    ``folder``, then ``SHA256SUMS`` and ``index.json`` over every file there;
+    ``progress(n)`` after each ``n`` games written. The months written, oldest first."""
     folder.mkdir(parents=True, exist_ok=True)
     key = load_key(folder)
     found = finished_games(engine)
@@ -263,7 +266,8 @@ def export(
         games.sort(key=lambda game: (game["ended"], game["id"]))  # not the order they ended in
         names = _write_month(folder, month, games)
         written.append(MonthFiles(month, len(games), {name: _sha256(folder / name) for name in names}))
-    _write_index(folder, now())
+    puzzles = _write_puzzles(engine, folder, key)
+    _write_index(folder, now(), puzzles)
     return written
 
 
@@ -280,17 +284,40 @@ def _write_month(folder: Path, month: str, games: list[dict[str, Any]]) -> list[
     return [f"{stem}.ndjson.gz", f"{stem}.parquet"]
 
 
-def _write_index(folder: Path, moment: datetime) -> None:
-    """``SHA256SUMS`` (as ``sha256sum -c`` reads it) and ``index.json`` of every month's files."""
-    names = sorted(name for name in os.listdir(folder) if SERVED.match(name) and name.startswith("ghostparty-games-"))
+def _write_puzzles(engine: Engine, folder: Path, key: bytes) -> int:
+    """The puzzles' CSV and Parquet files; how many puzzles they hold."""
+    from ghostparty.server.opendata.parquet import puzzles_parquet_bytes  # pyarrow, only where exporting
+    from ghostparty.server.opendata.puzzles import CSV_FILE, PARQUET_FILE, csv_bytes, puzzle_rows
+
+    rows = puzzle_rows(engine, key)
+    _replace(folder / CSV_FILE, csv_bytes(rows))
+    _replace(folder / PARQUET_FILE, puzzles_parquet_bytes(rows))
+    return len(rows)
+
+
+def _write_index(folder: Path, moment: datetime, puzzles: int) -> None:
+    """``SHA256SUMS`` (as ``sha256sum -c`` reads it) and ``index.json`` of every month's
+    files and the ``puzzles`` puzzles' files."""
+    from ghostparty.server.opendata.puzzles import PUZZLE_FORMAT
+
+    names = sorted(name for name in os.listdir(folder) if SERVED.match(name) and name.startswith("ghostparty-"))
     sums = {name: _sha256(folder / name) for name in names}
     _replace(folder / "SHA256SUMS", "".join(f"{digest}  {name}\n" for name, digest in sums.items()).encode())
     by_month: dict[str, dict[str, Any]] = {}
+    puzzle_files = []
     for name in names:
+        listed = {"name": name, "bytes": (folder / name).stat().st_size, "sha256": sums[name]}
+        if name.startswith("ghostparty-puzzles."):
+            puzzle_files.append(listed)
+            continue
         month = name.removeprefix("ghostparty-games-")[:7]
-        entry = by_month.setdefault(month, {"month": month, "files": []})
-        entry["files"].append({"name": name, "bytes": (folder / name).stat().st_size, "sha256": sums[name]})
-    index = {"format": FORMAT, "generated": time_text(moment.replace(microsecond=0)), "months": list(by_month.values())}
+        by_month.setdefault(month, {"month": month, "files": []})["files"].append(listed)
+    index = {
+        "format": FORMAT,
+        "generated": time_text(moment.replace(microsecond=0)),
+        "months": list(by_month.values()),
+        "puzzles": {"format": PUZZLE_FORMAT, "count": puzzles, "files": puzzle_files},
+    }
     _replace(folder / "index.json", (json.dumps(index, indent=1) + "\n").encode())
 
 

@@ -1,9 +1,12 @@
-"""The Parquet form of a month of open game data (pyarrow; ``pip install 'ghostparty[data]'``).
+"""The Parquet form of a month of open game data, and of the puzzles (pyarrow; ``pip install 'ghostparty[data]'``).
 
-One row a game, the same fields as the ndjson lines (docs/OPEN-DATA.md): the seats as a
-list of structs (with each seat's review figures), the actions and the review's win
+Games: one row a game, the same fields as the ndjson lines (docs/OPEN-DATA.md): the seats
+as a list of structs (with each seat's review figures), the actions and the review's win
 chances and decisions as JSON text (their kinds differ, which a columnar type would
 spread over many null columns), the days a game began and ended as dates.
+
+Puzzles: one row a puzzle, the CSV's columns typed: the alternatives a list of structs
+(each action as JSON text with its win chances), the themes a list, the day added a date.
 """
 
 from __future__ import annotations
@@ -79,6 +82,65 @@ def parquet_bytes(games: list[dict[str, Any]]) -> bytes:
         columns["dice_share"].append(None if review is None else review["dice_share"])
         columns["review"].append(None if review is None else json.dumps(review, separators=(",", ":")))
     table = pa.table(columns, schema=SCHEMA)
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer, compression="zstd")
+    return buffer.getvalue()
+
+
+ALTERNATIVE = pa.struct(
+    [("action", pa.string()), ("win", pa.float64()), ("deep_win", pa.float64()), ("deep_se", pa.float64())]
+)
+
+PUZZLE_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("rules", pa.string()),
+        ("players", pa.int8()),
+        ("game", pa.string()),
+        ("game_index", pa.int32()),
+        ("added", pa.date32()),
+        ("phase", pa.string()),
+        ("to_move", pa.int8()),
+        ("roll", pa.int8()),
+        ("answer", pa.string()),
+        ("answer_win", pa.float64()),
+        ("answer_deep", pa.float64()),
+        ("answer_se", pa.float64()),
+        ("alternatives", pa.list_(ALTERNATIVE)),
+        ("margin", pa.float64()),
+        ("confirmed", pa.string()),
+        ("certified", pa.bool_()),
+        ("themes", pa.list_(pa.string())),
+        ("reason_en", pa.string()),
+        ("reason_de", pa.string()),
+        ("rating", pa.float64()),
+        ("rd", pa.float64()),
+        ("attempts", pa.int32()),
+        ("solved", pa.int32()),
+        ("position", pa.string()),
+    ]
+)
+
+
+def _alternative(choice: dict[str, Any]) -> dict[str, Any]:
+    deep = choice["deep"]
+    return {
+        "action": json.dumps(choice["action"], separators=(",", ":")),
+        "win": choice["win"],
+        "deep_win": None if deep is None else deep["win"],
+        "deep_se": None if deep is None else deep["se"],
+    }
+
+
+def puzzles_parquet_bytes(rows: list[dict[str, Any]]) -> bytes:
+    """The puzzles' rows (:func:`ghostparty.server.opendata.puzzles.puzzle_rows`) as a Parquet file, zstd-compressed."""
+    columns: dict[str, list[Any]] = {field.name: [] for field in PUZZLE_SCHEMA}
+    for row in rows:
+        for name, column in columns.items():
+            column.append(row[name])
+        columns["added"][-1] = _day(row["added"])
+        columns["alternatives"][-1] = [_alternative(choice) for choice in row["alternatives"]]
+    table = pa.table(columns, schema=PUZZLE_SCHEMA)
     buffer = io.BytesIO()
     pq.write_table(table, buffer, compression="zstd")
     return buffer.getvalue()

@@ -1,7 +1,7 @@
 """Serving the open game data, and an account's choice to stay out of it (docs/PROTOCOL.md).
 
 ``ghostparty serve --open-data DIR`` serves the files ``ghostparty export --out DIR``
-wrote: ``GET /api/open-data`` the index (each month's files, sizes and SHA-256s) and
+wrote: ``GET /api/open-data`` the index (each month's files and the puzzles', sizes and SHA-256s) and
 ``GET /open-data/{file}`` a file (ranges allowed, so a broken download resumes). Only the
 names the export writes are served — never the pseudonym key, nothing outside DIR.
 Downloads are limited per address. ``GET /open-data`` is the page that says what the
@@ -84,12 +84,12 @@ async def page_or_index(request: Request) -> Response:
 
 async def index(request: Request) -> Response:
     """``GET /api/open-data``: the export's ``index.json``; before the first export, one
-    with no months."""
+    with no months and no puzzles."""
     folder = _folder(request)
     await _counted(request)
     path = folder / "index.json"
     if not path.is_file():
-        return JSONResponse({"format": FORMAT, "generated": None, "months": []})
+        return JSONResponse({"format": FORMAT, "generated": None, "months": [], "puzzles": None})
     return JSONResponse(json.loads(await in_thread(path.read_text, "utf-8")))
 
 

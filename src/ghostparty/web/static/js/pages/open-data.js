@@ -6,7 +6,9 @@
 // off | error); months-note (what the list says when there is no list); months (the
 // table) with month-row per month (data-month) and its file-link per file (data-name);
 // sums-link, index-link; licence; choose-link; snippet-pyarrow, snippet-duckdb (their
-// YYYY-MM the newest month's when there is one).
+// YYYY-MM the newest month's when there is one); puzzle-data (the puzzles' section) with
+// puzzles-note (their number, or that there are none yet) and puzzles-files with a
+// file-link per file (data-name).
 
 import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
@@ -23,11 +25,23 @@ function sizeText(bytes) {
   return `${number(bytes / 1e6, 1)} MB`;
 }
 
+function fileLink(file) {
+  return el("a", { href: `/open-data/${encodeURIComponent(file.name)}`, download: file.name, "data-testid": "file-link", "data-name": file.name, title: `SHA-256 ${file.sha256}` }, file.name);
+}
+
 function fileCell(files, suffix) {
   const file = files.find((entry) => entry.name.endsWith(suffix));
   if (!file) return el("td", {}, "–");
-  const link = el("a", { href: `/open-data/${encodeURIComponent(file.name)}`, download: file.name, "data-testid": "file-link", "data-name": file.name, title: `SHA-256 ${file.sha256}` }, file.name);
-  return el("td", {}, link, el("span", { class: "hint file-size" }, sizeText(file.bytes)));
+  return el("td", {}, fileLink(file), el("span", { class: "hint file-size" }, sizeText(file.bytes)));
+}
+
+/** The puzzles' files (index.puzzles: null before the first export). */
+function renderPuzzles(puzzles) {
+  const files = puzzles?.files ?? [];
+  if (!files.length) return;
+  $("puzzles-note").textContent = t("opendata.puzzles_count", { count: puzzles.count.toLocaleString(currentLanguage()) });
+  fill($("puzzles-files"), ...files.flatMap((file) => [fileLink(file), el("span", { class: "hint file-size" }, sizeText(file.bytes)), " "]));
+  $("puzzles-files").hidden = false;
 }
 
 function render(months) {
@@ -47,6 +61,7 @@ function say(state, text) {
 async function show() {
   try {
     const index = await api.openDataIndex();
+    renderPuzzles(index.puzzles);
     const months = index.months ?? [];
     if (!months.length) {
       say("none", t("opendata.none"));
@@ -58,6 +73,7 @@ async function show() {
     $("months-box").hidden = false;
     $("open-data").dataset.state = "ok";
   } catch (error) {
+    $("puzzles-note").hidden = true;
     if (error.code === "no_open_data") say("off", t("opendata.off"));
     else say("error", t("opendata.cannot_load", { message: errorText(error) }));
   }
