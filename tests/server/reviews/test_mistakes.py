@@ -158,6 +158,9 @@ def test_guests_other_accounts_bad_indexes_and_illegal_actions_are_refused(game:
         assert answer.status_code == 404 and error(answer) == "unknown_mistake", index
     elsewhere = client.post(_attempt_url("nosuchtable", step["index"]), json={"action": step["best"]}, headers=headers)
     assert elsewhere.status_code == 404 and error(elsewhere) == "unknown_mistake"
+    unreviewed = play_badly(client, csrf)
+    answer = client.post(_attempt_url(unreviewed, step["index"]), json={"action": step["best"]}, headers=headers)
+    assert answer.status_code == 404 and error(answer) == "unknown_mistake"
     with TestClient(client.app) as other:  # another account sees none of ann's mistakes
         other_csrf = register(other, "bob")
         assert other.get(LIST).json()["mistakes"] == []

@@ -38,7 +38,7 @@ from ghostparty.rules import (
 )
 from ghostparty.rules.notation import actions_to_dicts
 from ghostparty.server.common.errors import ErrorCode, ServiceError
-from ghostparty.server.reviews.store import SeatReview
+from ghostparty.server.reviews.store import SeatReview, StoredReview
 
 #: The reviewed games whose mistakes are offered (the account's newest).
 RECENT_GAMES = 30
@@ -88,13 +88,18 @@ def mistakes_in(seats: Iterable[SeatReview], table_id: str | None = None) -> lis
     return found
 
 
+def own_seats(stored: StoredReview, rules: str, seats: Iterable[int]) -> list[SeatReview]:
+    """The given seats of a reviewed game, as :meth:`~ghostparty.server.reviews.store.ReviewStore.of_player` gives them."""
+    return [SeatReview(stored.table_id, rules, seat, stored.computed, stored.review) for seat in seats]
+
+
 def find(mistakes: Iterable[Mistake], table_id: str, index: int) -> Mistake:
     """The mistake at ``index`` of ``table_id``; ``unknown_mistake`` (404) if it is none of these."""
     found = next((m for m in mistakes if m.table_id == table_id and m.index == index), None)
     if found is None:
         raise ServiceError(
             ErrorCode.UNKNOWN_MISTAKE,
-            f"action {index} of table {table_id!r} is none of your marked mistakes in your last {RECENT_GAMES} reviewed games",
+            f"action {index} of table {table_id!r} is none of your marked mistakes (a mistake or blunder of your seat in a reviewed game)",
         )
     return found
 

@@ -2,6 +2,8 @@
 its recently reviewed games marked ``mistake`` or ``blunder``, as puzzles
 (:mod:`ghostparty.server.reviews.mistakes`), and an attempt at one judged by the review's search.
 
+The list is of the 30 most recently reviewed games; an attempt may be at a marked
+decision of any of the account's seats in a reviewed game (one review read, not 30).
 Both need an account (``login_required`` for a guest, counted per address all the same)
 and are counted per account and per address (:data:`~ghostparty.server.http.quotas.MISTAKE_READS`,
 :data:`~ghostparty.server.http.quotas.MISTAKE_ATTEMPTS`). An attempt is a POST: another
@@ -21,7 +23,7 @@ from starlette.routing import Route
 from ghostparty.rules import GameRecord
 from ghostparty.server.accounts.store import Player
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
-from ghostparty.server.common.model import OVER
+from ghostparty.server.common.model import OVER, Table
 from ghostparty.server.http.bodies import json_body
 from ghostparty.server.http.cpu import valued
 from ghostparty.server.http.parts import parts_of
@@ -32,11 +34,11 @@ from ghostparty.server.http.session import counted_player
 from ghostparty.server.reviews.mistakes import (
     RECENT_GAMES,
     Mistake,
-    MistakeJudge,
     chosen_action,
     find,
     listed,
     mistakes_in,
+    own_seats,
     position_before,
 )
 
@@ -52,8 +54,8 @@ async def _mistakes(request: Request, player: Player, table_id: str | None) -> l
     return mistakes_in(seats, table_id)
 
 
-async def _record(request: Request, table_id: str) -> GameRecord | None:
-    """The finished game's record, or ``None`` if the table is gone."""
+async def _finished(request: Request, table_id: str) -> tuple[Table, GameRecord] | None:
+    """The finished game's table and record, or ``None`` if it is gone (or none such)."""
     try:
         live = await parts_of(request).service.core.tables.get(table_id)
     except ServiceError as error:
@@ -62,16 +64,12 @@ async def _record(request: Request, table_id: str) -> GameRecord | None:
         raise
     if live.game is None or live.table.status != OVER:
         return None
-    return live.game.record()
+    return live.table, live.game.record()
 
 
-def _judge(request: Request) -> MistakeJudge:
-    """This instance's judge, made on first use with the reviews' settings."""
-    state = request.app.state
-    judge = getattr(state, "mistake_judge", None)
-    if not isinstance(judge, MistakeJudge):
-        judge = state.mistake_judge = MistakeJudge(parts_of(request).reviewer.settings)
-    return judge
+async def _record(request: Request, table_id: str) -> GameRecord | None:
+    found = await _finished(request, table_id)
+    return None if found is None else found[1]
 
 
 async def list_mistakes(request: Request) -> Response:
@@ -95,13 +93,17 @@ async def attempt(request: Request) -> Response:
     body = await json_body(request, Attempt)
     table_id, given = request.path_params["table_id"], request.path_params["index"]
     index = int(given) if given.isdecimal() and len(given) <= 6 else -1
-    mistake = find(await _mistakes(request, player, table_id) if len(table_id) <= 16 else [], table_id, index)
-    record = await _record(request, table_id)
-    if record is None:
-        raise ServiceError(ErrorCode.UNKNOWN_MISTAKE, f"table {table_id!r} is no longer kept")
+    found = await _finished(request, table_id) if 1 <= len(table_id) <= 16 else None
+    if found is None:
+        raise ServiceError(ErrorCode.UNKNOWN_MISTAKE, f"no finished game {table_id!r} of yours is kept")
+    table, record = found
+    stored = await in_thread(parts_of(request).reviewer.store.review, table_id)
+    own = [seat.seat for seat in table.seats if seat.player_id == player.id]
+    seats = own_seats(stored, table.rules, own) if stored is not None else []
+    mistake = find(mistakes_in(seats, table_id), table_id, index)
     position = position_before(record, mistake)
     chosen = chosen_action(position, body.action)  # a bad action is a 400 that takes no place
-    return JSONResponse(await valued("judging mistakes", _judge(request).judge, mistake, position, chosen))
+    return JSONResponse(await valued("judging mistakes", parts_of(request).mistakes.judge, mistake, position, chosen))
 
 
 routes = [

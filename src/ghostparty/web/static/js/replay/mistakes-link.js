@@ -1,10 +1,12 @@
 // "Learn from your mistakes (N)": a link to the puzzles page's mistakes mode, shown on
 // one's own profile (every recent reviewed game's) and under a finished game's review
 // (that game's), when the logged-in viewer has mistakes or blunders there
-// (GET /api/puzzles/mistakes). A guest, or none: the slot stays hidden.
+// (GET /api/puzzles/mistakes, asked only when the page's session has a player). A guest,
+// or none: the slot stays hidden.
 //
 // Hook (data-testid): learn-mistakes (data-count), in the slot given.
 
+import { account, api } from "../lib/api.js";
 import { el, fill } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 
@@ -14,11 +16,10 @@ export async function showMistakesLink(slot, table = null) {
   slot.hidden = true;
   let answer;
   try {
-    const response = await fetch(`/api/puzzles/mistakes${table ? `?table=${encodeURIComponent(table)}` : ""}`, { headers: { Accept: "application/json" } });
-    if (!response.ok) return;
-    answer = await response.json();
+    if (!(await account()).player) return;
+    answer = await api.mistakes(table);
   } catch {
-    return;
+    return; // no link: the page goes on without it
   }
   const n = (answer.mistakes ?? []).length;
   if (!n) return;
