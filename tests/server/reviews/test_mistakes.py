@@ -13,10 +13,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from ghostparty import Game
-from ghostparty.analysis.review import Evaluator
-from ghostparty.rules import GameRecord, action_from_dict, position_from_dict
+from ghostparty.analysis.review import Evaluator, Value
+from ghostparty.analysis.review.solver import unknown
+from ghostparty.rules import Action, GameRecord, Position, action_to_dict, legal_actions, position_from_dict
 from ghostparty.server.http import cpu
-from ghostparty.server.reviews.mistakes import GOOD_ENOUGH, MistakeJudge, mistakes_in, position_before
+from ghostparty.server.reviews.mistakes import GOOD_ENOUGH, Mistake, MistakeJudge, mistakes_in, position_before
 from ghostparty.server.reviews.store import SeatReview
 from tests.fixtures.accounts import error, make_client, register
 
@@ -118,29 +119,40 @@ def test_the_best_is_right_the_mistake_is_wrong_and_the_answer_tells_the_alterna
     assert abs(wrong["chosen"]["loss"] - step["loss"]) < 1e-4, "valued by the review's own search"
 
 
-def test_a_near_best_move_counts_as_right() -> None:
-    """Within an inaccuracy of the best is right; the review's best always is."""
-    from ghostparty.server.reviews.mistakes import Mistake
+class FixedValues(Evaluator):
+    """The mover's win chance after each legal action given by hand, in the rules core's order."""
 
+    wins: tuple[float, ...] = ()
+
+    def actions(self, position: Position, played: Action | None = None) -> list[tuple[Action, Value]]:
+        seat, n = position.to_move, position.players
+        found = []
+        for action, win in zip(legal_actions(position), self.wins, strict=True):
+            chances = tuple(win if s == seat else (1 - win) / (n - 1) for s in range(n))
+            found.append((action, Value(chances, (0.0,) * n, unknown(n))))
+        return found
+
+
+def test_the_best_and_a_move_within_an_inaccuracy_of_it_are_right_the_rest_wrong() -> None:
     game = Game("hugo", players=2)
     while game.position()["phase"] == "place":
         game.apply(game.legal_actions()[0])
     game.apply({"roll": 4})
     position = position_from_dict(game.position())
-    evaluator = Evaluator(**CHEAP)
-    options = evaluator.actions(position)
-    seat = position.to_move
-    ranked = sorted(options, key=lambda item: -item[1].win[seat])
-    best, worst = ranked[0], ranked[-1]
-    close = [a for a, v in ranked[1:] if best[1].win[seat] - v.win[seat] < GOOD_ENOUGH]
-    mistake = Mistake(
-        "t", 8, "hugo", seat, {}, dict(Game.from_position(game.position()).legal_actions()[0]), "mistake", 0.2
-    )
-    judge = MistakeJudge(CHEAP)
-    for action in close:
-        assert judge.judge(mistake, position, action)["correct"] is True
-    if best[1].win[seat] - worst[1].win[seat] >= GOOD_ENOUGH and worst[0] != action_from_dict(mistake.best):
-        assert judge.judge(mistake, position, worst[0])["correct"] is False
+    legal = legal_actions(position)
+    assert len(legal) >= 4
+    # the best (0.60) is the third; the first is 4.9 points behind, the second 5.1, the rest 20.
+    FixedValues.wins = (0.551, 0.549, 0.60, *([0.40] * (len(legal) - 3)))
+    played = action_to_dict(legal[-1])
+    mistake = Mistake("t", 8, "hugo", position.to_move, played, action_to_dict(legal[2]), "blunder", 0.2)
+    judge = MistakeJudge(evaluator=FixedValues)
+    verdicts = [judge.judge(mistake, position, action) for action in legal]
+    assert [v["correct"] for v in verdicts[:4]] == [True, False, True, False]
+    assert all(v["answer"] == action_to_dict(legal[2]) for v in verdicts)
+    assert [a["action"] for a in verdicts[0]["alternatives"][:3]] == [action_to_dict(legal[i]) for i in (2, 0, 1)]
+    assert [round(v["chosen"]["loss"], 3) for v in verdicts[:3]] == [0.049, 0.051, 0.0]
+    assert verdicts[0]["played"] == played and verdicts[0]["mark"] == "blunder" and verdicts[0]["rated"] is False
+    assert "60%" in verdicts[0]["reason"]["en"] and "55%" in verdicts[0]["reason"]["en"]  # the best, and the next
 
 
 def test_guests_other_accounts_bad_indexes_and_illegal_actions_are_refused(game: Any) -> None:
@@ -212,7 +224,6 @@ def test_mistakes_are_read_from_the_seats_of_the_account_alone() -> None:
 
 def test_a_record_that_disagrees_with_the_review_is_a_server_error() -> None:
     from ghostparty.server.common.errors import ServiceError
-    from ghostparty.server.reviews.mistakes import Mistake
 
     game = Game("hugo", players=2)
     game.apply(game.legal_actions()[0])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,9 +166,16 @@ class MistakeJudge:
     """Attempts at mistakes judged with the review's search (``settings``: the
     :class:`~ghostparty.analysis.review.Evaluator`'s, as the server's reviews use them)."""
 
-    def __init__(self, settings: Mapping[str, Any] | None = None, cached: int = CACHED) -> None:
+    def __init__(
+        self,
+        settings: Mapping[str, Any] | None = None,
+        cached: int = CACHED,
+        evaluator: Callable[..., Evaluator] = Evaluator,
+    ) -> None:
         self.settings = dict(settings or {})
         self.cached = cached
+        #: Makes a decision's evaluator from the settings (tests give values of their own).
+        self.evaluator = evaluator
         self._lock = threading.Lock()
         self._evaluators: OrderedDict[str, tuple[threading.Lock, Evaluator]] = OrderedDict()
 
@@ -176,7 +183,7 @@ class MistakeJudge:
         with self._lock:
             found = self._evaluators.get(key)
             if found is None:
-                found = self._evaluators[key] = (threading.Lock(), Evaluator(**self.settings))
+                found = self._evaluators[key] = (threading.Lock(), self.evaluator(**self.settings))
             self._evaluators.move_to_end(key)
             while len(self._evaluators) > self.cached:
                 self._evaluators.popitem(last=False)
