@@ -56,6 +56,13 @@ test("the address asks for the daily puzzle, one by id, or the next", () => {
   assert.deepEqual(addressRequest(undefined, "#"), {});
 });
 
+test("the address asks for one's own mistakes: every recent game's, or one game's", () => {
+  assert.deepEqual(addressRequest("", "#mistakes"), { mistakes: true, table: null });
+  assert.deepEqual(addressRequest("?mistakes=ab_12", ""), { mistakes: true, table: "ab_12" });
+  assert.deepEqual(addressRequest("?mistakes", "#daily"), { mistakes: true, table: null });
+  assert.deepEqual(addressRequest("", "#mistakes=t9"), { mistakes: true, table: "t9" });
+});
+
 test("with the legal actions, the board offers exactly their guests and targets", () => {
   const none = boardTargets(PUZZLE, null, LOCATIONS);
   assert.deepEqual([...none.sources], ["G0", "G2"]);

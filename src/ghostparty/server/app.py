@@ -40,6 +40,7 @@ from ghostparty.server.http.routes.botapi import routes as bot_routes
 from ghostparty.server.http.routes.community import routes as community_routes
 from ghostparty.server.http.routes.friends import routes as friends_routes
 from ghostparty.server.http.routes.mail import routes as email_routes
+from ghostparty.server.http.routes.mistakes import routes as mistake_routes
 from ghostparty.server.http.routes.moderation import routes as moderation_routes
 from ghostparty.server.http.routes.opendata import PARQUET
 from ghostparty.server.http.routes.opendata import routes as open_data_routes
@@ -146,6 +147,7 @@ def create_app(database_url: str | Settings | None = None, **options: Any) -> St
         *push_routes,
         *friends_routes,
         *review_routes,
+        *mistake_routes,  # before the puzzles': /api/puzzles/mistakes is no puzzle's id
         *puzzle_routes,
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {

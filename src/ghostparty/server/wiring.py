@@ -49,6 +49,7 @@ from ghostparty.server.puzzles.memory import MemoryPuzzles
 from ghostparty.server.puzzles.service import Puzzles
 from ghostparty.server.puzzles.store import PuzzleStore
 from ghostparty.server.quickmatch.service import QuickMatch
+from ghostparty.server.reviews.mistakes import MistakeJudge
 from ghostparty.server.reviews.pool import Reviewer
 from ghostparty.server.reviews.store import MemoryReviews, ReviewStore
 from ghostparty.server.stores import MemoryStore, SqlStores
@@ -241,6 +242,7 @@ async def running(app: Starlette, s: Settings) -> AsyncIterator[None]:
         catch_up=catch_up,
         reviewer=reviewer,
         puzzles=puzzles,
+        mistakes=MistakeJudge(s.review_settings),
         metrics_token=s.metrics_token or None,
         admin_token=s.admin_token or None,
         open_data=Path(s.open_data) if s.open_data is not None else None,

@@ -21,7 +21,7 @@ from ghostparty.rules import (
     ruleset,
     start_position,
 )
-from ghostparty.server.http.routes import analysis
+from ghostparty.server.http import cpu
 from tests.fixtures.accounts import error, register
 
 URL = "/api/analysis"
@@ -147,13 +147,13 @@ def test_an_accounts_deep_looks_are_limited_sooner(client: TestClient) -> None:
 
 
 def test_more_at_once_than_the_instance_works_on_is_told_to_wait(client: TestClient) -> None:
-    held = analysis._running
-    for _ in range(analysis.RUNNING_AT_ONCE):
+    held = cpu.running
+    for _ in range(cpu.RUNNING_AT_ONCE):
         assert held.acquire(blocking=False)
     try:
         busy = client.post(URL, json={"start": {"rules": "hugo", "players": 2}})
         assert busy.status_code == 503 and error(busy) == "busy" and busy.headers["Retry-After"] == "2"
     finally:
-        for _ in range(analysis.RUNNING_AT_ONCE):
+        for _ in range(cpu.RUNNING_AT_ONCE):
             held.release()
     assert client.post(URL, json={"start": {"rules": "hugo", "players": 2}}).status_code == 200

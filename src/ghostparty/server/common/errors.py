@@ -87,6 +87,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_INVITATION = "unknown_invitation"
     UNKNOWN_LINE = "unknown_line"
     UNKNOWN_PLAYER = "unknown_player"
+    UNKNOWN_MISTAKE = "unknown_mistake"
     UNKNOWN_PUZZLE = "unknown_puzzle"
     UNKNOWN_REPORT = "unknown_report"
     UNKNOWN_RULES = "unknown_rules"

@@ -136,6 +136,8 @@ ROUTE_SCOPES: dict[tuple[str, str], str] = {
     ("GET", "/api/puzzles/daily"): "public",
     ("GET", "/api/puzzles/themes"): "public",
     ("GET", "/api/puzzles/me"): "read",
+    ("GET", "/api/puzzles/mistakes"): "read",
+    ("POST", "/api/puzzles/mistakes/{table_id}/{index}/attempt"): "play",
     ("GET", "/api/puzzles/{puzzle_id}"): "public",
     ("POST", "/api/puzzles/{puzzle_id}/attempt"): "play",
 }

@@ -73,6 +73,7 @@ HTTP_STATUS: Mapping[ErrorCode, int] = {
             ErrorCode.UNKNOWN_INVITATION,
             ErrorCode.UNKNOWN_LINE,
             ErrorCode.UNKNOWN_PLAYER,
+            ErrorCode.UNKNOWN_MISTAKE,
             ErrorCode.UNKNOWN_PUZZLE,
             ErrorCode.UNKNOWN_REPORT,
             ErrorCode.UNKNOWN_RULES,

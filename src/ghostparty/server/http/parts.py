@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ghostparty.server.push.service import Pusher
     from ghostparty.server.puzzles.service import Puzzles
     from ghostparty.server.quickmatch.service import QuickMatch
+    from ghostparty.server.reviews.mistakes import MistakeJudge
     from ghostparty.server.reviews.pool import Reviewer
     from ghostparty.server.reviews.queue import RedisReviewer
     from ghostparty.server.tables.service import TableService
@@ -89,6 +90,8 @@ class Parts:
     reviewer: Reviewer | RedisReviewer
     #: The puzzles (in the database, or in memory on a server without one).
     puzzles: Puzzles
+    #: Attempts at one's own mistakes, judged by the review's search.
+    mistakes: MistakeJudge
     #: The token a scraper of ``/metrics`` brings (else this machine alone may read it).
     metrics_token: str | None
     #: The token an operator brings to close tables.

@@ -110,6 +110,13 @@ PUZZLE_ATTEMPTS = (
 )
 #: … and reading puzzles: the next, the daily, one by id, the themes, one's own rating.
 PUZZLE_READS = (Limit(120, 60, "puzzles are asked for too often"),)
+#: Listing one's own mistakes (each game of them replayed) …
+MISTAKE_READS = (Limit(30, 60, "your mistakes are asked for too often"),)
+#: … and attempts at them, each valued by the review's search (tens of ms to a second of CPU).
+MISTAKE_ATTEMPTS = (
+    Limit(20, 60, "at most 20 attempts at your mistakes a minute"),
+    Limit(300, 3600, "at most 300 attempts at your mistakes an hour"),
+)
 
 
 def address_of(connection: HTTPConnection) -> str:

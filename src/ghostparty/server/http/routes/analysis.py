@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from typing import Annotated, Literal
 
 from pydantic import Field, ValidationError
@@ -16,6 +14,7 @@ from ghostparty.analysis.explore import explore
 from ghostparty.rules import InvalidPosition, Position, position_from_dict, ruleset, start_position
 from ghostparty.server.common.errors import ErrorCode
 from ghostparty.server.http.bodies import MAX_DEPTH, nesting, raw_body, require_json
+from ghostparty.server.http.cpu import valued
 from ghostparty.server.http.parts import parts_of
 from ghostparty.server.http.quotas import ANALYSES, DEEP_ANALYSES, address_of
 from ghostparty.server.http.responses import JSONResponse
@@ -25,10 +24,6 @@ from ghostparty.server.tables.service import ServiceError
 
 #: The largest body: an eight-player position's JSON is about 2 KB.
 MAX_ANALYSIS_BODY = 16 * 1024
-#: Analyses worked on at once by one instance (each holds a worker thread and its CPU);
-#: one more is told to ask again in a moment.
-RUNNING_AT_ONCE = 2
-_running = threading.BoundedSemaphore(RUNNING_AT_ONCE)
 
 
 class Start(Model):
@@ -82,13 +77,7 @@ async def analyse(request: Request) -> Response:
     await quotas.use("analyses", ANALYSES, address, player_id)
     if body.deep:
         await quotas.use("deep-analyses", DEEP_ANALYSES, address, player_id)
-    if not _running.acquire(blocking=False):
-        raise ServiceError(ErrorCode.BUSY, "the analysis board is busy: ask again in a moment", retry_after=2)
-    try:
-        answer = await asyncio.to_thread(_explored, position, body.deep)
-    finally:  # a request dropped meanwhile frees its place while its thread ends its work
-        _running.release()
-    return JSONResponse(answer)
+    return JSONResponse(await valued("the analysis board", _explored, position, body.deep))
 
 
 routes = [Route("/api/analysis", analyse, methods=["POST"])]

@@ -169,6 +169,8 @@ export const api = {
   attemptPuzzle: (id, action) => request("POST", `/api/puzzles/${enc(id)}/attempt`, { action }),
   puzzleMe: () => request("GET", "/api/puzzles/me"),
   puzzleThemes: () => request("GET", "/api/puzzles/themes"),
+  mistakes: (table = null) => request("GET", `/api/puzzles/mistakes${table ? `?table=${enc(table)}` : ""}`),
+  attemptMistake: (table, index, action) => request("POST", `/api/puzzles/mistakes/${enc(table)}/${enc(String(index))}/attempt`, { action }),
   modRename: (name, newName, reason) => request("POST", "/api/moderation/rename", { name, new_name: newName, reason }),
 };
 

@@ -9,7 +9,8 @@
 // (data-table, data-rules, data-rated, data-change) and its replay-link; own-tables-card
 // with own-table rows (data-table, data-status) and own-table-link; account-settings;
 // player-actions (another player's page, logged in: player-actions.js; a guest: follow-login);
-// review-card (accuracy and PR from the game reviews: review-profile.js).
+// review-card (accuracy and PR from the game reviews: review-profile.js); on one's own
+// page learn-slot ("Learn from your mistakes (N)": replay/mistakes-link.js).
 
 import { startAppShell } from "../lib/app-shell.js";
 import { api } from "../lib/api.js";
@@ -18,6 +19,7 @@ import { applyI18n, currentLanguage, initI18n, languageSwitch, t } from "../lib/
 import { playerActions } from "../account/player-actions.js";
 import { profileInvite } from "../table/bot-invite.js";
 import { showReviews } from "../replay/review-profile.js";
+import { showMistakesLink } from "../replay/mistakes-link.js";
 import { colourText, useBoard } from "../table/seats.js";
 import { recordText } from "../table/records.js";
 import { accountError, loginUrl, mountAccountNav, ratingText } from "../lib/session.js";
@@ -198,6 +200,7 @@ function render(profile, viewer) {
     record.dataset.percent = profile.reliability.percent ?? "";
   }
   $("own-links").hidden = !own || profile.kind === "bot";
+  if (own && viewer && profile.kind === "user") showMistakesLink($("learn-slot"));
   if (viewer && !own && profile.kind === "user") {
     playerActions($("player-actions"), profile.name).then(() => {
       if (profile.bot_account) profileInvite($("player-actions"), profile.name, viewer.name);

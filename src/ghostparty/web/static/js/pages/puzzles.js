@@ -7,7 +7,9 @@
 // rated: their streak is counted in this browser (puzzles/logic.js).
 //
 // The address: /puzzles (the next puzzle of the filters), /puzzles#daily (or ?daily: the
-// daily puzzle), /puzzles#id=<id> (that puzzle; the address follows the puzzle shown).
+// daily puzzle), /puzzles#id=<id> (that puzzle; the address follows the puzzle shown),
+// /puzzles#mistakes or /puzzles?mistakes=<table id> (one's own mistakes from reviewed
+// games, all or one game's: js/puzzles/mistakes.js; "Next mistake" steps through them).
 //
 // The legal actions come with the puzzle as the game page gets them (`legal`, when the
 // server sends it); without them the board takes any of the mover's guests and any
@@ -15,11 +17,12 @@
 //
 // Stable hooks for tests (data-testid unless said otherwise):
 //   puzzles      <main>; data-state = loading | solving | solved | empty | failed,
-//                data-puzzle (the id shown), data-daily, data-busy, data-result (right |
-//                wrong | "")
+//                data-puzzle (the id shown; a mistake's "<table>:<index>"), data-daily,
+//                data-busy, data-result (right | wrong | ""), data-mode (puzzles | mistakes)
 //   puzzle-roll (data-roll), puzzle-task, puzzle-meta, puzzle-error (role=alert),
 //   puzzle-retry, puzzle-moves (puzzle-move buttons: data-action), moves-hint
-//   puzzle-result … (js/puzzles/result.js), puzzle-next, daily-link
+//   puzzle-result … (js/puzzles/result.js), puzzle-next, daily-link, mistake-game (a
+//   mistake's game, after an attempt)
 //   puzzle-filters: filter-rules, filter-theme (its options from GET /api/puzzles/themes),
 //   filter-go; puzzle-me, puzzle-me-text
 //   board, guest, hugo, die as on the game page
@@ -37,11 +40,13 @@ import { actionPlaces, optionText } from "../analysis/options.js";
 import { analysisUrl } from "../analysis/link.js";
 import { addressRequest, boardTargets, countGuestStreak, pickOn, readGuestStreak, THEMES } from "../puzzles/logic.js";
 import { renderResult, themeName } from "../puzzles/result.js";
+import { currentMistake, emptyText, gameUrl, loadMistakes, MISTAKES, mistakeMeta, mistakeTask, mistakeVerdict, nextMistake } from "../puzzles/mistakes.js";
 
 const $ = (id) => document.getElementById(id);
 
 const P = {
   puzzle: null,
+  mode: "puzzles",
   daily: false,
   date: null,
   selected: null,
@@ -75,13 +80,47 @@ function showError(text, retry = null) {
 
 // ---------------------------------------------------------------- loading a puzzle
 
-/** Ask for a puzzle: the daily one, one by id, or the next of the filters. */
+/** Puzzles, or one's own mistakes: the filters and the record belong to the puzzles. */
+function setMode(mode) {
+  P.mode = mode;
+  $("puzzles").dataset.mode = mode;
+  $("filters").hidden = mode === "mistakes";
+  $("me").hidden = mode === "mistakes";
+  $("next").textContent = t(mode === "mistakes" ? "mistakes.next" : "puzzles.next");
+}
+
+/** Ask for one's mistakes (of one game, or every recent one) and show the first. */
+async function loadMistakeList(wanted, number) {
+  const any = await loadMistakes(wanted.table);
+  if (number !== P.request) return;
+  setMode("mistakes");
+  if (any) {
+    await show(currentMistake());
+    return;
+  }
+  P.puzzle = null;
+  $("result").hidden = true;
+  $("moves-panel").hidden = true;
+  $("task").hidden = false;
+  $("task").textContent = emptyText(wanted.table);
+  $("meta").textContent = "";
+  $("roll").hidden = true;
+  P.board?.setTargets();
+  setState("empty");
+}
+
+/** Ask for a puzzle: the daily one, one by id, the next of the filters, or one's mistakes. */
 async function load(wanted) {
   const number = ++P.request;
   setBusy(true);
   showError(null);
   if (!P.puzzle) setState("loading");
   try {
+    if (wanted.mistakes) {
+      await loadMistakeList(wanted, number);
+      return;
+    }
+    if (P.mode !== "puzzles") setMode("puzzles");
     let answer;
     if (wanted.daily) answer = await api.dailyPuzzle();
     else if (wanted.id) answer = await api.puzzle(wanted.id);
@@ -92,6 +131,12 @@ async function load(wanted) {
     await show(answer.puzzle);
   } catch (error) {
     if (number !== P.request) return;
+    if (error.code === "login_required") {
+      setMode("mistakes");
+      showError(t("mistakes.login"));
+      setState("empty");
+      return;
+    }
     if (error.code === "no_puzzles" || error.code === "unknown_puzzle") {
       showError(t(`puzzles.${error.code}`));
       if (!P.puzzle) setState("empty");
@@ -119,7 +164,7 @@ async function show(puzzle) {
   root.dataset.daily = P.daily ? "true" : "false";
   root.dataset.result = "";
   const hash = P.daily ? "#daily" : `#id=${encodeURIComponent(puzzle.id)}`;
-  if (location.hash !== hash || location.search) history.replaceState(null, "", `/puzzles${hash}`);
+  if (P.mode === "puzzles" && (location.hash !== hash || location.search)) history.replaceState(null, "", `/puzzles${hash}`);
   $("result").hidden = true;
   $("task").hidden = false;
   await ensureBoard(puzzle.rules);
@@ -164,13 +209,18 @@ function showTargets() {
 function renderTask(puzzle) {
   const you = colourText(puzzle.to_move);
   const face = puzzle.roll === "hugo" ? "HUGO" : puzzle.roll;
-  const task = puzzle.phase === "place" ? t("puzzles.task_place", { colour: you }) : t("puzzles.task_move", { colour: you, face });
+  const mistake = P.mode === "mistakes";
+  const task = mistake ? mistakeTask(puzzle) : puzzle.phase === "place" ? t("puzzles.task_place", { colour: you }) : t("puzzles.task_move", { colour: you, face });
   $("task").textContent = task;
   document.title = `${t("puzzles.title")} · ${task}`;
   const roll = $("roll");
   roll.hidden = puzzle.phase !== "move";
   roll.dataset.roll = String(puzzle.roll ?? "");
   fill(roll, el("span", {}, t("puzzles.die_shows")), el("span", { class: "die-face", "data-testid": "puzzle-die-face" }, String(face ?? "")));
+  if (mistake) {
+    $("meta").textContent = mistakeMeta(puzzle);
+    return;
+  }
   const parts = [];
   if (P.daily) parts.push(P.date ? t("puzzles.daily_of", { date: P.date }) : t("puzzles.daily"));
   parts.push(t(`rules.${puzzle.rules}`), t("puzzles.players_n", { n: puzzle.players }));
@@ -229,9 +279,10 @@ async function attempt(action) {
   setBusy(true);
   showError(null);
   try {
-    const result = await api.attemptPuzzle(puzzle.id, action);
+    const mistake = P.mode === "mistakes";
+    const result = mistake ? await api.attemptMistake(puzzle.table, puzzle.index, action) : await api.attemptPuzzle(puzzle.id, action);
     if (number !== P.request || P.puzzle !== puzzle) return;
-    const guest = P.player ? null : countGuestStreak(localStorage, puzzle.id, result.correct);
+    const guest = P.player || mistake ? null : countGuestStreak(localStorage, puzzle.id, result.correct);
     setState("solved");
     $("puzzles").dataset.result = result.correct ? "right" : "wrong";
     P.selected = null;
@@ -239,12 +290,13 @@ async function attempt(action) {
     P.board.markBest(actionPlaces(result.answer));
     for (const button of $("moves").querySelectorAll("button")) button.disabled = true;
     $("moves-panel").hidden = true;
-    renderResult(result, action, P.player, guest);
-    fill($("analyse"), el("a", { href: analysisUrl(puzzle.position), "data-testid": "puzzle-analyse" }, t("puzzles.analyse")));
+    renderResult(result, action, P.player, guest, mistake ? { verdict: mistakeVerdict(result, action), ratings: t("mistakes.not_rated") } : null);
+    const game = mistake ? el("a", { href: gameUrl(puzzle), "data-testid": "mistake-game" }, t("mistakes.game")) : null;
+    fill($("analyse"), el("a", { href: analysisUrl(puzzle.position), "data-testid": "puzzle-analyse" }, t("puzzles.analyse")), game ? " · " : null, game);
     // The result (its heading says right or wrong) takes the task's place and the focus.
     $("task").hidden = true;
     $("result").focus();
-    renderMe(guest);
+    if (!mistake) renderMe(guest);
   } catch (error) {
     if (number !== P.request) return;
     P.selected = null; // the board starts again from choosing a guest
@@ -306,11 +358,17 @@ async function renderMe(guest = null) {
 function next(event) {
   event?.preventDefault();
   P.daily = false;
+  if (P.mode === "mistakes" && event?.type !== "submit") {
+    const item = nextMistake();
+    if (item) show(item);
+    return;
+  }
   load({});
 }
 
 function fromAddress() {
   const wanted = addressRequest(location.search, location.hash);
+  if (wanted.mistakes && P.mode === "mistakes" && MISTAKES.table === wanted.table && P.puzzle) return;
   if (wanted.daily && P.daily && P.puzzle) return;
   if (wanted.id && P.puzzle?.id === wanted.id) return;
   load(wanted);

@@ -17,12 +17,16 @@ export const THEMES = [
 ];
 
 /**
- * What the address asks for: {daily: true} for "#daily" or "?daily", {id} for "#id=…" or
- * "?id=…", else {} (the next puzzle of the filters).
+ * What the address asks for: {mistakes: true, table} for "#mistakes" or "?mistakes" (one's
+ * own mistakes; "=<table id>": that game's alone, else table is null), {daily: true} for
+ * "#daily" or "?daily", {id} for "#id=…" or "?id=…", else {} (the next puzzle of the filters).
  */
 export function addressRequest(search, hash) {
   const query = new URLSearchParams(String(search ?? "").replace(/^\?/, ""));
   const fragment = new URLSearchParams(String(hash ?? "").replace(/^#/, ""));
+  for (const params of [fragment, query]) {
+    if (params.has("mistakes")) return { mistakes: true, table: params.get("mistakes") || null };
+  }
   if (query.has("daily") || fragment.has("daily")) return { daily: true };
   const id = fragment.get("id") || query.get("id");
   return id ? { id } : {};

@@ -1,10 +1,12 @@
 // The puzzles page's answer to an attempt (POST /api/puzzles/{id}/attempt): right or
 // wrong, the reason in the page's language, the themes, every alternative with its win
-// chance (the answer first), the ratings' change and the streak.
+// chance (the answer first), the ratings' change and the streak. A mistake's answer
+// (js/puzzles/mistakes.js) brings its own verdict and rating line, tags the move played
+// in the game and has no streak.
 //
 // Hooks (data-testid): puzzle-result (data-correct), puzzle-verdict, puzzle-reason,
 // puzzle-themes (puzzle-theme per theme, data-theme), puzzle-alternatives (the table;
-// puzzle-alternative rows: data-action, data-answer, data-chosen, data-win),
+// puzzle-alternative rows: data-action, data-answer, data-chosen, data-played, data-win),
 // puzzle-ratings (data-rated), puzzle-streak (data-streak).
 
 import { el, fill } from "../lib/dom.js";
@@ -22,21 +24,31 @@ export function themeName(theme) {
 
 /**
  * Show `result` for the action `chosen`. `player`: the logged-in player or null (a
- * guest); `guest`: a guest's streak counted in this browser ({streak, best}) or null.
+ * guest); `guest`: a guest's streak counted in this browser ({streak, best}) or null;
+ * `mistake`: {verdict, ratings}, the texts of an attempt at one's own mistake, or null.
  */
-export function renderResult(result, chosen, player, guest) {
+export function renderResult(result, chosen, player, guest, mistake = null) {
   const box = $("result");
   box.hidden = false;
   box.dataset.correct = result.correct ? "true" : "false";
   box.classList.toggle("right", result.correct);
   box.classList.toggle("wrong", !result.correct);
-  $("verdict").textContent = result.correct
-    ? t("puzzles.right", { move: optionText(result.answer) })
-    : t("puzzles.wrong", { chosen: optionText(chosen), move: optionText(result.answer) });
+  $("verdict").textContent = mistake
+    ? mistake.verdict
+    : result.correct
+      ? t("puzzles.right", { move: optionText(result.answer) })
+      : t("puzzles.wrong", { chosen: optionText(chosen), move: optionText(result.answer) });
   $("reason").textContent = reasonText(result.reason, currentLanguage());
   const themes = (result.themes ?? []).map((theme) => el("span", { class: "tag", "data-testid": "puzzle-theme", "data-theme": theme }, themeName(theme)));
   fill($("themes"), themes.length ? el("span", { class: "visually-hidden" }, t("puzzles.themes_label")) : null, ...themes);
   renderAlternatives($("alternatives"), result, chosen);
+  if (mistake) {
+    $("ratings").dataset.rated = "false";
+    $("ratings").textContent = mistake.ratings;
+    $("streak").dataset.streak = "";
+    $("streak").textContent = "";
+    return;
+  }
   renderRatings(result, player);
   renderStreak(result, guest);
 }
@@ -54,9 +66,11 @@ function renderAlternatives(table, result, chosen) {
   const rows = alternatives.map((alternative) => {
     const answer = sameAction(alternative.action, result.answer);
     const mine = sameAction(alternative.action, chosen);
+    const played = sameAction(alternative.action, result.played);
     const tags = [
       answer ? el("span", { class: "tag tag-best" }, t("puzzles.answer_tag")) : null,
       mine ? el("span", { class: "tag" }, t("puzzles.yours_tag")) : null,
+      played ? el("span", { class: "tag" }, t("mistakes.played_tag")) : null,
     ];
     return el(
       "tr",
@@ -66,6 +80,7 @@ function renderAlternatives(table, result, chosen) {
         "data-action": JSON.stringify(alternative.action),
         "data-answer": answer ? "true" : "false",
         "data-chosen": mine ? "true" : "false",
+        "data-played": played ? "true" : "false",
         "data-win": alternative.win,
       },
       el("th", { scope: "row" }, optionText(alternative.action), " ", ...tags),

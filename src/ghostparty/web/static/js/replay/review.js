@@ -10,12 +10,14 @@
 // | done | failed), review-progress, review-graph, review-point (data-index: -1 the
 // start, k after action k), review-marked and review-mark (data-mark, data-index),
 // review-luck with luck-bar (data-index), review-summary with review-row (data-seat),
-// review-note (the shown decision's judgement).
+// review-note (the shown decision's judgement), learn-slot (the logged-in viewer's
+// "Learn from your mistakes (N)" of this game: replay/mistakes-link.js).
 
 import { el, fill, sleep, svg } from "../lib/dom.js";
 import { currentLanguage, errorText, t } from "../lib/i18n.js";
 import { place } from "../table/narrate.js";
 import { colourHex } from "../table/seats.js";
+import { showMistakesLink } from "./mistakes-link.js";
 
 const POLL_MS = 2000;
 const W = 640;
@@ -120,10 +122,13 @@ export class ReviewPanel {
     this.box.dataset.status = "done";
     const dice = Math.round(100 * review.dice_share);
     this.note = el("p", { class: "review-note", "data-testid": "review-note", "aria-live": "polite" });
+    const learn = el("p", { class: "review-learn", "data-testid": "learn-slot", hidden: true });
+    showMistakesLink(learn, this.tableId);
     fill(
       this.box,
       el("h2", {}, t("review.title")),
       el("p", { class: "hint" }, t("review.intro", { dice, skill: 100 - dice })),
+      learn,
       this.note,
       el("h3", { id: "review-graph-title" }, t("review.graph")),
       this.graph(review),
