@@ -77,6 +77,10 @@ def test_the_deep_review_starts_with_its_button_shows_progress_then_its_judgemen
     marked = [s for s in deep["steps"] if s.get("mark")]
     assert page.get_by_test_id("review-mark").count() == len(marked)
     assert page.get_by_test_id("log-mark").count() == len(marked)  # the move list re-marked, not marked twice
+    deep_marks = [m for m in marked if m.get("rollouts")]
+    if deep_marks:  # a judgement of the rollouts says its standard error
+        first = page.locator(f"[data-testid=review-mark][data-index='{deep_marks[0]['index']}']")
+        assert "best was" in first.inner_text() and "±" in first.inner_text()
     judged = [s for s in deep["steps"] if s.get("rollouts") and s.get("best_label") != s["label"]]
     if judged:  # a decision whose deep best move was another: drawn on the board
         page.get_by_test_id("review-point").nth(judged[0]["index"] + 1).dispatch_event("click")

@@ -4,6 +4,7 @@ for an unknown judge and past their own tighter limits."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,12 +19,13 @@ from ghostparty.analysis.review import Evaluator
 from ghostparty.analysis.review.deep_review import deep_review_game
 from ghostparty.rules import GameRecord
 from ghostparty.server.app import create_app
+from ghostparty.server.common.errors import ServiceError
 from ghostparty.server.infra.engine import database_url
-from ghostparty.server.reviews.pool import DEEP_REVIEW_VERSION, REVIEW_VERSION
+from ghostparty.server.reviews.pool import DEEP_REVIEW_VERSION, REVIEW_VERSION, Reviewer
 from ghostparty.server.reviews.schema import deep_reviews, reviews
 from ghostparty.server.reviews.store import MemoryReviews, StoredReview
 
-from .test_reviews import finished_game
+from .test_reviews import _Held, finished_game
 
 #: Cheap reviews: one roll deep, no solver, two rollouts of two candidates cut after one roll.
 DEEP = {"rollouts": 2, "cut": 1, "width": 2}
@@ -139,3 +141,34 @@ def test_the_stores_keep_each_judges_review_apart(store_url: str) -> None:
                 kept.put(StoredReview("t1", "v", {}, when, 1.0, "other"))
     finally:
         store.close()
+
+
+def test_a_games_review_and_its_deep_review_are_two_jobs_of_one_bounded_queue() -> None:
+    async def scenario() -> None:
+        reviewer = Reviewer(MemoryReviews(), max_jobs=2, clock=lambda: datetime(2026, 11, 26, tzinfo=UTC))
+        held = _Held()
+        reviewer._executor = lambda: held  # type: ignore[assignment,method-assign,return-value]
+        records = 0
+
+        async def record() -> dict[str, Any]:
+            nonlocal records
+            records += 1
+            await asyncio.sleep(0)
+            return {}
+
+        answers = await asyncio.gather(*(reviewer.review("a", record, "deep") for _ in range(5)))
+        assert [a["status"] for a in answers] == ["queued"] * 5 and held.submitted == ["a:deep"] and records == 1
+        await reviewer.review("a", record)  # the review: a job of its own
+        assert held.submitted == ["a:deep", "a"]
+        with pytest.raises(ServiceError) as full:  # deep reviews wait in the same bounded queue
+            await reviewer.review("b", record, "deep")
+        assert full.value.code == "busy"
+        held.release()
+        await reviewer.wait("a", "deep")
+        await reviewer.wait("a")
+        stored = reviewer.store.review("a", "deep")
+        assert stored is not None and stored.version == DEEP_REVIEW_VERSION and stored.judge == "deep"
+        assert (await reviewer.review("a", record, "deep"))["review"] == {"table": "a:deep"}
+        assert (await reviewer.review("a", record))["review"] == {"table": "a"} and records == 2
+
+    asyncio.run(scenario())

@@ -47,10 +47,13 @@ export function actionText(action) {
   return t("review.action_roll", { face: action.roll === "hugo" ? "HUGO" : action.roll });
 }
 
-/** "mistake: best was G8 → chapel, −12 %" for a judged step. */
+/** "mistake: best was G8 → chapel, −12 %" for a judged step; "… (± 3)" with the loss's
+ * standard error where the deep analysis judged it. */
 export function markText(step) {
   const mark = MARK_TEXT[step.mark]?.() ?? "";
-  return t("review.best_was", { mark, best: actionText(step.best), loss: number(100 * step.loss) });
+  const words = { mark, best: actionText(step.best), loss: number(100 * step.loss) };
+  if (step.rollouts) return t("review.best_was_deep", { ...words, se: number(100 * (step.loss_se ?? 0)) });
+  return t("review.best_was", words);
 }
 
 /** Round `terms` (fractions) to tenths of a point so that they add up to `total`
