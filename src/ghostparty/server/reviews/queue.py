@@ -122,7 +122,8 @@ class RedisReviewer:
         self.start_workers()
         from rq import Retry
 
-        if not self.connection.set(f"{self.queue.name}:lock:{job_id(table_id, judge)}", 1, nx=True, px=5000):
+        lock = f"{self.queue.name}:lock:{table_id}" + ("" if judge == "fast" else f":{judge}")
+        if not self.connection.set(lock, 1, nx=True, px=5000):
             return False
         self.queue.enqueue(
             rq_review_job,
