@@ -32,15 +32,12 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from ghostparty.analysis.deep import CUT, POLICY, WIDTH, analyze, check_settings
+from ghostparty.analysis.deep import CUT, POLICY, ROLLOUTS, WIDTH, analyze, check_settings
 from ghostparty.analysis.review.evaluator import Evaluator, Value
 from ghostparty.analysis.review.judge import mark
 from ghostparty.analysis.review.review import GameReview, Progress, Step, review_game
 from ghostparty.bots import Bot, make_bot
 from ghostparty.rules import MOVE, PLACE, Action, GameRecord, Position
-
-#: Rollouts per candidate action of the deep review (the ``deep`` bot's).
-ROLLOUTS = 24
 
 
 @dataclass
