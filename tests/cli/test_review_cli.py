@@ -116,3 +116,28 @@ def test_bench_review_sets_the_review_beside_a_given_serving_cost() -> None:
 def test_bench_review_refuses_bots_and_interfaces() -> None:
     result = CliRunner().invoke(cli, ["bench", "--review", "--bots", "greedy"])
     assert result.exit_code != 0 and "--review times the game review" in result.output
+
+
+def test_deep_judges_the_decisions_by_rollouts_and_says_so(tmp_path: Path) -> None:
+    game = str(_game(tmp_path))
+    cheap = ["--depth", "1", "--horizon", "0", "--deep", "--rollouts", "2"]
+    result = CliRunner().invoke(cli, ["review", game, "--json", *cheap])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert data["judge"] == "deep" and data["settings"]["deep"]["rollouts"] == 2
+    assert any(step.get("rollouts") == 2 for step in data["steps"])
+    text = CliRunner().invoke(cli, ["review", game, *cheap], terminal_width=120)
+    assert text.exit_code == 0 and "judged by the deep analysis: 2 rollouts" in text.output
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for n in range(2):
+        (folder / f"g{n}.json").write_text(json.dumps(random_record("hugo", 2, n).to_dict()), encoding="utf-8")
+    batch = CliRunner().invoke(cli, ["review", str(folder), "--json", "--jobs", "1", *cheap])
+    assert batch.exit_code == 0, batch.output
+    lines = [json.loads(line) for line in batch.stdout.splitlines() if line.startswith("{")]
+    assert len(lines) == 2 and all(line["judge"] == "deep" for line in lines)
+
+
+def test_rollouts_without_deep_is_refused(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["review", str(_game(tmp_path)), "--rollouts", "4"])
+    assert result.exit_code == 2 and "--deep" in result.output

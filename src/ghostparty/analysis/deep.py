@@ -66,6 +66,8 @@ class ActionValue:
     prior: float
     #: The mover's win chance at the end of each rollout, in rollout order.
     samples: tuple[float, ...]
+    #: Every seat's mean win chance over the rollouts (the mover's is :attr:`win`).
+    seats: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,11 +129,13 @@ def analyze(
     width: int | None = WIDTH,
     policy: str | Bot = POLICY,
     seed: int = 0,
+    include: Sequence[Action] = (),
 ) -> DeepAnalysis:
     """Roll out the candidate actions of ``position`` (phase ``"move"``): the module's text.
 
     ``policy`` is a bot (or a bot spec for :func:`~ghostparty.bots.make_bot`) that
-    plays every seat's decisions in the rollouts.
+    plays every seat's decisions in the rollouts. The legal actions in ``include`` are
+    rolled out whatever their rank (the review measures the action played so).
 
     :raises ValueError: for a position that is not a decision, or bad settings.
     """
@@ -142,24 +146,25 @@ def analyze(
     ranked = rank(position)
     if not ranked:
         raise ValueError(f"no legal action in {position.describe()}")
-    keep = ranked if width is None else ranked[:width]
-    pruned = tuple(action for _, action in ranked[len(keep) :])
+    keep = ranked if width is None else ranked[:width] + [item for item in ranked[width:] if item[1] in include]
+    pruned = tuple(action for value, action in ranked if (value, action) not in keep)
     if len(ranked) == 1:  # forced: nothing to compare
         value, action = ranked[0]
         return DeepAnalysis(position, (ActionValue(action, value, 0.0, value, ()),), pruned, 0, cut)
     seat = position.to_move
     orders = _first_faces(rollouts, seed)
-    samples: list[list[float]] = [[] for _ in keep]
+    ends: list[list[tuple[float, ...]]] = [[] for _ in keep]
     for i in range(rollouts):
         for slot, (_, action) in enumerate(keep):
             dice = Random(f"ghostparty-deep-dice:{seed}:{i}")
             choices = Random(f"ghostparty-deep-policy:{seed}:{i}")
             end = rollout(apply(position, action), bot, cut, dice, choices, first=orders[i])
-            samples[slot].append(win_chances(end)[seat])
+            ends[slot].append(win_chances(end))
     options = []
-    for (prior, action), outcomes in zip(keep, samples, strict=True):
-        mean, se = _mean_se(outcomes)
-        options.append(ActionValue(action, mean, se, prior, tuple(outcomes)))
+    for (prior, action), chances in zip(keep, ends, strict=True):
+        mean, se = _mean_se([c[seat] for c in chances])
+        seats = tuple(math.fsum(c[s] for c in chances) / rollouts for s in range(position.players))
+        options.append(ActionValue(action, mean, se, prior, tuple(c[seat] for c in chances), seats))
     order = sorted(range(len(options)), key=lambda k: (-options[k].win, k))
     return DeepAnalysis(position, tuple(options[k] for k in order), pruned, rollouts, cut)
 

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ghostparty.analysis.review import Evaluator, GameReview, review_game
+from ghostparty.analysis.review.deep_review import ROLLOUTS, deep_review_game
 from ghostparty.analysis.review.evaluator import DEPTH, HORIZON
 from ghostparty.analysis.review.review import label
 from ghostparty.cli.analyze_run import dask_option
@@ -55,8 +56,28 @@ def _points(value: float) -> str:
 @click.option(
     "--jobs", type=click.IntRange(min=0), default=0, help="Of many files: processes to review them on (0: every core)."
 )
+@click.option(
+    "--deep",
+    is_flag=True,
+    help="Judge the decisions by the deep analysis (rollouts of each candidate, the action played among them).",
+)
+@click.option(
+    "--rollouts",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"With --deep: rollouts per candidate action [default: {ROLLOUTS}].",
+)
 @dask_option
-def review(files: tuple[str, ...], as_json: bool, depth: int, horizon: int, jobs: int, dask: str | None) -> None:
+def review(
+    files: tuple[str, ...],
+    as_json: bool,
+    depth: int,
+    horizon: int,
+    jobs: int,
+    deep: bool,
+    rollouts: int | None,
+    dask: str | None,
+) -> None:
     """Review the game recorded in FILE (a ghostparty-record/1 JSON file, as `ghostparty
     play` saves it or /api/tables/ID/record serves it; '-' for stdin): every seat's win
     chance through the game, each decision's loss against the best one, marked
@@ -65,9 +86,17 @@ def review(files: tuple[str, ...], as_json: bool, depth: int, horizon: int, jobs
 
     Given several files or a folder (its *.json files), reviews them all on local
     processes (--jobs) or a Dask cluster (--dask tcp://host:8786) and prints a line a
-    game (with --json, each review on a line of its own, ndjson)."""
+    game (with --json, each review on a line of its own, ndjson).
+
+    With --deep, each decision's best action, loss and mark come from the deep analysis
+    (the learned bot's rollouts of every candidate, seeded: the same review each time);
+    it costs several times the default review's CPU."""
+    if rollouts is not None and not deep:
+        raise click.UsageError("--rollouts is for the deep review: add --deep")
+    if deep and rollouts is None:
+        rollouts = ROLLOUTS
     if len(files) > 1 or any(os.path.isdir(name) for name in files):
-        review_many(files, depth=depth, horizon=horizon, jobs=jobs, dask=dask, as_json=as_json)
+        review_many(files, depth=depth, horizon=horizon, jobs=jobs, dask=dask, as_json=as_json, rollouts=rollouts)
         return
     if jobs or dask:
         raise click.UsageError("--jobs and --dask are for reviewing several files")
@@ -77,10 +106,10 @@ def review(files: tuple[str, ...], as_json: bool, depth: int, horizon: int, jobs
     except OSError as error:
         raise click.ClickException(f"cannot read {files[0]}: {error.strerror or error}") from None
     with opened as file:
-        _review_one(console, file, depth, horizon, as_json)
+        _review_one(console, file, depth, horizon, as_json, rollouts)
 
 
-def _review_one(console: Console, file: IO[str], depth: int, horizon: int, as_json: bool) -> None:
+def _review_one(console: Console, file: IO[str], depth: int, horizon: int, as_json: bool, rollouts: int | None) -> None:
     try:
         data = json.load(file)
     except ValueError as error:
@@ -90,12 +119,13 @@ def _review_one(console: Console, file: IO[str], depth: int, horizon: int, as_js
     except InvalidRecord as error:
         raise click.ClickException(f"{file.name} is not a game record that replays: {error}") from None
     with progress_bar(console) as progress:
-        task = progress.add_task("reviewing", total=len(record.actions))
-        result = review_game(
-            record,
-            evaluator=Evaluator(depth=depth, horizon=horizon),
-            progress=lambda done, total: progress.update(task, completed=done),
-        )
+        task = progress.add_task("reviewing" if rollouts is None else "deep review", total=len(record.actions))
+        evaluator = Evaluator(depth=depth, horizon=horizon)
+        advance = lambda done, total: progress.update(task, completed=done)  # noqa: E731
+        if rollouts is None:
+            result = review_game(record, evaluator=evaluator, progress=advance)
+        else:
+            result = deep_review_game(record, rollouts=rollouts, evaluator=evaluator, progress=advance)
     if as_json:
         json.dump(result.as_dict(), sys.stdout)
         print()
@@ -112,6 +142,12 @@ def show(console: Console, result: GameReview) -> None:
         f"{result.stats['cpu_seconds']:.1f} s CPU (search depth {result.settings['depth']}, "
         f"solver horizon {result.settings['horizon']})"
     )
+    if result.judge == "deep":
+        deep = result.settings["deep"]
+        console.print(
+            f"decisions judged by the deep analysis: {deep['rollouts']} rollouts of each candidate "
+            f"({deep['policy']}, cut after {deep['cut']} rolls, seed {deep['seed']}); ± is the loss's standard error"
+        )
     # One column a seat, one row a measure: fits an 80-column terminal up to 6 players.
     # The rows from "start" add up: start + decisions = with average dice; + dice + drift = result.
     table = Table(title="per player: the rows from the start add up to the result, in points of win chance")
@@ -152,6 +188,7 @@ def show(console: Console, result: GameReview) -> None:
         console.print(
             f"  [dim]{step.index + 1:4d}[/] {seat_name(step.seat):9s} {label(step.action):22s} "
             f"[{style}]{step.mark}[/]: {best}−{100 * step.loss:.0f} %"
+            + (f" ± {100 * step.loss_se:.0f}" if step.rollouts and step.loss_se is not None else "")
         )
     console.print(
         f"dice: {100 * result.dice_share:.0f} % of the game's swings of win chance, decisions {100 * (1 - result.dice_share):.0f} %"

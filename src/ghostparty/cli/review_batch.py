@@ -34,15 +34,25 @@ def record_files(names: Sequence[str]) -> list[str]:
     return found
 
 
-def review_many(names: Sequence[str], *, depth: int, horizon: int, jobs: int, dask: str | None, as_json: bool) -> None:
+def review_many(
+    names: Sequence[str],
+    *,
+    depth: int,
+    horizon: int,
+    jobs: int,
+    dask: str | None,
+    as_json: bool,
+    rollouts: int | None = None,
+) -> None:
     """Review every record of ``names``; a line a game (ndjson with ``as_json``). Files
-    that are no records are listed and make the exit status 1; the others are reviewed."""
+    that are no records are listed and make the exit status 1; the others are reviewed.
+    With ``rollouts``, the deep review with that many rollouts an action."""
     console = Console(highlight=False, stderr=as_json)
     files = record_files(names)
     jobs = min(jobs_of(jobs, dask), len(files))
     reviews: list[dict[str, Any]] = []
     with running(console, len(files), "reviewing", jobs, True, dask) as (pool, advance):
-        for reviewed in pool.map(review_file, [(name, depth, horizon) for name in files], advance):
+        for reviewed in pool.map(review_file, [(name, depth, horizon, rollouts) for name in files], advance):
             reviews.append(reviewed)
             if as_json:
                 sys.stdout.write(json.dumps(reviewed) + "\n")

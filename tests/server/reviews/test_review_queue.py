@@ -54,7 +54,7 @@ def queue_name() -> Iterator[str]:
         connection.delete(key)
     # A job's own key names the table, not the queue: one left behind would answer for
     # the same table (the same seed) in a later run, with its old status.
-    for key in connection.scan_iter("rq:job:review-*"):
+    for key in connection.scan_iter("rq:job:*review-*"):
         if connection.hget(key, "origin") == name.encode():
             connection.delete(key)
 
@@ -97,6 +97,25 @@ def test_one_instance_queues_the_review_another_serves_it_and_no_second_job_is_m
         assert first.get(f"/api/tables/{table_id}/review").json() == answer.json()
         reviewer = first.app.state.parts.reviewer  # type: ignore[attr-defined]
         assert reviewer.queue.count == 0 and len(reviewer.queue.finished_job_registry) == 1
+
+
+def test_a_deep_review_is_a_job_of_its_own_on_the_queue_stored_beside_the_review(
+    sqlite_url: str, queue_name: str
+) -> None:
+    from ghostparty.server.reviews.queue import job_id
+
+    deep = {**CHEAP, "deep": {"rollouts": 2, "cut": 1, "width": 2}}
+    with instance(sqlite_url, queue_name, seed=1, settings=deep) as first:
+        table_id = finished_game(first)
+        assert first.get(f"/api/tables/{table_id}/review?judge=deep").status_code == 202
+        reviewer = first.app.state.parts.reviewer  # type: ignore[attr-defined]
+        assert job_id(table_id, "deep") == f"deep-review-{table_id}" != job_id(table_id)
+        deadline = time.monotonic() + 90
+        while (answer := first.get(f"/api/tables/{table_id}/review?judge=deep")).status_code != 200:
+            assert answer.status_code == 202 and time.monotonic() < deadline, answer.text
+            time.sleep(0.1)
+        assert answer.json()["review"]["judge"] == "deep"
+        assert reviewer.store.review(table_id) is None and reviewer.store.review(table_id, "deep") is not None
 
 
 def review_running(client: TestClient) -> tuple[str, Any]:

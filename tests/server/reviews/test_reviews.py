@@ -150,7 +150,9 @@ class _Held:
         self.gate = threading.Event()
         self.submitted: list[str] = []
 
-    def submit(self, job: Any, table_id: str, record: dict[str, Any], settings: dict[str, Any]) -> Future[Any]:
+    def submit(
+        self, job: Any, table_id: str, record: dict[str, Any], settings: dict[str, Any], judge: str = "fast"
+    ) -> Future[Any]:
         self.submitted.append(table_id)
 
         def held() -> Any:

@@ -4,7 +4,8 @@
 * :mod:`.solver` — proven bounds on win chances, expectimax over every die face cut off after H rolls;
 * :mod:`.evaluator` — the value of any position: search on the calibrated leaves, the solver's bounds late;
 * :mod:`.judge` — marks, accuracy and PR of decisions;
-* :mod:`.review` — :func:`review_game`: a game record to a JSON-ready :class:`GameReview`.
+* :mod:`.review` — :func:`review_game`: a game record to a JSON-ready :class:`GameReview`;
+* :mod:`.deep_review` — the same review with the decisions judged by the deep analysis' rollouts.
 """
 
 from ghostparty.analysis.review.evaluator import Evaluator, Value

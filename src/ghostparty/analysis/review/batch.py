@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ghostparty.analysis.review.deep_review import deep_review_game
 from ghostparty.analysis.review.evaluator import DEPTH, HORIZON, Evaluator
 from ghostparty.analysis.review.judge import PR_SCALE
 from ghostparty.analysis.review.review import review_game
@@ -41,13 +42,18 @@ def read_record(path: str) -> GameRecord | str:
         return f"not a game record that replays: {error}"
 
 
-def review_file(path: str, depth: int = DEPTH, horizon: int = HORIZON) -> dict[str, Any]:
+def review_file(path: str, depth: int = DEPTH, horizon: int = HORIZON, rollouts: int | None = None) -> dict[str, Any]:
     """The review of the record in ``path`` as JSON (``ghostparty-review/1``) with its
-    ``"source"``; a file that is no record that replays gives ``{"source", "error"}``."""
+    ``"source"``; a file that is no record that replays gives ``{"source", "error"}``.
+    With ``rollouts``, the deep review (:mod:`.deep_review`) with that many rollouts an action."""
     record = read_record(path)
     if isinstance(record, str):
         return {"source": path, "error": record}
-    reviewed = review_game(record, evaluator=Evaluator(depth=depth, horizon=horizon)).as_dict()
+    evaluator = Evaluator(depth=depth, horizon=horizon)
+    if rollouts is None:
+        reviewed = review_game(record, evaluator=evaluator).as_dict()
+    else:
+        reviewed = deep_review_game(record, rollouts=rollouts, evaluator=evaluator).as_dict()
     return {"source": path, **reviewed}
 
 

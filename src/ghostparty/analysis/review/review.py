@@ -29,6 +29,10 @@ where the luck terms add up the rolls (own, the others'), the skill terms the de
 ``result - luck - luck_from_others - drift`` (the start plus what every decision did) is
 the luck-adjusted result: what the seat would expect with average dice. The dice's share of a game is the sum of every seat's
 absolute luck over the sum of absolute luck and absolute skill changes.
+
+Another judge of the decisions (:class:`DecisionJudge`: the deep analysis' rollouts,
+:mod:`.deep_review`) may take the evaluator's place at each decision; the document then
+names it in ``"judge"`` (``"fast"`` otherwise) and its settings under ``settings``.
 """
 
 from __future__ import annotations
@@ -36,11 +40,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ghostparty.analysis.review.evaluator import Evaluator, Value
 from ghostparty.analysis.review.judge import MARKS, game_accuracy, mark, performance_rating
-from ghostparty.rules import MOVE, OVER, PLACE, ROLL, Action, GameRecord, Move, Pass, Place, action_to_dict
+from ghostparty.rules import MOVE, OVER, PLACE, ROLL, Action, GameRecord, Move, Pass, Place, Position, action_to_dict
 
 REVIEW_FORMAT = "ghostparty-review/1"
 #: ``progress(done, total)`` after each action reviewed.
@@ -79,6 +83,10 @@ class Step:
     luck: tuple[float, ...] | None = None
     #: A decision's best option's value (the chosen one's when forced); ``None`` for a roll.
     best_value: Value | None = None
+    #: Rollouts per action when the deep analysis judged it (:mod:`.deep_review`), else 0;
+    #: then ``loss_se`` is the loss's paired standard error.
+    rollouts: int = 0
+    loss_se: float | None = None
 
     @property
     def drift(self) -> tuple[float, ...]:
@@ -136,6 +144,8 @@ class Step:
                 loss_margin=round(self.loss_margin, 3),
                 mark=self.mark,
             )
+            if self.rollouts:
+                item.update(rollouts=self.rollouts, loss_se=round(self.loss_se or 0.0, 5))
         if self.after.solved:
             item["solved"] = True
         if self.after.bounds.width < 1.0:
@@ -200,6 +210,8 @@ class GameReview:
     dice_share: float
     settings: dict[str, Any] = field(default_factory=dict)
     stats: dict[str, Any] = field(default_factory=dict)
+    #: Who judged the decisions: ``"fast"`` (the evaluator's search) or ``"deep"`` (rollouts).
+    judge: str = "fast"
 
     def wins(self) -> list[tuple[float, ...]]:
         """Every seat's win chance at the start and after each action."""
@@ -212,6 +224,7 @@ class GameReview:
     def as_dict(self) -> dict[str, Any]:
         return {
             "format": REVIEW_FORMAT,
+            "judge": self.judge,
             "rules": self.rules,
             "players": self.players,
             "finished": self.finished,
@@ -226,10 +239,42 @@ class GameReview:
         }
 
 
+class DecisionJudge(Protocol):
+    """Another judge of the decisions than the evaluator's search (:mod:`.deep_review`)."""
+
+    #: Its name in the document's ``"judge"``; its settings go under the review's ``settings[name]``.
+    name: str
+
+    @property
+    def settings(self) -> dict[str, Any]: ...
+
+    def __call__(
+        self,
+        index: int,
+        position: Position,
+        action: Action,
+        options: list[tuple[Action, Value]],
+        before: Value,
+        after: Value,
+    ) -> Step | None:
+        """The judged step of the decision ``action`` at ``position`` (``index`` in the
+        game; ``options`` every legal action with the evaluator's value, ``before`` the
+        position's, ``after`` the chosen action's), or ``None`` to leave it to the
+        evaluator's judgement."""
+        ...
+
+
 def review_game(
-    record: GameRecord, *, evaluator: Evaluator | None = None, progress: Progress | None = None
+    record: GameRecord,
+    *,
+    evaluator: Evaluator | None = None,
+    progress: Progress | None = None,
+    judge: DecisionJudge | None = None,
 ) -> GameReview:
-    """Review every action of ``record`` (module text); ``progress(done, total)`` after each."""
+    """Review every action of ``record`` (module text); ``progress(done, total)`` after each.
+
+    ``judge``, if given, judges each decision with more than one legal action in the
+    evaluator's place wherever it answers; the values along the game stay the evaluator's."""
     evaluator = evaluator or Evaluator()
     started = time.process_time()
     positions = record.replay()
@@ -249,7 +294,10 @@ def review_game(
             chosen = next((value for option, value in options if option == action), None)
             after = chosen if chosen is not None else evaluator.value(positions[index + 1])
             kind = "place" if position.phase == PLACE else "move"
-            if len(options) > 1:
+            judged = judge(index, position, action, options, before, after) if judge and len(options) > 1 else None
+            if judged is not None:
+                steps.append(judged)
+            elif len(options) > 1:
                 best, best_value = evaluator.best(position, options)
                 loss = max(0.0, best_value.win[seat] - after.win[seat])
                 loss_margin = max(0.0, after.margin[seat] - best_value.margin[seat])
@@ -283,8 +331,10 @@ def review_game(
             "tight": evaluator.tight,
             "screen": evaluator.screen,
             "gap": evaluator.gap,
+            **({judge.name: judge.settings} if judge else {}),
         },
         stats={**evaluator.stats, "actions": total, "cpu_seconds": round(time.process_time() - started, 3)},
+        judge=judge.name if judge else "fast",
     )
 
 
@@ -321,4 +371,4 @@ def _rounded(values: tuple[float, ...], digits: int = 5) -> list[float]:
     return [round(v, digits) for v in values]
 
 
-__all__ = ["REVIEW_FORMAT", "GameReview", "PlayerReview", "Progress", "Step", "label", "review_game"]
+__all__ = ["REVIEW_FORMAT", "DecisionJudge", "GameReview", "PlayerReview", "Progress", "Step", "label", "review_game"]

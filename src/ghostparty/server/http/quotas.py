@@ -101,6 +101,12 @@ REVIEWS_STARTED = (
     Limit(5, 300, "at most 5 game reviews in 5 minutes"),
     Limit(20, 3600, "at most 20 game reviews an hour"),
 )
+#: Deep reviews started (each several times a review's CPU, made only when asked for),
+#: per account and per address.
+DEEP_REVIEWS_STARTED = (
+    Limit(2, 300, "at most 2 deep reviews in 5 minutes"),
+    Limit(6, 3600, "at most 6 deep reviews an hour"),
+)
 
 #: Attempts at puzzles, per account and per address (each is judged, and an account's
 #: first at a puzzle rated) …

@@ -189,7 +189,7 @@ chat = SqlTable(
 
 
 #: The revision that :data:`metadata` describes (the newest migration).
-HEAD = "0020"
+HEAD = "0021"
 #: The revision of databases made before migrations (``create_all`` of the first release).
 FIRST = "0001"
 

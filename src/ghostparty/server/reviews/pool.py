@@ -10,6 +10,10 @@ progress, which the worker sends every few actions over a queue a thread reads i
 so it is made once and any instance serves it; a stored review of another
 :data:`REVIEW_VERSION` is made again when asked for.
 
+A game's deep review (``judge="deep"``: :mod:`ghostparty.analysis.review.deep_review`) is
+another job of the same queue, made only when asked for and stored beside the review
+(versioned by :data:`DEEP_REVIEW_VERSION`); its rollouts' settings are ``settings["deep"]``.
+
 The queue is bounded (``max_jobs`` waiting or running: more are refused with 503
 ``busy``); how often a person may ask is :mod:`ghostparty.server.http.quotas`' business.
 """
@@ -31,7 +35,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from ghostparty.analysis.review import REVIEW_FORMAT, Evaluator, review_game
+from ghostparty.analysis.review import REVIEW_FORMAT, Evaluator, GameReview, review_game
+from ghostparty.analysis.review.deep_review import deep_review_game
+from ghostparty.analysis.review.review import Progress
 from ghostparty.rules import GameRecord
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.reviews.store import ReviewStore, StoredReview
@@ -42,6 +48,8 @@ log = logging.getLogger("ghostparty.server.reviews.pool")
 
 #: The review code's version, kept with each review: change it when reviews change.
 REVIEW_VERSION = f"{REVIEW_FORMAT}:2"
+#: The deep review code's version, kept likewise.
+DEEP_REVIEW_VERSION = f"{REVIEW_FORMAT}:deep:1"
 #: Jobs waiting or running at most (per instance).
 MAX_JOBS = 20
 #: The worker reports its progress after this many actions.
@@ -63,17 +71,39 @@ def _start_worker(queue: Any) -> None:
     threading.Thread(target=watch, name="review-parent-watch", daemon=True).start()
 
 
-def review_job(table_id: str, record: dict[str, Any], settings: dict[str, Any]) -> tuple[dict[str, Any], float]:
-    """In a worker process: the review of ``record`` (``ghostparty-review/1``) and its
-    CPU seconds; the progress goes to the queue as ``(table_id, done, total)``."""
+def version_of(judge: str) -> str:
+    """The code's version kept with a review by ``judge``."""
+    return DEEP_REVIEW_VERSION if judge == "deep" else REVIEW_VERSION
+
+
+def job_key(table_id: str, judge: str) -> str:
+    """A job's name among the jobs: the game's id, with ``:deep`` for its deep review."""
+    return table_id if judge == "fast" else f"{table_id}:{judge}"
+
+
+def make_review(record: dict[str, Any], settings: dict[str, Any], judge: str, progress: Progress) -> GameReview:
+    """The review of ``record`` by ``judge``: the evaluator takes ``settings`` but
+    ``"deep"``, the deep review's rollouts ``settings["deep"]``."""
+    evaluator = Evaluator(**{name: value for name, value in settings.items() if name != "deep"})
+    game = GameRecord.from_dict(record)
+    if judge == "deep":
+        return deep_review_game(game, **settings.get("deep", {}), evaluator=evaluator, progress=progress)
+    return review_game(game, evaluator=evaluator, progress=progress)
+
+
+def review_job(
+    key: str, record: dict[str, Any], settings: dict[str, Any], judge: str = "fast"
+) -> tuple[dict[str, Any], float]:
+    """In a worker process: the review of ``record`` (``ghostparty-review/1``) by ``judge``
+    and its CPU seconds; the progress goes to the queue as ``(key, done, total)``."""
     started = time.process_time()
 
     def progress(done: int, total: int) -> None:
         queue = _WORKER.get("queue")
         if queue is not None and (done % PROGRESS_EVERY == 0 or done == total):
-            queue.put((table_id, done, total))
+            queue.put((key, done, total))
 
-    review = review_game(GameRecord.from_dict(record), evaluator=Evaluator(**settings), progress=progress)
+    review = make_review(record, settings, judge, progress)
     return review.as_dict(), time.process_time() - started
 
 
@@ -85,6 +115,11 @@ class Job:
     future: asyncio.Future[None] = field(repr=False)
     progress: float = 0.0
     running: bool = False
+    judge: str = "fast"
+
+    @property
+    def key(self) -> str:
+        return job_key(self.table_id, self.judge)
 
     def status(self) -> dict[str, Any]:
         return {"status": "running" if self.running else "queued", "progress": round(self.progress, 3)}
@@ -107,7 +142,8 @@ class Reviewer:
         self.store = store
         self.workers = workers
         self.max_jobs = max_jobs
-        #: The evaluator's settings (``depth``, ``horizon``, …): tests make reviews cheap.
+        #: The evaluator's settings (``depth``, ``horizon``, …) and the deep review's
+        #: (``"deep"``: ``rollouts``, ``cut``, …): tests make reviews cheap.
         self.settings = settings or {}
         self.clock = clock
         self.jobs: dict[str, Job] = {}
@@ -147,23 +183,26 @@ class Reviewer:
                 continue
             except (OSError, EOFError, ValueError):  # the queue is gone
                 return
-            table_id, done, total = message
-            job = self.jobs.get(table_id)
+            key, done, total = message
+            job = self.jobs.get(key)
             if job is not None:
                 job.running = True
                 job.progress = done / total if total else 1.0
 
-    async def review(self, table_id: str, record: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
-        """The stored review (``{"status": "done", "review": …}``) or the job's status,
-        after starting one if there is none; ``record()`` gives the finished game's
-        record (it refuses a game that isn't over)."""
-        job = self.jobs.get(table_id)
+    async def review(
+        self, table_id: str, record: Callable[[], Awaitable[dict[str, Any]]], judge: str = "fast"
+    ) -> dict[str, Any]:
+        """The stored review by ``judge`` (``{"status": "done", "review": …}``) or the
+        job's status, after starting one if there is none; ``record()`` gives the
+        finished game's record (it refuses a game that isn't over)."""
+        key = job_key(table_id, judge)
+        job = self.jobs.get(key)
         if job is not None:
             return job.status()
-        stored = await in_thread(self.store.review, table_id)
-        if stored is not None and stored.version == REVIEW_VERSION:
+        stored = await in_thread(self.store.review, table_id, judge)
+        if stored is not None and stored.version == version_of(judge):
             return done(stored)
-        job = self.jobs.get(table_id)  # asked for meanwhile
+        job = self.jobs.get(key)  # asked for meanwhile
         if job is not None:
             return job.status()
         if len(self.jobs) >= self.max_jobs:
@@ -171,8 +210,8 @@ class Reviewer:
                 ErrorCode.BUSY, f"{len(self.jobs)} games are being reviewed, at most {self.max_jobs}: ask again later",
                 retry_after=30,
             )  # fmt: skip
-        job = Job(table_id, asyncio.get_running_loop().create_future())
-        self.jobs[table_id] = job  # before the record is read: whoever asks meanwhile waits for this job
+        job = Job(table_id, asyncio.get_running_loop().create_future(), judge=judge)
+        self.jobs[key] = job  # before the record is read: whoever asks meanwhile waits for this job
         try:
             data = await record()
         except BaseException:
@@ -194,7 +233,7 @@ class Reviewer:
     def _submit(self, job: Job, record: dict[str, Any]) -> None:
         """Hand the job to the pool, and store its review once made."""
         try:
-            submitted = self._executor().submit(review_job, job.table_id, record, self.settings)
+            submitted = self._executor().submit(review_job, job.key, record, self.settings, job.judge)
         except Exception as error:
             log.exception("the review of table %s could not be queued", job.table_id)
             self._drop(job)
@@ -207,7 +246,7 @@ class Reviewer:
 
     def _drop(self, job: Job) -> None:
         """The job is over (done, failed or never started)."""
-        self.jobs.pop(job.table_id, None)
+        self.jobs.pop(job.key, None)
         if not job.future.done():
             job.future.set_result(None)
 
@@ -216,9 +255,10 @@ class Reviewer:
         (the next request tries again)."""
         try:
             review, cpu = await outcome(submitted)
-            stored = StoredReview(job.table_id, REVIEW_VERSION, review, self.clock(), round(cpu, 3))
+            version = version_of(job.judge)
+            stored = StoredReview(job.table_id, version, review, self.clock(), round(cpu, 3), job.judge)
             await in_thread(self.store.put, stored)
-            log.info("reviewed table %s in %.1f s of CPU", job.table_id, cpu)
+            log.info("reviewed table %s (%s) in %.1f s of CPU", job.table_id, job.judge, cpu)
         except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
             if self._closed:
                 log.info("the review of table %s was abandoned: the server stopped", job.table_id)
@@ -230,9 +270,9 @@ class Reviewer:
         finally:
             self._drop(job)
 
-    async def wait(self, table_id: str) -> None:
-        """Until the game's job (if any) is done (tests, shutting down)."""
-        job = self.jobs.get(table_id)
+    async def wait(self, table_id: str, judge: str = "fast") -> None:
+        """Until the game's job by ``judge`` (if any) is done (tests, shutting down)."""
+        job = self.jobs.get(job_key(table_id, judge))
         if job is not None:
             await asyncio.shield(job.future)
 

@@ -10,6 +10,8 @@ in the job's ``meta`` every few actions, and stores the review in the database
 (:mod:`ghostparty.server.reviews.store`), so any instance serves it. The worker's side, and how it rides
 out Redis or the database being away, is :mod:`ghostparty.server.reviews.worker`.
 
+A game's deep review is another job of the same queue (id ``deep-review-{table}``).
+
 A job lost with its instance (killed: its workers die with it, and their work horses
 with them, :func:`die_with`) stays *started* until its heartbeat expires (rq: 60 s past the
 last one); rq's clean-up, which the instances run when asked about such a job, then
@@ -28,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
-from ghostparty.server.reviews.pool import MAX_JOBS, REVIEW_VERSION, done
+from ghostparty.server.reviews.pool import MAX_JOBS, done, version_of
 from ghostparty.server.reviews.store import ReviewStore
 from ghostparty.server.reviews.worker import die_with, rq_review_job, run_worker
 
@@ -42,8 +44,8 @@ RETRIES = 2
 _WAITING = {"queued", "deferred", "scheduled"}
 
 
-def job_id(table_id: str) -> str:
-    return f"review-{table_id}"
+def job_id(table_id: str, judge: str = "fast") -> str:
+    return f"review-{table_id}" if judge == "fast" else f"{judge}-review-{table_id}"
 
 
 class RedisReviewer:
@@ -94,14 +96,14 @@ class RedisReviewer:
             process.start()
             self._processes.append(process)
 
-    def status(self, table_id: str) -> dict[str, Any] | None:
-        """The game's job as the API tells it, ``None`` if there is none under way."""
+    def status(self, table_id: str, judge: str = "fast") -> dict[str, Any] | None:
+        """The game's job by ``judge`` as the API tells it, ``None`` if there is none under way."""
         from rq.exceptions import NoSuchJobError
         from rq.job import Job
         from rq.registry import StartedJobRegistry
 
         try:
-            job = Job.fetch(job_id(table_id), connection=self.connection)
+            job = Job.fetch(job_id(table_id, judge), connection=self.connection)
         except NoSuchJobError:
             return None
         state = job.get_status()
@@ -115,17 +117,18 @@ class RedisReviewer:
             return {"status": "running", "progress": progress}
         return None  # finished (and stored), failed, stopped: a new job if not stored
 
-    def enqueue(self, table_id: str, record: dict[str, Any]) -> bool:
-        """Queue the game's job unless another request just did (a 5 s lock)."""
+    def enqueue(self, table_id: str, record: dict[str, Any], judge: str = "fast") -> bool:
+        """Queue the game's job by ``judge`` unless another request just did (a 5 s lock)."""
         self.start_workers()
         from rq import Retry
 
-        if not self.connection.set(f"{self.queue.name}:lock:{table_id}", 1, nx=True, px=5000):
+        lock = f"{self.queue.name}:lock:{table_id}" + ("" if judge == "fast" else f":{judge}")
+        if not self.connection.set(lock, 1, nx=True, px=5000):
             return False
         self.queue.enqueue(
             rq_review_job,
-            args=(table_id, record, self.settings, self.database_url, REVIEW_VERSION),
-            job_id=job_id(table_id),
+            args=(table_id, record, self.settings, self.database_url, version_of(judge), judge),
+            job_id=job_id(table_id, judge),
             job_timeout=JOB_TIMEOUT,
             result_ttl=600,
             failure_ttl=3600,
@@ -138,19 +141,21 @@ class RedisReviewer:
 
         return int(self.queue.count) + len(StartedJobRegistry(queue=self.queue))
 
-    async def review(self, table_id: str, record: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+    async def review(
+        self, table_id: str, record: Callable[[], Awaitable[dict[str, Any]]], judge: str = "fast"
+    ) -> dict[str, Any]:
         """As :meth:`ghostparty.server.reviews.pool.Reviewer.review`, with the job in Redis."""
-        stored = await in_thread(self.store.review, table_id)
-        if stored is not None and stored.version == REVIEW_VERSION:
+        stored = await in_thread(self.store.review, table_id, judge)
+        if stored is not None and stored.version == version_of(judge):
             return done(stored)
-        found = await in_thread(self.status, table_id)
+        found = await in_thread(self.status, table_id, judge)
         if found is not None:
             return found
         if await in_thread(self.waiting) >= self.max_jobs:
             message = f"at most {self.max_jobs} games are reviewed at once: ask again later"
             raise ServiceError(ErrorCode.BUSY, message, retry_after=30)
         data = await record()
-        await in_thread(self.enqueue, table_id, data)
+        await in_thread(self.enqueue, table_id, data, judge)
         return {"status": "queued", "progress": 0.0}
 
     def game_over(self, table_id: str, record: dict[str, Any]) -> None:
@@ -167,8 +172,8 @@ class RedisReviewer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def wait(self, table_id: str) -> None:
-        while await in_thread(self.status, table_id) is not None:
+    async def wait(self, table_id: str, judge: str = "fast") -> None:
+        while await in_thread(self.status, table_id, judge) is not None:
             await asyncio.sleep(0.1)
 
     def close(self) -> None:

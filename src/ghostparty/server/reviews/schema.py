@@ -25,3 +25,17 @@ reviews = SqlTable(
     Column("computed", DateTime(timezone=True), nullable=False, index=True),
     Column("cpu_seconds", Float, nullable=False),
 )
+
+# -- 0021: deep reviews -----------------------------------------------------------------
+
+#: A finished game's deep review (``ghostparty-review/1`` with ``"judge": "deep"``), made
+#: only when asked for; beside the game's review in :data:`reviews`, with the same columns.
+deep_reviews = SqlTable(
+    "gp_deep_reviews",
+    metadata,
+    Column("table_id", String(16), ForeignKey("gp_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", String(32), nullable=False),
+    Column("review", JSON, nullable=False),
+    Column("computed", DateTime(timezone=True), nullable=False),
+    Column("cpu_seconds", Float, nullable=False),
+)

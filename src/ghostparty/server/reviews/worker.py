@@ -93,16 +93,19 @@ def _first_line(error: object) -> str:
 
 
 def rq_review_job(
-    table_id: str, record: dict[str, Any], settings: dict[str, Any], database_url: str, version: str
+    table_id: str,
+    record: dict[str, Any],
+    settings: dict[str, Any],
+    database_url: str,
+    version: str,
+    judge: str = "fast",
 ) -> float:
-    """In a worker's work horse: review ``record``, report the progress in the job's
+    """In a worker's work horse: review ``record`` by ``judge``, report the progress in the job's
     meta (where Redis answers: it is only shown), store the review in the database at
     ``database_url`` (:func:`store_review`); its CPU seconds."""
     from rq import get_current_job
 
-    from ghostparty.analysis.review import Evaluator, review_game
-    from ghostparty.rules import GameRecord
-    from ghostparty.server.reviews.pool import PROGRESS_EVERY
+    from ghostparty.server.reviews.pool import PROGRESS_EVERY, make_review
     from ghostparty.server.reviews.store import StoredReview
 
     job = get_current_job()
@@ -115,9 +118,10 @@ def rq_review_job(
             with contextlib.suppress(*away):  # the worker tells of Redis being away
                 job.save_meta()  # type: ignore[no-untyped-call]
 
-    review = review_game(GameRecord.from_dict(record), evaluator=Evaluator(**settings), progress=progress)
+    review = make_review(record, settings, judge, progress)
     cpu = time.process_time() - started
-    store_review(database_url, StoredReview(table_id, version, review.as_dict(), datetime.now(UTC), round(cpu, 3)))
+    stored = StoredReview(table_id, version, review.as_dict(), datetime.now(UTC), round(cpu, 3), judge)
+    store_review(database_url, stored)
     return cpu
 
 

@@ -1,9 +1,11 @@
 """The HTTP endpoints of game reviews (docs/PROTOCOL.md): a finished game's review,
-made on the first request (:mod:`ghostparty.server.reviews.pool`), and a player's accuracy and PR per rule set
-over their recently reviewed games, for the profile.
+made on the first request (:mod:`ghostparty.server.reviews.pool`), its deep review
+(``?judge=deep``: judged by the deep analysis' rollouts, made only when asked for), and a
+player's accuracy and PR per rule set over their recently reviewed games, for the profile.
 
 Each request is counted per address and account (:data:`~ghostparty.server.http.quotas.REVIEW_READS`); a
-review started is counted again under :data:`~ghostparty.server.http.quotas.REVIEWS_STARTED`, after the
+review started is counted again under :data:`~ghostparty.server.http.quotas.REVIEWS_STARTED` (a deep
+one under the tighter :data:`~ghostparty.server.http.quotas.DEEP_REVIEWS_STARTED`), after the
 game is known to be over, before the job is queued. Starting one is refused to another
 site's page (403 ``cross_site``), though the request is a GET: it spends CPU.
 """
@@ -21,10 +23,10 @@ from ghostparty.server.common.model import OVER
 from ghostparty.server.common.names import name_key
 from ghostparty.server.http.crosssite import cross_site
 from ghostparty.server.http.parts import accounts_of, parts_of
-from ghostparty.server.http.quotas import REVIEW_READS, REVIEWS_STARTED, Quotas, address_of
+from ghostparty.server.http.quotas import DEEP_REVIEWS_STARTED, REVIEW_READS, REVIEWS_STARTED, Quotas, address_of
 from ghostparty.server.http.responses import JSONResponse
 from ghostparty.server.http.session import current
-from ghostparty.server.reviews.store import SeatReview
+from ghostparty.server.reviews.store import JUDGES, SeatReview
 from ghostparty.server.tables.service import TableService
 
 #: The profile's reviewed games per player (the newest).
@@ -41,8 +43,12 @@ async def _counted(request: Request) -> tuple[str, int | None]:
 
 
 async def table_review(request: Request) -> Response:
-    """200 with the stored review, or 202 with the job's status and progress."""
+    """200 with the stored review (by ``?judge=``: ``fast``, the default, or ``deep``),
+    or 202 with the job's status and progress."""
     address, player_id = await _counted(request)
+    judge = request.query_params.get("judge", "fast")
+    if judge not in JUDGES:
+        raise ServiceError(ErrorCode.BAD_REQUEST, f"judge is one of {', '.join(JUDGES)}, not {judge[:20]!r}")
     table_id = request.path_params["table_id"]
     service: TableService = parts_of(request).service
     quotas: Quotas = parts_of(request).quotas
@@ -54,10 +60,13 @@ async def table_review(request: Request) -> Response:
         reason = cross_site(request.headers, parts_of(request).allowed_origins)
         if reason is not None:  # a GET, but one that spends seconds of CPU: not for another site's page
             raise ServiceError(ErrorCode.CROSS_SITE, f"a review is started only from this site's pages ({reason})")
-        await quotas.use("reviews", REVIEWS_STARTED, address, player_id)
+        if judge == "deep":
+            await quotas.use("deep_reviews", DEEP_REVIEWS_STARTED, address, player_id)
+        else:
+            await quotas.use("reviews", REVIEWS_STARTED, address, player_id)
         return live.game.record().to_dict()
 
-    answer = await parts_of(request).reviewer.review(table_id, record)
+    answer = await parts_of(request).reviewer.review(table_id, record, judge)
     return JSONResponse(answer, status_code=200 if answer["status"] == "done" else 202)
 
 

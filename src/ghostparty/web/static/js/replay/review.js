@@ -12,12 +12,17 @@
 // review-luck with luck-bar (data-index), review-summary with review-row (data-seat),
 // review-note (the shown decision's judgement), learn-slot (the logged-in viewer's
 // "Learn from your mistakes (N)" of this game: replay/mistakes-link.js).
+//
+// The deep review is asked for only with its button (review-deep.js): then the panel
+// shows its judgement (marks, best moves, the summary); the panel's data-judge says
+// whose (fast | deep).
 
 import { el, fill, sleep, svg } from "../lib/dom.js";
 import { currentLanguage, errorText, t } from "../lib/i18n.js";
 import { place } from "../table/narrate.js";
 import { colourHex } from "../table/seats.js";
 import { showMistakesLink } from "./mistakes-link.js";
+import { deepPart } from "./review-deep.js";
 
 const POLL_MS = 2000;
 const W = 640;
@@ -44,10 +49,13 @@ export function actionText(action) {
   return t("review.action_roll", { face: action.roll === "hugo" ? "HUGO" : action.roll });
 }
 
-/** "mistake: best was G8 → chapel, −12 %" for a judged step. */
+/** "mistake: best was G8 → chapel, −12 %" for a judged step; "… (± 3)" with the loss's
+ * standard error where the deep analysis judged it. */
 export function markText(step) {
   const mark = MARK_TEXT[step.mark]?.() ?? "";
-  return t("review.best_was", { mark, best: actionText(step.best), loss: number(100 * step.loss) });
+  const words = { mark, best: actionText(step.best), loss: number(100 * step.loss) };
+  if (step.rollouts) return t("review.best_was_deep", { ...words, se: number(100 * (step.loss_se ?? 0)) });
+  return t("review.best_was", words);
 }
 
 /** Round `terms` (fractions) to tenths of a point so that they add up to `total`
@@ -77,6 +85,9 @@ export class ReviewPanel {
     this.review = null;
     this.current = -1;
     this.focusIndex = -1;
+    /** The review and the deep review, once fetched. */
+    this.fast = null;
+    this.deep = null;
   }
 
   setBoard(board) {
@@ -87,26 +98,33 @@ export class ReviewPanel {
   async load() {
     this.box.hidden = false;
     this.setStatus("loading", t("review.loading"));
+    const body = await this.poll(
+      "",
+      (status, progress) => this.setStatus(status, status === "running" ? t("review.running", { percent: Math.round(100 * progress) }) : t("review.queued"), progress),
+      (text) => this.setStatus("failed", text),
+    );
+    if (body) this.render(body.review);
+  }
+
+  /** GET the review (`query`: "" or "?judge=deep") until it is there: its answer, or
+   * null after `failed(text)`; meanwhile `waiting(status, progress)` every 2 s. */
+  async poll(query, waiting, failed) {
     for (;;) {
       let response;
       let body = null;
       try {
-        response = await fetch(`/api/tables/${encodeURIComponent(this.tableId)}/review`);
+        response = await fetch(`/api/tables/${encodeURIComponent(this.tableId)}/review${query}`);
         body = await response.json().catch(() => null);
       } catch {
-        this.setStatus("failed", t("error.network"));
-        return;
+        failed(t("error.network"));
+        return null;
       }
-      if (response.status === 200 && body?.review) {
-        this.render(body.review);
-        return;
-      }
+      if (response.status === 200 && body?.review) return body;
       if (response.status !== 202 || !body) {
-        this.setStatus("failed", errorText(body?.error ?? { code: "http", message: `HTTP ${response.status}` }));
-        return;
+        failed(errorText(body?.error ?? { code: "http", message: `HTTP ${response.status}` }));
+        return null;
       }
-      const text = body.status === "running" ? t("review.running", { percent: Math.round(100 * body.progress) }) : t("review.queued");
-      this.setStatus(body.status, text, body.progress);
+      waiting(body.status, body.progress);
       await sleep(POLL_MS);
     }
   }
@@ -119,7 +137,10 @@ export class ReviewPanel {
 
   render(review) {
     this.review = review;
+    if (review.judge === "deep") this.deep = review;
+    else this.fast = review;
     this.box.dataset.status = "done";
+    this.box.dataset.judge = review.judge === "deep" ? "deep" : "fast";
     const dice = Math.round(100 * review.dice_share);
     this.note = el("p", { class: "review-note", "data-testid": "review-note", "aria-live": "polite" });
     const learn = el("p", { class: "review-learn", "data-testid": "learn-slot", hidden: true });
@@ -129,6 +150,7 @@ export class ReviewPanel {
       el("h2", {}, t("review.title")),
       el("p", { class: "hint" }, t("review.intro", { dice, skill: 100 - dice })),
       learn,
+      deepPart(this, review),
       this.note,
       el("h3", { id: "review-graph-title" }, t("review.graph")),
       this.graph(review),
@@ -149,6 +171,7 @@ export class ReviewPanel {
   /** Each marked decision's judgement in the move list, after its entry's text. */
   markLog(review) {
     if (!this.log) return;
+    for (const old of this.log.querySelectorAll(".log-mark")) old.remove();
     for (const step of review.steps.filter((s) => s.mark)) {
       const item = this.log.querySelector(`[data-index="${step.index}"]`);
       item?.append(el("span", { class: `log-mark ${step.mark}`, "data-testid": "log-mark", "data-mark": step.mark }, markText(step)));
