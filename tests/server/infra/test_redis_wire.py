@@ -186,6 +186,27 @@ def test_a_client_name_in_the_url_names_the_connection() -> None:
     asyncio.run(scenario())
 
 
+def test_the_database_in_the_url_is_the_one_written_to() -> None:
+    """The limits and presence keep their keys through this client: a URL's database
+    (``redis://…/15``) must be where they go, as with redis-py's clients, not database 0."""
+    needs_redis()
+    key = f"gp-wire-db-{uuid.uuid4().hex[:8]}"
+    base = REDIS.split("?")[0].rsplit("/", 1)[0]
+
+    async def scenario() -> tuple[object, object]:
+        client = WireClient(f"{base}/14")
+        await client.execute(command("SET", key, "here", "EX", 60))
+        await client.close()
+        in_14, in_0 = aioredis.from_url(f"{base}/14"), aioredis.from_url(f"{base}/0")
+        found = (await in_14.get(key), await in_0.get(key))
+        await in_14.delete(key)
+        await in_14.aclose()
+        await in_0.aclose()
+        return found
+
+    assert asyncio.run(scenario()) == (b"here", None)
+
+
 def test_a_killed_listening_connection_comes_back_subscribed_and_says_overflow() -> None:
     """Redis drops the hub's connections: its subscribers are told to resynchronise
     (``OVERFLOW``) and hear the other instances' messages again, without resubscribing."""

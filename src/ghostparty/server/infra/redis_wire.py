@@ -10,8 +10,8 @@ to its transport and hands every chunk that arrives to hiredis, the C parser red
 itself uses; a subscriber's own messages are dropped by :class:`RedisPubSub` as they are
 parsed, before any Python object but the reply's list is made.
 
-Only what the pub/sub needs is here: ``AUTH`` and ``CLIENT SETNAME`` as the URL asks
-(``redis://``, ``rediss://`` and ``unix://``, read by redis-py's own ``parse_url``),
+Only what the pub/sub needs is here: ``AUTH``, ``SELECT`` and ``CLIENT SETNAME`` as the URL
+asks (``redis://``, ``rediss://`` and ``unix://``, read by redis-py's own ``parse_url``),
 pipelined commands whose replies come back in order (:class:`WireClient`), and a
 subscribed connection's pushes. The pub/sub and presence, on every update and page,
 use it; leases and limits keep redis-py.
@@ -152,7 +152,8 @@ class WireConnection(asyncio.Protocol):
 
 async def connect(url: str, *, timeout: float = CONNECT_TIMEOUT) -> WireConnection:
     """A :class:`WireConnection` to the server of ``url`` (redis-py's URL form), with
-    ``AUTH`` and ``CLIENT SETNAME`` done if the URL asks for them; :class:`WireError`
+    ``AUTH``, ``SELECT`` (the URL's database, as redis-py's clients use it) and
+    ``CLIENT SETNAME`` done if the URL asks for them; :class:`WireError`
     if it can't be had within ``timeout`` seconds."""
     from redis.asyncio.connection import SSLConnection, UnixDomainSocketConnection, parse_url
 
@@ -192,6 +193,8 @@ def _handshake(options: dict[str, Any]) -> Sequence[bytes]:
     if password is not None:
         username = options.get("username")
         commands.append(command("AUTH", username, password) if username else command("AUTH", password))
+    if int(options.get("db") or 0):  # the keys (limits, presence) where redis-py's clients keep theirs
+        commands.append(command("SELECT", int(options["db"])))
     if options.get("client_name"):
         commands.append(command("CLIENT", "SETNAME", options["client_name"]))
     return commands
