@@ -93,8 +93,8 @@ def mine(
 ) -> None:
     """Mine every game record (ghostparty-record/1, *.json, searched recursively) in FOLDER,
     or without FOLDER --games fresh seeded bot games, for puzzles: decisions where the best
-    move's win chance beats every other by --margin, confirmed by the deep analysis
-    (placements: by a deeper search). Files that are no records are reported and skipped."""
+    move's (or placement's) win chance beats every other by --margin, confirmed by the deep
+    analysis (every move or placement rolled out). Files that are no records are reported and skipped."""
     try:
         check_settings(rollouts, cut, None)
     except ValueError as error:
