@@ -45,7 +45,7 @@ from ghostparty.rules import (
 )
 from ghostparty.rules.events import Captured, GuestMoved, RoundEnded
 
-from .positions import hugo_position
+from .positions import ballroom_placement, hugo_position
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -418,6 +418,32 @@ def test_cli_position_reads_as_the_analysis_board_does(tmp_path: Path) -> None:
     over.write_text(json.dumps(hugo_position(phase="over", scores=[46, 20], winners=[1])), encoding="utf-8")
     result = invoke("position", str(over), "--method", "review")
     assert result.exit_code == 0 and "game is over" in result.output and "1 blue 100.0%" in result.output
+
+
+def test_cli_position_deep_rolls_out_every_placement(tmp_path: Path) -> None:
+    """``--method deep`` on a placement (RULES.md §8.6.3): every square rolled out, the
+    analysis board's numbers, the clearly best square first."""
+    from rich.console import Console
+
+    from ghostparty.analysis.explore import explore
+    from ghostparty.cli.analyze_position import print_exploration
+
+    start = ballroom_placement()
+    path = tmp_path / "placement.json"
+    path.write_text(json.dumps(start), encoding="utf-8")
+    result = invoke("position", str(path), "--method", "deep", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    found = explore(position_from_dict(start), deep=True, seed=2)
+    assert data == json.loads(json.dumps(found.to_dict()))
+    assert data["phase"] == "place" and data["deep"] == {"rollouts": 24, "cut": 6}
+    assert len(data["options"]) == len(legal_actions(position_from_dict(start)))
+    assert all(option["deep"] is not None for option in data["options"])
+    assert data["options"][0]["action"] == {"place": "G25"} and data["options"][0]["best"]
+    console = Console(record=True, width=120)
+    print_exploration(console, found, 3)
+    text = console.export_text()
+    assert "deep ± 2 se" in text and "24 rollouts of each placement" in text
 
 
 def test_cli_position_bad_files(tmp_path: Path) -> None:

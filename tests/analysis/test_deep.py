@@ -13,7 +13,7 @@ import ghostparty.analysis.deep as deep
 from ghostparty.analysis.deep import DeepBot, analyze, rollout, win_chances
 from ghostparty.analysis.review.solver import shares
 from ghostparty.bots import LearnedBot, bot_names, make_bot
-from ghostparty.rules import HUGO, MOVE, OVER, ROLL, Action, Move, Pass, Position, Roll, apply, legal_actions
+from ghostparty.rules import HUGO, MOVE, OVER, PLACE, ROLL, Action, Move, Pass, Position, Roll, apply, legal_actions
 from ghostparty.rules.actions import DIE_FACES
 from ghostparty.sim.tournament import play_game
 from tests.bots import situations
@@ -174,9 +174,55 @@ def test_bad_options_say_what_was_expected(spec: str, message: str) -> None:
 
 
 def test_analysis_judges_decisions_only() -> None:
-    p = playout("hugo", 2, 1).positions[0]
-    with pytest.raises(ValueError, match="judges a decision \\(phase 'move'\\), not phase 'place'"):
-        analyze(p)
+    p = moves("hugo", 2, 5)[10]
+    before = next(q for q in playout("hugo", 2, 5).positions if q.phase == ROLL)
+    with pytest.raises(ValueError, match="judges a decision \\(phase 'move' or 'place'\\), not phase 'roll'"):
+        analyze(before)
+    assert analyze(p, rollouts=1, cut=0).options
+
+
+def test_a_placement_is_rolled_out_through_the_rest_of_the_placement_phase(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every square of the round's last-but-one placement: the policy places the last guest,
+    then ``cut`` rolls, the same dice after every square (RULES.md §2.2)."""
+    game = playout("hugo", 2, 4)
+    p = [q for q in game.positions if q.phase == PLACE][-2]
+    seen = spy_rolls(monkeypatch)
+    per_call: list[tuple[list[Roll], Position]] = []
+    real = deep.rollout
+
+    def recording(*args: object, **kwargs: object) -> Position:
+        start = len(seen)
+        end = real(*args, **kwargs)  # type: ignore[arg-type]
+        per_call.append((seen[start:], end))
+        return end
+
+    monkeypatch.setattr(deep, "rollout", recording)
+    result = analyze(p, rollouts=3, cut=2, width=None, seed=4)
+    squares = len(legal_actions(p))
+    assert len(result.options) == squares and not result.pruned and len(per_call) == 3 * squares
+    for i in range(3):
+        candidates = per_call[squares * i : squares * (i + 1)]
+        assert all(rolls == candidates[0][0] and len(rolls) == 2 for rolls, _ in candidates)
+        assert all(end.phase in (ROLL, OVER) and not end.place_queue for _, end in candidates)
+    assert analyze(p, rollouts=3, cut=2, width=None, seed=4) == result
+
+
+def test_remembered_placements_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The policy's placements kept across rollouts are the ones it would make again."""
+    p = [q for q in playout("midnight-party", 2, 6).positions if q.phase == PLACE][7]
+    kept = analyze(p, rollouts=3, cut=1, width=None, seed=2)
+    real = deep._choose
+    monkeypatch.setattr(deep, "_choose", lambda policy, position, choices, _: real(policy, position, choices, None))
+    assert analyze(p, rollouts=3, cut=1, width=None, seed=2) == kept
+
+
+def test_a_placement_drawn_at_random_is_not_remembered() -> None:
+    p = [q for q in playout("hugo", 2, 4).positions if q.phase == PLACE][5]
+    memo: dict[Position, Action] = {}
+    action = deep._choose(make_bot("random"), p, random.Random(1), memo)
+    assert action in legal_actions(p) and memo == {}
+    action = deep._choose(LearnedBot(), p, random.Random(1), memo)
+    assert memo == {p: action} and deep._choose(LearnedBot(), p, random.Random(2), memo) == action
 
 
 @settings(max_examples=6, deadline=None)

@@ -69,6 +69,17 @@ def test_deep_rolls_out_every_move_of_a_decision_and_ranks_by_it() -> None:
     assert explore(position, deep=True, rollouts=12, cut=3, seed=1) == deep  # a pure function of its inputs
 
 
+def test_deep_rolls_out_every_placement_too() -> None:
+    """A placement (RULES.md §2.2) is judged as a move is: every square rolled out."""
+    record = random_record("midnight-party", 2, 3, limit=14)
+    position = [p for p in record.replay() if p.phase == PLACE][-1]
+    deep = explore(position, deep=True, rollouts=6, cut=2, seed=1)
+    assert deep.deep == (6, 2) and len(deep.options) == len(legal_actions(position))
+    assert all(o.deep is not None for o in deep.options) and deep.best is deep.options[0]
+    assert [o.deep[0] for o in deep.options] == sorted((o.deep[0] for o in deep.options), reverse=True)  # type: ignore[index]
+    assert {repr(o.action): o.win for o in deep.options} == {repr(o.action): o.win for o in explore(position).options}
+
+
 def test_bad_deep_settings_say_what_was_expected() -> None:
     position = random_record("hugo", 2, 1, limit=20).replay()[-1]
     with pytest.raises(ValueError, match="rollouts must be a whole number"):

@@ -28,16 +28,15 @@ from ghostparty.analysis.puzzles import (
     PuzzleError,
     _certified,
     _deep_agrees,
-    _deeper_agrees,
     mine,
     mine_game,
     puzzle_id,
 )
-from ghostparty.analysis.review import Evaluator
 from ghostparty.analysis.review.evaluator import Value
 from ghostparty.analysis.review.solver import Bounds
 from ghostparty.analysis.review.timing import bot_game
-from ghostparty.rules import MOVE, PLACE, GameRecord, legal_actions
+from ghostparty.rules import MOVE, PLACE, GameRecord, Place, legal_actions, position_from_dict
+from tests.analysis.positions import ballroom_placement
 
 #: Small rollouts keep the tests fast.
 FAST = {"rollouts": 12, "cut": 2}
@@ -61,19 +60,18 @@ def test_every_puzzle_is_the_reviews_best_by_the_margin(mined: list[tuple[GameRe
             assert options[0].action == puzzle.answer.action
             assert options[0].win - options[1].win >= 0.10 and puzzle.margin >= 0.10
             assert [c.action for c in puzzle.alternatives] == [o.action for o in options[1:]]
-            if puzzle.position.phase == MOVE:
-                assert puzzle.confirmed == "deep"
-                # The deep look's figures for the answer beat each alternative's.
-                assert puzzle.answer.deep is not None
-                assert all(c.deep is not None and c.deep[0] < puzzle.answer.deep[0] for c in puzzle.alternatives)
-            else:
-                assert puzzle.confirmed == "deeper-search" and "placement" in puzzle.themes
+            # Moves and placements alike: the deep look's figures for the answer beat each alternative's.
+            assert puzzle.confirmed == "deep" and puzzle.answer.deep is not None
+            assert all(c.deep is not None and c.deep[0] < puzzle.answer.deep[0] for c in puzzle.alternatives)
+            assert ("placement" in puzzle.themes) == (puzzle.position.phase == PLACE)
             assert puzzle.reason["en"] and puzzle.reason["de"] and puzzle.reason["en"] != puzzle.reason["de"]
 
 
 def test_a_forced_move_is_never_a_decision(mined: list[tuple[GameRecord, Mined]]) -> None:
     record = bot_game("hugo", 4, "learned", 2)
-    short = GameRecord(record.start, record.actions[:45], record.seed)
+    # From the first roll on (placements are rolled out too, and cost far more at this margin).
+    first = next(i for i, p in enumerate(record.replay()) if p.phase != PLACE)
+    short = GameRecord(record.replay()[first], record.actions[first : first + 45], record.seed)
     positions = short.replay()[:-1]
     choices = [p for p in positions if p.phase in (MOVE, PLACE) and len(legal_actions(p)) >= 2]
     forced = [i for i, p in enumerate(positions) if p.phase == MOVE and len(legal_actions(p)) == 1]
@@ -94,16 +92,45 @@ def test_the_deep_analysis_must_agree_with_95_percent_confidence() -> None:
     assert not _deep_agrees(looked, looked.options[1].action)
 
 
-def test_placements_are_confirmed_by_a_deeper_search() -> None:
-    record = bot_game("hugo", 2, "learned", 1)
-    position = next(p for p in record.replay() if p.phase == PLACE)
-    deeper = Evaluator(depth=3)
-    seat = position.to_move
-    ranked = sorted(deeper.actions(position), key=lambda item: -item[1].win[seat])
-    gap = ranked[0][1].win[seat] - ranked[1][1].win[seat]
-    assert _deeper_agrees(deeper, position, ranked[0][0], gap)
-    assert not _deeper_agrees(deeper, position, ranked[0][0], gap + 0.01)
-    assert not _deeper_agrees(deeper, position, ranked[1][0], 0.0)
+def test_a_clearly_best_placement_is_confirmed_by_its_rollouts() -> None:
+    """G25 adds the one face seat 0 lacks to end the round before Hugo sweeps its guests
+    (tests/analysis/positions.py): every other square is worse by the paired rollouts."""
+    position = position_from_dict(ballroom_placement())
+    record = GameRecord(position, (Place("G25"),), None)
+    found = mine_game(record, margin=0.01, rollouts=36, cut=3, seed=0)
+    assert (found.decisions, found.candidates) == (1, 1)
+    [puzzle] = found.puzzles
+    assert puzzle.answer.action == Place("G25") and puzzle.confirmed == "deep" and "placement" in puzzle.themes
+    assert len(puzzle.alternatives) == len(legal_actions(position)) - 1
+    assert puzzle.answer.deep is not None
+    assert all(c.deep is not None and c.deep[0] < puzzle.answer.deep[0] for c in puzzle.alternatives)
+    assert Puzzle.from_dict(json.loads(json.dumps(puzzle.to_dict()))) == puzzle
+
+
+def test_equal_placements_are_not_confirmed() -> None:
+    """Every face already covered: the square placed on changes (next to) nothing, and the
+    same seed gives the same analysis."""
+    position = position_from_dict(ballroom_placement(covered=True))
+    looked = deep_analysis.analyze(position, rollouts=12, cut=6, width=None, seed=0)
+    assert looked == deep_analysis.analyze(position, rollouts=12, cut=6, width=None, seed=0)
+    assert looked.options != deep_analysis.analyze(position, rollouts=12, cut=6, width=None, seed=1).options
+    assert len(looked.options) == len(legal_actions(position)) and not looked.pruned
+    assert not _deep_agrees(looked, looked.best.action)
+    assert min(looked.difference(looked.best, other)[0] for other in looked.options[1:]) < 0.001
+
+
+def test_a_tie_in_every_rollout_is_never_confirmed() -> None:
+    """Two actions with the same outcome in every rollout differ by 0 ± 0: not above 0."""
+    position = position_from_dict(ballroom_placement(covered=True))
+    a, b = legal_actions(position)[:2]
+    samples = (0.2, 0.4, 0.3)
+    options = (
+        deep_analysis.ActionValue(a, 0.3, 0.05, 0.3, samples),
+        deep_analysis.ActionValue(b, 0.3, 0.05, 0.3, samples),
+    )
+    looked = deep_analysis.DeepAnalysis(position, options, (), 3, 6)
+    assert looked.difference(*options) == (0.0, 0.0)
+    assert not _deep_agrees(looked, a)
 
 
 def test_certified_when_the_bounds_prove_the_answer() -> None:
@@ -164,7 +191,8 @@ def bad(puzzle: Puzzle, **changes: Any) -> dict[str, Any]:
         ({"answer": {"action": {"jump": 1}, "win": 0.5, "deep": None}}, "answer.action"),
         ({"alternatives": []}, "alternatives: expected a non-empty list"),
         ({"margin": 2}, "margin: expected"),
-        ({"confirmed": "maybe"}, "confirmed: expected one of deep, deeper-search"),
+        ({"confirmed": "maybe"}, "confirmed: expected one of deep, got 'maybe'"),
+        ({"confirmed": "deeper-search"}, "confirmed: expected one of deep, got 'deeper-search'"),
         ({"certified": "yes"}, "certified: expected true or false"),
         ({"themes": ["sings"]}, "themes: expected"),
         ({"reason": {"en": "x"}}, "reason: expected"),

@@ -30,6 +30,7 @@ import pytest
 
 from ghostparty import Game
 from ghostparty.rules import position_to_dict, ruleset, start_position
+from tests.analysis.positions import ballroom_placement
 
 from .helpers import api_get, api_post, new_page, replay_positions
 
@@ -210,6 +211,23 @@ def test_a_die_face_is_chosen_and_its_moves_analysed_deeply(
     page.get_by_test_id("analysis-back").click()
     _ready(page, 0)
     assert _notation(page) == position
+    _fits(page)
+    page.context.close()
+
+
+def test_a_placement_is_analysed_deeply(browser: Any, base_url: str) -> None:
+    """Ticking Deep on a placement rolls out every square; the clearly best one is first."""
+    page = _page(browser, {}, "en")
+    page.goto(base_url + _link(ballroom_placement()))
+    _ready(page, 0)
+    assert page.get_by_test_id("options").get_attribute("data-phase") == "place"
+    page.get_by_test_id("deep").check()
+    page.wait_for_function("() => document.querySelector('main').dataset.deep === 'true'", timeout=60_000)
+    _ready(page, 0)
+    options = _options(page)
+    assert all("±" in (o["deep"] or "") for o in options), options
+    assert options[0]["action"] == {"place": "G25"} and options[0]["best"]
+    assert "after each option" in page.get_by_test_id("options-hint").inner_text()
     _fits(page)
     page.context.close()
 

@@ -1,13 +1,18 @@
 """Deep analysis: truncated rollouts of each candidate action, with common random numbers.
 
-A decision (phase ``"move"``) is judged as GNU Backgammon judges one: each candidate
-action is played, then the game is continued ``rollouts`` times by a fast policy (the
-``learned`` bot by default) for ``cut`` rolls of the die, and the position reached is
-judged by the learned evaluation (:func:`~ghostparty.bots.learned.learned_estimates`)
-turned into win chances by the review's fitted softmax
-(:func:`~ghostparty.analysis.review.calibration.softmax_chances`); a game that ends
-before the cut counts its exact shares of the win (RULES.md §7, §8.7). An action's value
-is the mover's mean win chance over its rollouts, with the standard error of that mean.
+A decision — phase ``"move"`` (which guest the roll moves, RULES.md §3.1, §4; or a pass,
+§8.3) or phase ``"place"`` (where to place a guest, §2.2, §8.6.3) — is judged as GNU
+Backgammon judges one: each candidate action is played, then the game is continued
+``rollouts`` times by a fast policy (the ``learned`` bot by default) for ``cut`` rolls
+of the die, and the position reached is judged by the learned evaluation
+(:func:`~ghostparty.bots.learned.learned_estimates`) turned into win chances by the
+review's fitted softmax (:func:`~ghostparty.analysis.review.calibration.softmax_chances`);
+a game that ends before the cut counts its exact shares of the win (RULES.md §7, §8.7).
+An action's value is the mover's mean win chance over its rollouts, with the standard
+error of that mean. After a placement the policy first places every guest still to be
+placed (no die is rolled in placement), so the ``cut`` rolls count from the first roll
+after the placement phase; a placement the policy made without breaking a tie is kept
+and reused by the later rollouts (:func:`_choose`: the same numbers, a tenth of the CPU).
 
 Variance reduction:
 
@@ -16,9 +21,10 @@ Variance reduction:
   tie-breaks from another stream shared the same way, so two actions are compared on
   the same luck: the difference of their means is far less noisy than either mean
   (:meth:`DeepAnalysis.difference` gives its paired standard error);
-* **a stratified first roll** — the first roll after the action is not drawn: in every
-  block of six rollouts each of the die's six faces (RULES.md §1.4) comes first once,
-  in an order drawn per block, so the roll that matters most is sampled evenly.
+* **a stratified first roll** — the first roll after the action (after a placement: the
+  first once every guest is placed) is not drawn: in every block of six rollouts each
+  of the die's six faces (RULES.md §1.4) comes first once, in an order drawn per block,
+  so the roll that matters most is sampled evenly.
 
 Only the ``width`` actions that the learned evaluation judges best one move deep are
 rolled out (all of them with ``width=none``); a forced move is not rolled out at all.
@@ -26,9 +32,11 @@ Everything is a pure function of the position, the settings and ``seed``.
 
 The ``deep`` bot (:class:`DeepBot`, ``deep:rollouts=24,cut=6,width=3,policy=learned``)
 plays the best action of this analysis, seeded from its random source, and places its
-guests as the ``learned`` bot does. It is registered with the bots when this module is
-imported — by the command line, by :mod:`ghostparty.sim.tournament` and by the server's
-tables — since the bots' own layer may not import the analysis.
+guests as the ``learned`` bot does: whether rolled-out placements would place better is
+not measured, and the bot's level and ratings are measured as it is. It is registered
+with the bots when this module is imported — by the command line, by
+:mod:`ghostparty.sim.tournament` and by the server's tables — since the bots' own layer
+may not import the analysis.
 """
 
 from __future__ import annotations
@@ -42,13 +50,15 @@ from ghostparty.analysis.review.calibration import load_calibration, softmax_cha
 from ghostparty.analysis.review.solver import shares
 from ghostparty.bots import Bot, make_bot, register
 from ghostparty.bots.learned import LearnedBot, learned_estimates
-from ghostparty.rules import MOVE, OVER, ROLL, Action, Position, apply, legal_actions
+from ghostparty.rules import MOVE, OVER, PLACE, ROLL, Action, Position, apply, legal_actions
 from ghostparty.rules.actions import DIE_FACES, Roll
 
 #: Defaults of :func:`analyze`: rollouts per action, rolls before the cut, actions rolled out.
 ROLLOUTS, CUT, WIDTH = 24, 6, 3
 #: The policy that continues the games.
 POLICY = "learned"
+#: The phases the analysis judges: a move (or pass) after a roll, and a placement.
+DECISIONS = (MOVE, PLACE)
 #: Faces of the die, each equally likely (the stratified first roll cycles through them).
 FACES = len(DIE_FACES)
 
@@ -131,7 +141,7 @@ def analyze(
     seed: int = 0,
     include: Sequence[Action] = (),
 ) -> DeepAnalysis:
-    """Roll out the candidate actions of ``position`` (phase ``"move"``): the module's text.
+    """Roll out the candidate actions of ``position`` (phase ``"move"`` or ``"place"``): the module's text.
 
     ``policy`` is a bot (or a bot spec for :func:`~ghostparty.bots.make_bot`) that
     plays every seat's decisions in the rollouts. The legal actions in ``include`` are
@@ -139,8 +149,8 @@ def analyze(
 
     :raises ValueError: for a position that is not a decision, or bad settings.
     """
-    if position.phase != MOVE:
-        raise ValueError(f"deep analysis judges a decision (phase 'move'), not phase {position.phase!r}")
+    if position.phase not in DECISIONS:
+        raise ValueError(f"deep analysis judges a decision (phase 'move' or 'place'), not phase {position.phase!r}")
     check_settings(rollouts, cut, width)
     bot = make_bot(policy) if isinstance(policy, str) else policy
     ranked = rank(position)
@@ -154,11 +164,12 @@ def analyze(
     seat = position.to_move
     orders = _first_faces(rollouts, seed)
     ends: list[list[tuple[float, ...]]] = [[] for _ in keep]
+    placements: dict[Position, Action] = {}
     for i in range(rollouts):
         for slot, (_, action) in enumerate(keep):
             dice = Random(f"ghostparty-deep-dice:{seed}:{i}")
             choices = Random(f"ghostparty-deep-policy:{seed}:{i}")
-            end = rollout(apply(position, action), bot, cut, dice, choices, first=orders[i])
+            end = rollout(apply(position, action), bot, cut, dice, choices, first=orders[i], placements=placements)
             ends[slot].append(win_chances(end))
     options = []
     for (prior, action), chances in zip(keep, ends, strict=True):
@@ -170,11 +181,19 @@ def analyze(
 
 
 def rollout(
-    position: Position, policy: Bot, cut: int, dice: Random, choices: Random, first: Roll | None = None
+    position: Position,
+    policy: Bot,
+    cut: int,
+    dice: Random,
+    choices: Random,
+    first: Roll | None = None,
+    placements: dict[Position, Action] | None = None,
 ) -> Position:
     """``position`` played on by ``policy`` in every seat until the game ends or ``cut``
     rolls have been made and the next roll is due. The rolls come from ``dice`` (one
-    draw each; ``first``, if given, is the first roll), the policy's choices from ``choices``."""
+    draw each; ``first``, if given, is the first roll), the policy's choices from ``choices``.
+
+    ``placements`` remembers the policy's placements across rollouts (:func:`_choose`)."""
     rolled = 0
     while position.phase != OVER:
         if position.phase == ROLL:
@@ -188,8 +207,25 @@ def rollout(
             position = apply(position, roll)
             rolled += 1
         else:
-            position = apply(position, policy.choose(position, choices))
+            position = apply(position, _choose(policy, position, choices, placements))
     return position
+
+
+def _choose(policy: Bot, position: Position, choices: Random, placements: dict[Position, Action] | None) -> Action:
+    """The policy's action. A placement it chose without drawing from ``choices`` (no tie
+    to break) is a function of the position alone, so it is kept in ``placements`` and
+    reused: no die is rolled in placement, and every rollout after the same square would
+    otherwise place the rest of the guests again, one evaluation of every square each."""
+    if placements is None or position.phase != PLACE:
+        return policy.choose(position, choices)
+    known = placements.get(position)
+    if known is not None:
+        return known
+    state = choices.getstate()
+    action = policy.choose(position, choices)
+    if choices.getstate() == state:
+        placements[position] = action
+    return action
 
 
 def _first_faces(rollouts: int, seed: int) -> list[Roll]:

@@ -6,9 +6,9 @@ search on the learned evaluation, with the solver's proven bounds late in a game
 position on the board reads as it does in a review:
 
 * phase ``"move"`` or ``"place"``: each legal action with the mover's win chance after it,
-  best first (ties keep the rules core's order); asked ``deep``, a decision's actions are
-  also rolled out (:mod:`ghostparty.analysis.deep`, every action, common random numbers),
-  and the best is the deep analysis's;
+  best first (ties keep the rules core's order); asked ``deep``, a decision's moves or
+  placements are also rolled out (:mod:`ghostparty.analysis.deep`, every action, common
+  random numbers), and the best is the deep analysis's;
 * phase ``"roll"``: each face of the die (RULES.md §1.4) with its probability and the
   roller's win chance after it ("what if I roll 4?"), in the die's order; the position's
   own value is their mean weighed by the faces' chances, so the numbers shown add up
@@ -28,7 +28,7 @@ from ghostparty.analysis import deep as deep_analysis
 from ghostparty.analysis.review.evaluator import Evaluator
 from ghostparty.analysis.review.review import label
 from ghostparty.analysis.review.solver import shares
-from ghostparty.rules import DIE, MOVE, OVER, ROLL, Action, Position, action_to_dict, apply, position_to_dict
+from ghostparty.rules import DIE, OVER, ROLL, Action, Position, action_to_dict, apply, position_to_dict
 
 #: Rollouts and rolls before the cut of a deep look (the ``deep`` bot's own settings).
 DEEP_ROLLOUTS, DEEP_CUT = deep_analysis.ROLLOUTS, deep_analysis.CUT
@@ -120,7 +120,7 @@ def explore(
         win = tuple(sum(chance[action] * value.win[s] for action, value in valued) for s in range(position.players))
         return Exploration(position, win, options)
     looked = None
-    if deep and position.phase == MOVE and len(valued) > 1:
+    if deep and position.phase in deep_analysis.DECISIONS and len(valued) > 1:
         looked = deep_analysis.analyze(position, rollouts=rollouts, cut=cut, width=None, seed=seed)
     rolled = {value.action: (value.win, value.se) for value in looked.options} if looked is not None else {}
     if looked is not None:  # the deep analysis' order, best first

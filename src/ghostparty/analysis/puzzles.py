@@ -5,17 +5,14 @@
 ``"place"`` (where to place a guest, §2.2, §8.6.3) with at least two legal actions — and
 values it with :func:`~ghostparty.analysis.explore.explore` (the game review's search).
 A decision is a *candidate* when its best action's win chance beats every other by at
-least ``margin``. A candidate becomes a puzzle when it is *confirmed*:
-
-* ``"deep"`` (phase ``"move"``): the deep analysis (:func:`ghostparty.analysis.deep.analyze`,
-  every action rolled out, common random numbers) has the same best action, and for
-  every other action the paired difference best − other is above 0 with its 95 %
-  interval: difference − 1.96 · standard error > 0;
-* ``"deeper-search"`` (phase ``"place"``, which the deep analysis does not roll out): a
-  second fast search one roll deeper (``Evaluator(depth=DEPTH + 1)``) agrees on the best
-  action, and its margin is still at least ``margin / 2``. The search judges a position
-  still in placement by its leaf, so the deeper search differs only for a round's last
-  placement, after which the dice roll.
+least ``margin``. A candidate becomes a puzzle when it is *confirmed* (``"deep"``): the deep
+analysis (:func:`ghostparty.analysis.deep.analyze`: every legal action rolled out, common
+random numbers) has the same best action, and for every other action the paired
+difference best − other is above 0 with its 95 % interval: difference − 1.96 · standard
+error > 0. A placement is rolled out as a move is: the placement, then the rest of the
+placement phase and ``cut`` rolls by the policy, the same dice after every square. Two
+squares that the rollouts cannot tell apart (the same outcome in every rollout) differ by
+0 ± 0, so such a placement is never confirmed.
 
 Where the evaluator has proven bounds (late positions: the solver), a puzzle is
 ``certified`` when they prove the answer: the answer's lower bound on the mover's win
@@ -36,7 +33,7 @@ from typing import Any
 
 from ghostparty.analysis import deep as deep_analysis
 from ghostparty.analysis.explore import explore
-from ghostparty.analysis.review.evaluator import DEPTH, Evaluator
+from ghostparty.analysis.review.evaluator import Evaluator
 from ghostparty.analysis.themes import THEMES, reason, themes
 from ghostparty.rules import (
     MOVE,
@@ -56,7 +53,7 @@ from ghostparty.rules import (
 #: Format tag of a file of puzzles.
 PUZZLES_FORMAT = "ghostparty-puzzles/1"
 #: How a candidate was confirmed (the module's text).
-CONFIRMATIONS = ("deep", "deeper-search")
+CONFIRMATIONS = ("deep",)
 #: Defaults of :func:`mine`: the win chance the best must beat every other action by; rollouts and cut of the deep look.
 MARGIN, ROLLOUTS, CUT = 0.10, 48, deep_analysis.CUT
 #: The 95 % interval's half-width in standard errors.
@@ -277,7 +274,6 @@ def mine_game(
         raise ValueError(f"margin must be a win chance difference above 0 and at most 1, got {margin!r}")
     deep_analysis.check_settings(rollouts, cut, None)
     evaluator = Evaluator()
-    deeper: Evaluator | None = None
     puzzles: list[Puzzle] = []
     decisions = candidates = 0
     for index, position in enumerate(record.replay()[: len(record.actions)]):
@@ -289,20 +285,12 @@ def mine_game(
         if best.win - runner_up.win < margin:
             continue
         candidates += 1
-        if position.phase == MOVE:
-            looked = deep_analysis.analyze(
-                position, rollouts=rollouts, cut=cut, width=None, seed=_decision_seed(seed, index)
-            )
-            if not _deep_agrees(looked, best.action):
-                continue
-            rolled = {value.action: (value.win, value.se) for value in looked.options}
-            confirmed = "deep"
-        else:
-            deeper = deeper or Evaluator(depth=DEPTH + 1)
-            if not _deeper_agrees(deeper, position, best.action, margin / 2):
-                continue
-            rolled = {}
-            confirmed = "deeper-search"
+        looked = deep_analysis.analyze(
+            position, rollouts=rollouts, cut=cut, width=None, seed=_decision_seed(seed, index)
+        )
+        if not _deep_agrees(looked, best.action):
+            continue
+        rolled = {value.action: (value.win, value.se) for value in looked.options}
         answer = _rounded(best.action, best.win, rolled.get(best.action))
         others = tuple(_rounded(o.action, o.win, rolled.get(o.action)) for o in options[1:])
         found = themes(position, best.action, [choice.action for choice in others])
@@ -315,7 +303,7 @@ def mine_game(
                 answer=answer,
                 alternatives=others,
                 margin=round(answer.win - others[0].win, 6),
-                confirmed=confirmed,
+                confirmed="deep",
                 certified=_certified(evaluator, position, best.action),
                 themes=tuple(found),
                 reason=reason(position, best.action, found, best.win, (runner_up.action, runner_up.win)),
@@ -343,13 +331,6 @@ def _deep_agrees(looked: deep_analysis.DeepAnalysis, best: Action) -> bool:
         if difference - Z95 * se <= 0:
             return False
     return True
-
-
-def _deeper_agrees(evaluator: Evaluator, position: Position, best: Action, margin: float) -> bool:
-    """The deeper search has the same best, by at least ``margin``."""
-    seat = position.to_move
-    ranked = sorted(evaluator.actions(position), key=lambda item: -item[1].win[seat])
-    return ranked[0][0] == best and ranked[0][1].win[seat] - ranked[1][1].win[seat] >= margin
 
 
 def _certified(evaluator: Evaluator, position: Position, best: Action) -> bool:

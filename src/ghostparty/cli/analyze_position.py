@@ -50,7 +50,7 @@ METHODS = ("simulate", "review", "deep")
     default="simulate",
     show_default=True,
     help="simulate: continuations played by --bot; review: the game review's search, as the analysis "
-    "board shows it; deep: that and rollouts of a decision's every move (the deep bot's).",
+    "board shows it; deep: that and rollouts of a decision's every move or placement (the deep bot's settings).",
 )
 @click.option(
     "--games-per-move",
@@ -190,5 +190,6 @@ def print_exploration(console: Console, found: Exploration, top: int | None) -> 
     if found.deep is not None:
         rollouts, cut = found.deep
         console.print(
-            f"* the best. Deep: {rollouts} rollouts of each move, cut {cut} rolls on, the same dice for every move."
+            f"* the best. Deep: {rollouts} rollouts of each {'placement' if position.phase == 'place' else 'move'}, "
+            f"cut {cut} rolls on, the same dice for every one."
         )

@@ -115,7 +115,7 @@ def mine(
     """Mine every game record (ghostparty-record/1, *.json, searched recursively) in FOLDER,
     the finished games of a server's store (--database), or without either --games fresh
     seeded bot games, for puzzles: decisions where the best move's win chance beats every
-    other by --margin, confirmed by the deep analysis (placements: by a deeper search).
+    other by --margin, confirmed by the deep analysis (every move or placement rolled out).
     A stored game's puzzles name its table as their source. Files that are no records are
     reported and skipped. --dask runs the games on a Dask cluster: the same puzzles."""
     try:

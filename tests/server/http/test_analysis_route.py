@@ -22,6 +22,7 @@ from ghostparty.rules import (
     start_position,
 )
 from ghostparty.server.http import cpu
+from tests.analysis.positions import ballroom_placement
 from tests.fixtures.accounts import error, register
 
 URL = "/api/analysis"
@@ -82,6 +83,15 @@ def test_a_decision_deep_rolls_out_every_move(client: TestClient) -> None:
     assert deep == sorted(deep, reverse=True) and data["options"][0]["best"]
     # The same numbers as the engine the command line uses.
     assert data == json.loads(json.dumps(explore(position_from_dict(position), deep=True).to_dict()))
+
+
+def test_a_placement_deep_rolls_out_every_square(client: TestClient) -> None:
+    position = ballroom_placement()
+    data = client.post(URL, json={"position": position, "deep": True}).json()
+    assert data["phase"] == "place" and data["deep"] == {"rollouts": 24, "cut": 6}
+    assert len(data["options"]) == len(legal_actions(position_from_dict(position)))
+    assert all(option["deep"] is not None for option in data["options"])
+    assert data["options"][0]["action"] == {"place": "G25"} and data["options"][0]["best"]
 
 
 @pytest.mark.parametrize(

@@ -76,9 +76,12 @@ function showError(text, retry = null) {
   $("retry").hidden = !retry;
 }
 
-/** Whether the shown position is analysed deeply (the box is ticked, and it has moves to choose). */
+/** The phases the deep analysis rolls out: a move after a roll, and a placement. */
+const DEEP_PHASES = ["move", "place"];
+
+/** Whether the shown position is analysed deeply (the box is ticked, and it has moves or placements to choose). */
 function wantsDeep(position) {
-  return $("deep").checked && position?.phase === "move";
+  return $("deep").checked && DEEP_PHASES.includes(position?.phase);
 }
 
 // ---------------------------------------------------------------- the board
@@ -294,7 +297,7 @@ function drawAnswer(answer, deep) {
   const hint = { roll: "analysis.hint_roll", move: "analysis.hint_move", place: "analysis.hint_move", over: "analysis.hint_over" }[answer.phase];
   let text = hint ? t(hint) : "";
   if (deep && answer.deep) text += ` ${t("analysis.deep_note", { rollouts: answer.deep.rollouts, cut: answer.deep.cut })}`;
-  else if ($("deep").checked && answer.phase !== "move") text += ` ${t("analysis.deep_only_move")}`;
+  else if ($("deep").checked && !DEEP_PHASES.includes(answer.phase)) text += ` ${t("analysis.deep_only_move")}`;
   $("options-hint").textContent = text;
   if (A.board) showTargets();
 }
