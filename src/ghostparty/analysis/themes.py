@@ -62,19 +62,20 @@ ROOMS_EN = {
     "abandoned-room": "abandoned room",
     "music-room": "music room",
 }
-#: Room names as the game's German texts give them (web/static/i18n/de.json).
+#: Where a guest hides, in German: the rooms as the game's German texts name them
+#: (web/static/i18n/de.json), with preposition and article.
 ROOMS_DE = {
-    "library": "Bibliothek",
-    "fireplace": "Kaminzimmer",
-    "chapel": "Kapelle",
-    "tower": "Turmzimmer",
-    "armory": "Waffenkammer",
-    "portrait-hall": "Ahnengalerie",
-    "ballroom": "Tanzsaal",
-    "banquet-hall": "Bankettsaal",
-    "bedchamber": "Schlafgemach",
-    "abandoned-room": "verlassener Raum",
-    "music-room": "Musikzimmer",
+    "library": "in der Bibliothek",
+    "fireplace": "im Kaminzimmer",
+    "chapel": "in der Kapelle",
+    "tower": "im Turmzimmer",
+    "armory": "in der Waffenkammer",
+    "portrait-hall": "in der Ahnengalerie",
+    "ballroom": "im Tanzsaal",
+    "banquet-hall": "im Bankettsaal",
+    "bedchamber": "im Schlafgemach",
+    "abandoned-room": "im verlassenen Raum",
+    "music-room": "im Musikzimmer",
 }
 
 
@@ -204,7 +205,7 @@ def reason(
             "placement": "das beste Feld zum Einsetzen",
             "passes": "Aussetzen ist besser, als den letzten Gast auf der Galerie zu ziehen",
             "expels": "wirft einen fremden Gast aus dem Zimmer",
-            "hides": f"versteckt den Gast im Zimmer {ROOMS_DE.get(room, room)}",
+            "hides": f"versteckt den Gast {ROOMS_DE.get(room, f'im Zimmer {room}')}",
             "lucky-room": "das Glückszimmer zieht 3 Punkte ab"
             if rules == "hugo"
             else "das Glückszimmer zählt am Rundenende −3",

@@ -19,9 +19,9 @@ always among them, so its loss is measured, never pruned) and gives:
   the deep document too; its skill rows are the deep analysis', its drift row takes up
   where the rollouts and the search disagree.
 
-A placement goes to the deep analysis too; where it answers with :class:`ValueError`
-(a phase it does not judge) the evaluator judges it as in the fast review, and such a
-step carries no ``rollouts``. Every decision's rollouts are seeded from the review's
+A placement is judged as a move is: the squares the evaluator likes best and the one
+played, each rolled out through the rest of the placement phase (RULES.md §2.2, §8.6) and
+``cut`` rolls. Every decision's rollouts are seeded from the review's
 ``seed`` and the action's index, so a review is a pure function of the record and the
 settings.
 """
@@ -37,7 +37,7 @@ from ghostparty.analysis.review.evaluator import Evaluator, Value
 from ghostparty.analysis.review.judge import mark
 from ghostparty.analysis.review.review import GameReview, Progress, Step, review_game
 from ghostparty.bots import Bot, make_bot
-from ghostparty.rules import MOVE, PLACE, Action, GameRecord, Position
+from ghostparty.rules import PLACE, Action, GameRecord, Position
 
 
 @dataclass
@@ -75,20 +75,15 @@ class DeepJudge:
         before: Value,
         after: Value,
     ) -> Step | None:
-        try:
-            analysis = analyze(
-                position,
-                rollouts=self.rollouts,
-                cut=self.cut,
-                width=self.width,
-                policy=self._bot,
-                seed=Random(f"ghostparty-deep-review:{self.seed}:{index}").getrandbits(64),
-                include=(action,),
-            )
-        except ValueError:
-            if position.phase == MOVE:
-                raise
-            return None  # a phase the deep analysis does not judge: the evaluator's judgement
+        analysis = analyze(
+            position,
+            rollouts=self.rollouts,
+            cut=self.cut,
+            width=self.width,
+            policy=self._bot,
+            seed=Random(f"ghostparty-deep-review:{self.seed}:{index}").getrandbits(64),
+            include=(action,),
+        )
         seat = position.to_move
         best = analysis.best
         chosen = next(option for option in analysis.options if option.action == action)
