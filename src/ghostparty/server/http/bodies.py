@@ -124,12 +124,19 @@ def require_json(request: Request) -> None:
         raise ServiceError(ErrorCode.BAD_CONTENT_TYPE, message)
 
 
-async def json_body(request: Request, model: type[M]) -> M:
-    """The request's JSON body as ``model``; ``bad_content_type``, ``too_large`` or
-    ``bad_request`` otherwise."""
+async def json_body(request: Request, model: type[M], *, limit: int = MAX_MESSAGE, max_depth: int | None = None) -> M:
+    """The request's JSON body, at most ``limit`` bytes, as ``model``; ``bad_content_type``,
+    ``too_large`` or ``bad_request`` otherwise. ``max_depth``: also ``bad_request`` for
+    arrays and objects nested deeper, told before any parsing (a model of free-form JSON,
+    a position, takes what pydantic's own recursion limit would let through)."""
     require_json(request)
-    body = await raw_body(request, MAX_MESSAGE)
+    body = await raw_body(request, limit)
+    too_deep = f"the JSON nests too deep: at most {max_depth} levels"
+    if max_depth is not None and nesting(body) > max_depth:
+        raise ServiceError(ErrorCode.BAD_REQUEST, too_deep)
     try:
         return model.model_validate_json(body)  # type: ignore[attr-defined,no-any-return]
     except ValidationError as error:
         raise ServiceError(ErrorCode.BAD_REQUEST, problem(error)) from None
+    except RecursionError:  # UTF-16 or -32 text, which nesting doesn't read
+        raise ServiceError(ErrorCode.BAD_REQUEST, too_deep) from None

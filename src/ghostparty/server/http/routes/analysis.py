@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -13,12 +13,12 @@ from starlette.routing import Route
 from ghostparty.analysis.explore import explore
 from ghostparty.rules import InvalidPosition, Position, position_from_dict, ruleset, start_position
 from ghostparty.server.common.errors import ErrorCode
-from ghostparty.server.http.bodies import MAX_DEPTH, nesting, raw_body, require_json
+from ghostparty.server.http.bodies import MAX_DEPTH, json_body
 from ghostparty.server.http.cpu import valued
 from ghostparty.server.http.parts import parts_of
 from ghostparty.server.http.quotas import ANALYSES, DEEP_ANALYSES, address_of
 from ghostparty.server.http.responses import JSONResponse
-from ghostparty.server.http.schemas import Model, problem
+from ghostparty.server.http.schemas import Model
 from ghostparty.server.http.session import current
 from ghostparty.server.tables.service import ServiceError
 
@@ -39,19 +39,6 @@ class AnalysisRequest(Model):
     deep: bool = False
 
 
-async def _body(request: Request) -> AnalysisRequest:
-    require_json(request)
-    body = await raw_body(request, MAX_ANALYSIS_BODY)
-    if nesting(body) > MAX_DEPTH:
-        raise ServiceError(ErrorCode.BAD_REQUEST, f"the JSON nests too deep: at most {MAX_DEPTH} levels")
-    try:
-        return AnalysisRequest.model_validate_json(body)
-    except ValidationError as error:
-        raise ServiceError(ErrorCode.BAD_REQUEST, problem(error)) from None
-    except RecursionError:
-        raise ServiceError(ErrorCode.BAD_REQUEST, f"the JSON nests too deep: at most {MAX_DEPTH} levels") from None
-
-
 def _position(body: AnalysisRequest) -> Position:
     if (body.position is None) == (body.start is None):
         raise ServiceError(ErrorCode.BAD_REQUEST, "give either 'position' (a hugo-position/1 object) or 'start'")
@@ -69,7 +56,7 @@ def _explored(position: Position, deep: bool) -> dict[str, object]:
 
 async def analyse(request: Request) -> Response:
     """``POST /api/analysis``: a position (or a new game's) with every legal action valued."""
-    body = await _body(request)
+    body = await json_body(request, AnalysisRequest, limit=MAX_ANALYSIS_BODY, max_depth=MAX_DEPTH)
     position = _position(body)  # a bad position is a 400 that takes no use of the limit
     found = await current(request, changing=False)
     player_id = found[0].id if found is not None else None
