@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ghostparty.analysis.review.batch import SeatScore, bot_lineups, review_bot_game, review_file, standings
+from ghostparty.analysis.review.batch import (
+    SeatScore,
+    bot_lineups,
+    judge_bot_game,
+    review_bot_game,
+    review_file,
+    standings,
+)
 from ghostparty.analysis.review.judge import PR_SCALE
 from ghostparty.cli.main import cli
 
@@ -102,3 +109,43 @@ def test_analyze_bots_prints_each_levels_pr_and_accuracy() -> None:
     assert bad.exit_code == 2 and "unknown bot 'nobody'" in bad.output
     too_many = CliRunner().invoke(cli, ["analyze", "bots", "--levels", "random,greedy", "--players", "3"])
     assert too_many.exit_code == 2 and "3 players need 3 different levels" in too_many.output
+
+
+DEEP = ["--deep", "--rollouts", "2", "--cut", "1"]
+
+
+def test_a_bot_game_judged_deep_too_keeps_the_fast_scores_and_is_seeded() -> None:
+    args = ("midnight-party", ("random", "greedy"), 11, 1, 0)
+    judged = judge_bot_game(*args, rollouts=2, cut=1)
+    assert set(judged) == {"fast", "deep"} and judged["fast"] == review_bot_game(*args)
+    assert [s.decisions for s in judged["deep"]] == [s.decisions for s in judged["fast"]]
+    assert all(0 <= s.loss <= s.decisions for s in judged["deep"])
+    assert judged == judge_bot_game(*args, rollouts=2, cut=1)
+    assert set(judge_bot_game(*args)) == {"fast"}
+
+
+def test_analyze_bots_deep_prints_both_judges_side_by_side_the_same_for_a_seed() -> None:
+    args = ["analyze", "bots", "--rules", "midnight-party", "--players", "2", "--levels", "random,greedy,learned"]
+    args += ["--games", "3", "--seed", "4", "--no-progress", *FAST, *DEEP]
+    table = CliRunner().invoke(cli, [*args, "--jobs", "1"])
+    assert table.exit_code == 0, table.output
+    words = " ".join(table.output.split())
+    assert "PR fast" in words and "PR deep" in words and "2 rollouts, cut 1" in words
+    first = CliRunner().invoke(cli, [*args, "--jobs", "1", "--json"])
+    again = CliRunner().invoke(cli, [*args, "--jobs", "2", "--json"])
+    assert first.exit_code == 0 and json.loads(first.stdout) == json.loads(again.stdout)
+    data = json.loads(first.stdout)
+    assert (data["deep"]["rollouts"], data["deep"]["cut"]) == (2, 1)
+    fast = {row["level"]: row for row in data["levels"]}
+    assert {row["level"] for row in data["deep"]["levels"]} == set(fast) == {"random", "greedy", "learned"}
+    assert all(row["decisions"] == fast[row["level"]]["decisions"] for row in data["deep"]["levels"])
+
+
+def test_analyze_bots_takes_rollout_settings_only_with_deep() -> None:
+    for extra in (["--rollouts", "2"], ["--cut", "1"]):
+        result = CliRunner().invoke(cli, ["analyze", "bots", "--levels", "random,greedy", "--players", "2", *extra])
+        assert result.exit_code == 2 and "add --deep" in result.output
+    plain = CliRunner().invoke(
+        cli, ["analyze", "bots", "--levels", "random,greedy", "--players", "2", "--games", "1", "--json", *FAST]
+    )
+    assert "deep" not in json.loads(plain.stdout)

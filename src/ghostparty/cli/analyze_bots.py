@@ -3,7 +3,10 @@
 The bots measured in the same unit as a person's game review: seeded
 games between distinct levels, every set of them seated in every rotation in turn, each
 game reviewed as ``ghostparty review`` would, and per level PR pooled over its decisions
-and the mean of its games' accuracies, with 95 % intervals.
+and the mean of its games' accuracies, with 95 % intervals. With ``--deep``, every game is
+reviewed by the deep review too (each decision judged by rollouts, an independent and
+stronger yardstick than the review's own search) and both judges' PR and accuracy are
+printed side by side.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from ghostparty.analysis.review.batch import SeatScore, bot_lineups, review_bot_game, standings
+from ghostparty.analysis.deep import CUT, ROLLOUTS
+from ghostparty.analysis.review.batch import LevelStanding, SeatScore, bot_lineups, judge_bot_game, standings
 from ghostparty.analysis.review.evaluator import DEPTH, HORIZON
 from ghostparty.bots import bot_names
 from ghostparty.cli.analyze_run import dask_option, jobs_of, running
@@ -44,6 +48,16 @@ def _levels(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the whole run.")
 @click.option("--depth", type=click.IntRange(1, 4), default=DEPTH, show_default=True, help="The review's search depth.")
 @click.option("--horizon", type=click.IntRange(0, 5), default=HORIZON, show_default=True, help="The solver's horizon.")
+@click.option("--deep", is_flag=True, help="Review every game by the deep review too: fast and deep PR side by side.")
+@click.option(
+    "--rollouts",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"With --deep: rollouts per candidate action [default: {ROLLOUTS}].",
+)
+@click.option(
+    "--cut", type=click.IntRange(min=0), default=None, help=f"With --deep: rolls each rollout plays [default: {CUT}]."
+)
 @click.option("--jobs", type=click.IntRange(min=0), default=0, help="Local processes (0: every core).")
 @dask_option
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
@@ -56,6 +70,9 @@ def bots(
     seed: int,
     depth: int,
     horizon: int,
+    deep: bool,
+    rollouts: int | None,
+    cut: int | None,
     jobs: int,
     dask: str | None,
     as_json: bool,
@@ -66,21 +83,42 @@ def bots(
     games × players / levels games."""
     if players > len(levels):
         raise click.BadParameter(f"{players} players need {players} different levels", param_hint="--players")
+    if not deep and (rollouts is not None or cut is not None):
+        raise click.UsageError("--rollouts and --cut are for the deep review: add --deep")
+    deep_settings = {"rollouts": rollouts or ROLLOUTS, "cut": CUT if cut is None else cut} if deep else None
     console = Console(highlight=False, stderr=as_json)
+    extra = (deep_settings["rollouts"], deep_settings["cut"]) if deep_settings else ()
     tasks = [
-        (rules, lineup, game_seed, depth, horizon) for lineup, game_seed in bot_lineups(levels, players, games, seed)
+        (rules, lineup, game_seed, depth, horizon, *extra)
+        for lineup, game_seed in bot_lineups(levels, players, games, seed)
     ]
-    scores: list[SeatScore] = []
+    scores: dict[str, list[SeatScore]] = {"fast": [], "deep": []}
     jobs = min(jobs_of(jobs, dask), games)
     with running(console, games, "playing and reviewing", jobs, not no_progress, dask) as (pool, advance):
-        for seats in pool.map(review_bot_game, tasks, advance):
-            scores.extend(seats)
-    found = standings(scores)
+        for judged in pool.map(judge_bot_game, tasks, advance):
+            for judge, seats in judged.items():
+                scores[judge].extend(seats)
+    found = standings(scores["fast"])
     settings = {"rules": rules, "players": players, "games": games, "seed": seed, "depth": depth, "horizon": horizon}
+    title = f"{rules}, {players} players, {games} games (review depth {depth}, horizon {horizon}"
+    if deep_settings is not None:
+        deep_found = standings(scores["deep"])
+        if as_json:
+            levels_json = [standing.as_dict() for standing in found]
+            deep_json = {**deep_settings, "levels": [standing.as_dict() for standing in deep_found]}
+            print(json.dumps({**settings, "levels": levels_json, "deep": deep_json}))
+            return
+        title += f"; deep: {deep_settings['rollouts']} rollouts, cut {deep_settings['cut']})"
+        console.print(_side_by_side(title, found, deep_found))
+        console.print(
+            "PR: 500 × the mean loss of win chance per non-forced decision (0 is best), fast: by the review's own "
+            "search, deep: by rollouts; ± a 95 % interval. Best deep PR first."
+        )
+        return
     if as_json:
         print(json.dumps({**settings, "levels": [standing.as_dict() for standing in found]}))
         return
-    table = Table(title=f"{rules}, {players} players, {games} games (review depth {depth}, horizon {horizon})")
+    table = Table(title=title + ")")
     for column in ("level", "games", "decisions", "PR", "accuracy", "inacc. · mist. · blund. / 100"):
         table.add_column(column, justify="left" if column == "level" else "right")
     for s in found:
@@ -95,3 +133,23 @@ def bots(
         )
     console.print(table)
     console.print("PR: 500 × the mean loss of win chance per non-forced decision (0 is best); ± a 95 % interval.")
+
+
+def _side_by_side(title: str, fast: list[LevelStanding], deep: list[LevelStanding]) -> Table:
+    """Each level's PR and accuracy by both judges, in the deep judge's order."""
+    by_level = {standing.level: standing for standing in fast}
+    table = Table(title=title)
+    for column in ("level", "games", "decisions", "PR fast", "PR deep", "accuracy fast", "accuracy deep"):
+        table.add_column(column, justify="left" if column == "level" else "right")
+    for d in deep:
+        f = by_level[d.level]
+        table.add_row(
+            d.level,
+            str(d.games),
+            f"{d.decisions:,}",
+            f"{f.pr:.2f} ± {f.pr_margin:.2f}",
+            f"{d.pr:.2f} ± {d.pr_margin:.2f}",
+            f"{f.accuracy:.1f} ± {f.accuracy_margin:.1f}",
+            f"{d.accuracy:.1f} ± {d.accuracy_margin:.1f}",
+        )
+    return table

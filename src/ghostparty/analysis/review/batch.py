@@ -15,16 +15,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ghostparty.analysis.deep import CUT
 from ghostparty.analysis.review.deep_review import deep_review_game
 from ghostparty.analysis.review.evaluator import DEPTH, HORIZON, Evaluator
 from ghostparty.analysis.review.judge import PR_SCALE
-from ghostparty.analysis.review.review import review_game
+from ghostparty.analysis.review.review import GameReview, review_game
 from ghostparty.bots import make_bot
 from ghostparty.rules import GameRecord, InvalidRecord, ruleset, start_position
 from ghostparty.sim.playout import seeded_playout
 from ghostparty.sim.seeds import game_seed
 
-__all__ = ["LevelStanding", "SeatScore", "bot_lineups", "review_bot_game", "review_file", "standings"]
+__all__ = ["LevelStanding", "SeatScore", "bot_lineups", "judge_bot_game", "review_bot_game", "review_file", "standings"]
 
 
 def read_record(path: str) -> GameRecord | str:
@@ -89,9 +90,33 @@ def review_bot_game(
     rules: str, lineup: Sequence[str], seed: int, depth: int = DEPTH, horizon: int = HORIZON
 ) -> list[SeatScore]:
     """One seeded game of the levels in ``lineup`` (seat order), reviewed: a score a seat."""
+    return judge_bot_game(rules, lineup, seed, depth, horizon)["fast"]
+
+
+def judge_bot_game(
+    rules: str,
+    lineup: Sequence[str],
+    seed: int,
+    depth: int = DEPTH,
+    horizon: int = HORIZON,
+    rollouts: int | None = None,
+    cut: int = CUT,
+) -> dict[str, list[SeatScore]]:
+    """One seeded game of the levels in ``lineup`` (seat order), reviewed: a score a seat
+    under ``"fast"``, and with ``rollouts`` also under ``"deep"``, by the deep review
+    (:mod:`.deep_review`, that many rollouts an action and ``cut`` rolls) of the same game
+    with the same evaluator, so its values along the game are computed once."""
     start = start_position(ruleset(rules), len(lineup))
     actions = tuple(step.action for step in seeded_playout(start, [make_bot(name) for name in lineup], seed))
-    reviewed = review_game(GameRecord(start=start, actions=actions, seed=seed), evaluator=Evaluator(depth, horizon))
+    record = GameRecord(start=start, actions=actions, seed=seed)
+    evaluator = Evaluator(depth, horizon)
+    reviews = {"fast": review_game(record, evaluator=evaluator)}
+    if rollouts is not None:
+        reviews["deep"] = deep_review_game(record, rollouts=rollouts, cut=cut, evaluator=evaluator)
+    return {judge: _seat_scores(reviewed, lineup) for judge, reviewed in reviews.items()}
+
+
+def _seat_scores(reviewed: GameReview, lineup: Sequence[str]) -> list[SeatScore]:
     return [
         SeatScore(
             lineup[summary.seat],
