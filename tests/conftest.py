@@ -6,7 +6,9 @@ loaded here for every test (pytest takes ``pytest_plugins`` only from this conft
 
 Every test under ``tests/browser`` is marked ``browser`` and every one under
 ``tests/cluster`` ``cluster``: ``pytest -m "not browser and not cluster"`` runs the
-rest, ``pytest -m browser`` the browser tests alone (CONTRIBUTING.md).
+rest, ``pytest -m browser`` the browser tests alone (CONTRIBUTING.md). A test marked
+``flaky`` that fails and is run again (pytest-rerunfailures) has the end of its failure
+written to the terminal, so a green run still says why it needed the second try.
 
 ``ci`` (the default) derandomizes hypothesis so that every run draws the same examples,
 and disables the deadline, which a loaded 2-core machine would trip at random. Choose
@@ -36,6 +38,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         path = Path(item.path).resolve()
         if path.is_relative_to(TESTS) and path.relative_to(TESTS).parts[0] in APART:
             item.add_marker(path.relative_to(TESTS).parts[0])
+
+
+#: How much of a rerun test's failure is written out (its last characters).
+RERUN_TAIL = 4000
+
+
+class RerunReasons:
+    """Writes out why a test is run again: pytest-rerunfailures names it, nothing more."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        rerun = str(report.outcome) == "rerun"  # set by pytest-rerunfailures, beyond pytest's own outcomes
+        if rerun and reporter is not None:
+            reporter.write_line(f"\nRERUN {report.nodeid} ({report.when}):\n{report.longreprtext[-RERUN_TAIL:]}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(RerunReasons(config), "rerun-reasons")
 
 
 settings.register_profile(
