@@ -2,7 +2,7 @@
 
     nice -n 10 python scripts/review_drift.py --games 25 --jobs 2 --timing 4
 
-For hugo and midnight-party with 2 and 4 players, ``--games`` seeded games are played
+For hugo and midnight-party with 2 and 4 players (``--players``: others), ``--games`` seeded games are played
 by a mix of bots (seat ``s`` of game ``g`` plays greedy, expectimax or random in turn)
 and reviewed with the review's defaults; the settings take turns, so a run stopped early
 has nearly as many games of each (every game also prints a line of its sums). Per
@@ -39,7 +39,7 @@ from ghostparty.rules import DIE, ROLL, GameRecord, Position, apply, ruleset, st
 from ghostparty.sim.playout import seeded_playout
 from ghostparty.sim.seeds import game_seed
 
-SETTINGS = (("hugo", 2), ("hugo", 4), ("midnight-party", 2), ("midnight-party", 4))
+RULES = ("hugo", "midnight-party")
 BOTS = ("greedy", "expectimax", "random")
 
 
@@ -141,14 +141,16 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2))
     parser.add_argument("--timing", type=int, default=0, help="four-player hugo games timed, both definitions")
     parser.add_argument("--corrected", action="store_true", help="with the fitted leaf correction (correction.py)")
+    parser.add_argument("--players", default="2,4", help="player counts, e.g. 3,5,6,8")
     parser.add_argument("--out", type=Path, default=Path("docs/review-drift.json"))
     args = parser.parse_args()
+    settings = [(rules, int(players)) for rules in RULES for players in args.players.split(",")]
     results: dict[str, Any] = {"command": "python " + " ".join(["scripts/review_drift.py", *sys.argv[1:]])}
-    jobs = [(rules, players, g, args.seed, args.corrected) for g in range(args.games) for rules, players in SETTINGS]
+    jobs = [(rules, players, g, args.seed, args.corrected) for g in range(args.games) for rules, players in settings]
     with Pool(args.jobs) as pool:
         games = pool.map(measure, jobs, chunksize=1)
         pairs = pool.map(timing, [(g, args.seed + 1) for g in range(args.timing)], chunksize=1)
-    for rules, players in SETTINGS:
+    for rules, players in settings:
         mine = [m for (r, p, *_), m in zip(jobs, games, strict=True) if (r, p) == (rules, players)]
         if not mine:
             continue
