@@ -36,11 +36,11 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from ghostparty.analysis.review.judge import MARKS
-from ghostparty.server.common.model import OVER, ActionRow
+from ghostparty.server.common.model import OVER, ActionRow, Table
 from ghostparty.server.common.ratings import places, shown
-from ghostparty.server.infra.db import actions, players, results, seats, tables
-from ghostparty.server.infra.rows import seat_of_row, table_of_row
+from ghostparty.server.infra.db import players, results, tables
 from ghostparty.server.reviews.schema import reviews
+from ghostparty.server.tables.finished import stored_games
 from ghostparty.server.tables.live import rebuild
 from ghostparty.server.wire.codec import time_text
 
@@ -115,22 +115,13 @@ def game_lines(engine: Engine, ids: Sequence[str], key: bytes) -> Iterator[dict[
     for start in range(0, len(ids), BATCH):
         batch = list(ids[start : start + BATCH])
         with engine.connect() as conn:
-            table_rows = {r.id: r for r in conn.execute(select(tables).where(tables.c.id.in_(batch))).mappings()}
-            seat_rows: dict[str, list[Any]] = {}
-            for row in conn.execute(select(seats).where(seats.c.table_id.in_(batch)).order_by(seats.c.seat)).mappings():
-                seat_rows.setdefault(row["table_id"], []).append(row)
-            action_rows: dict[str, list[ActionRow]] = {}
-            query = select(actions).where(actions.c.table_id.in_(batch)).order_by(actions.c.table_id, actions.c.idx)
-            for stored in conn.execute(query):
-                action_rows.setdefault(stored.table_id, []).append(
-                    ActionRow(stored.idx, stored.seat, json.loads(stored.action))
-                )
+            games = stored_games(conn, batch, finished=False)
             rated: dict[tuple[str, int], Any] = {
                 (row.table_id, row.seat): row
                 for row in conn.execute(select(results).where(results.c.table_id.in_(batch)))
             }
             reviewed = {row.table_id: row for row in conn.execute(select(reviews).where(reviews.c.table_id.in_(batch)))}
-            ids_seated = {row["player_id"] for rows in seat_rows.values() for row in rows if row["player_id"]}
+            ids_seated = {seat.player_id for table, _ in games.values() for seat in table.seats if seat.player_id}
             accounts = {
                 row.id: row
                 for row in conn.execute(
@@ -140,21 +131,17 @@ def game_lines(engine: Engine, ids: Sequence[str], key: bytes) -> Iterator[dict[
                 )
             }
         for table_id in batch:
-            game = _game(
-                table_rows[table_id], seat_rows.get(table_id, []), action_rows.get(table_id, []), rated, accounts, key
-            )
+            game = _game(*games[table_id], rated, accounts, key)
             yield with_review(game, reviewed.get(table_id))
 
 
 def _game(
-    row: Any,
-    seat_rows: list[Any],
+    table: Table,
     rows: list[ActionRow],
     rated: dict[tuple[str, int], Any],
     accounts: dict[int, Any],
     key: bytes,
 ) -> dict[str, Any]:
-    table = table_of_row(row, [seat_of_row(r) for r in seat_rows])
     live = rebuild(table, rows)
     assert live.game is not None  # a finished game was started
     final = live.game.state

@@ -12,9 +12,9 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Connection, Engine, select
 
-from ghostparty.server.common.model import OVER, ActionRow
+from ghostparty.server.common.model import OVER, ActionRow, Table
 from ghostparty.server.infra.db import actions, seats, tables
 from ghostparty.server.infra.rows import seat_of_row, table_of_row
 from ghostparty.server.tables.live import rebuild
@@ -41,33 +41,43 @@ def finished_ids(engine: Engine, *, since: datetime | None = None, limit: int | 
         return list(reversed(conn.execute(newest).scalars().all()))
 
 
+def stored_games(
+    conn: Connection, ids: Sequence[str], *, finished: bool = True
+) -> dict[str, tuple[Table, list[ActionRow]]]:
+    """Each game of ``ids`` that the store keeps (and that is over, with ``finished``):
+    its table with its seats and its actions in order, read in three queries."""
+    query_tables = select(tables).where(tables.c.id.in_(ids))
+    if finished:
+        query_tables = query_tables.where(tables.c.status == OVER)
+    table_rows = {row["id"]: row for row in conn.execute(query_tables).mappings()}
+    seat_rows: dict[str, list[Any]] = {}
+    for seat in conn.execute(select(seats).where(seats.c.table_id.in_(ids)).order_by(seats.c.seat)).mappings():
+        seat_rows.setdefault(seat["table_id"], []).append(seat)
+    action_rows: dict[str, list[ActionRow]] = {}
+    query = select(actions).where(actions.c.table_id.in_(ids)).order_by(actions.c.table_id, actions.c.idx)
+    for stored in conn.execute(query):
+        action_rows.setdefault(stored.table_id, []).append(
+            ActionRow(stored.idx, stored.seat, json.loads(stored.action))
+        )
+    return {
+        table_id: (
+            table_of_row(row, [seat_of_row(r) for r in seat_rows.get(table_id, [])]),
+            action_rows.get(table_id, []),
+        )
+        for table_id, row in table_rows.items()
+    }
+
+
 def finished_records(engine: Engine, ids: Sequence[str]) -> Iterator[tuple[str, dict[str, Any]]]:
     """``(table id, record)`` of each finished game of ``ids`` in that order (read
     :data:`BATCH` at a time); an id that is no finished game is left out."""
     for start in range(0, len(ids), BATCH):
         batch = list(ids[start : start + BATCH])
         with engine.connect() as conn:
-            table_rows = {
-                row["id"]: row
-                for row in conn.execute(
-                    select(tables).where(tables.c.id.in_(batch), tables.c.status == OVER)
-                ).mappings()
-            }
-            seat_rows: dict[str, list[Any]] = {}
-            query_seats = select(seats).where(seats.c.table_id.in_(batch)).order_by(seats.c.seat)
-            for seat in conn.execute(query_seats).mappings():
-                seat_rows.setdefault(seat["table_id"], []).append(seat)
-            action_rows: dict[str, list[ActionRow]] = {}
-            query = select(actions).where(actions.c.table_id.in_(batch)).order_by(actions.c.table_id, actions.c.idx)
-            for stored in conn.execute(query):
-                action_rows.setdefault(stored.table_id, []).append(
-                    ActionRow(stored.idx, stored.seat, json.loads(stored.action))
-                )
+            games = stored_games(conn, batch)
         for table_id in batch:
-            found = table_rows.get(table_id)
-            if found is None:
+            if table_id not in games:
                 continue
-            table = table_of_row(found, [seat_of_row(r) for r in seat_rows.get(table_id, [])])
-            live = rebuild(table, action_rows.get(table_id, []))
+            live = rebuild(*games[table_id])
             if live.game is not None:  # a finished game was started
                 yield table_id, live.game.record().to_dict()
