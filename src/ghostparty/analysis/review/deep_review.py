@@ -74,7 +74,7 @@ class DeepJudge:
         options: list[tuple[Action, Value]],
         before: Value,
         after: Value,
-    ) -> Step | None:
+    ) -> Step:
         analysis = analyze(
             position,
             rollouts=self.rollouts,

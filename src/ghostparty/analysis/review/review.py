@@ -256,11 +256,10 @@ class DecisionJudge(Protocol):
         options: list[tuple[Action, Value]],
         before: Value,
         after: Value,
-    ) -> Step | None:
+    ) -> Step:
         """The judged step of the decision ``action`` at ``position`` (``index`` in the
         game; ``options`` every legal action with the evaluator's value, ``before`` the
-        position's, ``after`` the chosen action's), or ``None`` to leave it to the
-        evaluator's judgement."""
+        position's, ``after`` the chosen action's)."""
         ...
 
 
@@ -274,7 +273,7 @@ def review_game(
     """Review every action of ``record`` (module text); ``progress(done, total)`` after each.
 
     ``judge``, if given, judges each decision with more than one legal action in the
-    evaluator's place wherever it answers; the values along the game stay the evaluator's."""
+    evaluator's place; the values along the game stay the evaluator's."""
     evaluator = evaluator or Evaluator()
     started = time.process_time()
     positions = record.replay()
@@ -294,9 +293,8 @@ def review_game(
             chosen = next((value for option, value in options if option == action), None)
             after = chosen if chosen is not None else evaluator.value(positions[index + 1])
             kind = "place" if position.phase == PLACE else "move"
-            judged = judge(index, position, action, options, before, after) if judge and len(options) > 1 else None
-            if judged is not None:
-                steps.append(judged)
+            if judge is not None and len(options) > 1:
+                steps.append(judge(index, position, action, options, before, after))
             elif len(options) > 1:
                 best, best_value = evaluator.best(position, options)
                 loss = max(0.0, best_value.win[seat] - after.win[seat])
