@@ -17,7 +17,8 @@ the accounting identity's largest error and the largest gap between the sum of t
 luck-adjusted results and the sum of the results. ``--timing`` reviews that many
 four-player hugo games with both measures of luck (each first in turn, each with a fresh
 evaluator) and reports CPU seconds per game and their ratio (the review's over faces'). ``--corrected``
-reviews with the fitted leaf correction (:mod:`ghostparty.analysis.review.correction`). Writes JSON to ``--out``.
+reviews with the fitted leaf correction (:mod:`ghostparty.analysis.review.correction`); ``--no-faces``
+skips the second measure of luck (its columns then repeat the review's). Writes JSON to ``--out``.
 """
 
 from __future__ import annotations
@@ -76,9 +77,10 @@ def mixed_game(rules: str, players: int, game: int, seed: int) -> GameRecord:
     return GameRecord(start=start, actions=tuple(step.action for step in seeded_playout(start, bots, s)), seed=s)
 
 
-def measure(job: tuple[str, int, int, int, bool]) -> dict[str, Any]:
-    """One game's sums (both definitions of luck, from one evaluator; with the leaf correction if asked)."""
-    rules, players, game, seed, corrected = job
+def measure(job: tuple[str, int, int, int, bool, bool]) -> dict[str, Any]:
+    """One game's sums (both definitions of luck, from one evaluator, or the review's only
+    without ``faces``; with the leaf correction if asked)."""
+    rules, players, game, seed, corrected, faces_too = job
     record = mixed_game(rules, players, game, seed)
     evaluator = Evaluator(correction=load_correction()) if corrected else Evaluator()
     started = time.process_time()
@@ -93,7 +95,7 @@ def measure(job: tuple[str, int, int, int, bool]) -> dict[str, Any]:
             continue
         position = positions[step.index]
         assert position.phase == ROLL
-        faces = faces_luck(evaluator, position, positions[step.index + 1])[0]
+        faces = faces_luck(evaluator, position, positions[step.index + 1])[0] if faces_too else step.luck
         faces_drift = [c - x for c, x in zip(step.change, faces, strict=True)]
         out["luck"] += sum(abs(x) for x in step.luck)
         out["drift_roll"] += sum(abs(d) for d in step.drift)
@@ -142,11 +144,18 @@ def main() -> int:
     parser.add_argument("--timing", type=int, default=0, help="four-player hugo games timed, both definitions")
     parser.add_argument("--corrected", action="store_true", help="with the fitted leaf correction (correction.py)")
     parser.add_argument("--players", default="2,4", help="player counts, e.g. 3,5,6,8")
+    parser.add_argument(
+        "--faces", action=argparse.BooleanOptionalAction, default=True, help="also luck with every face's shown value"
+    )
     parser.add_argument("--out", type=Path, default=Path("docs/review-drift.json"))
     args = parser.parse_args()
     settings = [(rules, int(players)) for rules in RULES for players in args.players.split(",")]
     results: dict[str, Any] = {"command": "python " + " ".join(["scripts/review_drift.py", *sys.argv[1:]])}
-    jobs = [(rules, players, g, args.seed, args.corrected) for g in range(args.games) for rules, players in settings]
+    jobs = [
+        (rules, players, g, args.seed, args.corrected, args.faces)
+        for g in range(args.games)
+        for rules, players in settings
+    ]
     with Pool(args.jobs) as pool:
         games = pool.map(measure, jobs, chunksize=1)
         pairs = pool.map(timing, [(g, args.seed + 1) for g in range(args.timing)], chunksize=1)

@@ -5,15 +5,19 @@
 For hugo and midnight-party with 2 and 4 players, ``--games`` seeded games of greedy
 bots (:func:`ghostparty.analysis.review.timing.bot_game`) are played. **Solver domain**:
 every position of phase roll or move is counted; the late ones (:func:`is_late`) get
-the solver's bounds (horizon and budget of the review), and the table says how many
+the solver's bounds (horizon 2, as the analysis board asks; the review asks none by
+default), and the table says how many
 were late, how many stayed within the node budget, how many came out tight enough to
 replace the search (width at most ``TIGHT``), the mean width and the CPU per call.
-**Bounds check**: every game is reviewed and each value checked against its proven
-bounds (a value outside them is a bug). **Agreement**: on ``--agreement`` decisions
-(more than one legal move) from the last third of the games, the best move by the
-review's evaluator at depth 1, at its default depth with every action searched in full
-(no ``screen``, no ``gap``), and as the review runs is compared with a deeper search
-(depth 3, every action searched); ``--figure`` draws the agreement per level.
+**Bounds check**: every game is reviewed with the solver and each value checked against
+its proven bounds (a value outside them is a bug). **Whole games**: every game is
+reviewed as the review runs and two rolls deep throughout (``depth=2, deepen=0``), in
+turn, and the judged decisions compared: the same best action, the same mark, the mean
+difference of the losses, and each one's CPU. **Agreement**: on ``--agreement`` decisions
+(more than one legal move) from the last third of the games, the best move one roll
+deep, two rolls deep with every action searched in full (no ``gap``), and as the review
+runs is compared with a deeper search (depth 3, every action searched); ``--figure``
+draws the agreement per level.
 Writes the results as JSON to ``--out`` (default ``docs/review-measure.json``).
 """
 
@@ -25,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from ghostparty.analysis.review.evaluator import BUDGET, DEPTH, GAP, HORIZON, SCREEN, TIGHT, Evaluator, is_late
+from ghostparty.analysis.review.evaluator import BUDGET, GAP, SCREEN, SOLVER_HORIZON, TIGHT, Evaluator, is_late
 from ghostparty.analysis.review.review import review_game
 from ghostparty.analysis.review.solver import Solver
 from ghostparty.analysis.review.timing import bot_game
@@ -51,7 +55,7 @@ def main() -> int:
     results: dict[str, object] = {"command": "python " + " ".join(["scripts/review_measure.py", *sys.argv[1:]])}
     for rules, players in SETTINGS:
         records = [bot_game(rules, players, "greedy", game_seed(args.seed, g)) for g in range(args.games)]
-        solver = Solver(HORIZON, BUDGET)
+        solver = Solver(SOLVER_HORIZON, BUDGET)
         counts = {"positions": 0, "late": 0, "within_budget": 0, "tight": 0}
         widths: list[float] = []
         solver_seconds = 0.0
@@ -78,20 +82,32 @@ def main() -> int:
         outside = 0
         checked = 0
         review_seconds = []
-        for record in records:
-            started = time.process_time()
-            review = review_game(record)
-            review_seconds.append(time.process_time() - started)
-            for step in review.steps:
+        whole = dict.fromkeys(("decisions", "same_best", "same_mark", "loss_difference", "cpu", "cpu_depth_2"), 0.0)
+        for game, record in enumerate(records):
+            for step in review_game(record, evaluator=Evaluator(horizon=SOLVER_HORIZON)).steps:
                 checked += 1
                 outside += not step.after.bounds.contains(step.after.win)
+            timed = {}
+            for name in ("cpu", "cpu_depth_2") if game % 2 == 0 else ("cpu_depth_2", "cpu"):
+                started = time.process_time()
+                timed[name] = review_game(
+                    record, evaluator=Evaluator() if name == "cpu" else Evaluator(depth=2, deepen=0)
+                )
+                whole[name] += time.process_time() - started
+            review_seconds.append(timed["cpu"].stats["cpu_seconds"])
+            for mine, deeper in zip(timed["cpu"].steps, timed["cpu_depth_2"].steps, strict=True):
+                if deeper.judged:
+                    whole["decisions"] += 1
+                    whole["same_best"] += mine.best == deeper.best
+                    whole["same_mark"] += mine.mark == deeper.mark
+                    whole["loss_difference"] += abs(mine.loss - deeper.loss)
         step = max(1, len(late_decisions) // args.agreement)
         sample = late_decisions[::step][: args.agreement]
         reference = Evaluator(depth=REFERENCE_DEPTH, beam=None, horizon=0, screen=None, gap=None)
         levels = {
-            "depth 1 (beam 3)": Evaluator(depth=1, gap=None),
-            f"depth {DEPTH} (beam 3), every action in full": Evaluator(screen=None, gap=None),
-            f"depth {DEPTH} (beam 3, screen {SCREEN}, gap {GAP}: the review)": Evaluator(),
+            "depth 1 (beam 3)": Evaluator(depth=1, deepen=0, gap=None),
+            "depth 2 (beam 3), every action in full": Evaluator(depth=2, deepen=0, gap=None),
+            f"depth 1, close decisions 2 (beam 3, screen {SCREEN}, gap {GAP}: the review)": Evaluator(),
         }
         agree = dict.fromkeys(levels, 0)
         seconds = dict.fromkeys(levels, 0.0)
@@ -111,6 +127,13 @@ def main() -> int:
             "values_outside_bounds": outside,
             "review_cpu_seconds_per_game": round(sum(review_seconds) / len(review_seconds), 2),
             "actions_per_game": round(sum(len(r.actions) for r in records) / len(records), 1),
+            "against_depth_2": {
+                "decisions": int(whole["decisions"]),
+                "same_best": round(whole["same_best"] / max(1, whole["decisions"]), 3),
+                "same_mark": round(whole["same_mark"] / max(1, whole["decisions"]), 3),
+                "mean_loss_difference": round(whole["loss_difference"] / max(1, whole["decisions"]), 4),
+                "cpu_ratio": round(whole["cpu"] / whole["cpu_depth_2"], 3),
+            },
             "agreement_positions": len(sample),
             "agreement": {name: round(n / len(sample), 3) for name, n in agree.items()},
             "agreement_cpu_seconds_per_level": {name: round(t, 2) for name, t in seconds.items()},

@@ -31,33 +31,50 @@ def test_the_cached_leaf_leaves_a_review_unchanged(rules: str, players: int, see
     assert fast.stats["leaves"] > 100
 
 
-def _decisions(rules: str, players: int, seed: int) -> list[Position]:
+def _decisions(rules: str, players: int, seed: int, count: int = 6) -> list[Position]:
     positions = random_record(rules, players, seed, limit=90).replay()
-    return [p for p in positions if p.phase == MOVE and len(legal_actions(p)) > 2][:6]
+    return [p for p in positions if p.phase == MOVE and len(legal_actions(p)) > 2][:count]
 
 
 @pytest.mark.parametrize(("rules", "players", "seed"), [("hugo", 4, 21), ("midnight-party", 2, 22)])
-def test_screened_options_are_clearly_worse_and_the_best_and_the_played_are_full(
+def test_only_a_close_decisions_leading_options_the_played_and_the_best_are_searched_deeper(
     rules: str, players: int, seed: int
 ) -> None:
     evaluator = Evaluator(horizon=0)
-    full = Evaluator(horizon=0, screen=None)
-    for position in _decisions(rules, players, seed):
+    deeper = Evaluator(depth=evaluator.depth + evaluator.deepen, horizon=0)
+    closes = clears = 0
+    for position in _decisions(rules, players, seed, count=16):
         mover = position.to_move
         played = legal_actions(position)[-1]
         options = evaluator.actions(position, played)
-        best, _ = evaluator.best(position, options)
-        top = max(evaluator._screened(apply(position, action)).win[mover] for action, _ in options)
-        shallow = 0
-        for action, value in options:
+        best, best_value = evaluator.best(position, options)
+        shallow = [evaluator.value(apply(position, action)).win[mover] for action, _ in options]
+        top, second = sorted(shallow, reverse=True)[:2]
+        close = second >= top - evaluator.screen
+        closes += close
+        clears += not close
+        for (action, value), plain in zip(options, shallow, strict=True):
             child = apply(position, action)
-            if value == full.value(child):
-                continue
-            shallow += 1
-            assert action not in (best, played)
-            assert value == evaluator._screened(child)
-            assert value.win[mover] < top - evaluator.screen + 1e-12
-        assert shallow < len(options) - 1
+            if not close:
+                assert value == evaluator.value(child)
+            elif action in (best, played) or plain >= top - evaluator.screen:
+                assert value.win == deeper.value(child).win
+            elif value == evaluator.value(child):  # left shallower: it would not be the best
+                assert value.win[mover] <= best_value.win[mover]
+            else:  # searched deeper as the best, then overtaken
+                assert value.win == deeper.value(child).win
+    assert closes and clears
+
+
+def test_a_screen_of_none_searches_every_action_deeper_and_deepen_0_none() -> None:
+    position = _decisions("hugo", 3, 23)[0]
+    every = Evaluator(horizon=0, screen=None)
+    deeper = Evaluator(depth=2, deepen=0, horizon=0)
+    assert [v.win for _, v in every.actions(position)] == [v.win for _, v in deeper.actions(position)]
+    plain = Evaluator(deepen=0, horizon=0)
+    assert [v for _, v in plain.actions(position)] == [plain.value(apply(position, a)) for a in legal_actions(position)]
+    with pytest.raises(ValueError, match="deepen must be"):
+        Evaluator(deepen=-1)
 
 
 def test_the_gap_only_drops_what_the_beam_would_search() -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ghostparty.analysis import deep as deep_analysis
-from ghostparty.analysis.review.evaluator import Evaluator
+from ghostparty.analysis.review.evaluator import SOLVER_HORIZON, Evaluator
 from ghostparty.analysis.review.review import label
 from ghostparty.analysis.review.solver import shares
 from ghostparty.rules import DIE, OVER, ROLL, Action, Position, action_to_dict, apply, position_to_dict
@@ -107,7 +107,7 @@ def explore(
         deep_analysis.check_settings(rollouts, cut, None)
     if position.phase == OVER:
         return Exploration(position, shares(position), ())
-    evaluator = evaluator or Evaluator()
+    evaluator = evaluator or Evaluator(horizon=SOLVER_HORIZON)
     seat = position.to_move
     valued = evaluator.actions(position)
     if position.phase == ROLL:

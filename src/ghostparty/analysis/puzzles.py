@@ -33,7 +33,7 @@ from typing import Any
 
 from ghostparty.analysis import deep as deep_analysis
 from ghostparty.analysis.explore import explore
-from ghostparty.analysis.review.evaluator import Evaluator
+from ghostparty.analysis.review.evaluator import SOLVER_HORIZON, Evaluator
 from ghostparty.analysis.themes import THEMES, reason, themes
 from ghostparty.rules import (
     MOVE,
@@ -273,7 +273,7 @@ def mine_game(
     if type(margin) not in (int, float) or not 0 < margin <= 1:
         raise ValueError(f"margin must be a win chance difference above 0 and at most 1, got {margin!r}")
     deep_analysis.check_settings(rollouts, cut, None)
-    evaluator = Evaluator()
+    evaluator = Evaluator(horizon=SOLVER_HORIZON)
     puzzles: list[Puzzle] = []
     decisions = candidates = 0
     for index, position in enumerate(record.replay()[: len(record.actions)]):

@@ -44,14 +44,18 @@ def _points(value: float) -> str:
     "--json", "as_json", is_flag=True, help="Print the review as JSON (ghostparty-review/1); of many, one a line."
 )
 @click.option(
-    "--depth", type=click.IntRange(1, 4), default=DEPTH, show_default=True, help="Rolls searched above the leaves."
+    "--depth",
+    type=click.IntRange(1, 4),
+    default=DEPTH,
+    show_default=True,
+    help="Rolls searched above the leaves (a close decision's leading moves one more).",
 )
 @click.option(
     "--horizon",
     type=click.IntRange(0, 5),
     default=HORIZON,
     show_default=True,
-    help="Rolls the bounded solver looks ahead in late positions (0: no solver).",
+    help="Rolls the bounded solver looks ahead in late positions (0: no solver; 2 proves bounds late in a game).",
 )
 @click.option(
     "--jobs", type=click.IntRange(min=0), default=0, help="Of many files: processes to review them on (0: every core)."
@@ -140,6 +144,7 @@ def show(console: Console, result: GameReview) -> None:
         f"[bold]{result.rules}[/], {result.players} players, {len(result.steps)} actions — "
         f"{'won by ' + winners if result.finished else 'unfinished'}; reviewed in "
         f"{result.stats['cpu_seconds']:.1f} s CPU (search depth {result.settings['depth']}, "
+        f"close decisions {result.settings['depth'] + result.settings.get('deepen', 0)}, "
         f"solver horizon {result.settings['horizon']})"
     )
     if result.judge == "deep":

@@ -16,15 +16,17 @@ position, ``d`` counting rolls:
 * ``"move"``: ``E_d`` of the mover's best action (a decision uses no roll); with
   ``d >= 1`` only the ``beam`` actions whose leaves look best to the mover are searched.
 
-At the review's own decisions (:meth:`Evaluator.actions`) every action is first searched
-one roll shallower; only those whose shallow value is within ``screen`` of the best
-(the mover's win chance), and the action played, are searched to the full depth, and an
-action left shallow that would still be the best is searched in full too. The others
-keep their shallow value: they are clearly worse, and a game's review spends most of its
-time on them otherwise. ``screen=None`` searches every action to the full depth.
+The depth follows how much a decision matters. Every position of the game is valued
+``depth`` rolls deep (a decision's value is its best action's). At a decision of the
+review's (:meth:`Evaluator.actions`) every action is first valued so; if another action
+comes within ``screen`` of the best (the mover's win chance), the decision is close, and
+the actions within ``screen`` of the best and the action played are searched ``deepen``
+rolls deeper; an action left shallower that would still be the best is searched deeper
+too. A clear decision keeps its values: a deeper look would hardly change its verdict,
+and a game's review would spend most of its time on such looks. ``screen=None`` makes
+every decision close and searches every action deeper; ``deepen=0`` searches none.
 
-:meth:`Evaluator.value` is what the review reads: ``E_D`` at the evaluator's ``depth``,
-and where the game is late (:func:`is_late`) the :class:`~.solver.Solver`'s proven
+:meth:`Evaluator.value` is what the review reads: ``E_depth``, and where the game is late (:func:`is_late`) the :class:`~.solver.Solver`'s proven
 bounds after ``horizon`` rolls: the win chances are moved into them (still adding up to 1), and replaced by
 their midpoints where the bounds are tight (width at most ``tight``). A decision's value
 is its best action's value, so the value never leaves the bounds its actions prove.
@@ -42,16 +44,22 @@ from ghostparty.bots.leaf import LearnedLeaf
 from ghostparty.bots.learned import margins
 from ghostparty.rules import DIE, MOVE, OVER, PLACE, ROLL, Action, Position, apply, legal_actions
 
-#: Rolls searched above the leaves (docs/analysis.md, Game review: cost and calibration per depth).
-DEPTH = 2
+#: Rolls searched above the leaves for every position (docs/analysis.md, Game review: cost and calibration per depth).
+DEPTH = 1
+#: Rolls more for a close decision's leading actions and the action played.
+DEEPEN = 1
 #: Actions searched at a decision inside the search (by the leaf's ranking); the review's own decisions: all.
 BEAM = 3
-#: A decision's actions whose shallow value trails the best by more than this are not searched deeper.
-SCREEN = 0.05
+#: A decision is close when a second action's value is within this of the best's (the mover's
+#: win chance); then the actions within it are searched deeper, the others not.
+SCREEN = 0.02
 #: Inside the search, beam actions whose leaf trails the best leaf by more than this are not searched.
 GAP = 0.02
-#: Rolls the solver looks ahead in late positions.
-HORIZON = 2
+#: Rolls the solver looks ahead in late positions where it is asked for (the analysis board, the puzzles).
+SOLVER_HORIZON = 2
+#: The review's solver horizon: none (docs/analysis.md, The solver and its domain: at two rolls its
+#: bounds were never tight enough to replace the search, and it took a third of a review's time).
+HORIZON = 0
 #: Nodes the solver may expand for one position before giving up.
 BUDGET = 2_000
 #: Bounds at most this wide replace the search's win chances by their midpoints.
@@ -97,6 +105,7 @@ class Evaluator:
         depth: int = DEPTH,
         horizon: int = HORIZON,
         *,
+        deepen: int = DEEPEN,
         beam: int | None = BEAM,
         screen: float | None = SCREEN,
         gap: float | None = GAP,
@@ -107,7 +116,10 @@ class Evaluator:
     ) -> None:
         if type(depth) is not int or depth < 1:
             raise ValueError(f"depth must be a whole number of rolls >= 1, got {depth!r}")
+        if type(deepen) is not int or deepen < 0:
+            raise ValueError(f"deepen must be a whole number of rolls >= 0, got {deepen!r}")
         self.depth = depth
+        self.deepen = deepen
         self.beam = beam
         self.screen = screen
         self.gap = gap
@@ -117,7 +129,7 @@ class Evaluator:
         self.correction = correction or Correction()
         self._search: dict[tuple[Position, int], Pair] = {}
         self._values: dict[Position, Value] = {}
-        self._shallow: dict[Position, Value] = {}
+        self._deeper: dict[Position, Value] = {}
         self._leaves: dict[Position, Pair] = {}
         self._learned = LearnedLeaf()
         #: Counters for the review's figures: leaves evaluated, solver calls and their outcomes.
@@ -201,27 +213,29 @@ class Evaluator:
         return found
 
     def actions(self, position: Position, played: Action | None = None) -> list[tuple[Action, Value]]:
-        """Every legal action with the value of the position it leads to: the full value
-        for the best ones, ``played`` and the decision's best; one roll shallower for the
-        actions ``screen`` leaves out (the module's text)."""
+        """Every legal action with the value of the position it leads to: ``depth`` rolls
+        deep, and ``deepen`` rolls deeper for a close decision's leading actions, ``played``
+        and the best (the module's text)."""
         options = [(action, apply(position, action)) for action in legal_actions(position)]
-        if self.screen is None or self.depth < 2 or len(options) < 2:
-            return [(action, self.value(child)) for action, child in options]
+        values = [self.value(child) for _, child in options]
+        if self.deepen == 0 or len(options) < 2:
+            return [(action, value) for (action, _), value in zip(options, values, strict=True)]
         prefer = _preference(position.to_move)
-        shallow = [self._screened(child) for _, child in options]
-        top = max(prefer((value.win, value.margin))[0] for value in shallow)
-        values = [
-            self.value(child)
-            if action == played or prefer((value.win, value.margin))[0] >= top - self.screen
-            else value
-            for (action, child), value in zip(options, shallow, strict=True)
+        ranked = sorted((prefer((value.win, value.margin))[0] for value in values), reverse=True)
+        if self.screen is not None and ranked[1] < ranked[0] - self.screen:
+            return [(action, value) for (action, _), value in zip(options, values, strict=True)]
+        floor = ranked[0] - (self.screen if self.screen is not None else 2.0)
+        deep = [
+            action == played or prefer((value.win, value.margin))[0] >= floor
+            for (action, _), value in zip(options, values, strict=True)
         ]
-        while True:  # the best option must be a full value
+        values = [self._deeper_value(child) if d else v for (_, child), v, d in zip(options, values, deep, strict=True)]
+        while True:  # the best option must be a deeper value
             best = max(range(len(values)), key=lambda i: prefer((values[i].win, values[i].margin)))
-            full = self.value(options[best][1])
-            if values[best] is full:
+            if deep[best]:
                 break
-            values[best] = full
+            deep[best] = True
+            values[best] = self._deeper_value(options[best][1])
         return [(action, value) for (action, _), value in zip(options, values, strict=True)]
 
     def best(self, position: Position, options: list[tuple[Action, Value]]) -> tuple[Action, Value]:
@@ -233,14 +247,14 @@ class Evaluator:
         solved = all(value.solved for _, value in options)
         return action, Value(chosen.win, chosen.margin, bounds, solved)
 
-    def _screened(self, position: Position) -> Value:
-        """A decision's option one roll shallower (:meth:`actions`); the full value where
-        that is no dearer (a placement's leaf, a finished game)."""
+    def _deeper_value(self, position: Position) -> Value:
+        """A close decision's option ``deepen`` rolls deeper than :meth:`value` (:meth:`actions`);
+        the value itself where that is no deeper (a placement's leaf, a finished game)."""
         if position.phase != ROLL:
             return self.value(position)
-        found = self._shallow.get(position)
+        found = self._deeper.get(position)
         if found is None:
-            found = self._shallow[position] = self._searched(position, self.depth - 1)
+            found = self._deeper[position] = self._searched(position, self.depth + self.deepen)
         return found
 
     def _searched(self, position: Position, depth: int | None = None) -> Value:

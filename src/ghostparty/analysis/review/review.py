@@ -325,6 +325,7 @@ def review_game(
         dice_share=dice / (dice + skill) if dice + skill > 0 else 0.0,
         settings={
             "depth": evaluator.depth,
+            "deepen": evaluator.deepen,
             "horizon": evaluator.solver.horizon if evaluator.solver else 0,
             "tight": evaluator.tight,
             "screen": evaluator.screen,
