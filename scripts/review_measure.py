@@ -11,7 +11,7 @@ were late, how many stayed within the node budget, how many came out tight enoug
 replace the search (width at most ``TIGHT``), the mean width and the CPU per call.
 **Bounds check**: every game is reviewed with the solver and each value checked against
 its proven bounds (a value outside them is a bug). **Whole games**: every game is
-reviewed as the review runs and two rolls deep throughout (``depth=2, deepen=0``), in
+reviewed as the review runs and two rolls deep throughout (``depth=2, deepen=0, beam=3``), in
 turn, and the judged decisions compared: the same best action, the same mark, the mean
 difference of the losses, and each one's CPU. **Agreement**: on ``--agreement`` decisions
 (more than one legal move) from the last third of the games, the best move one roll
@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from ghostparty.analysis.review.evaluator import BUDGET, GAP, SCREEN, SOLVER_HORIZON, TIGHT, Evaluator, is_late
+from ghostparty.analysis.review.evaluator import BUDGET, LEADERS, SCREEN, SOLVER_HORIZON, TIGHT, Evaluator, is_late
 from ghostparty.analysis.review.review import review_game
 from ghostparty.analysis.review.solver import Solver
 from ghostparty.analysis.review.timing import bot_game
@@ -105,9 +105,9 @@ def main() -> int:
         sample = late_decisions[::step][: args.agreement]
         reference = Evaluator(depth=REFERENCE_DEPTH, beam=None, horizon=0, screen=None, gap=None)
         levels = {
-            "depth 1 (beam 3)": Evaluator(depth=1, deepen=0, gap=None),
-            "depth 2 (beam 3), every action in full": Evaluator(depth=2, deepen=0, gap=None),
-            f"depth 1, close decisions 2 (beam 3, screen {SCREEN}, gap {GAP}: the review)": Evaluator(),
+            "depth 1": Evaluator(depth=1, deepen=0),
+            "depth 2 (beam 3), every action in full": Evaluator(depth=2, deepen=0, beam=3, gap=None),
+            f"depth 1, close decisions 2 (screen {SCREEN}, {LEADERS} leaders, beam 1: the review)": Evaluator(),
         }
         agree = dict.fromkeys(levels, 0)
         seconds = dict.fromkeys(levels, 0.0)

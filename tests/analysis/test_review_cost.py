@@ -53,35 +53,41 @@ def test_only_a_close_decisions_leading_options_the_played_and_the_best_are_sear
         close = second >= top - evaluator.screen
         closes += close
         clears += not close
-        for (action, value), plain in zip(options, shallow, strict=True):
+        plain = [evaluator.value(apply(position, action)) for action, _ in options]
+        top_action = max(range(len(options)), key=lambda i: (round(plain[i].win[mover], 12), -plain[i].margin[mover]))
+        for index, (action, value) in enumerate(options):
             child = apply(position, action)
             if not close:
                 assert value == evaluator.value(child)
-            elif action in (best, played) or plain >= top - evaluator.screen:
+            elif action in (best, played) or index == top_action:
                 assert value.win == deeper.value(child).win
             elif value == evaluator.value(child):  # left shallower: it would not be the best
                 assert value.win[mover] <= best_value.win[mover]
-            else:  # searched deeper as the best, then overtaken
+            else:  # a leader within the screen, or searched deeper as the best, then overtaken
                 assert value.win == deeper.value(child).win
     assert closes and clears
 
 
 def test_a_screen_of_none_searches_every_action_deeper_and_deepen_0_none() -> None:
     position = _decisions("hugo", 3, 23)[0]
-    every = Evaluator(horizon=0, screen=None)
+    every = Evaluator(horizon=0, screen=None, leaders=None)
     deeper = Evaluator(depth=2, deepen=0, horizon=0)
     assert [v.win for _, v in every.actions(position)] == [v.win for _, v in deeper.actions(position)]
+    one = Evaluator(horizon=0, screen=None, leaders=1)
+    assert sum(v != one.value(apply(position, a)) for a, v in one.actions(position)) == 1
     plain = Evaluator(deepen=0, horizon=0)
     assert [v for _, v in plain.actions(position)] == [plain.value(apply(position, a)) for a in legal_actions(position)]
     with pytest.raises(ValueError, match="deepen must be"):
         Evaluator(deepen=-1)
+    with pytest.raises(ValueError, match="leaders must be"):
+        Evaluator(leaders=0)
 
 
 def test_the_gap_only_drops_what_the_beam_would_search() -> None:
     position = _decisions("hugo", 3, 23)[0]
     child = apply(position, legal_actions(position)[0])
-    wide = Evaluator(horizon=0, gap=1.0)
-    assert wide.search(child, 2) == Evaluator(horizon=0, gap=None).search(child, 2)
-    narrow = Evaluator(horizon=0, gap=0.0)
+    wide = Evaluator(horizon=0, beam=3, gap=1.0)
+    assert wide.search(child, 2) == Evaluator(horizon=0, beam=3, gap=None).search(child, 2)
+    narrow = Evaluator(horizon=0, beam=3, gap=0.0)
     narrow.search(child, 2)
     assert narrow.stats["leaves"] < wide.stats["leaves"]

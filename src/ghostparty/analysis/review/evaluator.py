@@ -20,11 +20,12 @@ The depth follows how much a decision matters. Every position of the game is val
 ``depth`` rolls deep (a decision's value is its best action's). At a decision of the
 review's (:meth:`Evaluator.actions`) every action is first valued so; if another action
 comes within ``screen`` of the best (the mover's win chance), the decision is close, and
-the actions within ``screen`` of the best and the action played are searched ``deepen``
-rolls deeper; an action left shallower that would still be the best is searched deeper
-too. A clear decision keeps its values: a deeper look would hardly change its verdict,
-and a game's review would spend most of its time on such looks. ``screen=None`` makes
-every decision close and searches every action deeper; ``deepen=0`` searches none.
+the ``leaders`` best actions within ``screen`` and the action played are searched
+``deepen`` rolls deeper; an action left shallower that would still be the best is
+searched deeper too. A clear decision keeps its values: a deeper look would hardly
+change its verdict, and a game's review would spend most of its time on such looks.
+``screen=None`` makes every decision close and, with ``leaders=None``, searches every
+action deeper; ``deepen=0`` searches none.
 
 :meth:`Evaluator.value` is what the review reads: ``E_depth``, and where the game is late (:func:`is_late`) the :class:`~.solver.Solver`'s proven
 bounds after ``horizon`` rolls: the win chances are moved into them (still adding up to 1), and replaced by
@@ -49,10 +50,12 @@ DEPTH = 1
 #: Rolls more for a close decision's leading actions and the action played.
 DEEPEN = 1
 #: Actions searched at a decision inside the search (by the leaf's ranking); the review's own decisions: all.
-BEAM = 3
+BEAM = 1
 #: A decision is close when a second action's value is within this of the best's (the mover's
-#: win chance); then the actions within it are searched deeper, the others not.
+#: win chance); then the leading actions within it are searched deeper, the others not.
 SCREEN = 0.02
+#: Of a close decision's actions within ``SCREEN`` of the best, the best so many are searched deeper.
+LEADERS = 2
 #: Inside the search, beam actions whose leaf trails the best leaf by more than this are not searched.
 GAP = 0.02
 #: Rolls the solver looks ahead in late positions where it is asked for (the analysis board, the puzzles).
@@ -106,6 +109,7 @@ class Evaluator:
         horizon: int = HORIZON,
         *,
         deepen: int = DEEPEN,
+        leaders: int | None = LEADERS,
         beam: int | None = BEAM,
         screen: float | None = SCREEN,
         gap: float | None = GAP,
@@ -120,6 +124,9 @@ class Evaluator:
             raise ValueError(f"deepen must be a whole number of rolls >= 0, got {deepen!r}")
         self.depth = depth
         self.deepen = deepen
+        if leaders is not None and (type(leaders) is not int or leaders < 1):
+            raise ValueError(f"leaders must be a whole number >= 1 or None, got {leaders!r}")
+        self.leaders = leaders
         self.beam = beam
         self.screen = screen
         self.gap = gap
@@ -225,10 +232,10 @@ class Evaluator:
         if self.screen is not None and ranked[1] < ranked[0] - self.screen:
             return [(action, value) for (action, _), value in zip(options, values, strict=True)]
         floor = ranked[0] - (self.screen if self.screen is not None else 2.0)
-        deep = [
-            action == played or prefer((value.win, value.margin))[0] >= floor
-            for (action, _), value in zip(options, values, strict=True)
-        ]
+        keys = [prefer((value.win, value.margin)) for value in values]
+        leading = sorted((i for i, key in enumerate(keys) if key[0] >= floor), key=lambda i: keys[i], reverse=True)
+        chosen = set(leading[: self.leaders] if self.leaders is not None else leading)
+        deep = [i in chosen or action == played for i, (action, _) in enumerate(options)]
         values = [self._deeper_value(child) if d else v for (_, child), v, d in zip(options, values, deep, strict=True)]
         while True:  # the best option must be a deeper value
             best = max(range(len(values)), key=lambda i: prefer((values[i].win, values[i].margin)))

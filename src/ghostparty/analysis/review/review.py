@@ -326,6 +326,8 @@ def review_game(
         settings={
             "depth": evaluator.depth,
             "deepen": evaluator.deepen,
+            "leaders": evaluator.leaders,
+            "beam": evaluator.beam,
             "horizon": evaluator.solver.horizon if evaluator.solver else 0,
             "tight": evaluator.tight,
             "screen": evaluator.screen,
