@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ghostparty.analysis.review import Evaluator, review_game
+from ghostparty.analysis.review.timing import review_time
 from ghostparty.bots.learned import learned_estimates
 from ghostparty.rules import MOVE, Position, apply, legal_actions
 
@@ -91,3 +92,12 @@ def test_the_gap_only_drops_what_the_beam_would_search() -> None:
     narrow = Evaluator(horizon=0, beam=3, gap=0.0)
     narrow.search(child, 2)
     assert narrow.stats["leaves"] < wide.stats["leaves"]
+
+
+def test_review_time_reviews_by_the_judge_asked_and_refuses_others() -> None:
+    fast = review_time("midnight-party", 2, 1, seed=3)
+    assert fast.judge == "fast" and fast.to_dict()["judge"] == "fast" and fast.seconds[0] > 0
+    with pytest.raises(ValueError, match="judge must be 'fast' or 'deep'"):
+        review_time("hugo", 2, 1, judge="slow")
+    with pytest.raises(ValueError, match="games must be at least 1"):
+        review_time("hugo", 2, 0)

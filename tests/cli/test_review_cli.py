@@ -113,6 +113,19 @@ def test_bench_review_sets_the_review_beside_a_given_serving_cost() -> None:
     assert refused.exit_code != 0 and "--serving-ms" in refused.output
 
 
+def test_bench_review_deep_reports_both_judges_on_the_same_games() -> None:
+    args = ["bench", "--review", "--deep", "--games", "1", "--rules", "midnight-party", "--players", "4", "--json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    fast, deep = json.loads(result.stdout[result.stdout.index("[") :])
+    assert (fast["judge"], deep["judge"]) == ("fast", "deep")
+    assert fast["mean_actions"] == deep["mean_actions"]
+    assert deep["cpu_ms_per_action"] > fast["cpu_ms_per_action"] > 0
+    assert deep["review_per_serving"] == round(deep["cpu_ms_per_action"] / 0.28, 1)
+    refused = CliRunner().invoke(cli, ["bench", "--deep"])
+    assert refused.exit_code != 0 and "give --review too" in refused.output
+
+
 def test_bench_review_refuses_bots_and_interfaces() -> None:
     result = CliRunner().invoke(cli, ["bench", "--review", "--bots", "greedy"])
     assert result.exit_code != 0 and "--review times the game review" in result.output

@@ -89,6 +89,12 @@ COMPILED_GAMES = 200_000
     help="Time the game review instead: CPU seconds per reviewed greedy game (default hugo, 4 players, 3 games).",
 )
 @click.option(
+    "--deep",
+    "deep_flag",
+    is_flag=True,
+    help="With --review: the deep review too, on the same games (a row per judge).",
+)
+@click.option(
     "--serving-ms",
     type=click.FloatRange(min=0.0, min_open=True),
     default=SERVING_MS_PER_ACTION,
@@ -120,6 +126,7 @@ def bench_command(
     jobs: int,
     bots_text: str | None,
     review_flag: bool,
+    deep_flag: bool,
     serving_ms: float,
     pairing_flag: bool,
     entrants: int,
@@ -134,7 +141,9 @@ def bench_command(
 
     With --review: review seeded games of greedy bots (the game review of `ghostparty
     review`, a fresh evaluator per game) and print the CPU seconds per game and per
-    action, beside the server's CPU per action for serving the game (--serving-ms).
+    action, beside the server's CPU per action for serving the game (--serving-ms);
+    --deep adds the deep review of the same games (the rollouts of `ghostparty review
+    --deep`), a row per judge.
 
     With --pairing: time one Swiss round (the fifth, after four of random results) and
     one arena pass (everyone free again after a game) over --entrants players, process
@@ -147,6 +156,8 @@ def bench_command(
     if games is not None and games < 1:
         raise click.BadParameter("must be at least 1", param_hint="--games")
     console = Console(highlight=False, stderr=as_json)
+    if deep_flag and not review_flag:
+        raise click.BadParameter("--deep times the deep review: give --review too", param_hint="--deep")
     if pairing_flag:
         if review_flag or bots_text is not None or interfaces or rules:
             raise click.BadParameter(
@@ -158,7 +169,7 @@ def bench_command(
         if bots_text is not None or interfaces:
             raise click.BadParameter("--review times the game review: leave out --bots and --interface")
         settings = [(r, p) for r in (rules or ("hugo",)) for p in (players or (4,))]
-        _bench_review(console, settings, games or REVIEW_GAMES, seed, serving_ms, as_json)
+        _bench_review(console, settings, games or REVIEW_GAMES, seed, serving_ms, as_json, deep_flag)
         return
     if bots_text is not None:
         if interfaces:
@@ -270,16 +281,27 @@ def _bench_bots(
 
 
 def _bench_review(
-    console: Console, settings: list[tuple[str, int]], games: int, seed: int, serving_ms: float, as_json: bool
+    console: Console,
+    settings: list[tuple[str, int]],
+    games: int,
+    seed: int,
+    serving_ms: float,
+    as_json: bool,
+    deep: bool = False,
 ) -> None:
-    """Review seeded greedy games per setting and print CPU seconds per game and per
-    action, and the review's CPU per action over the server's for serving it."""
+    """Review seeded greedy games per setting (and, with ``deep``, deep-review them) and print
+    CPU seconds per game and per action, and the review's CPU per action over the server's
+    for serving it."""
+    judges = ("fast", "deep") if deep else ("fast",)
     results: list[ReviewTime] = []
     with progress_bar(console) as progress:
-        task = progress.add_task("reviewing", total=games * len(settings))
+        task = progress.add_task("reviewing", total=games * len(settings) * len(judges))
         for rules_id, count in settings:
-            progress.update(task, description=f"{rules_id} {count}p: reviewing")
-            results.append(review_time(rules_id, count, games, seed, on_game=lambda: progress.advance(task)))
+            for judge in judges:
+                progress.update(task, description=f"{rules_id} {count}p: {judge} review")
+                results.append(
+                    review_time(rules_id, count, games, seed, on_game=lambda: progress.advance(task), judge=judge)
+                )
     rows = [x.to_dict() for x in results]
     for row in rows:
         row["core"] = describe_core()
@@ -293,11 +315,12 @@ def _bench_review(
         caption=f"serving: {serving_ms:g} ms of server CPU an action"
         + (" (documented, docs/performance.md)" if serving_ms == SERVING_MS_PER_ACTION else " (--serving-ms)"),
     )
-    columns = ("rules", "players", "games", "actions/game", "median s", "max s", "ms/action", "× serving")
+    columns = ("review", "rules", "players", "games", "actions/game", "median s", "max s", "ms/action", "× serving")
     for column in columns:
-        table.add_column(column, justify="left" if column == "rules" else "right")
+        table.add_column(column, justify="left" if column in ("review", "rules") else "right")
     for x, d in zip(results, rows, strict=True):
         table.add_row(
+            x.judge,
             x.rules,
             str(x.players),
             str(d["games"]),

@@ -1,4 +1,5 @@
-"""How long a review takes: seeded bot games reviewed one after the other on one core."""
+"""How long a review takes: seeded bot games reviewed one after the other on one core,
+by the fast review or the deep one (:mod:`.deep_review`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ghostparty.analysis.review.deep_review import deep_review_game
 from ghostparty.analysis.review.evaluator import DEPTH, HORIZON, Evaluator
 from ghostparty.analysis.review.review import review_game
 from ghostparty.bots import make_bot
@@ -25,9 +27,12 @@ class ReviewTime:
     bot: str
     actions: list[int]
     seconds: list[float]
+    #: ``"fast"`` (the review) or ``"deep"`` (the deep review, its default rollouts).
+    judge: str = "fast"
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "judge": self.judge,
             "rules": self.rules,
             "players": self.players,
             "bot": self.bot,
@@ -56,17 +61,25 @@ def review_time(
     depth: int = DEPTH,
     horizon: int = HORIZON,
     on_game: Callable[[], None] | None = None,
+    judge: str = "fast",
 ) -> ReviewTime:
-    """Review ``games`` seeded games of ``bot`` with a fresh evaluator each (as a job would)."""
+    """Review ``games`` seeded games of ``bot`` with a fresh evaluator each (as a job would),
+    by ``judge``: ``"fast"`` or ``"deep"``."""
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
+    if judge not in ("fast", "deep"):
+        raise ValueError(f"judge must be 'fast' or 'deep', got {judge!r}")
     actions, seconds = [], []
     for game in range(games):
         record = bot_game(rules, players, bot, game_seed(seed, game))
+        evaluator = Evaluator(depth=depth, horizon=horizon)
         started = time.process_time()
-        review_game(record, evaluator=Evaluator(depth=depth, horizon=horizon))
+        if judge == "deep":
+            deep_review_game(record, evaluator=evaluator)
+        else:
+            review_game(record, evaluator=evaluator)
         seconds.append(time.process_time() - started)
         actions.append(len(record.actions))
         if on_game is not None:
             on_game()
-    return ReviewTime(rules, players, bot, actions, seconds)
+    return ReviewTime(rules, players, bot, actions, seconds, judge)
