@@ -52,8 +52,9 @@ DEEPEN = 1
 #: Actions searched at a decision inside the search (by the leaf's ranking); the review's own decisions: all.
 BEAM = 1
 #: A decision is close when a second action's value is within this of the best's (the mover's
-#: win chance); then the leading actions within it are searched deeper, the others not.
-SCREEN = 0.02
+#: win chance: an inaccuracy, :data:`~.judge.MARKS`); then its leading actions within it are
+#: searched deeper, the others not.
+SCREEN = 0.05
 #: Of a close decision's actions within ``SCREEN`` of the best, the best so many are searched deeper.
 LEADERS = 2
 #: Inside the search, beam actions whose leaf trails the best leaf by more than this are not searched.
