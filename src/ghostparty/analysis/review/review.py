@@ -16,9 +16,10 @@ value ``V(P_k)`` (every seat's win chance and expected margin). Then per action:
   action by the mover's win chance, the chosen one's loss (in win chance and in margin)
   and mark (:mod:`.judge`); a forced one is skipped. Its **skill** term is every seat's
   value after the chosen action minus after the best one (the mover's entry is
-  ``-loss``); its **drift** the best one's value minus the value before: 0 for a move
-  (``V`` of a decision is its best action's value), for a placement the evaluation's
-  reassessment one ply deeper (a placement's value is the leaf's).
+  ``-loss``); its **drift** the best one's value minus the value before: for a move 0
+  unless searching the action played deeper changed the best (``V`` of a decision is
+  its best action's value), for a placement the evaluation's reassessment one ply
+  deeper (a placement's value is the leaf's).
 
 The accounting is exact by construction, per seat ``s`` (checked by the tests)::
 
@@ -92,7 +93,8 @@ class Step:
     def drift(self) -> tuple[float, ...]:
         """The change of value that is neither luck nor a choice: after a roll, what the
         full-depth value sees beyond the luck; at a decision, the best option's value minus
-        the value before (0 for a move, a placement's reassessment by one ply)."""
+        the value before (for a move 0 unless the action played, searched deeper, changed
+        the best; a placement's reassessment by one ply)."""
         if self.luck is not None:
             return tuple(c - l for c, l in zip(self.change, self.luck, strict=True))
         if self.best_value is not None:
