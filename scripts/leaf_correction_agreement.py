@@ -49,8 +49,8 @@ def compare(job: tuple[str, int, int, int, int]) -> dict[str, Any]:
             started = time.process_time()
             chosen[name] = best(Evaluator(correction=correction), position)
             seconds[name] += time.process_time() - started
-        ref = best(Evaluator(depth=3, beam=None, horizon=0, screen=None, gap=None, correction=plain), position)
-        ref_fitted = best(Evaluator(depth=3, beam=None, horizon=0, screen=None, gap=None, correction=fitted), position)
+        ref = best(Evaluator(depth=3, deepen=0, beam=None, horizon=0, gap=None, correction=plain), position)
+        ref_fitted = best(Evaluator(depth=3, deepen=0, beam=None, horizon=0, gap=None, correction=fitted), position)
         counts["same"] += chosen["plain"] == chosen["fitted"]
         counts["plain=ref"] += chosen["plain"] == ref
         counts["fitted=ref"] += chosen["fitted"] == ref

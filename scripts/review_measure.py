@@ -103,7 +103,7 @@ def main() -> int:
                     whole["loss_difference"] += abs(mine.loss - deeper.loss)
         step = max(1, len(late_decisions) // args.agreement)
         sample = late_decisions[::step][: args.agreement]
-        reference = Evaluator(depth=REFERENCE_DEPTH, beam=None, horizon=0, screen=None, gap=None)
+        reference = Evaluator(depth=REFERENCE_DEPTH, deepen=0, beam=None, horizon=0, gap=None)
         levels = {
             "depth 1": Evaluator(depth=1, deepen=0),
             "depth 2 (beam 3), every action in full": Evaluator(depth=2, deepen=0, beam=3, gap=None),
