@@ -27,7 +27,9 @@ from ghostparty.analysis.review.review import review_game
 from ghostparty.rules import DIE, ROLL, Position, apply
 
 sys.path.insert(0, str(Path(__file__).parent))
-from review_drift import SETTINGS, mixed_game
+from review_drift import RULES, mixed_game
+
+SETTINGS = [(rules, players) for rules in RULES for players in (2, 4)]
 
 
 class Averaged(Evaluator):

@@ -31,7 +31,9 @@ from ghostparty.bots.leaf import LearnedLeaf
 from ghostparty.rules import PLACE, ROLL, Position, apply, legal_actions
 
 sys.path.insert(0, str(Path(__file__).parent))
-from review_drift import SETTINGS, mixed_game
+from review_drift import RULES, mixed_game
+
+SETTINGS = [(rules, players) for rules in RULES for players in (2, 4)]
 
 OUT = Path(__file__).parent.parent / "src/ghostparty/analysis/review" / CORRECTION_FILE
 

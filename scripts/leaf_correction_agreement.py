@@ -24,7 +24,9 @@ from ghostparty.analysis.review.evaluator import Evaluator
 from ghostparty.rules import MOVE, Position, legal_actions
 
 sys.path.insert(0, str(Path(__file__).parent))
-from review_drift import SETTINGS, mixed_game
+from review_drift import RULES, mixed_game
+
+SETTINGS = [(rules, players) for rules in RULES for players in (2, 4)]
 
 
 def best(evaluator: Evaluator, position: Position) -> object:
