@@ -27,10 +27,12 @@ change its verdict, and a game's review would spend most of its time on such loo
 ``screen=None`` makes every decision close and, with ``leaders=None``, searches every
 action deeper; ``deepen=0`` searches none.
 
-:meth:`Evaluator.value` is what the review reads: ``E_depth``, and where the game is late (:func:`is_late`) the :class:`~.solver.Solver`'s proven
-bounds after ``horizon`` rolls: the win chances are moved into them (still adding up to 1), and replaced by
-their midpoints where the bounds are tight (width at most ``tight``). A decision's value
-is its best action's value, so the value never leaves the bounds its actions prove.
+:meth:`Evaluator.value` is what the review reads: ``E_depth``, and where the game is late
+(:func:`is_late`) and ``horizon`` is above 0 the :class:`~.solver.Solver`'s proven bounds
+after ``horizon`` rolls: the win chances are moved into them (still adding up to 1), and
+replaced by their midpoints where the bounds are tight (width at most ``tight``). A
+decision's value is its best action's value, so the value never leaves the bounds its
+actions prove.
 """
 
 from __future__ import annotations
@@ -229,11 +231,11 @@ class Evaluator:
         if self.deepen == 0 or len(options) < 2:
             return [(action, value) for (action, _), value in zip(options, values, strict=True)]
         prefer = _preference(position.to_move)
-        ranked = sorted((prefer((value.win, value.margin))[0] for value in values), reverse=True)
+        keys = [prefer((value.win, value.margin)) for value in values]
+        ranked = sorted((key[0] for key in keys), reverse=True)
         if self.screen is not None and ranked[1] < ranked[0] - self.screen:
             return [(action, value) for (action, _), value in zip(options, values, strict=True)]
         floor = ranked[0] - (self.screen if self.screen is not None else 2.0)
-        keys = [prefer((value.win, value.margin)) for value in values]
         leading = sorted((i for i, key in enumerate(keys) if key[0] >= floor), key=lambda i: keys[i], reverse=True)
         chosen = set(leading[: self.leaders] if self.leaders is not None else leading)
         deep = [i in chosen or action == played for i, (action, _) in enumerate(options)]
