@@ -18,15 +18,12 @@ position, ``d`` counting rolls:
 
 The depth follows how much a decision matters. Every position of the game is valued
 ``depth`` rolls deep (a decision's value is its best action's). At a decision of the
-review's (:meth:`Evaluator.actions`) every action is first valued so. If another action
-comes within ``screen`` of the best (the mover's win chance), the decision is close; if
-the action played trails the best by more than ``screen`` (at the default, it would be
-marked), the decision is marked. Either way the ``leaders`` best actions within ``screen``
-and the action played are searched ``deepen`` rolls deeper, and an action left shallower
-that would still be the best is searched deeper too: no mark rests on the shallower look
-alone. Any other
-decision keeps its values: a deeper look would hardly change its verdict, and a game's
-review would spend most of its time on such looks.
+review's (:meth:`Evaluator.actions`) every action is first valued so; if another action
+comes within ``screen`` of the best (the mover's win chance), the decision is close, and
+the ``leaders`` best actions within ``screen`` and the action played are searched
+``deepen`` rolls deeper; an action left shallower that would still be the best is
+searched deeper too. A clear decision keeps its values: a deeper look would hardly
+change its verdict, and a game's review would spend most of its time on such looks.
 ``screen=None`` makes every decision close and, with ``leaders=None``, searches every
 action deeper; ``deepen=0`` searches none.
 
@@ -236,11 +233,7 @@ class Evaluator:
         prefer = _preference(position.to_move)
         keys = [prefer((value.win, value.margin)) for value in values]
         ranked = sorted((key[0] for key in keys), reverse=True)
-        marked = any(
-            action == played and key[0] < ranked[0] - (self.screen or 0.0)
-            for (action, _), key in zip(options, keys, strict=True)
-        )
-        if self.screen is not None and ranked[1] < ranked[0] - self.screen and not marked:
+        if self.screen is not None and ranked[1] < ranked[0] - self.screen:
             return [(action, value) for (action, _), value in zip(options, values, strict=True)]
         floor = ranked[0] - (self.screen if self.screen is not None else 2.0)
         leading = sorted((i for i, key in enumerate(keys) if key[0] >= floor), key=lambda i: keys[i], reverse=True)
