@@ -37,6 +37,7 @@ actions prove.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -227,18 +228,19 @@ class Evaluator:
         deep, and ``deepen`` rolls deeper for a close decision's leading actions, ``played``
         and the best (the module's text)."""
         options = [(action, apply(position, action)) for action in legal_actions(position)]
+        actions = [action for action, _ in options]
         values = [self.value(child) for _, child in options]
         if self.deepen == 0 or len(options) < 2:
-            return [(action, value) for (action, _), value in zip(options, values, strict=True)]
+            return list(zip(actions, values, strict=True))
         prefer = _preference(position.to_move)
         keys = [prefer((value.win, value.margin)) for value in values]
         ranked = sorted((key[0] for key in keys), reverse=True)
         if self.screen is not None and ranked[1] < ranked[0] - self.screen:
-            return [(action, value) for (action, _), value in zip(options, values, strict=True)]
-        floor = ranked[0] - (self.screen if self.screen is not None else 2.0)
+            return list(zip(actions, values, strict=True))
+        floor = ranked[0] - self.screen if self.screen is not None else -math.inf
         leading = sorted((i for i, key in enumerate(keys) if key[0] >= floor), key=lambda i: keys[i], reverse=True)
         chosen = set(leading[: self.leaders] if self.leaders is not None else leading)
-        deep = [i in chosen or action == played for i, (action, _) in enumerate(options)]
+        deep = [i in chosen or action == played for i, action in enumerate(actions)]
         values = [self._deeper_value(child) if d else v for (_, child), v, d in zip(options, values, deep, strict=True)]
         while True:  # the best option must be a deeper value
             best = max(range(len(values)), key=lambda i: prefer((values[i].win, values[i].margin)))
@@ -246,7 +248,7 @@ class Evaluator:
                 break
             deep[best] = True
             values[best] = self._deeper_value(options[best][1])
-        return [(action, value) for (action, _), value in zip(options, values, strict=True)]
+        return list(zip(actions, values, strict=True))
 
     def best(self, position: Position, options: list[tuple[Action, Value]]) -> tuple[Action, Value]:
         """The option best for the player to move, its value carrying the decision's bounds."""
