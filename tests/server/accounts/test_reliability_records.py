@@ -12,13 +12,12 @@ from starlette.testclient import TestClient
 from ghostparty.server.common.model import OVER, GameResult, Seat, SeatResult, Table
 from ghostparty.server.common.names import name_key
 from ghostparty.server.http.quotas import RECORD_READS
-from ghostparty.server.infra.limits import MemoryLimiter
 from ghostparty.server.quickmatch import service as quickmatch
 from ghostparty.server.quickmatch.matching import RELIABLE_AFTER, Waiting, propose
 from ghostparty.server.stores import SqlStores
 from ghostparty.server.tables.play import game_result
 from ghostparty.server.tables.standings import record_result
-from tests.fixtures.accounts import error, make_client, register
+from tests.fixtures.accounts import error, freeze_limits, make_client, register
 
 from .test_rated import play_to_the_end, rated_table
 
@@ -82,10 +81,7 @@ def test_a_player_back_before_the_end_finished_the_game() -> None:
 
 
 def test_records_refuse_bad_questions_and_floods(client: TestClient) -> None:
-    limiter = client.app.state.parts.quotas.limiter  # type: ignore[attr-defined]
-    assert isinstance(limiter, MemoryLimiter)
-    frozen = limiter.clock()
-    limiter.clock = lambda: frozen  # no use given back while it runs (a slow, busy machine took 2 s)
+    freeze_limits(client)  # a slow, busy machine took 2 s
     assert error(client.get("/api/records")) == "bad_request"
     nine = [("players", f"p{i}") for i in range(9)]
     assert error(client.get("/api/records", params=nine)) == "bad_request"
