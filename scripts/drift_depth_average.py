@@ -8,8 +8,9 @@ the seat to move at the leaves alternates within one value; its luck is measured
 the mean over the faces of the value after them, so it still averages to exactly 0 over
 the die. Per rule set and player count (the games of ``scripts/review_drift.py``, every
 evaluator on each game in turn, the order alternating): Σ|drift| / Σ|luck| (all, rolls',
-placements') and CPU seconds per game for the review as it is, with the fitted leaf
-correction (:mod:`ghostparty.analysis.review.correction`), averaged, and both.
+placements') and CPU seconds per game for the review as it is (with the fitted leaf
+correction, :mod:`ghostparty.analysis.review.correction`), without the correction,
+averaged, and averaged without the correction.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ghostparty.analysis.review.correction import load_correction
+from ghostparty.analysis.review.correction import Correction
 from ghostparty.analysis.review.evaluator import Evaluator, Pair
 from ghostparty.analysis.review.review import review_game
 from ghostparty.rules import DIE, ROLL, Position, apply
@@ -61,9 +62,9 @@ class Averaged(Evaluator):
 
 KINDS: dict[str, Callable[[], Evaluator]] = {
     "review": Evaluator,
-    "corrected": lambda: Evaluator(correction=load_correction()),
+    "uncorrected": lambda: Evaluator(correction=Correction()),
     "averaged": Averaged,
-    "averaged+corrected": lambda: Averaged(correction=load_correction()),
+    "averaged uncorrected": lambda: Averaged(correction=Correction()),
 }
 
 

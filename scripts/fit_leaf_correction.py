@@ -2,7 +2,7 @@
 
     nice -n 10 python scripts/fit_leaf_correction.py --games 6 --seed 101 --jobs 2
 
-For hugo and midnight-party with 2 and 4 players, ``--games`` games of a mix of bots
+For hugo and midnight-party with 2 to 8 players (``--players``), ``--games`` games of a mix of bots
 (as ``scripts/review_drift.py`` plays them; use another ``--seed`` than the measurement's).
 Every roll and placement of them is a sample: a roll's target is the mean over the faces
 of its one-roll search, a placement's the value (one roll deep) of its best placement, both
@@ -10,7 +10,8 @@ on the corrected leaves. The shifts are fitted by Gauss–Newton on the mean of
 leaf − target per phase and seat relative to the seat to move; a shift common to a
 phase's seats changes no win chance, so each phase's shifts add up to 0 (the mean gap
 left is the evaluation's own trend in margins, which no correction per seat removes). Writes the JSON the
-evaluator loads, with the mean |leaf − target| before and after.
+evaluator loads, with the mean |leaf − target| before and after; the player counts not fitted keep
+the file's shifts (``--out``'s, if it exists).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from ghostparty.rules import PLACE, ROLL, Position, apply, legal_actions
 sys.path.insert(0, str(Path(__file__).parent))
 from review_drift import RULES, mixed_game
 
-SETTINGS = [(rules, players) for rules in RULES for players in (2, 4)]
+PLAYERS = (2, 3, 4, 5, 6, 7, 8)
 
 OUT = Path(__file__).parent.parent / "src/ghostparty/analysis/review" / CORRECTION_FILE
 
@@ -103,20 +104,39 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=101)
     parser.add_argument("--rounds", type=int, default=2, help="Gauss–Newton steps")
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--players", default=",".join(map(str, PLAYERS)), help="player counts, e.g. 2,4")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
+    players = [int(p) for p in args.players.split(",")]
+    if not players or any(p not in PLAYERS for p in players):
+        parser.error(f"--players: counts among {PLAYERS}, got {args.players!r}")
+    jobs = [(r, p, args.games, args.seed, args.rounds) for r in RULES for p in players]
     with Pool(args.jobs) as pool:
-        fitted = pool.map(fit, [(r, p, args.games, args.seed, args.rounds) for r, p in SETTINGS], chunksize=1)
-    document: dict[str, Any] = {
-        "about": "Added to the learned evaluation's predicted margin of each seat at the review's leaves, "
+        fitted = pool.map(fit, sorted(jobs, key=lambda job: -job[1]), chunksize=1)
+    document: dict[str, Any] = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
+    document.update(
+        about="Added to the learned evaluation's predicted margin of each seat at the review's leaves, "
         "per rule set, players, phase and seat relative to the seat to move (ghostparty.analysis.review.correction).",
-        "command": "python " + " ".join(["scripts/fit_leaf_correction.py", *sys.argv[1:]]),
-        "shifts": {},
-        "fit": {},
-    }
-    for row in fitted:
+    )
+    document.setdefault("shifts", {})
+    document.setdefault("fit", {})
+    commands = document.setdefault("commands", {})
+    earlier = document.pop("command", None)
+    if earlier is not None:
+        for rules, per_players in document["shifts"].items():
+            for count in per_players:
+                commands.setdefault(f"{rules} {count}", earlier)
+    for rules in RULES:
+        for p in players:
+            commands[f"{rules} {p}"] = "python " + " ".join(["scripts/fit_leaf_correction.py", *sys.argv[1:]])
+    for row in sorted(fitted, key=lambda row: (row["rules"], row["players"])):
         document["shifts"].setdefault(row["rules"], {})[str(row["players"])] = row.pop("shifts")
         document["fit"].setdefault(row.pop("rules"), {})[str(row.pop("players"))] = row
+    for key in ("shifts", "fit"):
+        document[key] = {
+            r: dict(sorted(per.items(), key=lambda item: int(item[0]))) for r, per in document[key].items()
+        }
+    document["commands"] = dict(sorted(commands.items()))
     args.out.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(document["fit"], indent=1))
     return 0

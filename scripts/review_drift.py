@@ -16,8 +16,8 @@ faces); per seat and game, as the review's table shows them,
 the accounting identity's largest error and the largest gap between the sum of the
 luck-adjusted results and the sum of the results. ``--timing`` reviews that many
 four-player hugo games with both measures of luck (each first in turn, each with a fresh
-evaluator) and reports CPU seconds per game and their ratio (the review's over faces'). ``--corrected``
-reviews with the fitted leaf correction (:mod:`ghostparty.analysis.review.correction`); ``--no-faces``
+evaluator) and reports CPU seconds per game and their ratio (the review's over faces'). ``--uncorrected``
+reviews without the fitted leaf correction (:mod:`ghostparty.analysis.review.correction`); ``--no-faces``
 skips the second measure of luck (its columns then repeat the review's). Writes JSON to ``--out``.
 """
 
@@ -32,7 +32,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from ghostparty.analysis.review.correction import load_correction
+from ghostparty.analysis.review.correction import Correction
 from ghostparty.analysis.review.evaluator import Evaluator, Pair
 from ghostparty.analysis.review.review import review_game
 from ghostparty.bots import make_bot
@@ -79,10 +79,10 @@ def mixed_game(rules: str, players: int, game: int, seed: int) -> GameRecord:
 
 def measure(job: tuple[str, int, int, int, bool, bool]) -> dict[str, Any]:
     """One game's sums (both definitions of luck, from one evaluator, or the review's only
-    without ``faces``; with the leaf correction if asked)."""
-    rules, players, game, seed, corrected, faces_too = job
+    without ``faces``; without the leaf correction if asked)."""
+    rules, players, game, seed, uncorrected, faces_too = job
     record = mixed_game(rules, players, game, seed)
-    evaluator = Evaluator(correction=load_correction()) if corrected else Evaluator()
+    evaluator = Evaluator(correction=Correction()) if uncorrected else Evaluator()
     started = time.process_time()
     review = review_game(record, evaluator=evaluator)
     cpu = time.process_time() - started
@@ -142,7 +142,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2))
     parser.add_argument("--timing", type=int, default=0, help="four-player hugo games timed, both definitions")
-    parser.add_argument("--corrected", action="store_true", help="with the fitted leaf correction (correction.py)")
+    parser.add_argument("--uncorrected", action="store_true", help="without the fitted leaf correction (correction.py)")
     parser.add_argument("--players", default="2,4", help="player counts, e.g. 3,5,6,8")
     parser.add_argument(
         "--faces", action=argparse.BooleanOptionalAction, default=True, help="also luck with every face's shown value"
@@ -152,7 +152,7 @@ def main() -> int:
     settings = [(rules, int(players)) for rules in RULES for players in args.players.split(",")]
     results: dict[str, Any] = {"command": "python " + " ".join(["scripts/review_drift.py", *sys.argv[1:]])}
     jobs = [
-        (rules, players, g, args.seed, args.corrected, args.faces)
+        (rules, players, g, args.seed, args.uncorrected, args.faces)
         for g in range(args.games)
         for rules, players in settings
     ]

@@ -19,10 +19,10 @@ def _roll_position(rules: str, players: int):  # type: ignore[no-untyped-def]
     return next(p for p in record.replay() if p.phase == ROLL and p.to_move != 0)
 
 
-def test_the_shipped_file_covers_every_rule_set_and_player_count_the_review_is_measured_on() -> None:
+def test_the_shipped_file_covers_every_rule_set_and_player_count() -> None:
     correction = load_correction()
     for rules in ("hugo", "midnight-party"):
-        for players in (2, 4):
+        for players in range(2, 9):
             for phase in ("roll", "place"):
                 shift = correction.shifts[rules, players, phase]
                 assert len(shift) == players
@@ -83,7 +83,10 @@ def test_a_placement_leaf_is_corrected_with_its_own_shifts() -> None:
     assert margin[1 - start.to_move] == pytest.approx(raw[1 - start.to_move] + 1.0)
 
 
-def test_the_review_s_evaluator_uses_no_correction_unless_given_one() -> None:
-    position = _roll_position("hugo", 2)
-    assert Evaluator().leaf(position)[1] == pytest.approx(LearnedLeaf()(position))
-    assert Evaluator(correction=load_correction()).leaf(position)[1] != pytest.approx(LearnedLeaf()(position))
+@pytest.mark.parametrize(("rules", "players"), [("hugo", 2), ("midnight-party", 7)])
+def test_the_review_s_evaluator_uses_the_shipped_correction_unless_given_another(rules: str, players: int) -> None:
+    position = _roll_position(rules, players)
+    raw = LearnedLeaf()(position)
+    assert Evaluator().leaf(position)[1] == pytest.approx(load_correction().apply(position, raw))
+    assert Evaluator().leaf(position)[1] != pytest.approx(raw)
+    assert Evaluator(correction=Correction()).leaf(position)[1] == pytest.approx(raw)

@@ -13,8 +13,8 @@ that on positions of bot games
 * a placement's leaf agrees with the value of its best placement.
 
 ``python scripts/fit_leaf_correction.py`` writes ``leaf_correction.json`` beside this module;
-``Evaluator(correction=load_correction())`` uses it (the review does not by default:
-docs/analysis.md, Drift).
+the review's :class:`~.evaluator.Evaluator` uses it unless given another
+(``Evaluator(correction=Correction())``: none; docs/analysis.md, Drift).
 """
 
 from __future__ import annotations

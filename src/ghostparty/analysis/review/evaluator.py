@@ -4,7 +4,8 @@ The *leaf* is the learned evaluation (:func:`~ghostparty.bots.learned.learned_es
 each seat's predicted final margin, its final points minus the best other seat's; lower
 is better) with the fitted softmax of :mod:`.calibration` turning margins into win
 chances; a finished game is worth its exact shares of the win and its final margins.
-Given a ``correction`` (:mod:`.correction`, none by default), it is added to the margins first.
+The leaf correction of :mod:`.correction` (fitted so that a leaf agrees on average with
+its own one-roll search; ``correction=Correction()`` for none) is added to the margins first.
 
 Above the leaves, an expectimax over every die face (exact probabilities, RULES.md §1.4)
 where each mover picks the action best for its own win chance (max-n; ties to the
@@ -18,12 +19,14 @@ position, ``d`` counting rolls:
 
 The depth follows how much a decision matters. Every position of the game is valued
 ``depth`` rolls deep (a decision's value is its best action's). At a decision of the
-review's (:meth:`Evaluator.actions`) every action is first valued so; if another action
-comes within ``screen`` of the best (the mover's win chance), the decision is close, and
-the ``leaders`` best actions within ``screen`` and the action played are searched
-``deepen`` rolls deeper; an action left shallower that would still be the best is
-searched deeper too. A clear decision keeps its values: a deeper look would hardly
-change its verdict, and a game's review would spend most of its time on such looks.
+review's (:meth:`Evaluator.actions`) every action is first valued so. If another action
+comes within ``screen`` of the best (the mover's win chance), the decision is close; if
+the action played trails the best by more than ``screen`` (at the default, it would be
+marked), the decision is marked. Either way the ``leaders`` best actions within ``screen``
+and the action played are searched ``deepen`` rolls deeper, and an action left shallower
+that would still be the best is searched deeper too: no mark rests on the shallower look
+alone. Any other decision keeps its values: a deeper look would hardly change its
+verdict, and a game's review would spend most of its time on such looks.
 ``screen=None`` makes every decision close and, with ``leaders=None``, searches every
 action deeper; ``deepen=0`` searches none.
 
@@ -42,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ghostparty.analysis.review.calibration import Calibration, load_calibration, softmax_chances
-from ghostparty.analysis.review.correction import Correction
+from ghostparty.analysis.review.correction import Correction, load_correction
 from ghostparty.analysis.review.solver import Bounds, Solver, combine, exact, shares, unknown
 from ghostparty.bots.leaf import LearnedLeaf
 from ghostparty.bots.learned import margins
@@ -137,7 +140,7 @@ class Evaluator:
         self.tight = tight
         self.solver = Solver(horizon, budget) if horizon > 0 else None
         self.calibration = calibration or load_calibration()
-        self.correction = correction or Correction()
+        self.correction = load_correction() if correction is None else correction
         self._search: dict[tuple[Position, int], Pair] = {}
         self._values: dict[Position, Value] = {}
         self._deeper: dict[Position, Value] = {}
@@ -225,8 +228,8 @@ class Evaluator:
 
     def actions(self, position: Position, played: Action | None = None) -> list[tuple[Action, Value]]:
         """Every legal action with the value of the position it leads to: ``depth`` rolls
-        deep, and ``deepen`` rolls deeper for a close decision's leading actions, ``played``
-        and the best (the module's text)."""
+        deep, and ``deepen`` rolls deeper for a close or marked decision's leading actions,
+        ``played`` and the best (the module's text)."""
         options = [(action, apply(position, action)) for action in legal_actions(position)]
         actions = [action for action, _ in options]
         values = [self.value(child) for _, child in options]
@@ -235,7 +238,11 @@ class Evaluator:
         prefer = _preference(position.to_move)
         keys = [prefer((value.win, value.margin)) for value in values]
         ranked = sorted((key[0] for key in keys), reverse=True)
-        if self.screen is not None and ranked[1] < ranked[0] - self.screen:
+        marked = played is not None and any(
+            action == played and key[0] < ranked[0] - (self.screen or 0.0)
+            for action, key in zip(actions, keys, strict=True)
+        )
+        if self.screen is not None and ranked[1] < ranked[0] - self.screen and not marked:
             return list(zip(actions, values, strict=True))
         floor = ranked[0] - self.screen if self.screen is not None else -math.inf
         leading = sorted((i for i, key in enumerate(keys) if key[0] >= floor), key=lambda i: keys[i], reverse=True)

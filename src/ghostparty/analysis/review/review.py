@@ -11,15 +11,17 @@ value ``V(P_k)`` (every seat's win chance and expected margin). Then per action:
   searched alike, one roll less deep than ``V`` (:meth:`~.evaluator.Evaluator.luck`): its
   mean over the die is exactly 0. The roller's entry is its luck, the others' the roll's
   effect on them. What the full-depth ``V`` sees beyond that on arriving (the search's
-  deepening, and the solver's bounds) is the roll's **drift**;
+  deepening, and the solver's bounds) is the roll's **drift**; ``V`` after a roll values
+  the decision that follows as its step does (the action played next searched deeper
+  where the step searches it deeper);
 * a **decision** (a move, a pass, a placement) with more than one legal action: the best
   action by the mover's win chance, the chosen one's loss (in win chance and in margin)
   and mark (:mod:`.judge`); a forced one is skipped. Its **skill** term is every seat's
   value after the chosen action minus after the best one (the mover's entry is
-  ``-loss``); its **drift** the best one's value minus the value before: for a move 0
-  unless searching the action played deeper changed the best (``V`` of a decision is
-  its best action's value), for a placement the evaluation's reassessment one ply
-  deeper (a placement's value is the leaf's).
+  ``-loss``); its **drift** the best one's value minus the value before: for a move
+  after a roll 0 (``V`` of a decision is its best action's value, valued as above), for
+  a placement the evaluation's reassessment one ply deeper (a placement's value is the
+  leaf's).
 
 The accounting is exact by construction, per seat ``s`` (checked by the tests)::
 
@@ -93,8 +95,7 @@ class Step:
     def drift(self) -> tuple[float, ...]:
         """The change of value that is neither luck nor a choice: after a roll, what the
         full-depth value sees beyond the luck; at a decision, the best option's value minus
-        the value before (for a move 0 unless the action played, searched deeper, changed
-        the best; a placement's reassessment by one ply)."""
+        the value before (for a move after a roll 0; a placement's reassessment by one ply)."""
         if self.luck is not None:
             return tuple(c - l for c, l in zip(self.change, self.luck, strict=True))
         if self.best_value is not None:
@@ -287,7 +288,8 @@ def review_game(
         position = positions[index]
         seat = position.to_move
         if position.phase == ROLL:
-            after = evaluator.value(positions[index + 1])
+            following = record.actions[index + 1] if index + 1 < total else None
+            after = _arrived(evaluator, positions[index + 1], following)
             luck = evaluator.luck(position, positions[index + 1])[0]
             steps.append(Step(index, "roll", seat, action, before, after, choices=5, luck=luck))
         else:
@@ -339,6 +341,16 @@ def review_game(
         stats={**evaluator.stats, "actions": total, "cpu_seconds": round(time.process_time() - started, 3)},
         judge=judge.name if judge else "fast",
     )
+
+
+def _arrived(evaluator: Evaluator, position: Position, following: Action | None) -> Value:
+    """The value after a roll: ``position``'s, its decision's actions valued as that
+    decision's step values them (``following``, the action played next, searched as the
+    step searches it), so the decision's value before is its best option's: a move's drift
+    is 0, and a deeper look the action played earns shows in the roll's drift."""
+    if position.phase == MOVE and following is not None:
+        return evaluator.best(position, evaluator.actions(position, following))[1]
+    return evaluator.value(position)
 
 
 def _summary(seat: int, start: Value, end: Value, steps: list[Step]) -> PlayerReview:

@@ -47,7 +47,7 @@ T = TypeVar("T")
 log = logging.getLogger("ghostparty.server.reviews.pool")
 
 #: The review code's version, kept with each review: change it when reviews change.
-REVIEW_VERSION = f"{REVIEW_FORMAT}:3"
+REVIEW_VERSION = f"{REVIEW_FORMAT}:4"
 #: The deep review code's version, kept likewise.
 DEEP_REVIEW_VERSION = f"{REVIEW_FORMAT}:deep:1"
 #: Jobs waiting or running at most (per instance).
