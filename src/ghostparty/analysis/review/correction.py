@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
+from operator import add
 
 from ghostparty.rules import PLACE, ROLL, Position
 
@@ -39,15 +40,24 @@ class Correction:
 
     shifts: dict[tuple[str, int, str], tuple[float, ...]] = field(default_factory=dict)
     about: dict[str, object] = field(default_factory=dict)
+    #: (rule set id, players, phase, seat to move) -> the shift of each seat, or () for none.
+    _by_seat: dict[tuple[str, int, str, int], tuple[float, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def apply(self, position: Position, predicted: Sequence[float]) -> tuple[float, ...]:
         """``predicted`` (each seat's margin in ``position``) with the correction added; unchanged
         where the file has none for the game and phase."""
-        shift = self.shifts.get((position.ruleset.id, position.players, position.phase))
-        if shift is None:
+        key = (position.ruleset.id, position.players, position.phase, position.to_move)
+        by_seat = self._by_seat.get(key)
+        if by_seat is None:
+            shift = self.shifts.get(key[:3])
+            n, mover = position.players, position.to_move
+            by_seat = () if shift is None else tuple(shift[(seat - mover) % n] for seat in range(n))
+            self._by_seat[key] = by_seat
+        if not by_seat:
             return tuple(predicted)
-        n, mover = position.players, position.to_move
-        return tuple(m + shift[(seat - mover) % n] for seat, m in enumerate(predicted))
+        return tuple(map(add, predicted, by_seat))
 
 
 def parse_correction(data: object) -> Correction:
