@@ -8,7 +8,9 @@ by the compiled simulator (:mod:`ghostparty.fast`): the first half with every se
 rules-aware ``safe`` policy, the second half with ``safe`` and ``random`` seats
 alternating (good play and its mistakes). From each game ``--samples`` positions (any
 phase but the end) are drawn; every seat's predicted final margin (the learned
-evaluation) is labelled with its share of the win (1/k in a k-way tie, RULES.md §7).
+evaluation with the review's leaf correction, :mod:`ghostparty.analysis.review.correction`,
+as the review's leaf computes it) is labelled with its share of the win (1/k in a k-way
+tie, RULES.md §7).
 Every fourth game is held out. ``beta`` of :mod:`ghostparty.analysis.review.calibration`
 is fitted on the others by maximum likelihood (a one-dimensional search) and the
 held-out positions are scored: the Brier score (mean over seats of (p - share)²)
@@ -31,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ghostparty.analysis.review.calibration import CALIBRATION_FILE, softmax_chances
+from ghostparty.analysis.review.correction import load_correction
 from ghostparty.bots.learned import learned_estimates
 from ghostparty.fast.trace import recorded_games
 from ghostparty.rules import OVER, Position, ruleset
@@ -64,6 +67,7 @@ def collect(rules: str, players: int, games: int, seed: int, samples: int) -> tu
     played = recorded_games(rs, players, half, seed=seed, policies=("safe",))
     played += recorded_games(rs, players, games - half, seed=seed + 1, policies=("safe", "random"))
     train, held = Data(), Data()
+    correction = load_correction()
     for index, game in enumerate(played):
         final = game.positions[-1]
         if final.phase != OVER:
@@ -72,7 +76,7 @@ def collect(rules: str, players: int, games: int, seed: int, samples: int) -> tu
         open_positions = [game.start, *game.positions[:-1]]
         for position in rng.sample(open_positions, min(samples, len(open_positions))):
             out = held if index % 4 == 3 else train
-            out.margins.append(learned_estimates(position))
+            out.margins.append(list(correction.apply(position, learned_estimates(position))))
             out.shares.append(share)
             out.positions.append(position)
     return train, held
