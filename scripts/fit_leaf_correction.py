@@ -121,11 +121,6 @@ def main() -> int:
     document.setdefault("shifts", {})
     document.setdefault("fit", {})
     commands = document.setdefault("commands", {})
-    earlier = document.pop("command", None)
-    if earlier is not None:
-        for rules, per_players in document["shifts"].items():
-            for count in per_players:
-                commands.setdefault(f"{rules} {count}", earlier)
     for rules in RULES:
         for p in players:
             commands[f"{rules} {p}"] = "python " + " ".join(["scripts/fit_leaf_correction.py", *sys.argv[1:]])

@@ -237,15 +237,10 @@ class Evaluator:
             return list(zip(actions, values, strict=True))
         prefer = _preference(position.to_move)
         keys = [prefer((value.win, value.margin)) for value in values]
-        ranked = sorted((key[0] for key in keys), reverse=True)
-        marked = played is not None and any(
-            action == played and key[0] < ranked[0] - (self.screen or 0.0)
-            for action, key in zip(actions, keys, strict=True)
-        )
-        if self.screen is not None and ranked[1] < ranked[0] - self.screen and not marked:
-            return list(zip(actions, values, strict=True))
-        floor = ranked[0] - self.screen if self.screen is not None else -math.inf
+        floor = max(key[0] for key in keys) - self.screen if self.screen is not None else -math.inf
         leading = sorted((i for i, key in enumerate(keys) if key[0] >= floor), key=lambda i: keys[i], reverse=True)
+        if len(leading) == 1 and (played not in actions or actions[leading[0]] == played):
+            return list(zip(actions, values, strict=True))  # clear, and not marked: the played is the best
         chosen = set(leading[: self.leaders] if self.leaders is not None else leading)
         deep = [i in chosen or action == played for i, action in enumerate(actions)]
         values = [self._deeper_value(child) if d else v for (_, child), v, d in zip(options, values, deep, strict=True)]
