@@ -47,6 +47,7 @@ from typing import Any, Protocol
 
 from ghostparty.analysis.review.evaluator import Evaluator, Value
 from ghostparty.analysis.review.judge import MARKS, game_accuracy, mark, performance_rating
+from ghostparty.bots.collector import collector_paused
 from ghostparty.rules import MOVE, OVER, PLACE, ROLL, Action, GameRecord, Move, Pass, Place, Position, action_to_dict
 
 REVIEW_FORMAT = "ghostparty-review/1"
@@ -276,8 +277,15 @@ def review_game(
     """Review every action of ``record`` (module text); ``progress(done, total)`` after each.
 
     ``judge``, if given, judges each decision with more than one legal action in the
-    evaluator's place; the values along the game stay the evaluator's."""
-    evaluator = evaluator or Evaluator()
+    evaluator's place; the values along the game stay the evaluator's. The cyclic garbage
+    collector waits while it runs (:mod:`ghostparty.bots.collector`)."""
+    with collector_paused():
+        return _review(record, evaluator or Evaluator(), progress, judge)
+
+
+def _review(
+    record: GameRecord, evaluator: Evaluator, progress: Progress | None, judge: DecisionJudge | None
+) -> GameReview:
     started = time.process_time()
     positions = record.replay()
     total = len(record.actions)

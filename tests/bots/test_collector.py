@@ -1,0 +1,67 @@
+"""The cyclic collector's pause (:mod:`ghostparty.bots.collector`) and the review that uses it."""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+import pytest
+
+from ghostparty.analysis.review import Evaluator, review_game
+from ghostparty.bots.collector import collector_paused
+from tests.analysis.review_games import random_record
+
+
+@pytest.fixture(autouse=True)
+def _collector_on() -> object:
+    gc.enable()
+    yield
+    gc.enable()
+
+
+def test_the_collector_waits_inside_and_runs_again_after() -> None:
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the inner block leaves the outer's pause alone
+    assert gc.isenabled()
+
+
+def test_a_collector_that_was_off_stays_off() -> None:
+    gc.disable()
+    with collector_paused():
+        pass
+    assert not gc.isenabled()
+
+
+def test_the_collector_runs_again_after_an_error() -> None:
+    with pytest.raises(RuntimeError), collector_paused():
+        raise RuntimeError("a search failed")
+    assert gc.isenabled()
+
+
+def test_concurrent_pauses_end_when_the_last_leaves() -> None:
+    entered, release = threading.Barrier(2), threading.Event()
+
+    def other() -> None:
+        with collector_paused():
+            entered.wait()
+            release.wait()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    with collector_paused():
+        entered.wait()
+    assert not gc.isenabled()  # the other thread's search still runs
+    release.set()
+    thread.join()
+    assert gc.isenabled()
+
+
+def test_a_review_runs_with_the_collector_paused_and_restores_it() -> None:
+    seen: list[bool] = []
+    record = random_record("hugo", 2, 5, limit=20)
+    review_game(record, evaluator=Evaluator(), progress=lambda done, total: seen.append(gc.isenabled()))
+    assert seen and not any(seen)
+    assert gc.isenabled()
