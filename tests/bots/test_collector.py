@@ -65,3 +65,27 @@ def test_a_review_runs_with_the_collector_paused_and_restores_it() -> None:
     review_game(record, evaluator=Evaluator(), progress=lambda done, total: seen.append(gc.isenabled()))
     assert seen and not any(seen)
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize(("name", "inner"), [("expectimax", "_after"), ("mcts", "_iterate")])
+def test_a_bots_search_runs_with_the_collector_paused(name: str, inner: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from random import Random
+
+    from ghostparty.bots import make_bot
+    from ghostparty.rules import MOVE, legal_actions
+
+    bot = make_bot(name)
+    seen: list[bool] = []
+    search = getattr(bot, inner)
+
+    def watched(*args: object) -> object:
+        seen.append(gc.isenabled())
+        return search(*args)
+
+    monkeypatch.setattr(bot, inner, watched)
+    position = next(
+        p for p in random_record("hugo", 2, 7, limit=80).replay() if p.phase == MOVE and len(legal_actions(p)) > 1
+    )
+    bot.choose(position, Random(1))
+    assert seen and not any(seen)
+    assert gc.isenabled()

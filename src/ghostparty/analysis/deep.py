@@ -49,6 +49,7 @@ from random import Random
 from ghostparty.analysis.review.calibration import load_calibration, softmax_chances
 from ghostparty.analysis.review.solver import shares
 from ghostparty.bots import Bot, make_bot, register
+from ghostparty.bots.collector import collector_paused
 from ghostparty.bots.learned import LearnedBot, learned_estimates
 from ghostparty.rules import MOVE, OVER, PLACE, ROLL, Action, Position, apply, legal_actions
 from ghostparty.rules.actions import DIE_FACES, Roll
@@ -275,14 +276,15 @@ class DeepBot:
         actions = legal_actions(position)
         if len(actions) == 1:
             return actions[0]
-        self.last = analyze(
-            position,
-            rollouts=self.rollouts,
-            cut=self.cut,
-            width=self.width,
-            policy=self.policy,
-            seed=rng.getrandbits(64),
-        )
+        with collector_paused():  # the rollouts make no cycles (bots.collector)
+            self.last = analyze(
+                position,
+                rollouts=self.rollouts,
+                cut=self.cut,
+                width=self.width,
+                policy=self.policy,
+                seed=rng.getrandbits(64),
+            )
         return self.last.best.action
 
 

@@ -31,6 +31,7 @@ import math
 from random import Random
 
 from ghostparty.bots.base import register
+from ghostparty.bots.collector import collector_paused
 from ghostparty.bots.evaluation import estimates, utilities, utility
 from ghostparty.bots.greedy import GreedyBot
 from ghostparty.bots.learned import HAND, LearnedBot, evaluation_named
@@ -81,6 +82,10 @@ class ExpectimaxBot:
         self.nodes = 0
 
     def choose(self, position: Position, rng: Random) -> Action:
+        with collector_paused():  # the search's caches make no cycles (bots.collector)
+            return self._choose(position, rng)
+
+    def _choose(self, position: Position, rng: Random) -> Action:
         if position.phase != MOVE:
             return self._greedy.choose(position, rng)
         self.depth, self.beam = self.settings(position)

@@ -41,6 +41,7 @@ import time
 from random import Random
 
 from ghostparty.bots.base import register
+from ghostparty.bots.collector import collector_paused
 from ghostparty.bots.expectimax import TEMPERATURE, _losses
 from ghostparty.bots.greedy import GreedyBot
 from ghostparty.bots.learned import HAND, LearnedBot, evaluation_named
@@ -127,6 +128,10 @@ class MctsBot:
         self.last_iterations = 0
 
     def choose(self, position: Position, rng: Random) -> Action:
+        with collector_paused():  # the tree makes no cycles (bots.collector)
+            return self._choose(position, rng)
+
+    def _choose(self, position: Position, rng: Random) -> Action:
         if position.phase != MOVE:
             return self._greedy.choose(position, rng)
         actions = legal_actions(position)
