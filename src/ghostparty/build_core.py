@@ -1,10 +1,10 @@
-"""Compile the rules core and the searches' leaf with mypyc, in place: ``python -m ghostparty.build_core``.
+"""Compile the rules core and the bots' evaluation with mypyc, in place: ``python -m ghostparty.build_core``.
 
 Needs mypy (the ``lint`` extra) and a C compiler; nothing else does. The modules of
 :data:`ghostparty.rules._core.COMPILED` become extension modules beside their ``.py``
 files, with their shared library (``rules/_native__mypyc…``), and
 ``rules/_compiled.json`` records the sources they were built from; so do those of
-:data:`BOTS_COMPILED` (the learned evaluation's cached leaf) in
+:data:`BOTS_COMPILED` (the hand-made evaluation, the learned one's features and its cached leaf) in
 ``bots/``. Without them — no compiler, no build, ``GHOSTPARTY_PURE=1``, or a source
 edited since — the same package runs pure Python (see :mod:`ghostparty.rules._core`,
 :mod:`ghostparty.bots._core`).
@@ -35,7 +35,7 @@ ROOT = HERE.parent.parent
 #: which this layer may not import), their group, and the sources stamped with them: those
 #: the compiled code read types and values from.
 BOTS = HERE.parent / "bots"
-BOTS_COMPILED = ("leaf",)
+BOTS_COMPILED = ("leaf", "evaluation", "features")
 BOTS_GROUP = "ghostparty.bots._native"
 BOTS_STAMPED = ("leaf", "evaluation", "features", "learned")
 
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.clean:
         removed = clean()
-        print(f"removed {len(removed)} file(s); the pure rules core and leaf run")
+        print(f"removed {len(removed)} file(s); the pure rules core and bots' evaluation run")
         return 0
     try:
         built = build(args.verbose)
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot compile the rules core: {error}; install mypy (pip install -e '.[lint]')", file=sys.stderr)
         return 2
     print(
-        f"compiled {len(COMPILED)} rules modules and the leaf ({', '.join(BOTS_COMPILED)}) with mypyc "
+        f"compiled {len(COMPILED)} rules modules and the bots' evaluation ({', '.join(BOTS_COMPILED)}) with mypyc "
         f"in {built.seconds:.1f} s ({built.cpu_seconds:.1f} s of CPU); {len(built.files)} files in {HERE} and {BOTS}"
     )
     return 0

@@ -75,15 +75,13 @@ def _reason(here: Path) -> str:
 def test_a_stale_or_missing_build_runs_the_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GHOSTPARTY_PURE", raising=False)
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    for name in ("leaf", "evaluation"):
+    for name in leaf_core.COMPILED:
         (tmp_path / f"{name}.py").write_text(f"# {name}\n", encoding="utf-8")
     assert _reason(tmp_path).startswith("not built")
-    for name in ("leaf", leaf_core.LIBRARY):
+    for name in (*leaf_core.COMPILED, leaf_core.LIBRARY):
         (tmp_path / f"{name}{suffix}").write_bytes(b"")
     assert _reason(tmp_path).startswith("no valid _compiled.json")
-    digests = {
-        name: hashlib.sha256((tmp_path / f"{name}.py").read_bytes()).hexdigest() for name in ("leaf", "evaluation")
-    }
+    digests = {name: hashlib.sha256((tmp_path / f"{name}.py").read_bytes()).hexdigest() for name in leaf_core.COMPILED}
     (tmp_path / "_compiled.json").write_text(json.dumps({"sources": digests}), encoding="utf-8")
     assert _reason(tmp_path) == ""
     (tmp_path / "evaluation.py").write_text("# edited\n", encoding="utf-8")
@@ -101,3 +99,37 @@ def test_ghostparty_pure_loads_the_leaf_from_its_source() -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(leaf_core.__file__).parents[2]), "GHOSTPARTY_PURE": "1"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     assert done.stdout.split() == ["False", "True"]
+
+
+_VALUES = """
+import json, sys
+from ghostparty.bots import _core
+from tests.bots.test_leaf import positions_of
+from ghostparty.bots.evaluation import estimates
+from ghostparty.bots.leaf import LearnedLeaf
+from ghostparty.bots.learned import learned_estimates
+leaf = LearnedLeaf()
+out = []
+for rules, players, seed in (("hugo", 4, 7), ("midnight-party", 3, 9), ("hugo", 2, 5)):
+    for p in positions_of(rules, players, seed)[:400]:
+        out.append([estimates(p), learned_estimates(p), leaf(p)])
+print(json.dumps({"compiled": _core.compiled(), "values": out}))
+"""
+
+
+def test_the_compiled_bots_modules_give_the_pure_floats() -> None:
+    """The hand-made and the learned evaluation and the leaf, as this process runs them
+    (compiled where built), against a ``GHOSTPARTY_PURE=1`` process: the same floats."""
+    root = str(Path(leaf_core.__file__).parents[3])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(leaf_core.__file__).parents[2]), root])}
+
+    def run(pure: bool) -> dict[str, object]:
+        here = {**env, "GHOSTPARTY_PURE": "1"} if pure else {k: v for k, v in env.items() if k != "GHOSTPARTY_PURE"}
+        done = subprocess.run([sys.executable, "-c", _VALUES], capture_output=True, text=True, check=True, env=here)
+        return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+    as_built, pure = run(pure=False), run(pure=True)
+    assert pure["compiled"] is False
+    if os.environ.get("GHOSTPARTY_EXPECT_COMPILED") == "1":
+        assert as_built["compiled"] is True
+    assert as_built["values"] == pure["values"]

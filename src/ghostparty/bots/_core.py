@@ -1,4 +1,4 @@
-"""Whether the searches' leaf (:mod:`ghostparty.bots.leaf`) runs compiled by mypyc.
+"""Whether the bots' evaluation (:mod:`~ghostparty.bots.evaluation`, :mod:`~ghostparty.bots.features`, the searches' leaf :mod:`~ghostparty.bots.leaf`) runs compiled by mypyc.
 
 ``python -m ghostparty.build_core`` compiles the modules of :data:`COMPILED` beside their
 ``.py`` files, as it compiles the rules core (:mod:`ghostparty.rules._core`), and writes
@@ -7,7 +7,7 @@ and values from.
 :func:`choose`, called by ``ghostparty.bots`` before any of its modules is imported,
 makes them load from their ``.py`` files when ``GHOSTPARTY_PURE=1`` is set, when the
 build is missing or incomplete, or when a stamped source has changed since, so an edit
-never runs stale compiled code. Compiled or not, the leaf computes the same floats.
+never runs stale compiled code. Compiled or not, they compute the same floats.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 
 #: The modules mypyc compiles (``ghostparty.bots.<name>``; ``build_core.BOTS_COMPILED``).
-COMPILED: tuple[str, ...] = ("leaf",)
+COMPILED: tuple[str, ...] = ("leaf", "evaluation", "features")
 #: The shared library of mypyc's group ``ghostparty.bots._native``.
 LIBRARY = "_native__mypyc"
 #: The build's record, beside the sources.
