@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import importlib.machinery
 import json
+import math
 import os
 import random
 import subprocess
@@ -18,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ghostparty.bots import _core as leaf_core
-from ghostparty.bots.leaf import LearnedLeaf
+from ghostparty.bots.leaf import LearnedLeaf, shifted_chances, win_chances
 from ghostparty.bots.learned import learned_estimates
 from ghostparty.rules import OVER, RULESETS, Position, apply, legal_actions, start_position
 
@@ -106,7 +107,7 @@ import json, sys
 from ghostparty.bots import _core
 from tests.bots.test_leaf import positions_of
 from ghostparty.bots.evaluation import estimates
-from ghostparty.bots.leaf import LearnedLeaf
+from ghostparty.bots.leaf import LearnedLeaf, shifted_chances, win_chances
 from ghostparty.bots.learned import learned_estimates
 leaf = LearnedLeaf()
 out = []
@@ -133,3 +134,22 @@ def test_the_compiled_bots_modules_give_the_pure_floats() -> None:
     if os.environ.get("GHOSTPARTY_EXPECT_COMPILED") == "1":
         assert as_built["compiled"] is True
     assert as_built["values"] == pure["values"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.floats(-60, 60, allow_nan=False), min_size=2, max_size=8),
+    st.floats(0, 3, allow_nan=False),
+    st.booleans(),
+)
+def test_the_win_chances_are_the_softmax_of_the_shifted_margins(margins: list[float], beta: float, shift: bool) -> None:
+    shifts = tuple(0.25 * (i - 1) for i in range(len(margins))) if shift else ()
+    chances, shifted = shifted_chances(margins, shifts, beta)
+    expected = [m + s for m, s in zip(margins, shifts, strict=True)] if shift else margins
+    assert shifted == tuple(expected)
+    assert sum(chances) == pytest.approx(1.0)
+    weights = [math.exp(-beta * (m - min(expected))) for m in expected]
+    assert chances == pytest.approx([w / sum(weights) for w in weights])
+    best = min(range(len(expected)), key=expected.__getitem__)
+    assert chances[best] == max(chances)  # the lowest margin wins most
+    assert win_chances(expected, beta) == chances

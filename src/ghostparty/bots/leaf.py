@@ -16,7 +16,9 @@ positions of both rule sets and 2 to 8 players).
 
 from __future__ import annotations
 
+import math
 import operator
+from collections.abc import Sequence
 
 from ghostparty.bots.evaluation import (
     _MAX_NEEDED,
@@ -259,3 +261,21 @@ def _margin(
     )
     margin: float = sum(map(operator.mul, common.weights, row))
     return margin
+
+
+def win_chances(margins: Sequence[float], beta: float) -> tuple[float, ...]:
+    """Each seat's win chance from its predicted margin (lower wins more): the softmax of
+    ``-beta * margin``; they add up to 1."""
+    lowest = min(margins)
+    weights = [math.exp(-beta * (m - lowest)) for m in margins]
+    total = sum(weights)
+    return tuple([w / total for w in weights])
+
+
+def shifted_chances(
+    predicted: list[float], shift: tuple[float, ...], beta: float
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """``(win chances, margins)`` of the ``predicted`` margins plus ``shift`` (one number per
+    seat; ``()`` adds none), the chances by :func:`win_chances`."""
+    margins = tuple([predicted[i] + shift[i] for i in range(len(predicted))]) if shift else tuple(predicted)
+    return win_chances(margins, beta), margins

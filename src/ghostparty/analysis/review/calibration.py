@@ -16,11 +16,11 @@ which writes ``calibration.json`` beside this module with the held-out Brier sco
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+
+from ghostparty.bots.leaf import win_chances
 
 #: The file of fitted coefficients, in this package.
 CALIBRATION_FILE = "calibration.json"
@@ -70,9 +70,5 @@ def load_calibration() -> Calibration:
     return parse_calibration(json.loads(text))
 
 
-def softmax_chances(margins: Sequence[float], beta: float) -> tuple[float, ...]:
-    """Each seat's win chance from its margin (lower wins more); they add up to 1."""
-    lowest = min(margins)
-    weights = [math.exp(-beta * (m - lowest)) for m in margins]
-    total = sum(weights)
-    return tuple(w / total for w in weights)
+#: Each seat's win chance from its margin (lower wins more); they add up to 1 (compiled with the leaf).
+softmax_chances = win_chances

@@ -48,6 +48,13 @@ class Correction:
     def apply(self, position: Position, predicted: Sequence[float]) -> tuple[float, ...]:
         """``predicted`` (each seat's margin in ``position``) with the correction added; unchanged
         where the file has none for the game and phase."""
+        by_seat = self.by_seat(position)
+        if not by_seat:
+            return tuple(predicted)
+        return tuple(map(add, predicted, by_seat))
+
+    def by_seat(self, position: Position) -> tuple[float, ...]:
+        """The number :meth:`apply` adds to each seat's margin in ``position`` (``()``: none)."""
         key = (position.ruleset.id, position.players, position.phase, position.to_move)
         by_seat = self._by_seat.get(key)
         if by_seat is None:
@@ -55,9 +62,7 @@ class Correction:
             n, mover = position.players, position.to_move
             by_seat = () if shift is None else tuple(shift[(seat - mover) % n] for seat in range(n))
             self._by_seat[key] = by_seat
-        if not by_seat:
-            return tuple(predicted)
-        return tuple(map(add, predicted, by_seat))
+        return by_seat
 
 
 def parse_correction(data: object) -> Correction:

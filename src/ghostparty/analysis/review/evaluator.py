@@ -44,10 +44,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ghostparty.analysis.review.calibration import Calibration, load_calibration, softmax_chances
+from ghostparty.analysis.review.calibration import Calibration, load_calibration
 from ghostparty.analysis.review.correction import Correction, load_correction
 from ghostparty.analysis.review.solver import Bounds, Solver, combine, exact, shares, unknown
-from ghostparty.bots.leaf import LearnedLeaf
+from ghostparty.bots.leaf import LearnedLeaf, shifted_chances
 from ghostparty.bots.learned import margins
 from ghostparty.rules import DIE, MOVE, OVER, PLACE, ROLL, Action, Position, apply, legal_actions
 
@@ -145,6 +145,8 @@ class Evaluator:
         self._values: dict[Position, Value] = {}
         self._deeper: dict[Position, Value] = {}
         self._leaves: dict[Position, Pair] = {}
+        #: (rule set id, players, phase, seat to move) -> (the correction by seat, beta).
+        self._settings: dict[tuple[str, int, str, int], tuple[tuple[float, ...], float]] = {}
         self._learned = LearnedLeaf()
         #: Counters for the review's figures: leaves evaluated, solver calls and their outcomes.
         self.stats = {"leaves": 0, "solver_calls": 0, "solver_over_budget": 0, "solved": 0, "clamped": 0}
@@ -159,9 +161,13 @@ class Evaluator:
                 found = (shares(position), tuple(margins(position.scores)))
             else:
                 self.stats["leaves"] += 1
-                predicted = self.correction.apply(position, self._learned(position))
-                beta = self.calibration.beta(position.ruleset.id, position.players)
-                found = (softmax_chances(predicted, beta), predicted)
+                game = (position.ruleset.id, position.players, position.phase, position.to_move)
+                setting = self._settings.get(game)
+                if setting is None:
+                    beta = self.calibration.beta(position.ruleset.id, position.players)
+                    setting = self._settings[game] = (self.correction.by_seat(position), beta)
+                # Correction.apply, then the calibration's softmax: compiled with the leaf
+                found = shifted_chances(self._learned(position), *setting)
             self._leaves[position] = found
         return found
 
