@@ -29,6 +29,8 @@ from ghostparty.bots.evaluation import (
     MP_UNHIDDEN_COST,
     _climb,
     _escape_table,
+    hugo_distance,
+    points_left,
 )
 from ghostparty.bots.features import _MAX_LAPS
 from ghostparty.bots.learned import Weights, load_weights, margins
@@ -88,7 +90,6 @@ class LearnedLeaf:
         context = (ruleset, players, position.hugo, position.clock, position.round, capture)
         cache = self._seats
         result = []
-        common: _Common | None = None
         for seat, locs in enumerate(guests):
             score = scores[seat]
             others = float(top[1] if score == top[0] else top[0]) if players > 1 else 0.0
@@ -98,9 +99,7 @@ class LearnedLeaf:
             key = (context, seat, locs, score, others, rolls, in_hand, rooms if exposed else None)
             found = cache.get(key)
             if found is None:
-                if common is None:
-                    common = _Common(position, capture, self.weights.model(ruleset.id, players))
-                found = _margin(common, seat, locs, score, others, rolls, in_hand, rooms)
+                found = self._margin(position, seat, locs, score, others, rolls, in_hand, rooms, capture)
                 if len(cache) >= self.capacity:
                     cache.clear()
                 cache[key] = found
@@ -110,157 +109,124 @@ class LearnedLeaf:
             result.append(found)
         return result
 
-
-class _Common:
-    """What every seat's margin in one position shares: computed once per position, on the first seat not cached."""
-
-    def __init__(self, position: Position, capture: int, weights: tuple[float, ...]) -> None:
+    def _margin(
+        self,
+        position: Position,
+        seat: int,
+        locs: tuple[int, ...],
+        score: int,
+        others: float,
+        rolls: int,
+        in_hand: bool,
+        rooms: tuple[int, ...],
+        capture: int,
+    ) -> float:
+        """One seat's predicted margin: its estimate and its row of features, then the dot product."""
         ruleset = position.ruleset
         board = ruleset.board
-        self.ruleset = ruleset
-        self.board = board
-        self.rb = board.room_base
-        self.sb = board.step_base
-        self.squares = squares = board.squares
-        self.players = position.players
-        self.hugo = hugo = position.hugo
-        self.climb = climb = _climb(board)
-        # points_left(position), with hugo_distance(board, hugo, 0) written out.
-        clock = position.clock
-        if clock is None:
-            horizon = 10_000
-        else:
-            to_zero = (0 - hugo) % squares or squares if hugo < self.rb else climb[hugo]
-            horizon = to_zero + squares * (len(ruleset.clock_times) - 1 - clock - 1)
-        self.horizon = horizon
-        self.speed = position.hugo_speed or 1
-        self.hold = ruleset.rooms_hold
-        self.rounds = rounds = ruleset.rounds > 1
-        self.time_left = float(ruleset.rounds - position.round) if rounds else min(horizon / squares, _MAX_LAPS)
-        self.capture = capture
-        self.capture_cost = float(capture)
-        self.drift_span = 2 * squares
-        self.drift_cost = DRIFT_WEIGHT * self.capture_cost
-        self.base = hugo if hugo < self.rb else -climb[hugo]
-        self.weights = weights
-
-
-def _margin(
-    common: _Common,
-    seat: int,
-    locs: tuple[int, ...],
-    score: int,
-    others: float,
-    rolls: int,
-    in_hand: bool,
-    rooms: tuple[int, ...],
-) -> float:
-    """One seat's predicted margin: its estimate and its row of features, then the dot product."""
-    ruleset = common.ruleset
-    board = common.board
-    rb, sb = common.rb, common.sb
-    squares = common.squares
-    players = common.players
-    hugo = common.hugo
-    climb = common.climb
-    horizon = common.horizon
-    speed = common.speed
-    rounds = common.rounds
-    time_left = common.time_left
-    capture = common.capture
-    # The estimate (evaluation.estimates), this seat's entry.
-    capture_cost = common.capture_cost
-    drift_span = common.drift_span
-    drift_cost = common.drift_cost
-    base = common.base
-    total = float(score)
-    exposed = 0
-    for loc in locs:
-        if loc < rb:
-            exposed += 1
-    share = 1.0 / max(1, exposed)
-    escapes = _escape_table(board, rooms, seat, common.hold)
-    last = _MAX_ROLLS - 1
-    now_row = _TAIL[rolls]
-    later_row = _TAIL[min(rolls + players, last)]
-    two_row = _TAIL[min(rolls + 2 * players, last)]
-    four_row = _TAIL[min(rolls + 4 * players, last)]
-    # The row (features.seat_features), this seat's entry.
-    gallery = in_rooms = steps = safe = 0
-    closeness = escape = now_sum = later_sum = stay = two = four = 0.0
-    for loc in locs:
-        if loc < rb:
-            gallery += 1
-            chance = escapes[loc]
-            # features; hugo_distance(board, hugo, loc) written out
-            distance = (loc - hugo) % squares or squares if hugo < rb else climb[hugo] + loc
-            closeness += 1 - distance / squares
-            escape += chance
-            if distance > horizon:
-                safe += 1
+        rb, sb = board.room_base, board.step_base
+        squares = board.squares
+        players = position.players
+        hugo = position.hugo
+        horizon = points_left(position)
+        speed = position.hugo_speed or 1
+        hold = ruleset.rooms_hold
+        rounds = ruleset.rounds > 1
+        time_left = float(ruleset.rounds - position.round) if rounds else min(horizon / squares, _MAX_LAPS)
+        # The estimate (evaluation.estimates), this seat's entry.
+        capture_cost = float(capture)
+        drift_span = 2 * squares
+        drift_cost = DRIFT_WEIGHT * capture_cost
+        base = hugo if hugo < rb else -_climb(board)[hugo]
+        total = float(score)
+        exposed = 0
+        for loc in locs:
+            if loc < rb:
+                exposed += 1
+        share = 1.0 / max(1, exposed)
+        escapes = _escape_table(board, rooms, seat, hold)
+        last = _MAX_ROLLS - 1
+        now_row = _TAIL[rolls]
+        later_row = _TAIL[min(rolls + players, last)]
+        two_row = _TAIL[min(rolls + 2 * players, last)]
+        four_row = _TAIL[min(rolls + 4 * players, last)]
+        # The row (features.seat_features), this seat's entry.
+        gallery = in_rooms = steps = safe = 0
+        closeness = escape = now_sum = later_sum = stay = two = four = 0.0
+        for loc in locs:
+            if loc < rb:
+                gallery += 1
+                chance = escapes[loc]
+                # features
+                distance = hugo_distance(board, hugo, loc)
+                closeness += 1 - distance / squares
+                escape += chance
+                if distance > horizon:
+                    safe += 1
+                else:
+                    needed = min(-(-distance // speed), _MAX_NEEDED - 1)
+                    now_sum += now_row[needed]
+                    round_ = later_row[needed]
+                    later_sum += round_
+                    stay += now_sum + (round_ - now_sum) * (1 - chance)
+                    two += two_row[needed]
+                    four += four_row[needed]
+                # estimates
+                distance = (loc - base) % squares or squares if base >= 0 else loc - base
+                if distance > horizon:
+                    continue
+                needed = -(-distance // speed)
+                if needed > _MAX_NEEDED - 1:  # noqa: PLR1730 (as in estimates)
+                    needed = _MAX_NEEDED - 1
+                now = now_row[needed]
+                later = later_row[needed]
+                caught = now + (later - now) * (1 - share * chance) + LATE_WEIGHT * (1 - later) * (1 - chance)
+                if caught > 1.0:  # noqa: PLR1730
+                    caught = 1.0
+                total += caught * capture_cost
+                drift = 1 - distance / drift_span
+                if drift > 0.0:
+                    total += drift_cost * (1 - chance) * drift
+                if rounds:
+                    total += (1 - caught) * MP_UNHIDDEN_COST
             else:
-                needed = min(-(-distance // speed), _MAX_NEEDED - 1)
-                now_sum += now_row[needed]
-                round_ = later_row[needed]
-                later_sum += round_
-                stay += now_sum + (round_ - now_sum) * (1 - chance)
-                two += two_row[needed]
-                four += four_row[needed]
-            # estimates
-            distance = (loc - base) % squares or squares if base >= 0 else loc - base
-            if distance > horizon:
-                continue
-            needed = -(-distance // speed)
-            if needed > _MAX_NEEDED - 1:  # noqa: PLR1730 (as in estimates)
-                needed = _MAX_NEEDED - 1
-            now = now_row[needed]
-            later = later_row[needed]
-            caught = now + (later - now) * (1 - share * chance) + LATE_WEIGHT * (1 - later) * (1 - chance)
-            if caught > 1.0:  # noqa: PLR1730
-                caught = 1.0
-            total += caught * capture_cost
-            drift = 1 - distance / drift_span
-            if drift > 0.0:
-                total += drift_cost * (1 - chance) * drift
-            if rounds:
-                total += (1 - caught) * MP_UNHIDDEN_COST
-        else:
-            if rounds:
-                total += ruleset.round_points(loc)
-            if loc < sb:
-                in_rooms += 1
-            else:
-                steps += 1
-    unplaced = GUESTS_PER_PLAYER[players] - len(locs)
-    cost = capture / 10
-    row = (
-        1.0,
-        float(score),
-        total - score,
-        float(gallery),
-        float(in_rooms),
-        float(steps),
-        float(unplaced),
-        time_left,
-        gallery * time_left,
-        steps * time_left,
-        unplaced * time_left,
-        gallery * cost,
-        closeness,
-        escape,
-        now_sum,
-        now_sum * cost,
-        later_sum,
-        stay,
-        two,
-        four,
-        float(safe),
-        1.0 if in_hand else 0.0,
-        rolls / players,
-        others,
-    )
-    margin: float = sum(map(operator.mul, common.weights, row))
-    return margin
+                if rounds:
+                    total += ruleset.round_points(loc)
+                if loc < sb:
+                    in_rooms += 1
+                else:
+                    steps += 1
+        unplaced = GUESTS_PER_PLAYER[players] - len(locs)
+        cost = capture / 10
+        row = (
+            1.0,
+            float(score),
+            total - score,
+            float(gallery),
+            float(in_rooms),
+            float(steps),
+            float(unplaced),
+            time_left,
+            gallery * time_left,
+            steps * time_left,
+            unplaced * time_left,
+            gallery * cost,
+            closeness,
+            escape,
+            now_sum,
+            now_sum * cost,
+            later_sum,
+            stay,
+            two,
+            four,
+            float(safe),
+            1.0 if in_hand else 0.0,
+            rolls / players,
+            others,
+        )
+        weights = self.weights.model(ruleset.id, players)
+        margin: float = sum(map(operator.mul, weights, row))
+        return margin
 
 
 def win_chances(margins: Sequence[float], beta: float) -> tuple[float, ...]:
