@@ -195,9 +195,14 @@ def test_the_queue_takes_each_game_once_and_refuses_more_than_it_holds() -> None
     asyncio.run(scenario())
 
 
+#: A review of many seconds: every action of every decision searched three rolls deep.
+HEAVY = {"depth": 2, "horizon": 0, "screen": None, "leaders": None}
+
+
 def test_a_review_job_does_not_hold_the_event_loop(sqlite_url: str) -> None:
-    """While a full-strength review runs in its process, the loop's lag stays small."""
-    with TestClient(create_app(sqlite_url, bot_delay=0.0, seed=4, tables_per_minute=1000)) as client:
+    """While a heavy review runs in its process, the loop's lag stays small."""
+    app = create_app(sqlite_url, bot_delay=0.0, seed=4, tables_per_minute=1000, review_settings=HEAVY)
+    with TestClient(app) as client:
         table_id = finished_game(client)
         client.get(f"/api/tables/{table_id}/review")
         lags = []
@@ -216,9 +221,10 @@ def test_a_server_stopping_mid_review_stops_its_workers_at_once(
     """A running review is abandoned at the server's stop: its worker must not hold the
     exit for the review's seconds nor outlive the server (an orphan held the load test's
     output open, so it never ended)."""
-    with TestClient(create_app(sqlite_url, bot_delay=0.0, seed=5, tables_per_minute=1000)) as client:
+    app = create_app(sqlite_url, bot_delay=0.0, seed=5, tables_per_minute=1000, review_settings=HEAVY)
+    with TestClient(app) as client:
         table_id = finished_game(client)
-        client.get(f"/api/tables/{table_id}/review")  # a full-strength review: seconds of CPU
+        client.get(f"/api/tables/{table_id}/review")  # a heavy review: many seconds of CPU
         pool = client.app.state.parts.reviewer._pool  # type: ignore[attr-defined]
         workers = list(pool._processes.values())
         assert workers and all(worker.is_alive() for worker in workers)
