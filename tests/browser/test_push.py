@@ -51,6 +51,7 @@ def registration_id(page: Any, cdp: Any, scope: str, timeout: float = 10.0) -> s
     return found["id"]
 
 
+@pytest.mark.flaky(reruns=2)  # a push delivered through DevTools is now and then never shown (once in CI)
 def test_a_pushed_message_is_shown_with_its_unsubscribe_action(browser: Any, base_url: str) -> None:
     page = logged_in(browser, base_url, "Pushia")
     scope = page.evaluate(
