@@ -1,4 +1,4 @@
-"""The cyclic collector's pause (:mod:`ghostparty.bots.collector`) and the review that uses it."""
+"""The cyclic collector's pause (:mod:`ghostparty.bots.collector`) and the reviews that use it."""
 
 from __future__ import annotations
 
@@ -89,3 +89,31 @@ def test_a_bots_search_runs_with_the_collector_paused(name: str, inner: str, mon
     bot.choose(position, Random(1))
     assert seen and not any(seen)
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("judge", ["fast", "deep"])
+def test_a_review_afresh_frees_its_evaluator_in_the_pause_and_reviews_as_review_game(
+    judge: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ghostparty.analysis.review import deep_review as module
+
+    record = random_record("hugo", 2, 7, limit=24)
+    freed: list[bool] = []
+
+    class Watched(Evaluator):
+        def __del__(self) -> None:
+            freed.append(gc.isenabled())
+
+    monkeypatch.setattr(module, "Evaluator", Watched)
+    settings = {"depth": 1, "horizon": 0, "deep": {"rollouts": 4}}
+    review = module.review_afresh(record, settings, judge).as_dict()
+    assert freed == [False], "the evaluator is freed before the collector runs again"
+    assert gc.isenabled()
+    evaluator = Evaluator(depth=1, horizon=0)
+    if judge == "deep":
+        expected = module.deep_review_game(record, rollouts=4, evaluator=evaluator).as_dict()
+    else:
+        expected = review_game(record, evaluator=evaluator).as_dict()
+    assert {k: v for k, v in review.items() if k != "stats"} == {k: v for k, v in expected.items() if k != "stats"}
+    with pytest.raises(ValueError, match="judge must be 'fast' or 'deep'"):
+        module.review_afresh(record, settings, "slow")

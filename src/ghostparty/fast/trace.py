@@ -8,14 +8,13 @@ position (``tests/fast``), or saved as a :class:`~ghostparty.rules.GameRecord`.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from ghostparty.bots.collector import collector_paused
 from ghostparty.fast import engine as e
 from ghostparty.fast.play import LEDGER, RECORD_WIDTH, batch
 from ghostparty.fast.policy import POLICIES
@@ -141,21 +140,8 @@ def recorded_games(
     batch(
         t, players, per, codes, seed64, first, games, 1, nothing, np.zeros(0, dtype=np.int64), no_sizes, record, legal
     )
-    with _collector_paused():
+    with collector_paused():  # the values built are acyclic: no scans of their young tuples
         return _games(ruleset, players, games, sizes, record, legal)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: the values built are acyclic, and its scans of
-    the many young tuples would take most of the time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _games(

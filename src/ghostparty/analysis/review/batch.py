@@ -16,12 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghostparty.analysis.deep import CUT
-from ghostparty.analysis.review.deep_review import deep_review_game
+from ghostparty.analysis.review.deep_review import deep_review_game, review_afresh
 from ghostparty.analysis.review.evaluator import DEPTH, HORIZON, Evaluator
 from ghostparty.analysis.review.judge import PR_SCALE
 from ghostparty.analysis.review.review import GameReview, review_game
 from ghostparty.bots import make_bot
-from ghostparty.bots.collector import collector_paused
 from ghostparty.rules import GameRecord, InvalidRecord, ruleset, start_position
 from ghostparty.sim.playout import seeded_playout
 from ghostparty.sim.seeds import game_seed
@@ -51,14 +50,11 @@ def review_file(path: str, depth: int = DEPTH, horizon: int = HORIZON, rollouts:
     record = read_record(path)
     if isinstance(record, str):
         return {"source": path, "error": record}
-    with collector_paused():  # the evaluator's caches are freed in the pause, not traversed after it
-        evaluator = Evaluator(depth=depth, horizon=horizon)
-        if rollouts is None:
-            reviewed = review_game(record, evaluator=evaluator).as_dict()
-        else:
-            reviewed = deep_review_game(record, rollouts=rollouts, evaluator=evaluator).as_dict()
-        del evaluator
-    return {"source": path, **reviewed}
+    settings: dict[str, Any] = {"depth": depth, "horizon": horizon}
+    if rollouts is not None:
+        settings["deep"] = {"rollouts": rollouts}
+    reviewed = review_afresh(record, settings, "fast" if rollouts is None else "deep")
+    return {"source": path, **reviewed.as_dict()}
 
 
 @dataclass(frozen=True)

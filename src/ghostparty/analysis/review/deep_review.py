@@ -28,6 +28,7 @@ settings.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -37,6 +38,7 @@ from ghostparty.analysis.review.evaluator import Evaluator, Value
 from ghostparty.analysis.review.judge import mark
 from ghostparty.analysis.review.review import GameReview, Progress, Step, review_game
 from ghostparty.bots import Bot, make_bot
+from ghostparty.bots.collector import collector_paused
 from ghostparty.rules import PLACE, Action, GameRecord, Position
 
 
@@ -134,4 +136,28 @@ def deep_review_game(
     return review_game(record, evaluator=evaluator, progress=progress, judge=judge)
 
 
-__all__ = ["ROLLOUTS", "DeepJudge", "deep_review_game"]
+def review_afresh(
+    record: GameRecord, settings: Mapping[str, Any], judge: str = "fast", progress: Progress | None = None
+) -> GameReview:
+    """The review of ``record`` by ``judge`` (``"fast"`` or ``"deep"``) with an evaluator
+    of its own, as a review job makes it: ``settings`` are the :class:`Evaluator`'s, but
+    ``"deep"``, the deep review's rollouts (:func:`deep_review_game`). The evaluator is
+    made and freed while the cyclic collector waits (:mod:`ghostparty.bots.collector`), so
+    its caches are never traversed: left alive after the pause, one collection would walk
+    them, about 50 ms a game.
+
+    :raises ValueError: for an unknown judge or settings the evaluator or rollouts cannot use.
+    """
+    if judge not in ("fast", "deep"):
+        raise ValueError(f"judge must be 'fast' or 'deep', got {judge!r}")
+    with collector_paused():
+        evaluator = Evaluator(**{name: value for name, value in settings.items() if name != "deep"})
+        if judge == "deep":
+            review = deep_review_game(record, **settings.get("deep", {}), evaluator=evaluator, progress=progress)
+        else:
+            review = review_game(record, evaluator=evaluator, progress=progress)
+        del evaluator
+    return review
+
+
+__all__ = ["ROLLOUTS", "DeepJudge", "deep_review_game", "review_afresh"]

@@ -9,11 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ghostparty.analysis.review.deep_review import deep_review_game
-from ghostparty.analysis.review.evaluator import DEPTH, HORIZON, Evaluator
-from ghostparty.analysis.review.review import review_game
+from ghostparty.analysis.review.deep_review import review_afresh
+from ghostparty.analysis.review.evaluator import DEPTH, HORIZON
 from ghostparty.bots import make_bot
-from ghostparty.bots.collector import collector_paused
 from ghostparty.rules import GameRecord, ruleset, start_position
 from ghostparty.sim.playout import seeded_playout
 from ghostparty.sim.seeds import game_seed
@@ -74,13 +72,7 @@ def review_time(
     for game in range(games):
         record = bot_game(rules, players, bot, game_seed(seed, game))
         started = time.process_time()
-        with collector_paused():  # as a review job runs (server.reviews.pool.make_review)
-            evaluator = Evaluator(depth=depth, horizon=horizon)
-            if judge == "deep":
-                deep_review_game(record, evaluator=evaluator)
-            else:
-                review_game(record, evaluator=evaluator)
-            del evaluator
+        review_afresh(record, {"depth": depth, "horizon": horizon}, judge)  # as a review job makes it
         seconds.append(time.process_time() - started)
         actions.append(len(record.actions))
         if on_game is not None:

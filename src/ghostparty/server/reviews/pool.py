@@ -35,10 +35,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from ghostparty.analysis.review import REVIEW_FORMAT, Evaluator, GameReview, review_game
-from ghostparty.analysis.review.deep_review import deep_review_game
+from ghostparty.analysis.review import REVIEW_FORMAT, GameReview
+from ghostparty.analysis.review.deep_review import review_afresh
 from ghostparty.analysis.review.review import Progress
-from ghostparty.bots.collector import collector_paused
 from ghostparty.rules import GameRecord
 from ghostparty.server.common.errors import ErrorCode, ServiceError, in_thread
 from ghostparty.server.reviews.store import ReviewStore, StoredReview
@@ -85,15 +84,7 @@ def job_key(table_id: str, judge: str) -> str:
 def make_review(record: dict[str, Any], settings: dict[str, Any], judge: str, progress: Progress) -> GameReview:
     """The review of ``record`` by ``judge``: the evaluator takes ``settings`` but
     ``"deep"``, the deep review's rollouts ``settings["deep"]``."""
-    game = GameRecord.from_dict(record)
-    with collector_paused():  # the evaluator's caches are freed in the pause, not traversed after it
-        evaluator = Evaluator(**{name: value for name, value in settings.items() if name != "deep"})
-        if judge == "deep":
-            review = deep_review_game(game, **settings.get("deep", {}), evaluator=evaluator, progress=progress)
-        else:
-            review = review_game(game, evaluator=evaluator, progress=progress)
-        del evaluator
-    return review
+    return review_afresh(GameRecord.from_dict(record), settings, judge, progress)
 
 
 def review_job(
