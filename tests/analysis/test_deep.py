@@ -166,6 +166,8 @@ def test_deep_is_the_strongest_registered_level() -> None:
         ("deep:policy=nosuch", "unknown bot 'nosuch': expected one of"),
         ("deep:depth=3", "bad options for bot 'deep' in 'deep:depth=3'"),
         ("deep:rollouts", "bad bot option 'rollouts' in 'deep:rollouts': expected name=value"),
+        ("deep:place=1", "place must be a whole number of squares of at least 2 or none, got 1"),
+        ("deep:place=all", "place must be a whole number of squares of at least 2 or none, got 'all'"),
     ],
 )
 def test_bad_options_say_what_was_expected(spec: str, message: str) -> None:
@@ -214,6 +216,24 @@ def test_remembered_placements_change_nothing(monkeypatch: pytest.MonkeyPatch) -
     real = deep._choose
     monkeypatch.setattr(deep, "_choose", lambda policy, position, choices, _: real(policy, position, choices, None))
     assert analyze(p, rollouts=3, cut=1, width=None, seed=2) == kept
+
+
+@pytest.mark.parametrize("rules", ["hugo", "midnight-party"])
+def test_with_place_the_bot_places_on_the_best_rolled_out_of_the_squares_learned_likes_best(rules: str) -> None:
+    """``place=k``: the ``k`` squares ``learned`` ranks best, rolled out (RULES.md §2.2,
+    §8.6); without it the bot places as ``learned`` and analyses nothing."""
+    p = [q for q in playout(rules, 2, 3).positions if q.phase == PLACE][4]
+    bot = make_bot("deep:rollouts=6,cut=2,place=3")
+    assert isinstance(bot, DeepBot)
+    chosen = bot.choose(p, random.Random(5))
+    assert bot.last is not None and bot.last.position == p and bot.last.rollouts == 6
+    liked = [action for _, action in deep.rank(p)[:3]]
+    wins = [option.win for option in bot.last.options]
+    assert {option.action for option in bot.last.options} == set(liked) and wins == sorted(wins, reverse=True)
+    assert chosen == bot.last.best.action and chosen in liked
+    plain = make_bot("deep:rollouts=6,cut=2")
+    assert plain.choose(p, random.Random(5)) == LearnedBot().choose(p, random.Random(5))
+    assert isinstance(plain, DeepBot) and plain.last is None
 
 
 def test_a_placement_drawn_at_random_is_not_remembered() -> None:

@@ -251,27 +251,37 @@ def _mean_se(values: Sequence[float]) -> tuple[float, float]:
 
 
 class DeepBot:
-    """Plays the action with the best rollouts (:func:`analyze`); places as ``learned``."""
+    """Plays the action with the best rollouts (:func:`analyze`); places as ``learned``,
+    or, with ``place=k``, on the best of the ``k`` squares ``learned`` likes best, each
+    rolled out through the rest of the placement and ``cut`` rolls."""
 
     name = "deep"
 
     def __init__(
-        self, rollouts: int = ROLLOUTS, cut: int = CUT, width: int | None = WIDTH, policy: str = POLICY
+        self,
+        rollouts: int = ROLLOUTS,
+        cut: int = CUT,
+        width: int | None = WIDTH,
+        policy: str = POLICY,
+        place: int | None = None,
     ) -> None:
         check_settings(rollouts, cut, width)
+        if place is not None and (type(place) is not int or place < 2):
+            raise ValueError(f"place must be a whole number of squares of at least 2 or none, got {place!r}")
         if not isinstance(policy, str) or policy.partition(":")[0] == self.name:
             raise ValueError(f"policy must be another bot's name, e.g. learned or greedy, got {policy!r}")
         self.rollouts = rollouts
         self.cut = cut
         self.width = width
+        self.place = place
         self.policy = make_bot(policy)  # raises for an unknown bot
         self._placement = LearnedBot()
-        #: The analysis behind the last decision (``None`` after a placement or a forced move).
+        #: The analysis behind the last decision (``None`` after a forced one or a placement as ``learned``).
         self.last: DeepAnalysis | None = None
 
     def choose(self, position: Position, rng: Random) -> Action:
         self.last = None
-        if position.phase != MOVE:
+        if (position.phase == PLACE and self.place is None) or position.phase not in DECISIONS:
             return self._placement.choose(position, rng)
         actions = legal_actions(position)
         if len(actions) == 1:
@@ -281,7 +291,7 @@ class DeepBot:
                 position,
                 rollouts=self.rollouts,
                 cut=self.cut,
-                width=self.width,
+                width=self.width if position.phase == MOVE else self.place,
                 policy=self.policy,
                 seed=rng.getrandbits(64),
             )
