@@ -16,7 +16,8 @@ worse than another action) and, where one exists, how often it is **provably bes
 with Wilson 95 % intervals, and each bot's CPU per decision.
 
 ``--cost`` measures instead, on every third move decision (more than one legal move)
-of two seeded ``greedy`` games per rule set: the CPU per decision of :data:`LEVELS`, and
+of two seeded ``greedy`` games per rule set: the CPU per decision of :data:`LEVELS`
+(and of the ``deep`` bot's placements, on every third placement with a choice), and
 the paired standard error of the difference between each rolled-out move and the best
 (common random numbers) as a share of the unpaired one, ``sqrt(se_a² + se_b²)``, that
 independent dice would give. Writes JSON to ``--out``.
@@ -37,12 +38,19 @@ from ghostparty.analysis.deep import DeepBot, analyze
 from ghostparty.analysis.review.solver import EPSILON, Bounds, Solver
 from ghostparty.analysis.review.timing import bot_game
 from ghostparty.bots import make_bot
-from ghostparty.rules import MOVE, ROLL, Action, Position, apply, legal_actions
+from ghostparty.rules import MOVE, PLACE, ROLL, Action, Position, apply, legal_actions
 from ghostparty.sim.seeds import game_seed
 from ghostparty.sim.stats import wilson_interval
 
 BOTS = ("deep", "mcts", "expectimax", "learned", "greedy")
-LEVELS = ("deep", "deep:rollouts=12", "deep:cut=3", "mcts", "expectimax")
+LEVELS = (
+    "deep",
+    "deep:rollouts=24,width=3",
+    "deep:rollouts=12,width=3",
+    "deep:rollouts=24,width=3,cut=3",
+    "mcts",
+    "expectimax",
+)
 
 
 def cost(rules: str, seed: int) -> dict[str, object]:
@@ -58,6 +66,17 @@ def cost(rules: str, seed: int) -> dict[str, object]:
             bot.choose(position, Random(index))
             times.append(1000 * (time.process_time() - started))
         found[spec] = {"median_ms": round(statistics.median(times)), "max_ms": round(max(times))}
+    placements = [p for game in games for p in game if p.phase == PLACE and len(legal_actions(p)) > 1][::3]
+    bot, times = make_bot("deep"), []
+    for index, position in enumerate(placements):
+        started = time.process_time()
+        bot.choose(position, Random(index))
+        times.append(1000 * (time.process_time() - started))
+    found["deep placements"] = {
+        "decisions": len(placements),
+        "median_ms": round(statistics.median(times)),
+        "max_ms": round(max(times)),
+    }
     ratios = []
     for index, position in enumerate(p for p in decisions if len(legal_actions(p)) > 2):
         result = analyze(position, seed=index)

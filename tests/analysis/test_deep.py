@@ -153,6 +153,8 @@ def test_deep_is_the_strongest_registered_level() -> None:
     bot = make_bot("deep:rollouts=12,cut=4,width=none,policy=greedy")
     assert isinstance(bot, DeepBot)
     assert (bot.rollouts, bot.cut, bot.width, bot.policy.name) == (12, 4, None, "greedy")
+    top = make_bot("deep")
+    assert isinstance(top, DeepBot) and (top.rollouts, top.cut, top.width, top.place) == (48, 6, None, 4)
 
 
 @pytest.mark.parametrize(
@@ -231,7 +233,7 @@ def test_with_place_the_bot_places_on_the_best_rolled_out_of_the_squares_learned
     wins = [option.win for option in bot.last.options]
     assert {option.action for option in bot.last.options} == set(liked) and wins == sorted(wins, reverse=True)
     assert chosen == bot.last.best.action and chosen in liked
-    plain = make_bot("deep:rollouts=6,cut=2")
+    plain = make_bot("deep:rollouts=6,cut=2,place=none")
     assert plain.choose(p, random.Random(5)) == LearnedBot().choose(p, random.Random(5))
     assert isinstance(plain, DeepBot) and plain.last is None
 

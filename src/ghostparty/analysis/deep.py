@@ -30,10 +30,11 @@ Only the ``width`` actions that the learned evaluation judges best one move deep
 rolled out (all of them with ``width=none``); a forced move is not rolled out at all.
 Everything is a pure function of the position, the settings and ``seed``.
 
-The ``deep`` bot (:class:`DeepBot`, ``deep:rollouts=24,cut=6,width=3,policy=learned``)
-plays the best action of this analysis, seeded from its random source, and places its
-guests as the ``learned`` bot does: whether rolled-out placements would place better is
-not measured, and the bot's level and ratings are measured as it is. It is registered
+The ``deep`` bot (:class:`DeepBot`, ``deep:rollouts=48,cut=6,width=none,place=4,policy=learned``)
+plays the best move of this analysis, seeded from its random source, and places its
+guests on the best of the four squares the learned evaluation likes best, each rolled
+out likewise (``place=none`` places as the ``learned`` bot does; the rolled-out
+placements are most of its edge in ``midnight-party``, docs/analysis.md). It is registered
 with the bots when this module is imported — by the command line, by
 :mod:`ghostparty.sim.tournament` and by the server's tables — since the bots' own layer
 may not import the analysis.
@@ -58,6 +59,9 @@ from ghostparty.rules.actions import DIE_FACES, Roll
 ROLLOUTS, CUT, WIDTH = 24, 6, 3
 #: The policy that continues the games.
 POLICY = "learned"
+#: The ``deep`` bot's defaults: rollouts per move, every move rolled out, and placements
+#: rolled out too (the ``place`` best squares); the top level (docs/analysis.md, Strength).
+BOT_ROLLOUTS, BOT_WIDTH, BOT_PLACE = 48, None, 4
 #: The phases the analysis judges: a move (or pass) after a roll, and a placement.
 DECISIONS = (MOVE, PLACE)
 #: Faces of the die, each equally likely (the stratified first roll cycles through them).
@@ -251,19 +255,19 @@ def _mean_se(values: Sequence[float]) -> tuple[float, float]:
 
 
 class DeepBot:
-    """Plays the action with the best rollouts (:func:`analyze`); places as ``learned``,
-    or, with ``place=k``, on the best of the ``k`` squares ``learned`` likes best, each
-    rolled out through the rest of the placement and ``cut`` rolls."""
+    """Plays the move with the best rollouts (:func:`analyze`), and places on the best of
+    the ``place`` squares ``learned`` likes best, each rolled out through the rest of the
+    placement and ``cut`` rolls (``place=none``: as ``learned`` places)."""
 
     name = "deep"
 
     def __init__(
         self,
-        rollouts: int = ROLLOUTS,
+        rollouts: int = BOT_ROLLOUTS,
         cut: int = CUT,
-        width: int | None = WIDTH,
+        width: int | None = BOT_WIDTH,
         policy: str = POLICY,
-        place: int | None = None,
+        place: int | None = BOT_PLACE,
     ) -> None:
         check_settings(rollouts, cut, width)
         if place is not None and (type(place) is not int or place < 2):
