@@ -37,7 +37,7 @@ from random import Random
 from ghostparty.analysis.deep import DeepBot, analyze
 from ghostparty.analysis.review.solver import EPSILON, Bounds, Solver
 from ghostparty.analysis.review.timing import bot_game
-from ghostparty.bots import make_bot
+from ghostparty.bots import Bot, make_bot
 from ghostparty.rules import MOVE, PLACE, ROLL, Action, Position, apply, legal_actions
 from ghostparty.sim.seeds import game_seed
 from ghostparty.sim.stats import wilson_interval
@@ -53,30 +53,25 @@ LEVELS = (
 )
 
 
+def think_ms(bot: Bot, positions: list[Position]) -> dict[str, int]:
+    """The median and maximum CPU ms of ``bot``'s choice in each of ``positions``."""
+    times = []
+    for index, position in enumerate(positions):
+        started = time.process_time()
+        bot.choose(position, Random(index))
+        times.append(1000 * (time.process_time() - started))
+    return {"median_ms": round(statistics.median(times)), "max_ms": round(max(times))}
+
+
 def cost(rules: str, seed: int) -> dict[str, object]:
     """CPU per decision of :data:`LEVELS` and the common random numbers' gain (the module's text)."""
     games = [bot_game(rules, 2, "greedy", game_seed(seed, g)).replay() for g in range(2)]
     decisions = [p for game in games for p in game if p.phase == MOVE and len(legal_actions(p)) > 1][::3]
+    placements = [p for game in games for p in game if p.phase == PLACE and len(legal_actions(p)) > 1][::3]
     found: dict[str, object] = {"decisions": len(decisions)}
     for spec in LEVELS:
-        bot = make_bot(spec)
-        times = []
-        for index, position in enumerate(decisions):
-            started = time.process_time()
-            bot.choose(position, Random(index))
-            times.append(1000 * (time.process_time() - started))
-        found[spec] = {"median_ms": round(statistics.median(times)), "max_ms": round(max(times))}
-    placements = [p for game in games for p in game if p.phase == PLACE and len(legal_actions(p)) > 1][::3]
-    bot, times = make_bot("deep"), []
-    for index, position in enumerate(placements):
-        started = time.process_time()
-        bot.choose(position, Random(index))
-        times.append(1000 * (time.process_time() - started))
-    found["deep placements"] = {
-        "decisions": len(placements),
-        "median_ms": round(statistics.median(times)),
-        "max_ms": round(max(times)),
-    }
+        found[spec] = think_ms(make_bot(spec), decisions)
+    found["deep placements"] = {"decisions": len(placements), **think_ms(make_bot("deep"), placements)}
     ratios = []
     for index, position in enumerate(p for p in decisions if len(legal_actions(p)) > 2):
         result = analyze(position, seed=index)
