@@ -13,6 +13,11 @@ the share of its variance explained (R²); so is a small neural network on the s
 mean a leaf refitted by temporal differences (that model, fitted to its one-roll search)
 could remove most of the drift; a low one that the features do not hold what the gap
 depends on, and it needs a richer evaluation or a deeper search.
+
+``--locations`` adds the whole position to the inputs (:func:`location_inputs`: the seat's
+guests, the other seats' guests and Hugo, counted at every location of the board) and
+fits the network with ``--hidden`` units per layer (64 by default) over ``--epochs``
+passes: whether a richer evaluation could see what the features miss.
 """
 
 from __future__ import annotations
@@ -26,13 +31,26 @@ import numpy as np
 
 from ghostparty.analysis.review.evaluator import Evaluator
 from ghostparty.bots.features import seat_features
-from ghostparty.rules import ROLL
+from ghostparty.rules import ROLL, Position
 
 sys.path.insert(0, str(Path(__file__).parent))
 from review_drift import RULES, mixed_game
 
 
-def probe(rules: str, players: int, games: int, seed: int) -> dict[str, float]:
+def location_inputs(position: Position, seat: int) -> list[float]:
+    """The seat's guests, the other seats' guests and Hugo, counted at every location of the board."""
+    size = position.board.size
+    inputs = [0.0] * (3 * size)
+    for owner, locations in enumerate(position.guests):
+        for location in locations:
+            inputs[location + (0 if owner == seat else size)] += 1.0
+    inputs[2 * size + position.hugo] = 1.0
+    return inputs
+
+
+def probe(
+    rules: str, players: int, games: int, seed: int, *, locations: bool = False, hidden: int = 64, epochs: int = 40
+) -> dict[str, float]:
     """The held-out fit of one rule set and player count (the module's text)."""
     rows: list[list[float]] = []
     gaps: list[float] = []
@@ -46,13 +64,13 @@ def probe(rules: str, players: int, games: int, seed: int) -> dict[str, float]:
             features = seat_features(position)
             for seat in range(players):
                 relative = [float((seat - position.to_move) % players == k) for k in range(players)]
-                rows.append(features[seat] + relative)
+                rows.append(features[seat] + relative + (location_inputs(position, seat) if locations else []))
                 gaps.append(deeper[seat] - leaf[seat])
                 held_out.append(game % 4 == 0)
     x, y, test = np.array(rows), np.array(gaps), np.array(held_out)
     weights, *_ = np.linalg.lstsq(x[~test], y[~test], rcond=None)
     linear = y[test] - x[test] @ weights
-    network = y[test] - _network(x[~test], y[~test], x[test], seed)
+    network = y[test] - _network(x[~test], y[~test], x[test], seed, hidden, epochs)
     spread = np.sum((y[test] - y[test].mean()) ** 2)
     return {
         "samples": len(gaps),
@@ -68,8 +86,9 @@ def _network(
     x: np.ndarray, y: np.ndarray, x_test: np.ndarray, seed: int, hidden: int = 64, epochs: int = 40
 ) -> np.ndarray:
     """Predictions for ``x_test`` of a two-hidden-layer ReLU network fitted to ``(x, y)`` by
-    Adam on the squared error (inputs standardised on ``x``)."""
-    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-9
+    Adam on the squared error (inputs standardised on ``x``; one constant there is only centred)."""
+    mean, spread = x.mean(axis=0), x.std(axis=0)
+    scale = np.where(spread > 0, spread, 1.0)  # an input constant in training (a location never used) stays 0
     x, x_test = (x - mean) / scale, (x_test - mean) / scale
     rng = np.random.default_rng(seed)
     params = [
@@ -113,10 +132,16 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=101)
     parser.add_argument("--players", default="2,4", help="player counts, e.g. 2,4")
+    parser.add_argument("--locations", action="store_true", help="add every location's guests and Hugo to the inputs")
+    parser.add_argument("--hidden", type=int, default=64, help="units per hidden layer of the network")
+    parser.add_argument("--epochs", type=int, default=40, help="passes over the training positions")
     args = parser.parse_args()
     for rules in RULES:
         for players in (int(p) for p in args.players.split(",")):
-            print(f"{rules} {players}p", json.dumps(probe(rules, players, args.games, args.seed)), flush=True)
+            found = probe(
+                rules, players, args.games, args.seed, locations=args.locations, hidden=args.hidden, epochs=args.epochs
+            )
+            print(f"{rules} {players}p", json.dumps(found), flush=True)
     return 0
 
 

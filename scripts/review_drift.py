@@ -18,7 +18,9 @@ luck-adjusted results and the sum of the results. ``--timing`` reviews that many
 four-player hugo games with both measures of luck (each first in turn, each with a fresh
 evaluator) and reports CPU seconds per game and their ratio (the review's over faces'). ``--uncorrected``
 reviews without the fitted leaf correction (:mod:`ghostparty.analysis.review.correction`); ``--no-faces``
-skips the second measure of luck (its columns then repeat the review's). Writes JSON to ``--out``.
+skips the second measure of luck (its columns then repeat the review's). ``--depth`` and
+``--deepen`` change how deep the review searches (every position, and more at a close
+decision). Writes JSON to ``--out``.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ghostparty.analysis.review.correction import Correction
-from ghostparty.analysis.review.evaluator import Evaluator, Pair
+from ghostparty.analysis.review.evaluator import DEEPEN, DEPTH, Evaluator, Pair
 from ghostparty.analysis.review.review import review_game
 from ghostparty.bots import make_bot
 from ghostparty.rules import DIE, ROLL, GameRecord, Position, apply, ruleset, start_position
@@ -77,12 +79,14 @@ def mixed_game(rules: str, players: int, game: int, seed: int) -> GameRecord:
     return GameRecord(start=start, actions=tuple(step.action for step in seeded_playout(start, bots, s)), seed=s)
 
 
-def measure(job: tuple[str, int, int, int, bool, bool]) -> dict[str, Any]:
+def measure(job: tuple[str, int, int, int, bool, bool, int, int]) -> dict[str, Any]:
     """One game's sums (both definitions of luck, from one evaluator, or the review's only
-    without ``faces``; without the leaf correction if asked)."""
-    rules, players, game, seed, uncorrected, faces_too = job
+    without ``faces``; without the leaf correction if asked; searched ``depth`` rolls deep
+    and ``deepen`` more at close decisions)."""
+    rules, players, game, seed, uncorrected, faces_too, depth, deepen = job
     record = mixed_game(rules, players, game, seed)
-    evaluator = Evaluator(correction=Correction()) if uncorrected else Evaluator()
+    options: dict[str, Any] = {"correction": Correction()} if uncorrected else {}
+    evaluator = Evaluator(depth, deepen=deepen, **options)
     started = time.process_time()
     review = review_game(record, evaluator=evaluator)
     cpu = time.process_time() - started
@@ -144,6 +148,8 @@ def main() -> int:
     parser.add_argument("--timing", type=int, default=0, help="four-player hugo games timed, both definitions")
     parser.add_argument("--uncorrected", action="store_true", help="without the fitted leaf correction (correction.py)")
     parser.add_argument("--players", default="2,4", help="player counts, e.g. 3,5,6,8")
+    parser.add_argument("--depth", type=int, default=DEPTH, help="rolls searched for every position")
+    parser.add_argument("--deepen", type=int, default=DEEPEN, help="rolls more at a close decision")
     parser.add_argument(
         "--faces", action=argparse.BooleanOptionalAction, default=True, help="also luck with every face's shown value"
     )
@@ -152,7 +158,7 @@ def main() -> int:
     settings = [(rules, int(players)) for rules in RULES for players in args.players.split(",")]
     results: dict[str, Any] = {"command": "python " + " ".join(["scripts/review_drift.py", *sys.argv[1:]])}
     jobs = [
-        (rules, players, g, args.seed, args.uncorrected, args.faces)
+        (rules, players, g, args.seed, args.uncorrected, args.faces, args.depth, args.deepen)
         for g in range(args.games)
         for rules, players in settings
     ]
