@@ -25,9 +25,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ghostparty.analysis.review.evaluator import Evaluator
 from ghostparty.bots.features import seat_features
@@ -48,6 +50,19 @@ def location_inputs(position: Position, seat: int) -> list[float]:
     return inputs
 
 
+def inputs(position: Position, *, locations: bool) -> list[list[float]]:
+    """Every seat's inputs: its row of features, its seat relative to the mover, and with
+    ``locations`` the whole position (:func:`location_inputs`)."""
+    players = position.players
+    features = seat_features(position)
+    return [
+        features[seat]
+        + [float((seat - position.to_move) % players == k) for k in range(players)]
+        + (location_inputs(position, seat) if locations else [])
+        for seat in range(players)
+    ]
+
+
 def probe(
     rules: str, players: int, games: int, seed: int, *, locations: bool = False, hidden: int = 64, epochs: int = 40
 ) -> dict[str, float]:
@@ -61,16 +76,13 @@ def probe(
             if position.phase != ROLL:
                 continue
             leaf, deeper = evaluator.leaf(position)[1], evaluator.search(position, 1)[1]
-            features = seat_features(position)
-            for seat in range(players):
-                relative = [float((seat - position.to_move) % players == k) for k in range(players)]
-                rows.append(features[seat] + relative + (location_inputs(position, seat) if locations else []))
-                gaps.append(deeper[seat] - leaf[seat])
-                held_out.append(game % 4 == 0)
+            rows += inputs(position, locations=locations)
+            gaps += [deeper[seat] - leaf[seat] for seat in range(players)]
+            held_out += [game % 4 == 0] * players
     x, y, test = np.array(rows), np.array(gaps), np.array(held_out)
     weights, *_ = np.linalg.lstsq(x[~test], y[~test], rcond=None)
     linear = y[test] - x[test] @ weights
-    network = y[test] - _network(x[~test], y[~test], x[test], seed, hidden, epochs)
+    network = y[test] - fit_network(x[~test], y[~test], seed, hidden, epochs)(x[test])
     spread = np.sum((y[test] - y[test].mean()) ** 2)
     return {
         "samples": len(gaps),
@@ -82,14 +94,14 @@ def probe(
     }
 
 
-def _network(
-    x: np.ndarray, y: np.ndarray, x_test: np.ndarray, seed: int, hidden: int = 64, epochs: int = 40
-) -> np.ndarray:
-    """Predictions for ``x_test`` of a two-hidden-layer ReLU network fitted to ``(x, y)`` by
-    Adam on the squared error (inputs standardised on ``x``; one constant there is only centred)."""
+def fit_network(
+    x: np.ndarray, y: np.ndarray, seed: int, hidden: int = 64, epochs: int = 40
+) -> Callable[[ArrayLike], np.ndarray]:
+    """A two-hidden-layer ReLU network fitted to ``(x, y)`` by Adam on the squared error
+    (inputs standardised on ``x``; one constant there is only centred): its predictions."""
     mean, spread = x.mean(axis=0), x.std(axis=0)
     scale = np.where(spread > 0, spread, 1.0)  # an input constant in training (a location never used) stays 0
-    x, x_test = (x - mean) / scale, (x_test - mean) / scale
+    x = (x - mean) / scale
     rng = np.random.default_rng(seed)
     params = [
         rng.normal(0, 1 / np.sqrt(x.shape[1]), (x.shape[1], hidden)),
@@ -122,7 +134,7 @@ def _network(
                 first[i] = 0.9 * first[i] + 0.1 * grad
                 second[i] = 0.999 * second[i] + 0.001 * grad * grad
                 params[i] -= 1e-3 * (first[i] / (1 - 0.9**step)) / (np.sqrt(second[i] / (1 - 0.999**step)) + 1e-8)
-    return forward(x_test)[2]
+    return lambda rows: forward((np.asarray(rows, dtype=float) - mean) / scale)[2]
 
 
 def main() -> int:

@@ -85,8 +85,7 @@ def measure(job: tuple[str, int, int, int, bool, bool, int, int]) -> dict[str, A
     and ``deepen`` more at close decisions)."""
     rules, players, game, seed, uncorrected, faces_too, depth, deepen = job
     record = mixed_game(rules, players, game, seed)
-    options: dict[str, Any] = {"correction": Correction()} if uncorrected else {}
-    evaluator = Evaluator(depth, deepen=deepen, **options)
+    evaluator = Evaluator(depth, deepen=deepen, correction=Correction() if uncorrected else None)
     started = time.process_time()
     review = review_game(record, evaluator=evaluator)
     cpu = time.process_time() - started
