@@ -11,10 +11,11 @@ of ``scripts/review_drift.py``'s bots, the deep analysis (:func:`~ghostparty.ana
 every move, ``--rollouts`` rollouts of ``learned`` cut after ``--cut`` rolls) picks the
 best move with one seed of dice, and values it and ``learned``'s choice with another (so
 the pick's own luck does not count). The mean of that difference (the mover's win
-chance) per move is set beside the mean of the roller's own luck per roll in the fast
-review of the same games: with two players the seats' absolute drift and luck are
-twice the mover's and the roller's, so the ratio is what Σ|drift| / Σ|luck| would be at
-the decisions alone (forced moves and placements counted as none: a lower bound).
+chance) per move, times the games' moves with a choice, is set beside the sum of the
+roller's own luck over every roll in the fast review of the same games: with two players
+the seats' absolute drift and luck are twice the mover's and the roller's, so the ratio
+is what Σ|drift| / Σ|luck| would be at the moves alone (placements counted as none: a
+lower bound, before any noise of the rollouts).
 """
 
 from __future__ import annotations
@@ -35,15 +36,17 @@ from review_drift import RULES, mixed_game
 
 
 def probe(rules: str, players: int, games: int, seed: int, every: int, rollouts: int, cut: int) -> dict[str, float]:
-    """The mean improvement over ``learned`` per sampled move and the mean own luck per roll (the module's text)."""
+    """The improvement over ``learned`` at the moves against the luck of the rolls (the module's text)."""
     learned = make_bot("learned")
     gaps: list[float] = []
     differs = 0
+    choices = 0
     luck: list[float] = []
     for game in range(games):
         record = mixed_game(rules, players, game, seed)
         luck += [abs(step.luck[step.seat]) for step in review_game(record).steps if step.luck is not None]
         moves = [p for p in record.replay() if p.phase == MOVE and len(legal_actions(p)) > 1]
+        choices += len(moves)
         for position in moves[every - 1 :: every]:
             chosen = learned.choose(position, Random(0))
             best = analyze(position, rollouts=rollouts, width=None, cut=cut, seed=1).best.action
@@ -52,13 +55,15 @@ def probe(rules: str, players: int, games: int, seed: int, every: int, rollouts:
             }
             gaps.append(values[best] - values[chosen])
             differs += best != chosen
-    gap, own_luck = sum(gaps) / len(gaps), sum(luck) / len(luck)
+    gap = sum(gaps) / len(gaps)
     return {
         "moves": len(gaps),
+        "moves_with_a_choice": choices,
+        "rolls": len(luck),
         "learned_differs": round(differs / len(gaps), 3),
         "mean_gap": round(gap, 4),
-        "mean_own_luck": round(own_luck, 4),
-        "gap_over_luck": round(gap / own_luck, 3),
+        "mean_own_luck": round(sum(luck) / len(luck), 4),
+        "gap_over_luck": round(gap * choices / sum(luck), 3),
     }
 
 
