@@ -48,7 +48,7 @@ def test_an_action_on_one_instance_reaches_the_clients_of_another(sqlite_url: st
         table = await one.create_table("hugo", [HUMAN, HUMAN], 0)
         table_id = table["id"]
         seen: list[dict[str, Any]] = []
-        ready = asyncio.Event()
+        ready, first = asyncio.Event(), asyncio.Event()
 
         async def watch_on_two() -> None:
             async with hubs[1].subscribe(table_id) as messages:
@@ -56,19 +56,16 @@ def test_an_action_on_one_instance_reaches_the_clients_of_another(sqlite_url: st
                 async for data in messages:
                     message = decode(data)
                     seen.append(message)
+                    first.set()
                     if message["entry"] is not None:
                         return
-
-        async def seen_one() -> None:
-            while not seen:
-                await asyncio.sleep(0.005)
 
         watcher = asyncio.create_task(watch_on_two())
         await ready.wait()
         ann, _ = await one.join(table_id, 0, "Ann")
         # Two tells its own subscribers of its changes at once, and one's come through
         # Redis: Ann's join must have arrived before Bob's is made, or it may be seen after.
-        await asyncio.wait_for(seen_one(), 5)
+        await asyncio.wait_for(first.wait(), 5)
         bob, _ = await two.join(table_id, 1, "Bob")  # two loads the table from the store
         state = await one.start(table_id, 0, ann)
         await one.act(table_id, 0, ann, state["table"]["version"], {"place": "G7"})
