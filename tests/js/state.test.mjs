@@ -99,6 +99,19 @@ test("a state message replaces what the page shows and starts a new generation",
   assert.equal(rolling.die, 2, "outside phase move: the log's last roll");
 });
 
+test("a state of the version shown keeps the guest chosen; a newer one lets it go", () => {
+  let state = step(initialState(), stateMessage());
+  state = step(state, { type: "select", location: "G3" });
+  const again = step(state, stateMessage()); // a catch-up or a reconnect: version 5 again
+  assert.equal(again.selected, "G3");
+  assert.equal(chosen(again), "G3");
+  assert.deepEqual(pick(again, "R:chapel"), { act: { from: "G3", to: "R:chapel" } }, "the next click still moves it");
+  const moved = step(state, stateMessage({ table: table(6) }));
+  assert.equal(moved.selected, null, "a newer position: the choice is made again");
+  const gone = step(state, stateMessage({ legal: [{ from: "G7", to: "G11" }], effects: [[]] }));
+  assert.equal(chosen(gone), "G7", "a guest that may no longer move is not the one chosen");
+});
+
 test("updates are queued in order; stale ones and repeated actions are dropped", () => {
   let state = step(initialState(), stateMessage());
   const old = update(4, { entry: { index: 1 } });

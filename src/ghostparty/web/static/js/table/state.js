@@ -95,7 +95,9 @@ const HANDLERS = {
       queue: [],
       generation: state.generation + 1,
       die: position?.phase === "move" ? position.roll : lastRoll(log),
-      selected: null,
+      // A state of the version shown (a catch-up, a reconnect) keeps the guest chosen:
+      // nothing moved; chosen() drops it if it may no longer move.
+      selected: msg.table.version === state.seen ? state.selected : null,
       waiting: false,
     };
   },
