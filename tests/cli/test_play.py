@@ -254,6 +254,14 @@ def test_nothing_to_undo_at_the_start() -> None:
 # -- leaving and saving -------------------------------------------------------------------------
 
 
+def test_the_saved_path_is_printed_on_one_line_however_long(tmp_path: Path) -> None:
+    save = tmp_path / ("a-folder-with-a-long-name-" * 4) / "left.json"
+    save.parent.mkdir()
+    result = run("--players", "2", "--humans", "1", "--seed", "1", "--save", str(save), input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert f"Saved the game record to {save} (see it again with: ghostparty replay {save})" in result.output
+
+
 @pytest.mark.parametrize("leave", ["quit\n", ""])  # the quit command, or the end of input
 def test_leaving_saves_a_record_that_replays_to_the_board_last_shown(tmp_path: Path, leave: str) -> None:
     save = tmp_path / "left.json"

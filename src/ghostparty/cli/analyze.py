@@ -158,7 +158,7 @@ def squares(
     if thin_count:
         console.print(f"{thin_count} squares have fewer than {min_samples} samples (dim; hatched in the heat-map).")
     for path in written:
-        console.print(f"wrote {path}")
+        console.print(f"wrote {path}", soft_wrap=True)
     console.print(_timing(simulation, engine, dask))
 
 

@@ -59,7 +59,12 @@ def offer_save(game: Game, console: Console, save: Path | None, interactive: boo
             save_record(game, save)
         except OSError as error:
             raise click.ClickException(f"cannot save the game to {save}: {error.strerror or error}") from None
-        console.print(f"Saved the game record to {save} (see it again with: ghostparty replay {save})", markup=False)
+        # soft_wrap: the terminal wraps a long path, so that it is copied whole
+        console.print(
+            f"Saved the game record to {save} (see it again with: ghostparty replay {save})",
+            markup=False,
+            soft_wrap=True,
+        )
         return
     if not interactive:
         console.print("The game record was not saved; next time add --save FILE to keep it.")
@@ -72,7 +77,9 @@ def offer_save(game: Game, console: Console, save: Path | None, interactive: boo
             except OSError as error:
                 console.print(f"cannot save to {name}: {error.strerror or error}", markup=False, style="red")
                 continue
-            console.print(f"Saved to {name} (see it again with: ghostparty replay {name})", markup=False)
+            console.print(
+                f"Saved to {name} (see it again with: ghostparty replay {name})", markup=False, soft_wrap=True
+            )
             return
     except click.Abort:
         console.print()

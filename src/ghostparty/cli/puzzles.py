@@ -176,7 +176,7 @@ def mine(
         console.print(f"[yellow]skipped[/] {escape(bad['source'])}: {escape(bad['error'])}")
     _summary(console, len(tasks) - len(skipped), decisions, candidates, confirmed, found, cpu)
     written = out if csv_path is None else f"{out} and {csv_path}"
-    console.print(f"wrote {len(found)} puzzle{'s' * (len(found) != 1)} to {escape(written)}")
+    console.print(f"wrote {len(found)} puzzle{'s' * (len(found) != 1)} to {escape(written)}", soft_wrap=True)
 
 
 def _stored_records(database: str, since: int | None, limit: int | None) -> list[tuple[str, dict[str, Any]]]:

@@ -68,4 +68,4 @@ def ratings(rules: str, games: int, seed: int, jobs: int, write: bool) -> None:
             f"ghostparty ratings --rules {rules} --games {games} --seed {seed} --write"
         )
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        console.print(f"saved to {path}")
+        console.print(f"saved to {path}", soft_wrap=True)
