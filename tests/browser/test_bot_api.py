@@ -92,7 +92,11 @@ def test_a_person_in_the_browser_plays_a_rated_game_against_ghostparty_connect(b
         page.get_by_test_id("invite-bot-send-1").click()
         # (the note "Invitation sent" goes with the form once the program has accepted)
         seat = page.locator("#open-seats [data-testid=seat][data-seat='1']")
-        seat.get_by_test_id("bot-tag").wait_for(timeout=30000)
+        try:
+            seat.get_by_test_id("bot-tag").wait_for(timeout=30000)
+        except Exception as error:  # what the program and the page said, beside Playwright's timeout
+            notes = page.locator("[role=status], [role=alert], .toast").all_inner_texts()
+            raise AssertionError(f"the bot never sat: program said {said}, the page {notes}") from error
         assert seat.get_by_test_id("player-link").get_attribute("data-player") == "Robo"
 
         page.get_by_test_id("start").click()
