@@ -22,6 +22,7 @@ from .helpers import (
     act,
     agrees_with_the_server,
     api_get,
+    api_post,
     expected_board,
     new_page,
     offer,
@@ -232,3 +233,25 @@ def test_two_people_and_a_spectator_see_each_other_live(browser: Any, base_url: 
     for page in (ann, bob, guest):
         assert not page.errors
         page.context.close()
+
+
+def test_a_name_half_typed_stays_when_someone_else_sits_down(browser: Any, base_url: str) -> None:
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
+    table_id = api_post(base_url, "/api/tables", {"rules": "hugo", "seats": seats})["table"]["id"]
+    cleo = new_page(browser, speed="off")
+    cleo.goto(f"{base_url}/t/{table_id}")
+    cleo.wait_for_function("() => document.querySelector('main').dataset.status === 'open'")
+    field = cleo.get_by_test_id("name-2")
+    field.fill("")
+    field.press_sequentially("Cleopa")
+    # Dan sits down elsewhere while Cleo types: the seat list is drawn again.
+    api_post(base_url, f"/api/tables/{table_id}/join", {"seat": 0, "name": "Dan"})
+    cleo.locator("[data-testid=seat][data-seat='0']", has_text="Dan").wait_for()
+    assert cleo.get_by_test_id("name-2").input_value() == "Cleopa"
+    assert cleo.evaluate("document.activeElement.dataset.testid") == "name-2"
+    cleo.keyboard.type("tra")  # the caret is where she left it
+    cleo.get_by_test_id("join-2").click()
+    cleo.locator("[data-testid=seat][data-seat='2']", has_text="Cleopatra").wait_for()
+    assert api_get(base_url, f"/api/tables/{table_id}")["table"]["seats"][2]["name"] == "Cleopatra"
+    assert cleo.errors == []
+    cleo.context.close()

@@ -97,8 +97,38 @@ export function renderSeats(container, { table, position, held = new Set(), scor
   fill(container, ...rows);
 }
 
+/** What a person has typed in `container`'s fields (each marked `data-typed` by its first
+ * keystroke, keyed by its data-testid) and which of them has the focus, with its caret. */
+function typedIn(container) {
+  if (!container.dataset.typing) {
+    container.dataset.typing = "true";
+    container.addEventListener("input", (event) => {
+      if (event.target.matches("input[data-testid]")) event.target.dataset.typed = "true";
+    });
+  }
+  const values = new Map([...container.querySelectorAll("input[data-typed]")].map((input) => [input.dataset.testid, input.value]));
+  const active = container.contains(document.activeElement) ? document.activeElement : null;
+  const focus = active?.matches("input[data-testid]") ? { id: active.dataset.testid, start: active.selectionStart, end: active.selectionEnd } : null;
+  return { values, focus };
+}
+
+/** Put back what `typedIn` saw in the fields redrawn with the same data-testid. */
+function putBack(container, { values, focus }) {
+  for (const input of container.querySelectorAll("input[data-testid]")) {
+    if (!values.has(input.dataset.testid) || input.readOnly) continue;
+    input.value = values.get(input.dataset.testid);
+    input.dataset.typed = "true";
+  }
+  const again = focus && container.querySelector(`input[data-testid="${focus.id}"]`);
+  if (again) {
+    again.focus();
+    again.setSelectionRange(focus.start, focus.end);
+  }
+}
+
 /**
- * The seats of an open table with join and leave controls.
+ * The seats of an open table with join and leave controls. A redraw (an update, a seat's
+ * record arriving) keeps what a person is typing in a name or a bot's name, and the focus.
  * handlers: {join(seat, name), leave(seat)}; defaultName fills the name fields.
  */
 export function renderOpenSeats(container, { table, held }, handlers, defaultName, { account = null, redraw = null } = {}) {
@@ -155,7 +185,9 @@ export function renderOpenSeats(container, { table, held }, handlers, defaultNam
     }
     return row;
   });
+  const typed = typedIn(container);
   fill(container, ...rows);
+  putBack(container, typed);
 }
 
 /**
