@@ -97,15 +97,18 @@ export function renderSeats(container, { table, position, held = new Set(), scor
   fill(container, ...rows);
 }
 
-/** What a person has typed in `container`'s fields (each marked `data-typed` by its first
- * keystroke, keyed by its data-testid) and which of them has the focus, with its caret. */
+/** Mark each of `container`'s fields `data-typed` at its first keystroke (once per container). */
+function watchTyping(container) {
+  if (container.dataset.typing) return;
+  container.dataset.typing = "true";
+  container.addEventListener("input", (event) => {
+    if (event.target.matches("input[data-testid]")) event.target.dataset.typed = "true";
+  });
+}
+
+/** What a person has typed in `container`'s fields (those marked `data-typed`, keyed by
+ * data-testid) and which of them has the focus, with its caret. */
 function typedIn(container) {
-  if (!container.dataset.typing) {
-    container.dataset.typing = "true";
-    container.addEventListener("input", (event) => {
-      if (event.target.matches("input[data-testid]")) event.target.dataset.typed = "true";
-    });
-  }
   const values = new Map([...container.querySelectorAll("input[data-typed]")].map((input) => [input.dataset.testid, input.value]));
   const active = container.contains(document.activeElement) ? document.activeElement : null;
   const focus = active?.matches("input[data-testid]") ? { id: active.dataset.testid, start: active.selectionStart, end: active.selectionEnd } : null;
@@ -185,6 +188,7 @@ export function renderOpenSeats(container, { table, held }, handlers, defaultNam
     }
     return row;
   });
+  watchTyping(container);
   const typed = typedIn(container);
   fill(container, ...rows);
   putBack(container, typed);
